@@ -1,0 +1,48 @@
+import { scriptedBrain, type Responder } from '../../__fixtures__/scripted-llm.js'
+
+/**
+ * A scripted stand-in for a real model, for running the bundled example with no API key and no
+ * network: it plays what a good model does on each case of examples/eval_cases.yaml, calling the
+ * travel server's real tools, and judges answers by the facts the rubric asks for.
+ */
+export const demoBrain: Responder = scriptedBrain(
+  {
+    'weather like in Paris': {
+      turns: [[{ name: 'get_weather', args: { city: 'Paris', units: 'celsius' } }]],
+      answer: (results) => {
+        const w = JSON.parse(results[0]) as { condition: string; temperature: number }
+        return `It's ${w.condition} in Paris right now, ${w.temperature}°C.`
+      }
+    },
+    '250 euros': {
+      turns: [[{ name: 'convert_currency', args: { amount: 250, from: 'EUR', to: 'USD' } }]],
+      answer: (results) => `250 EUR is about ${(JSON.parse(results[0]) as { converted: number }).converted} USD at the convert_currency tool's reference rate.`
+    },
+    'time zone is Tokyo': {
+      turns: [[{ name: 'get_local_time', args: { city: 'Tokyo' } }]],
+      answer: 'Tokyo is in the Asia/Tokyo time zone (Japan Standard Time, UTC+9).'
+    },
+    '2-day trip to Sydney': {
+      turns: [
+        [
+          { name: 'plan_trip', args: { city: 'Sydney', days: 2 } },
+          { name: 'get_weather', args: { city: 'Sydney' } }
+        ]
+      ],
+      answer: (results) => {
+        const plan = JSON.parse(results[0]) as { plan: { day: number; visit: string }[] }
+        const weather = JSON.parse(results[1]) as { condition: string; temperature: number }
+        return `${plan.plan.map((d) => `Day ${d.day}: ${d.visit}`).join('. ')}. The weather is ${weather.condition}, ${weather.temperature}°C.`
+      }
+    },
+    'What can you help me with': {
+      turns: [],
+      answer: 'I can check the weather, convert currencies, tell you a city’s time zone, suggest attractions and plan trips.'
+    }
+  },
+  (answer) => {
+    const facts = ['light rain', 'USD', 'Asia/Tokyo', 'Day 2', 'weather']
+    return facts.some((f) => answer.includes(f)) ? 9 : 2
+  },
+  { logprobs: true }
+)

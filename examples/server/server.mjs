@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// A small, realistic MCP server for the examples and the tests: a travel helper with
+// deterministic data, built on @modelcontextprotocol/server 2.4.0 so it speaks 2026-07-28
+// (and still serves 2025-era clients through the same factory).
+import { McpServer } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import * as z from 'zod'
+
+const WEATHER = {
+  paris: { condition: 'light rain', temperature_c: 14, humidity: 81 },
+  tokyo: { condition: 'clear', temperature_c: 22, humidity: 55 },
+  'new york': { condition: 'cloudy', temperature_c: 9, humidity: 63 },
+  sydney: { condition: 'sunny', temperature_c: 27, humidity: 48 }
+}
+const RATES_TO_USD = { USD: 1, EUR: 1.08, GBP: 1.27, JPY: 0.0067, AUD: 0.66 }
+const TIMEZONES = { paris: 'Europe/Paris', tokyo: 'Asia/Tokyo', 'new york': 'America/New_York', sydney: 'Australia/Sydney' }
+const ATTRACTIONS = {
+  paris: ['Louvre Museum', 'Eiffel Tower', "Musée d'Orsay"],
+  tokyo: ['Senso-ji', 'Meiji Shrine', 'teamLab Planets'],
+  'new york': ['Central Park', 'The Met', 'Brooklyn Bridge'],
+  sydney: ['Opera House', 'Bondi Beach', 'Taronga Zoo']
+}
+
+const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] })
+const failure = (message) => ({ content: [{ type: 'text', text: message }], isError: true })
+const cityKey = (city) => city.trim().toLowerCase()
+
+export function createTravelServer() {
+  const server = new McpServer({ name: 'travel-helper', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } })
+
+  server.registerTool(
+    'get_weather',
+    {
+      description: 'Current weather for a city. Returns condition, temperature and humidity.',
+      inputSchema: z.object({
+        city: z.string().describe('City name, e.g. "Paris"'),
+        units: z.enum(['celsius', 'fahrenheit']).default('celsius').describe('Temperature unit')
+      })
+    },
+    async ({ city, units }) => {
+      const w = WEATHER[cityKey(city)]
+      if (!w) return failure(`Unknown city: ${city}. Known cities: ${Object.keys(WEATHER).join(', ')}`)
+      const temperature = units === 'fahrenheit' ? Math.round(w.temperature_c * 1.8 + 32) : w.temperature_c
+      return text({ city, condition: w.condition, temperature, units, humidity: w.humidity })
+    }
+  )
+
+  server.registerTool(
+    'convert_currency',
+    {
+      description: 'Convert an amount of money between currencies (USD, EUR, GBP, JPY, AUD) at fixed reference rates.',
+      inputSchema: z.object({
+        amount: z.number().describe('Amount to convert'),
+        from: z.string().describe('ISO 4217 code of the source currency'),
+        to: z.string().describe('ISO 4217 code of the target currency')
+      })
+    },
+    async ({ amount, from, to }) => {
+      const a = RATES_TO_USD[from.toUpperCase()]
+      const b = RATES_TO_USD[to.toUpperCase()]
+      if (a === undefined || b === undefined) return failure(`Unsupported currency: ${a === undefined ? from : to}`)
+      const converted = Math.round(((amount * a) / b) * 100) / 100
+      return text({ amount, from: from.toUpperCase(), to: to.toUpperCase(), converted })
+    }
+  )
+
+  server.registerTool(
+    'get_local_time',
+    {
+      description: 'The IANA time zone and UTC offset of a city (no clock reading, so answers are reproducible).',
+      inputSchema: z.object({ city: z.string().describe('City name') })
+    },
+    async ({ city }) => {
+      const tz = TIMEZONES[cityKey(city)]
+      return tz ? text({ city, timezone: tz }) : failure(`Unknown city: ${city}`)
+    }
+  )
+
+  server.registerTool(
+    'search_attractions',
+    {
+      description: 'Top tourist attractions in a city, best first.',
+      inputSchema: z.object({
+        city: z.string().describe('City name'),
+        limit: z.number().int().min(1).max(3).default(3).describe('How many attractions to return (1-3)')
+      })
+    },
+    async ({ city, limit }) => {
+      const list = ATTRACTIONS[cityKey(city)]
+      return list ? text({ city, attractions: list.slice(0, limit) }) : failure(`Unknown city: ${city}`)
+    }
+  )
+
+  server.registerTool(
+    'plan_trip',
+    {
+      description: 'Build a day-by-day itinerary for a trip to one city.',
+      inputSchema: z.object({
+        city: z.string().describe('Destination city'),
+        days: z.number().int().min(1).max(7).describe('Trip length in days (1-7)')
+      })
+    },
+    async ({ city, days }) => {
+      const list = ATTRACTIONS[cityKey(city)]
+      if (!list) return failure(`Unknown city: ${city}`)
+      const plan = Array.from({ length: days }, (_, i) => ({ day: i + 1, visit: list[i % list.length] }))
+      return text({ city, days, plan })
+    }
+  )
+
+  server.registerResource(
+    'supported-cities',
+    'travel://cities',
+    { description: 'The list of cities this server knows about', mimeType: 'application/json' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(Object.keys(WEATHER)) }] })
+  )
+
+  server.registerPrompt(
+    'packing_list',
+    {
+      description: 'A packing-list request for a trip',
+      argsSchema: z.object({ city: z.string().describe('Destination city') })
+    },
+    ({ city }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `What should I pack for a trip to ${city}?` } }] })
+  )
+
+  return server
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  serveStdio(createTravelServer)
+}

@@ -1,0 +1,43 @@
+import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
+import type { ModelSummary, RunResult, Summary } from '../results/types.js'
+
+/** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
+export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUsage()): Summary {
+  const agent = emptyUsage()
+  const judge = emptyUsage()
+  addUsage(judge, judgeOverhead)
+  let llmCalls = 0
+  let toolCalls = 0
+  let toolErrors = 0
+  const byModel = new Map<string, ModelSummary>()
+  for (const run of runs) {
+    addUsage(agent, run.usage)
+    if (run.judge) addUsage(judge, run.judge.usage)
+    llmCalls += run.llm_calls
+    toolCalls += run.tool_calls.length
+    toolErrors += run.tool_calls.filter((c) => c.is_error).length
+    const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 }
+    m.total++
+    if (run.status === 'passed') m.passed++
+    byModel.set(run.model, m)
+  }
+  const passed = runs.filter((r) => r.status === 'passed').length
+  const errored = runs.filter((r) => r.status === 'error').length
+  return {
+    total: runs.length,
+    passed,
+    failed: runs.length - passed - errored,
+    errored,
+    pass_rate: rate(passed, runs.length),
+    tokens: { agent, judge, total: agent.total_tokens + judge.total_tokens },
+    llm_calls: llmCalls,
+    tool_calls: toolCalls,
+    tool_errors: toolErrors,
+    by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
+  }
+}
+
+/** Pass rate rounded to 4 places; an empty set passes (eval-action: zero results is success). */
+function rate(passed: number, total: number): number {
+  return total === 0 ? 1 : Math.round((passed / total) * 10000) / 10000
+}

@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util'
+import { ConfigError } from '../config/errors.js'
+import { resolveOptions } from '../config/options.js'
+import { evaluate, fatalDocument, prepare, writeResults } from '../evaluate.js'
+import { formatProgressLine, formatSummaryLine } from '../report/progress.js'
+import { redactText } from '../util/redact.js'
+import { TOOL_VERSION } from '../version.js'
+
+const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
+
+Options (eval-action's flags first):
+  --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
+  --eval-cases PATH           eval_cases.yaml
+  --filter STR                only cases whose id contains STR
+  --output PATH               results JSON (default eval-results.json)
+  --max-steps N               LLM calls per run (default 30)
+  --parallel / --no-parallel  run concurrently (default) or one at a time
+  --report PATH               Markdown report (default eval-report.md)
+  --concurrency N             runs at once (default 4)
+  --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
+  --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS
+  --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
+  --timeout-seconds N         per run (default 300)
+  --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
+  -h, --help                  this text
+  -v, --version               print the version
+
+Exit status: 0 all runs passed (or none ran), 1 a run failed, 2 bad usage or configuration.`
+
+/** The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        'server-config': { type: 'string' },
+        'eval-cases': { type: 'string' },
+        filter: { type: 'string' },
+        output: { type: 'string' },
+        report: { type: 'string' },
+        'max-steps': { type: 'string' },
+        parallel: { type: 'boolean' },
+        'no-parallel': { type: 'boolean' },
+        concurrency: { type: 'string' },
+        'base-url': { type: 'string' },
+        models: { type: 'string' },
+        'judge-model': { type: 'string' },
+        'timeout-seconds': { type: 'string' },
+        'api-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' }
+      },
+      strict: true
+    }).values
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
+    return 2
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  if (values.version) {
+    process.stdout.write(`${TOOL_VERSION}\n`)
+    return 0
+  }
+  const flag = (name: string) => ({ value: values[name] as string | undefined, name: `--${name}` })
+  let prepared
+  try {
+    const options = resolveOptions({
+      serverConfig: flag('server-config'),
+      evalCases: flag('eval-cases'),
+      apiKey: { value: (values['api-key'] as string | undefined) ?? env.OPENROUTER_API_KEY ?? env.OPENAI_API_KEY, name: '--api-key (or OPENROUTER_API_KEY)' },
+      filter: flag('filter'),
+      maxSteps: flag('max-steps'),
+      parallel: { value: values['no-parallel'] ? 'false' : 'true', name: '--parallel' },
+      concurrency: flag('concurrency'),
+      baseUrl: flag('base-url'),
+      judgeModel: flag('judge-model'),
+      models: flag('models'),
+      timeoutSeconds: flag('timeout-seconds'),
+      resultsPath: flag('output'),
+      reportPath: flag('report')
+    })
+    prepared = prepare(options, env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    process.stderr.write(`error: ${error.message}\n`)
+    const output = (values.output as string | undefined) ?? 'eval-results.json'
+    const report = (values.report as string | undefined) ?? 'eval-report.md'
+    writeResults(fatalDocument(error.message), { resultsPath: output, reportPath: report }, [])
+    return 2
+  }
+
+  const { secrets } = prepared
+  const doc = await evaluate(prepared, {
+    onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+  })
+  const written = writeResults(doc, prepared.options, prepared.secrets)
+  process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\n`)
+  return doc.passed ? 0 : 1
+}
+

@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs'
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
+import { nearest } from '../util/suggest.js'
+import { ConfigError, ConfigErrors } from './errors.js'
+import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import {
+  DEFAULT_JUDGE_MODEL,
+  DEFAULT_MODEL,
+  DEFAULT_THRESHOLD,
+  type EvalCase,
+  type Json,
+  type Suite,
+  type ToolRequirement
+} from './types.js'
+
+/** Model choices that win over the YAML, highest priority first (inputs, then environment). */
+export interface SuiteOverrides {
+  models?: string
+  judgeModel?: string
+  envModels?: string
+  envJudgeModel?: string
+}
+
+const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
+
+interface RawSuite {
+  judge_model?: string
+  models?: string[]
+  system_prompts: Record<string, string>
+  cases: {
+    id: string
+    prompt: string
+    rubric: string
+    threshold?: number
+    required_tools?: (string | { name: string; args?: Record<string, Json> | null })[] | null
+  }[]
+}
+
+export function loadSuiteFile(path: string, overrides: SuiteOverrides = {}): Suite {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read eval cases file: ${(error as Error).message}`, { file: path, input: 'eval_cases' })
+  }
+  return parseSuite(text, path, overrides)
+}
+
+/** Parse and validate eval_cases.yaml text. Every problem names file, line, column and path. */
+export function parseSuite(text: string, file: string, overrides: SuiteOverrides = {}): Suite {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
+  const at = (offset: number | undefined, path?: string): ConfigError['where'] => {
+    const pos = offset === undefined ? undefined : lineCounter.linePos(offset)
+    return { file, line: pos?.line, column: pos?.col, path }
+  }
+
+  if (doc.errors.length > 0) {
+    throw new ConfigErrors(doc.errors.map((e) => new ConfigError(`invalid YAML: ${firstLine(e.message)}`, at(e.pos[0]))))
+  }
+  const data = doc.toJS({ maxAliasCount: 100 }) as unknown
+  if (!validateSuite(data)) {
+    const errors = relevantErrors(validateSuite.errors ?? []).map((e) => schemaError(e, doc, at))
+    throw new ConfigErrors(dedupe(errors))
+  }
+  const raw = data as unknown as RawSuite
+  const problems: ConfigError[] = []
+
+  const seen = new Map<string, number>()
+  raw.cases.forEach((c, i) => {
+    const earlier = seen.get(c.id)
+    if (earlier !== undefined) {
+      problems.push(
+        new ConfigError(`duplicate case id '${c.id}' (first used by cases[${earlier}])`, at(nodeOffset(doc, ['cases', i, 'id']), `cases[${i}].id`))
+      )
+    } else {
+      seen.set(c.id, i)
+    }
+  })
+
+  const cases: EvalCase[] = raw.cases.map((c, i) => ({
+    id: c.id,
+    prompt: c.prompt,
+    rubric: c.rubric.trim(),
+    threshold: c.threshold ?? DEFAULT_THRESHOLD,
+    required_tools: (c.required_tools ?? []).map((entry, j) => {
+      const requirement = normaliseRequirement(entry)
+      for (const [key, expected] of Object.entries(requirement.args ?? {})) {
+        const pattern = patternOf(expected)
+        if (pattern === undefined) continue
+        try {
+          compileMatcherPattern(pattern)
+        } catch (error) {
+          const path = ['cases', i, 'required_tools', j, 'args', key, 'pattern']
+          problems.push(new ConfigError(`invalid regular expression: ${(error as Error).message}`, at(nodeOffset(doc, path), dotted(path))))
+        }
+      }
+      return requirement
+    })
+  }))
+  if (problems.length > 0) throw new ConfigErrors(problems)
+
+  return {
+    source: file,
+    judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL,
+    models: pickModels(overrides, raw.models),
+    system_prompts: Object.entries(raw.system_prompts).map(([name, text]) => ({ name, text })),
+    cases
+  }
+}
+
+/** eval-action: a non-empty EVAL_MODELS is split on commas, trimmed, empties dropped ("," means zero models). */
+function pickModels(overrides: SuiteOverrides, fromYaml: string[] | undefined): string[] {
+  const list = firstNonEmpty(overrides.models, overrides.envModels)
+  if (list !== undefined) {
+    return list
+      .split(/[,\n]/)
+      .map((m) => m.trim())
+      .filter((m) => m.length > 0)
+  }
+  return fromYaml ?? [DEFAULT_MODEL]
+}
+
+function firstNonEmpty(...values: (string | undefined)[]): string | undefined {
+  return values.find((v) => v !== undefined && v.trim() !== '')?.trim()
+}
+
+function normaliseRequirement(entry: string | { name: string; args?: Record<string, Json> | null }): ToolRequirement {
+  if (typeof entry === 'string') return { name: entry }
+  const args = entry.args ?? undefined
+  return args && Object.keys(args).length > 0 ? { name: entry.name, args } : { name: entry.name }
+}
+
+function patternOf(expected: Json): string | undefined {
+  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return undefined
+  if ('contains' in expected) return undefined
+  return typeof expected.pattern === 'string' ? expected.pattern : undefined
+}
+
+/** oneOf failures repeat every branch's errors; keep the ones that point deepest and drop the summary. */
+function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
+  const withoutSummaries = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
+  const byPath = new Map<string, ErrorObject[]>()
+  for (const e of withoutSummaries) {
+    const list = byPath.get(e.instancePath) ?? []
+    list.push(e)
+    byPath.set(e.instancePath, list)
+  }
+  const out: ErrorObject[] = []
+  for (const list of byPath.values()) {
+    // At a oneOf (string | map) the "type" complaints of the other branch are noise when a
+    // more specific complaint exists at the same place.
+    const specific = list.filter((e) => e.keyword !== 'type')
+    out.push(...(specific.length > 0 ? specific : list.slice(0, 1)))
+  }
+  return out
+}
+
+function schemaError(
+  error: ErrorObject,
+  doc: Document,
+  at: (offset: number | undefined, path?: string) => ConfigError['where']
+): ConfigError {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty)
+      const known = Object.keys(knownKeysAt(path))
+      const hint = nearest(key, known)
+      const message = `unknown key '${key}'` + (hint ? ` (did you mean '${hint}'?)` : `; known keys: ${known.join(', ')}`)
+      return new ConfigError(message, at(keyOffset(doc, path, key), dotted([...path, key])))
+    }
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty)
+      return new ConfigError(`missing required key '${missing}'`, at(nodeOffset(doc, path), dotted(path)))
+    }
+    default:
+      return new ConfigError(describe(error), at(nodeOffset(doc, path), dotted(path)))
+  }
+}
+
+function describe(error: ErrorObject): string {
+  if (error.keyword === 'type') return `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}`
+  if (error.keyword === 'pattern' && error.instancePath.endsWith('/rubric')) return 'must not be empty'
+  return error.message ?? 'invalid value'
+}
+
+/** The properties allowed at a path, read from the schema, for "did you mean". */
+function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
+  const defs = schema.$defs as Record<string, { properties?: Record<string, unknown>; oneOf?: { properties?: Record<string, unknown> }[] }>
+  if (path.length === 0) return schema.properties
+  if (path[0] === 'cases' && path.length === 2) return defs.case.properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'required_tools' && path.length === 4) return defs.toolRequirement.oneOf?.[1].properties ?? {}
+  return {}
+}
+
+function nodeOffset(doc: Document, path: (string | number)[]): number | undefined {
+  const node = (path.length === 0 ? doc.contents : doc.getIn(path, true)) as Node | undefined
+  return node?.range?.[0]
+}
+
+function keyOffset(doc: Document, path: (string | number)[], key: string): number | undefined {
+  const parent = path.length === 0 ? doc.contents : doc.getIn(path, true)
+  if (isMap(parent)) {
+    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === key)
+    if (pair && isScalar(pair.key)) return pair.key.range?.[0]
+  }
+  return nodeOffset(doc, path)
+}
+
+function dotted(path: (string | number)[]): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(top level)'
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]
+}
+
+function dedupe(errors: ConfigError[]): ConfigError[] {
+  const seen = new Set<string>()
+  return errors.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)))
+}

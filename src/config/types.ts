@@ -1,0 +1,37 @@
+/** A JSON value as it came from YAML or a server. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+
+/** How to reach the MCP server under test. */
+export type ServerConfig =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers: Record<string, string> }
+
+/** One entry of a case's `required_tools`, normalised from eval-action's string or map form. */
+export interface ToolRequirement {
+  name: string
+  /** Expected top-level arguments; `undefined` when the entry names a tool only. */
+  args?: Record<string, Json>
+}
+
+export interface EvalCase {
+  id: string
+  prompt: string
+  rubric: string
+  threshold: number
+  required_tools: ToolRequirement[]
+}
+
+/** A validated eval_cases.yaml with the env and input overrides applied. */
+export interface Suite {
+  /** Where the suite came from, for messages. */
+  source: string
+  judge_model: string
+  models: string[]
+  /** Mapping order is run order. */
+  system_prompts: { name: string; text: string }[]
+  cases: EvalCase[]
+}
+
+export const DEFAULT_MODEL = 'openai/gpt-4o-mini'
+export const DEFAULT_JUDGE_MODEL = 'openai/gpt-4o-mini'
+export const DEFAULT_THRESHOLD = 0.7

@@ -1,0 +1,34 @@
+/** Names of the action's inputs and outputs, in one place (action.yml must agree). */
+export const Inputs = {
+  ServerConfig: 'server_config',
+  EvalCases: 'eval_cases',
+  OpenRouterApiKey: 'openrouter_api_key',
+  ApiKey: 'api_key',
+  Filter: 'filter',
+  MaxSteps: 'max_steps',
+  Parallel: 'parallel',
+  Concurrency: 'concurrency',
+  BaseUrl: 'base_url',
+  JudgeModel: 'judge_model',
+  Models: 'models',
+  TimeoutSeconds: 'timeout_seconds',
+  JobSummary: 'job_summary'
+} as const
+
+export const Outputs = {
+  ResultsJson: 'results_json',
+  ReportMd: 'report_md',
+  Passed: 'passed',
+  PassRate: 'pass_rate',
+  Total: 'total',
+  Failed: 'failed'
+} as const
+
+export const Defaults = {
+  BaseUrl: 'https://openrouter.ai/api/v1',
+  MaxSteps: 30,
+  Concurrency: 4,
+  TimeoutSeconds: 300,
+  ResultsPath: 'eval-results.json',
+  ReportPath: 'eval-report.md'
+} as const

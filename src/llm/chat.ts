@@ -1,0 +1,150 @@
+import OpenAI from 'openai'
+
+/** The subset of the OpenAI chat format that the agent and the judge speak. */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string }
+
+export interface ChatToolCall {
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+export interface ChatTool {
+  type: 'function'
+  function: { name: string; description?: string; parameters: Record<string, unknown> }
+}
+
+export interface ChatRequest {
+  model: string
+  messages: ChatMessage[]
+  tools?: ChatTool[]
+  temperature?: number
+  logprobs?: boolean
+  top_logprobs?: number
+}
+
+export interface TokenUsage {
+  prompt_tokens: number
+  completion_tokens: number
+  total_tokens: number
+}
+
+export interface TokenLogprob {
+  token: string
+  logprob: number
+  top_logprobs: { token: string; logprob: number }[]
+}
+
+export interface ChatResponse {
+  content: string | null
+  tool_calls: ChatToolCall[]
+  finish_reason: string | null
+  usage: TokenUsage | null
+  /** Per-token logprobs of the content, when the provider returned them. */
+  logprobs: TokenLogprob[] | null
+  latency_ms: number
+}
+
+/** Anything that answers chat requests: the OpenAI-compatible HTTP client, or a test double. */
+export interface ChatClient {
+  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>
+}
+
+export interface ChatClientOptions {
+  baseURL: string
+  apiKey: string
+  /** Retries on 408/409/429/5xx and network errors (exponential backoff, Retry-After honoured). */
+  maxRetries?: number
+  /** Longest Retry-After we honour, so a provider cannot park a run for an hour. */
+  maxRetryAfterMs?: number
+  requestTimeoutMs?: number
+  headers?: Record<string, string>
+}
+
+/** A chat client for any OpenAI-compatible endpoint (OpenRouter, OpenAI, Ollama, vLLM…). */
+export function createChatClient(options: ChatClientOptions): ChatClient {
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000
+  const openai = new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: options.apiKey,
+    maxRetries: options.maxRetries ?? 4,
+    timeout: options.requestTimeoutMs ?? 120_000,
+    defaultHeaders: {
+      'HTTP-Referer': 'https://github.com/mcp-server-evals/mcp-server-evals',
+      'X-Title': 'MCP Server Evals',
+      ...options.headers
+    },
+    fetch: (url, init) => fetch(url, init).then((response) => capRetryAfter(response, maxRetryAfterMs))
+  })
+
+  return {
+    async complete(request, signal) {
+      const started = performance.now()
+      const completion = await openai.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages,
+          ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
+          temperature: request.temperature ?? 0,
+          ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {})
+        },
+        { signal }
+      )
+      const choice = completion.choices?.[0]
+      if (!choice) throw new Error(`the model returned no choices${providerError(completion)}`)
+      const message = choice.message
+      return {
+        content: message.content ?? null,
+        tool_calls: (message.tool_calls ?? [])
+          .filter((c) => c.type === 'function')
+          .map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments ?? '' } })),
+        finish_reason: choice.finish_reason ?? null,
+        usage: completion.usage
+          ? {
+              prompt_tokens: completion.usage.prompt_tokens ?? 0,
+              completion_tokens: completion.usage.completion_tokens ?? 0,
+              total_tokens: completion.usage.total_tokens ?? 0
+            }
+          : null,
+        logprobs: choice.logprobs?.content
+          ? choice.logprobs.content.map((t) => ({
+              token: t.token,
+              logprob: t.logprob,
+              top_logprobs: (t.top_logprobs ?? []).map((a) => ({ token: a.token, logprob: a.logprob }))
+            }))
+          : null,
+        latency_ms: Math.round(performance.now() - started)
+      }
+    }
+  }
+}
+
+/** OpenRouter reports some upstream failures as a 200 with an `error` member. */
+function providerError(completion: unknown): string {
+  const error = (completion as { error?: { message?: string } }).error
+  return error?.message ? `: ${error.message}` : ''
+}
+
+function capRetryAfter(response: Response, maxMs: number): Response {
+  const header = response.headers.get('retry-after')
+  if (!header) return response
+  const seconds = Number(header)
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now()
+  if (!(ms > maxMs)) return response
+  const headers = new Headers(response.headers)
+  headers.set('retry-after', String(Math.floor(maxMs / 1000)))
+  headers.delete('retry-after-ms')
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+}
+
+export function addUsage(total: TokenUsage, usage: TokenUsage | null): void {
+  if (!usage) return
+  total.prompt_tokens += usage.prompt_tokens
+  total.completion_tokens += usage.completion_tokens
+  total.total_tokens += usage.total_tokens
+}
+
+export const emptyUsage = (): TokenUsage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })

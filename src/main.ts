@@ -1,0 +1,49 @@
+import * as core from '@actions/core'
+import { ConfigError } from './config/errors.js'
+import type { RunOptions } from './config/options.js'
+import { Defaults } from './constants.js'
+import { evaluate, fatalDocument, prepare, writeResults, type EvaluateHooks } from './evaluate.js'
+import { jobSummaryEnabled, readActionOptions } from './github/inputs.js'
+import { setActionOutputs, writeJobSummary } from './github/publish.js'
+import { formatProgressLine, formatSummaryLine } from './report/progress.js'
+import type { ResultsDocument } from './results/types.js'
+
+/**
+ * The action: read inputs, evaluate, publish. Outputs, the results file and the report are
+ * written on every path, failures included, before the step fails.
+ */
+export async function run(hooks: EvaluateHooks = {}): Promise<void> {
+  let options: RunOptions | undefined
+  let secrets: string[] = []
+  let doc: ResultsDocument
+  try {
+    options = readActionOptions()
+    const prepared = prepare(options, process.env)
+    secrets = prepared.secrets
+    for (const secret of secrets) core.setSecret(secret)
+    const { suite } = prepared
+    core.info(
+      `Evaluating ${suite.cases.length} case(s) × ${suite.models.length} model(s) × ${suite.system_prompts.length} system prompt(s), judge ${suite.judge_model}, concurrency ${options.concurrency}`
+    )
+    doc = await evaluate(prepared, { ...hooks, onRunFinished: (r, n, total) => core.info(formatProgressLine(r, n, total)) })
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : `unexpected error: ${(error as Error).stack ?? String(error)}`
+    doc = fatalDocument(message)
+  }
+
+  const paths = { resultsPath: options?.resultsPath ?? Defaults.ResultsPath, reportPath: options?.reportPath ?? Defaults.ReportPath }
+  let report = ''
+  try {
+    const written = writeResults(doc, paths, secrets)
+    doc = written.document
+    report = written.report
+  } catch (error) {
+    core.error(`Could not write the results: ${(error as Error).message}`)
+  }
+  setActionOutputs(doc, paths)
+  if (jobSummaryEnabled() && report) await writeJobSummary(report, paths.reportPath)
+
+  core.info(formatSummaryLine(doc))
+  if (doc.fatal_error !== null) core.setFailed(doc.fatal_error)
+  else if (!doc.passed) core.setFailed(`${doc.summary.failed + doc.summary.errored} of ${doc.summary.total} evals did not pass`)
+}

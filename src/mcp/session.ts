@@ -1,0 +1,204 @@
+import { Client, StreamableHTTPClientTransport, type PriorDiscovery } from '@modelcontextprotocol/client'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import type { ServerConfig } from '../config/types.js'
+import { contentToText } from './content.js'
+
+export interface McpTool {
+  name: string
+  description?: string
+  inputSchema: Record<string, unknown>
+}
+export interface McpResource {
+  name: string
+  uri: string
+  description?: string
+}
+export interface McpPrompt {
+  name: string
+  description?: string
+  arguments?: { name: string; description?: string; required?: boolean }[]
+}
+export interface CallOutcome {
+  text: string
+  isError: boolean
+}
+
+/** One connection to the server under test: a fresh process (stdio) or its own session (HTTP). */
+export interface McpSession {
+  readonly era: 'modern' | 'legacy'
+  readonly protocolVersion: string | undefined
+  readonly tools: McpTool[]
+  readonly resources: McpResource[]
+  readonly prompts: McpPrompt[]
+  /** How long opening took: spawn or connect plus the handshake, and listing. */
+  readonly timings: { connect_ms: number; list_ms: number }
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome>
+  readResource(uri: string, signal: AbortSignal): Promise<CallOutcome>
+  getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<CallOutcome>
+  close(): Promise<void>
+}
+
+export interface SessionFactory {
+  open(signal: AbortSignal): Promise<McpSession>
+}
+
+/** Raised when the server cannot be started or reached; carries the stderr tail. */
+export class ServerError extends Error {
+  constructor(
+    message: string,
+    readonly stderrTail: string
+  ) {
+    super(message)
+    this.name = 'ServerError'
+  }
+}
+
+/** Variables eval-action adds so common server frameworks stay quiet; user values win. */
+const QUIET_SERVER_ENV = {
+  MCP_USE_ANONYMIZED_TELEMETRY: 'false',
+  MCP_USE_DEBUG: '0',
+  DEBUG: '0',
+  SHOW_INSPECTOR_LOGS: 'false',
+  PRETTY_PRINT_JSONRPC: 'false'
+}
+
+const CLIENT_INFO = { name: 'mcp-server-evals', version: '0.1.0' }
+const STDERR_TAIL_BYTES = 4096
+
+/**
+ * Opens sessions against one server. The era verdict (modern or legacy) is learned once, by the
+ * SDK's `server/discover` probe on the first open, and handed to every later open as `prior`,
+ * so the server is spawned once per run instead of twice.
+ */
+export function createSessionFactory(
+  config: ServerConfig,
+  options: { probeTimeoutMs?: number; requestTimeoutMs?: number } = {}
+): SessionFactory {
+  let verdict: Promise<PriorDiscovery | undefined> | undefined
+  const settings = { probeTimeoutMs: options.probeTimeoutMs ?? 5000, requestTimeoutMs: options.requestTimeoutMs }
+  return {
+    async open(signal) {
+      const prior = verdict ? await verdict : undefined
+      const attempt = openSession(config, { ...settings, prior, signal })
+      // A failed probe leaves no verdict: the next open probes again.
+      if (!prior) verdict = attempt.then((s) => s.prior, () => undefined)
+      return attempt
+    }
+  }
+}
+
+async function openSession(
+  config: ServerConfig,
+  options: { prior?: PriorDiscovery; probeTimeoutMs: number; requestTimeoutMs?: number; signal: AbortSignal }
+): Promise<McpSession & { prior: PriorDiscovery }> {
+  const client = new Client(CLIENT_INFO, {
+    versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } }
+  })
+  let stderr = ''
+  let transport: StdioClientTransport | StreamableHTTPClientTransport
+  if (config.kind === 'stdio') {
+    const stdio = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...QUIET_SERVER_ENV, ...config.env },
+      cwd: config.cwd,
+      stderr: 'pipe'
+    })
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES)
+    })
+    transport = stdio
+  } else {
+    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+  }
+  const stderrTail = () => stderr.trim()
+  const requestOptions = (signal: AbortSignal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs })
+
+  const started = performance.now()
+  const closeQuietly = () => client.close().catch(() => undefined)
+  const onAbort = () => void closeQuietly()
+  options.signal.addEventListener('abort', onAbort, { once: true })
+  try {
+    await client.connect(transport, { prior: options.prior, signal: options.signal })
+  } catch (error) {
+    await closeQuietly()
+    throw new ServerError(`server failed to start: ${describeError(error)}`, stderrTail())
+  }
+  const connected = performance.now()
+  const era = client.getProtocolEra() ?? 'legacy'
+  const caps = client.getServerCapabilities() ?? {}
+  let tools: McpTool[] = []
+  let resources: McpResource[] = []
+  let prompts: McpPrompt[] = []
+  try {
+    const opts = { ...requestOptions(options.signal), cacheMode: 'bypass' as const }
+    const [t, r, p] = await Promise.all([
+      caps.tools ? client.listTools(undefined, opts) : { tools: [] },
+      caps.resources ? client.listResources(undefined, opts).catch(() => ({ resources: [] })) : { resources: [] },
+      caps.prompts ? client.listPrompts(undefined, opts).catch(() => ({ prompts: [] })) : { prompts: [] }
+    ])
+    tools = t.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as Record<string, unknown> }))
+    resources = r.resources.map((res) => ({ name: res.name, uri: res.uri, description: res.description }))
+    prompts = p.prompts.map((pr) => ({ name: pr.name, description: pr.description, arguments: pr.arguments }))
+  } catch (error) {
+    await closeQuietly()
+    throw new ServerError(`server failed to list its tools: ${describeError(error)}`, stderrTail())
+  }
+  const listed = performance.now()
+  const discover = client.getDiscoverResult()
+  const prior: PriorDiscovery = discover ? { kind: 'modern', discover } : { kind: 'legacy' }
+
+  const guard = async (what: string, action: () => Promise<CallOutcome>): Promise<CallOutcome> => {
+    try {
+      return await action()
+    } catch (error) {
+      if (isPeerError(error)) return { text: `MCP error ${(error as { code: number }).code}: ${(error as Error).message}`, isError: true }
+      throw new ServerError(`${what} failed: ${describeError(error)}`, stderrTail())
+    }
+  }
+
+  return {
+    era,
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    tools,
+    resources,
+    prompts,
+    prior,
+    timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },
+    callTool: (name, args, signal) =>
+      guard(`tool call '${name}'`, async () => {
+        const result = await client.callTool({ name, arguments: args }, requestOptions(signal))
+        return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true }
+      }),
+    readResource: (uri, signal) =>
+      guard(`reading resource '${uri}'`, async () => {
+        const result = await client.readResource({ uri }, { ...requestOptions(signal), cacheMode: 'bypass' })
+        return { text: contentToText(result.contents.map((c) => ({ type: 'resource', resource: c }))), isError: false }
+      }),
+    getPrompt: (name, args, signal) =>
+      guard(`getting prompt '${name}'`, async () => {
+        const result = await client.getPrompt({ name, arguments: args }, requestOptions(signal))
+        return { text: contentToText(result.messages.map((m) => m.content)), isError: false }
+      }),
+    async close() {
+      options.signal.removeEventListener('abort', onAbort)
+      await closeQuietly()
+    }
+  }
+}
+
+/** A JSON-RPC error answered by the server: the model should see it, as eval-action does. */
+function isPeerError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ProtocolError' && typeof (error as { code?: unknown }).code === 'number'
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = (error as { cause?: unknown }).cause
+  const code = (error as { code?: unknown }).code
+  let text = error.message
+  if (typeof code === 'string' && !text.includes(code)) text = `${code}: ${text}`
+  if (cause instanceof Error && !text.includes(cause.message)) text += ` (${cause.message})`
+  return text
+}
+

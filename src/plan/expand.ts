@@ -1,0 +1,42 @@
+import type { EvalCase, Suite } from '../config/types.js'
+
+/** One planned run: a case against one model under one system prompt. */
+export interface RunSpec {
+  /** 1-based position in eval-action's run order. */
+  index: number
+  case: EvalCase
+  model: string
+  prompt_name: string
+  /** The system prompt with `{today}` already replaced. */
+  system_prompt: string
+}
+
+/**
+ * Expand the matrix in eval-action's order (case, then model, then system prompt).
+ * `filter` keeps cases whose id contains it (case-sensitive substring, as eval-action).
+ * `{today}` is replaced in system prompts only, with the run's date computed once.
+ */
+export function expandMatrix(suite: Suite, options: { filter?: string; today: string }): RunSpec[] {
+  const cases = options.filter ? suite.cases.filter((c) => c.id.includes(options.filter as string)) : suite.cases
+  const runs: RunSpec[] = []
+  for (const evalCase of cases) {
+    for (const model of suite.models) {
+      for (const prompt of suite.system_prompts) {
+        runs.push({
+          index: runs.length + 1,
+          case: evalCase,
+          model,
+          prompt_name: prompt.name,
+          system_prompt: prompt.text.split('{today}').join(options.today)
+        })
+      }
+    }
+  }
+  return runs
+}
+
+/** The runner's local date as YYYY-MM-DD (UTC on GitHub-hosted runners). */
+export function localDate(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+}

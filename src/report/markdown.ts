@@ -1,0 +1,213 @@
+import type { Json } from '../config/types.js'
+import type { ConversationEntry, ResultsDocument, RunResult } from '../results/types.js'
+import { blockquote, codeBlock, codeSpan, escapeHtml, truncateText } from './escape.js'
+import { formatPercent, roundHalfEven } from './numbers.js'
+import { pyStr } from '../scoring/python-values.js'
+
+const OUTPUT_LIMIT = 2000
+const ANSWER_LIMIT = 4000
+
+/** A shields.io static badge; `parts` are label/message/colour, already URL-safe (never untrusted). */
+const shield = (parts: string[], alt: string) =>
+  `<img src="https://img.shields.io/badge/${parts.join('-')}?style=flat-square" height="14" alt="${alt}">`
+const PASS_BADGE = shield(['%E2%9C%93', '2da44e'], 'passed')
+const FAIL_BADGE = shield(['%E2%9C%97', 'd1242f'], 'failed')
+const ERROR_BADGE = shield(['error', '6e7781'], 'error')
+const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged')
+
+/**
+ * The Markdown report, in eval-action's structure (header line, summary table, per-run details)
+ * with its defects fixed: score badges follow each case's own threshold, the final answer is
+ * shown, errors are explained, and every string from a server or a model is escaped.
+ */
+export function renderMarkdownReport(doc: ResultsDocument): string {
+  const out: string[] = ['# Eval Report', '', headerLine(doc), '']
+  if (doc.fatal_error !== null) {
+    out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '')
+    return out.join('\n')
+  }
+  if (doc.runs.length === 0) return out.join('\n')
+  out.push(...summaryTable(doc.runs), '', usageLine(doc), '', '### Details', '')
+  for (const run of doc.runs) out.push(...runDetails(run), '')
+  return out.join('\n').replace(/\n{3,}/g, '\n\n')
+}
+
+export function headerLine(doc: ResultsDocument): string {
+  const { summary } = doc
+  const seconds = Math.trunc(doc.duration_s)
+  const parts: string[] = []
+  if (summary.failed + summary.errored === 0) parts.push(`**All ${summary.total} evals passed**`)
+  else {
+    const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ')
+    parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`)
+  }
+  if (seconds > 0) parts.push(`${seconds}s`)
+  parts.push(formatTimestamp(doc.started_at))
+  return `> ${parts.join(' · ')}`
+}
+
+function usageLine(doc: ResultsDocument): string {
+  const { summary } = doc
+  return [
+    `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
+    `**LLM calls:** ${summary.llm_calls}`,
+    `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors)`,
+    `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`
+  ].join(' · ')
+}
+
+function summaryTable(runs: RunResult[]): string[] {
+  const withTools = runs.some((r) => r.tool_assertions.checks.length > 0)
+  const headers = ['Score', 'Case', 'Provider', 'Model', 'Prompt', ...(withTools ? ['Tools'] : []), 'Time', 'Details']
+  const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`]
+  for (const run of runs) {
+    const [provider, model] = splitModel(run.model)
+    const cells = [
+      scoreBadge(run),
+      `<code>${escapeHtml(run.case_id)}</code>`,
+      escapeHtml(provider),
+      `<code>${escapeHtml(model)}</code>`,
+      escapeHtml(run.prompt_name),
+      ...(withTools ? [toolsCell(run)] : []),
+      run.duration_s > 0 ? `${roundHalfEven(run.duration_s)}s` : '-',
+      `<a href="#${anchor(run)}">View</a>`
+    ]
+    rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`)
+  }
+  rows.push('</table>')
+  return rows
+}
+
+/** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
+function scoreBadge(run: RunResult): string {
+  const score = run.metrics[0]?.score ?? null
+  if (run.status === 'error' && score === null) return ERROR_BADGE
+  if (score === null) return NOT_JUDGED_BADGE
+  const pct = formatPercent(score)
+  const passing = score >= run.threshold
+  const color = passing ? '2da44e' : score >= run.threshold - 0.1 ? 'd29922' : 'd1242f'
+  const verdict = passing ? 'passing' : 'failing'
+  return shield([`${pct}%25`, verdict, color], `${pct}% ${verdict} (threshold ${formatPercent(run.threshold)}%)`)
+}
+
+function toolsCell(run: RunResult): string {
+  const { checks } = run.tool_assertions
+  if (checks.length === 0) return '—'
+  const passed = checks.filter((c) => c.passed).length
+  return `${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE} ${passed}/${checks.length}`
+}
+
+function runDetails(run: RunResult): string[] {
+  const score = run.metrics[0]?.score ?? null
+  const pct = score === null ? 'N/A' : `${formatPercent(score)}%`
+  const statusBadge = run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
+  const out = [
+    '<details>',
+    `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)} — ${pct}</summary>`,
+    '',
+    '##### Query',
+    '',
+    blockquote(run.input),
+    ''
+  ]
+  if (run.error) {
+    out.push(`##### Error (${run.error.stage})`, '', blockquote(run.error.message), '')
+    if (run.error.stderr_tail) out.push('Server stderr (last lines):', '', codeBlock(truncateText(run.error.stderr_tail, OUTPUT_LIMIT)), '')
+  }
+  out.push('##### Final answer', '')
+  if (run.final_output !== null && run.final_output !== '') out.push(blockquote(truncateText(run.final_output, ANSWER_LIMIT)), '')
+  else out.push(`_${run.stop_reason === 'max_steps' ? 'No final answer: the model used every LLM call it was allowed.' : 'No final answer.'}_`, '')
+
+  const judge = run.judge
+  const thresholdNote = `threshold ${formatPercent(run.threshold)}%${judge?.scoring_mode ? `, ${judge.scoring_mode} scoring` : ''}`
+  out.push(`##### Judge — ${pct} (${thresholdNote})`, '', blockquote(run.metrics[0]?.reason || 'No judge comment'), '')
+
+  if (run.tool_assertions.checks.length > 0) {
+    out.push(`##### Tool Assertions ${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
+    for (const check of run.tool_assertions.checks) {
+      const expected = check.expected_args
+        ? ` (expected ${Object.entries(check.expected_args)
+            .map(([k, v]) => `${codeSpan(k)}: ${formatMatcher(v)}`)
+            .join(', ')})`
+        : ''
+      out.push(`- ${check.passed ? PASS_BADGE : FAIL_BADGE} ${codeSpan(check.tool)} — ${check.reason}${expected}`)
+      for (const actual of check.actual_args ?? []) {
+        const got = Object.entries(actual).map(([k, v]) => `${codeSpan(k)}=${codeSpan(pyStr(v))}`)
+        out.push(`  - Got: ${got.length ? got.join(', ') : '(none of the expected arguments)'}`)
+      }
+    }
+    out.push('')
+  }
+  if (run.conversation.length > 0) out.push(...conversation(run.conversation))
+  out.push('</details>')
+  return out
+}
+
+function conversation(entries: ConversationEntry[]): string[] {
+  const out = ['<details><summary>Conversation</summary>', '']
+  const paired = new Set<number>()
+  entries.forEach((entry, i) => {
+    if (entry.role === 'user') out.push('**User**', '', blockquote(entry.content), '')
+    else if (entry.role === 'assistant') {
+      if (entry.content) out.push('**Assistant**', '', blockquote(truncateText(entry.content, ANSWER_LIMIT)), '')
+      for (const call of entry.tool_calls ?? []) {
+        // Each call shows the next unpaired tool message as its output, as eval-action does.
+        const resultIndex = entries.findIndex((e, j) => j > i && e.role === 'tool' && !paired.has(j))
+        out.push(`<details><summary>Tool Call <code>${escapeHtml(call.name)}</code></summary>`, '', '**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
+        if (resultIndex >= 0) {
+          paired.add(resultIndex)
+          const output = entries[resultIndex].content
+          out.push('**Output**', '', codeBlock(prettyOutput(output), isJson(output) ? 'json' : ''), '')
+        }
+        out.push('</details>', '')
+      }
+    } else if (!paired.has(i)) {
+      out.push(`**${escapeHtml(entry.tool_name ?? 'tool')}** result:`, '', codeBlock(prettyOutput(entry.content)), '')
+    }
+  })
+  out.push('</details>', '')
+  return out
+}
+
+function prettyOutput(text: string): string {
+  const cut = truncateText(text, OUTPUT_LIMIT + 20)
+  if (!isJson(text)) return cut
+  return truncateText(JSON.stringify(JSON.parse(text), null, 2), OUTPUT_LIMIT + 200)
+}
+
+function isJson(text: string): boolean {
+  const t = text.trim()
+  if (!(t.startsWith('{') || t.startsWith('['))) return false
+  try {
+    JSON.parse(t)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function formatMatcher(value: Json): string {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const v = value
+    if ('contains' in v) return `contains ${codeSpan(String(v.contains))}`
+    if ('pattern' in v) return `matches ${codeSpan(String(v.pattern))}`
+  }
+  return codeSpan(pyStr(value))
+}
+
+/** eval-action's anchor: "{case}-{model}-{prompt}", `/` and spaces to `-`, lower-cased; made safe for an attribute. */
+export function anchor(run: Pick<RunResult, 'case_id' | 'model' | 'prompt_name'>): string {
+  return `${run.case_id}-${run.model}-${run.prompt_name}`
+    .replace(/[/ ]/g, '-')
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]/g, '-')
+}
+
+function splitModel(model: string): [string, string] {
+  const slash = model.indexOf('/')
+  return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)]
+}
+
+function formatTimestamp(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ')
+}

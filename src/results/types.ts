@@ -1,0 +1,124 @@
+import type { Json } from '../config/types.js'
+import type { RunError } from '../agent/run-agent.js'
+import type { TokenUsage } from '../llm/chat.js'
+import type { ScoringMode } from '../scoring/geval.js'
+import type { ToolAssertions } from '../scoring/tool-assertions.js'
+
+export const RESULTS_VERSION = 1
+export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
+
+/** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
+export interface ConversationEntry {
+  role: 'user' | 'assistant' | 'tool'
+  content: string
+  tool_calls?: { name: string; args: Record<string, Json> }[]
+  tool_name?: string
+}
+
+export interface MetricResult {
+  name: string
+  score: number | null
+  reason: string
+  success: boolean
+}
+
+export interface ToolCallResult {
+  name: string
+  args: Record<string, Json>
+  /** Added by us, after eval-action's fields. */
+  result: string
+  is_error: boolean
+  latency_ms: number
+}
+
+export interface JudgeDetails {
+  model: string
+  score: number | null
+  raw_score: number | null
+  reason: string
+  threshold: number
+  scoring_mode: ScoringMode | null
+  scoring_note: string
+  evaluation_steps: string[]
+  usage: TokenUsage
+  error: string | null
+}
+
+export type RunStatus = 'passed' | 'failed' | 'error'
+
+/** One run. eval-action's fields first, in its order; ours after. */
+export interface RunResult {
+  case_id: string
+  model: string
+  prompt_name: string
+  success: boolean
+  rubric_passed: boolean
+  tools_passed: boolean
+  input: string
+  actual_output: string
+  metrics: MetricResult[]
+  tool_calls: ToolCallResult[]
+  tool_assertions: ToolAssertions
+  conversation: ConversationEntry[]
+  duration_s: number
+  total_duration_s: number
+  index: number
+  status: RunStatus
+  threshold: number
+  /** The model's final answer, or null when it gave none. */
+  final_output: string | null
+  stop_reason: 'final_answer' | 'max_steps' | 'error'
+  error: RunError | null
+  llm_calls: number
+  usage: TokenUsage
+  judge: JudgeDetails | null
+  server: { era: 'modern' | 'legacy' | null; protocol_version: string | null; connect_ms: number | null; list_ms: number | null; tools: number | null }
+}
+
+export interface ModelSummary {
+  model: string
+  total: number
+  passed: number
+  pass_rate: number
+}
+
+export interface Summary {
+  total: number
+  passed: number
+  failed: number
+  errored: number
+  pass_rate: number
+  tokens: { agent: TokenUsage; judge: TokenUsage; total: number }
+  llm_calls: number
+  tool_calls: number
+  tool_errors: number
+  by_model: ModelSummary[]
+}
+
+export interface ResultsConfig {
+  eval_cases: string
+  server: { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string }
+  models: string[]
+  judge_model: string
+  system_prompts: string[]
+  filter: string | null
+  max_steps: number
+  concurrency: number
+  timeout_seconds: number
+  base_url: string
+}
+
+/** The one document every renderer reads. A report can be re-rendered from a saved copy. */
+export interface ResultsDocument {
+  version: typeof RESULTS_VERSION
+  tool: { name: string; version: string }
+  started_at: string
+  duration_s: number
+  passed: boolean
+  /** Null when the configuration could not be read. */
+  config: ResultsConfig | null
+  summary: Summary
+  runs: RunResult[]
+  /** Set when the evaluation could not run at all (bad configuration, missing key). */
+  fatal_error: string | null
+}

@@ -1,0 +1,4 @@
+import pkg from '../package.json' with { type: 'json' }
+
+export const TOOL_NAME = 'mcp-server-evals'
+export const TOOL_VERSION: string = pkg.version
