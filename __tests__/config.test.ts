@@ -157,7 +157,7 @@ describe('parseServerConfig', () => {
 
   test('env and header values are secrets, bearer tokens alone too', () => {
     expect(serverSecrets({ kind: 'http', url: 'http://x', headers: { Authorization: 'Bearer sk-live-9' } })).toEqual(['Bearer sk-live-9', 'sk-live-9'])
-    expect(serverSecrets({ kind: 'stdio', command: 'x', args: [], env: { A: 'secret-value', B: '1' } })).toEqual(['secret-value'])
+    expect(serverSecrets({ kind: 'stdio', command: 'x', args: [], env: { A: 'secret-value', B: '1' } })).toEqual(['secret-value', '1'])
   })
 })
 

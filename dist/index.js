@@ -51385,12 +51385,12 @@ function serverSecrets(config) {
     const values = config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers);
     const secrets = new Set();
     for (const v of values) {
-        if (v.length < 4)
+        if (v === '')
             continue;
         secrets.add(v);
         // "Bearer abc" leaks "abc" when printed alone.
         const bearer = /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(v);
-        if (bearer && bearer[1].length >= 4)
+        if (bearer)
             secrets.add(bearer[1]);
     }
     return [...secrets];
@@ -86024,9 +86024,11 @@ function formatTimestamp(iso) {
 
 ;// CONCATENATED MODULE: ./src/util/redact.ts
 const REDACTED = '***';
+/** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
+const MIN_SECRET_LENGTH = 4;
 /** Replace every occurrence of every secret in every string of a JSON-like value. */
 function redactDeep(value, secrets) {
-    const active = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+    const active = usable(secrets);
     if (active.length === 0)
         return value;
     const walk = (v) => {
@@ -86042,10 +86044,14 @@ function redactDeep(value, secrets) {
 }
 function redactText(text, secrets) {
     let out = text;
-    for (const secret of secrets)
-        if (secret && out.includes(secret))
+    for (const secret of usable(secrets))
+        if (out.includes(secret))
             out = out.split(secret).join(REDACTED);
     return out;
+}
+/** Longest first, so a secret that contains another is replaced whole. */
+function usable(secrets) {
+    return [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
 }
 
 ;// CONCATENATED MODULE: ./src/evaluate.ts
@@ -86314,6 +86320,7 @@ async function run(hooks = {}) {
     let options;
     let secrets = [];
     let doc;
+    let annotated = false;
     try {
         options = readActionOptions();
         const prepared = prepare(options, process.env);
@@ -86327,6 +86334,8 @@ async function run(hooks = {}) {
     catch (error) {
         const message = error instanceof ConfigError ? error.message : `unexpected error: ${error.stack ?? String(error)}`;
         doc = fatalDocument(message);
+        if (error instanceof ConfigError)
+            annotated = annotateFileErrors(error);
     }
     const paths = { resultsPath: options?.resultsPath ?? Defaults.ResultsPath, reportPath: options?.reportPath ?? Defaults.ReportPath };
     let report = '';
@@ -86343,9 +86352,23 @@ async function run(hooks = {}) {
         await writeJobSummary(report, paths.reportPath);
     info(formatSummaryLine(doc));
     if (doc.fatal_error !== null)
-        setFailed(doc.fatal_error);
+        setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error);
     else if (!doc.passed)
         setFailed(`${doc.summary.failed + doc.summary.errored} of ${doc.summary.total} evals did not pass`);
+}
+/**
+ * Problems located in a file become annotations on that file and line (shown on the PR diff).
+ * Returns whether it annotated; other problems are reported by the final setFailed.
+ */
+function annotateFileErrors(error) {
+    const errors = error instanceof ConfigErrors ? error.errors : [error];
+    if (!errors.some((e) => e.where.file && e.where.file !== '<inline>'))
+        return false;
+    for (const e of errors) {
+        const { file, line, column } = e.where;
+        core_error(e.message, { title: 'Invalid configuration', ...(file && file !== '<inline>' ? { file, startLine: line, startColumn: column } : {}) });
+    }
+    return true;
 }
 
 

@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { ConfigError } from './config/errors.js'
+import { ConfigError, ConfigErrors } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
 import { Defaults } from './constants.js'
 import { evaluate, fatalDocument, prepare, writeResults, type EvaluateHooks } from './evaluate.js'
@@ -16,6 +16,7 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
   let options: RunOptions | undefined
   let secrets: string[] = []
   let doc: ResultsDocument
+  let annotated = false
   try {
     options = readActionOptions()
     const prepared = prepare(options, process.env)
@@ -29,6 +30,7 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `unexpected error: ${(error as Error).stack ?? String(error)}`
     doc = fatalDocument(message)
+    if (error instanceof ConfigError) annotated = annotateFileErrors(error)
   }
 
   const paths = { resultsPath: options?.resultsPath ?? Defaults.ResultsPath, reportPath: options?.reportPath ?? Defaults.ReportPath }
@@ -44,6 +46,20 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
   if (jobSummaryEnabled() && report) await writeJobSummary(report, paths.reportPath)
 
   core.info(formatSummaryLine(doc))
-  if (doc.fatal_error !== null) core.setFailed(doc.fatal_error)
+  if (doc.fatal_error !== null) core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
   else if (!doc.passed) core.setFailed(`${doc.summary.failed + doc.summary.errored} of ${doc.summary.total} evals did not pass`)
+}
+
+/**
+ * Problems located in a file become annotations on that file and line (shown on the PR diff).
+ * Returns whether it annotated; other problems are reported by the final setFailed.
+ */
+function annotateFileErrors(error: ConfigError): boolean {
+  const errors = error instanceof ConfigErrors ? error.errors : [error]
+  if (!errors.some((e) => e.where.file && e.where.file !== '<inline>')) return false
+  for (const e of errors) {
+    const { file, line, column } = e.where
+    core.error(e.message, { title: 'Invalid configuration', ...(file && file !== '<inline>' ? { file, startLine: line, startColumn: column } : {}) })
+  }
+  return true
 }

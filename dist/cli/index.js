@@ -20144,12 +20144,12 @@ function serverSecrets(config) {
     const values = config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers);
     const secrets = new Set();
     for (const v of values) {
-        if (v.length < 4)
+        if (v === '')
             continue;
         secrets.add(v);
         // "Bearer abc" leaks "abc" when printed alone.
         const bearer = /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(v);
-        if (bearer && bearer[1].length >= 4)
+        if (bearer)
             secrets.add(bearer[1]);
     }
     return [...secrets];
@@ -54783,9 +54783,11 @@ function formatTimestamp(iso) {
 
 ;// CONCATENATED MODULE: ./src/util/redact.ts
 const REDACTED = '***';
+/** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
+const MIN_SECRET_LENGTH = 4;
 /** Replace every occurrence of every secret in every string of a JSON-like value. */
 function redactDeep(value, secrets) {
-    const active = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+    const active = usable(secrets);
     if (active.length === 0)
         return value;
     const walk = (v) => {
@@ -54801,10 +54803,14 @@ function redactDeep(value, secrets) {
 }
 function redactText(text, secrets) {
     let out = text;
-    for (const secret of secrets)
-        if (secret && out.includes(secret))
+    for (const secret of usable(secrets))
+        if (out.includes(secret))
             out = out.split(secret).join(REDACTED);
     return out;
+}
+/** Longest first, so a secret that contains another is replaced whole. */
+function usable(secrets) {
+    return [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
 }
 
 ;// CONCATENATED MODULE: ./src/evaluate.ts

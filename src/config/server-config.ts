@@ -112,11 +112,11 @@ export function serverSecrets(config: ServerConfig): string[] {
   const values = config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers)
   const secrets = new Set<string>()
   for (const v of values) {
-    if (v.length < 4) continue
+    if (v === '') continue
     secrets.add(v)
     // "Bearer abc" leaks "abc" when printed alone.
     const bearer = /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(v)
-    if (bearer && bearer[1].length >= 4) secrets.add(bearer[1])
+    if (bearer) secrets.add(bearer[1])
   }
   return [...secrets]
 }

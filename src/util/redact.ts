@@ -1,8 +1,10 @@
 export const REDACTED = '***'
+/** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
+export const MIN_SECRET_LENGTH = 4
 
 /** Replace every occurrence of every secret in every string of a JSON-like value. */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
-  const active = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length)
+  const active = usable(secrets)
   if (active.length === 0) return value
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return redactText(v, active)
@@ -15,6 +17,11 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text
-  for (const secret of secrets) if (secret && out.includes(secret)) out = out.split(secret).join(REDACTED)
+  for (const secret of usable(secrets)) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
   return out
+}
+
+/** Longest first, so a secret that contains another is replaced whole. */
+function usable(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length)
 }

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { demoBrain } from '../examples/demo-model/brain.js'
+import { fixturePath } from '../__fixtures__/harness.js'
+import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import type { ResultsDocument } from '../src/results/types.js'
+
+// Black-box tests of the committed bundles, run as GitHub (or a user) runs them.
+const root = fixturePath('..')
+const haveDist = existsSync(join(root, 'dist/index.js')) && existsSync(join(root, 'dist/cli/index.js'))
+const describeDist = haveDist ? describe : describe.skip
+
+async function runNode(args: string[], env: Record<string, string>, cwd: string) {
+  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+  const [code] = (await once(child, 'exit')) as [number]
+  return { code, stdout, stderr }
+}
+
+/** GITHUB_OUTPUT's `name<<delimiter` blocks, as a map. */
+function readOutputs(file: string): Record<string, string> {
+  const outputs: Record<string, string> = {}
+  const re = /^(\w+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm
+  for (const m of readFileSync(file, 'utf8').matchAll(re)) outputs[m[1]] = m[3]
+  return outputs
+}
+
+describeDist('dist/index.js (the action)', () => {
+  let llm: ScriptedLlm
+  beforeAll(async () => {
+    llm = await startScriptedLlm(demoBrain)
+  })
+  afterAll(async () => llm.close())
+
+  function actionEnv(work: string, inputs: Record<string, string>) {
+    writeFileSync(join(work, 'out'), '')
+    writeFileSync(join(work, 'summary'), '')
+    const env: Record<string, string> = { GITHUB_OUTPUT: join(work, 'out'), GITHUB_STEP_SUMMARY: join(work, 'summary') }
+    for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v
+    return env
+  }
+
+  test('runs the bundled example end to end', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    const secret = 'server-secret-value-42'
+    const { code, stdout } = await runNode(
+      [join(root, 'dist/index.js')],
+      actionEnv(work, {
+        server_config: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')], env: { API_TOKEN: secret } }),
+        eval_cases: join(root, 'examples/eval_cases.yaml'),
+        openrouter_api_key: 'sk-or-test-key',
+        base_url: llm.url,
+        filter: 'paris',
+        models: 'openai/gpt-4o-mini',
+        concurrency: '2',
+        job_summary: 'true'
+      }),
+      work
+    )
+    expect(code).toBe(0)
+    expect(stdout).toContain('::add-mask::server-secret-value-42')
+    expect(stdout).toMatch(/\[\d\/2\] ✓ weather-paris · openai\/gpt-4o-mini · default — judge 87%, tools 1\/1/)
+    expect(readOutputs(join(work, 'out'))).toEqual({
+      results_json: 'eval-results.json',
+      report_md: 'eval-report.md',
+      passed: 'true',
+      pass_rate: '1',
+      total: '2',
+      failed: '0'
+    })
+    const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
+    expect(doc).toMatchObject({ version: 1, passed: true, summary: { total: 2, passed: 2 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
+    expect(doc.runs.map((r) => [r.case_id, r.prompt_name])).toEqual([
+      ['weather-paris', 'default'],
+      ['weather-paris', 'terse']
+    ])
+    const report = readFileSync(join(work, 'eval-report.md'), 'utf8')
+    expect(report).toContain('> **All 2 evals passed**')
+    expect(readFileSync(join(work, 'summary'), 'utf8')).toContain('# Eval Report')
+  })
+
+  test('bad configuration: clear error, outputs and a fallback report still written, exit 1', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    writeFileSync(join(work, 'evals.yaml'), 'system_prompts:\n  default: hi\ncases:\n  - id: a\n    promt: x\n    rubric: y\n')
+    const { code, stdout } = await runNode(
+      [join(root, 'dist/index.js')],
+      actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'evals.yaml', openrouter_api_key: 'k', base_url: llm.url }),
+      work
+    )
+    expect(code).toBe(1)
+    expect(stdout).toContain("::error title=Invalid configuration,file=evals.yaml,line=5,col=5::evals.yaml:5:5 at cases[0].promt: unknown key 'promt' (did you mean 'prompt'?)")
+    expect(stdout).toContain("::error title=Invalid configuration,file=evals.yaml,line=4,col=5::evals.yaml:4:5 at cases[0]: missing required key 'prompt'")
+    expect(stdout).toContain('::error::Invalid configuration: see the errors above.')
+    expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'false', total: '0', results_json: 'eval-results.json' })
+    expect(readFileSync(join(work, 'eval-report.md'), 'utf8')).toContain('**Evals failed to produce results.**')
+    expect(JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')).fatal_error).toContain('promt')
+  })
+
+  test('a missing API key for OpenRouter is an error naming the input', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml' }), work)
+    expect(code).toBe(1)
+    expect(stdout).toContain("::error::input 'openrouter_api_key': is required")
+  })
+})
+
+describeDist('dist/cli/index.js (the CLI)', () => {
+  let llm: ScriptedLlm
+  beforeAll(async () => {
+    llm = await startScriptedLlm(demoBrain)
+  })
+  afterAll(async () => llm.close())
+
+  test('eval-action’s flags plus ours; progress lines and a summary; exit 0', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'cli-'))
+    const { code, stdout } = await runNode(
+      [
+        join(root, 'dist/cli/index.js'),
+        '--server-config',
+        JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
+        '--eval-cases',
+        join(root, 'examples/eval_cases.yaml'),
+        '--filter',
+        'tokyo',
+        '--output',
+        'out/results.json',
+        '--report',
+        'out/report.md',
+        '--no-parallel',
+        '--base-url',
+        llm.url,
+        '--models',
+        'm/one'
+      ],
+      { OPENROUTER_API_KEY: 'k' },
+      work
+    )
+    expect(stdout).toContain('2/2 passed')
+    expect(code).toBe(0)
+    expect(stdout.split('\n').filter((l) => l.startsWith('['))).toHaveLength(2)
+    expect(stdout).toContain('2/2 passed (100%)')
+    const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
+    expect(doc.config).toMatchObject({ concurrency: 1, filter: 'tokyo' })
+    expect(existsSync(join(work, 'out/report.md'))).toBe(true)
+  })
+
+  test('a failing run exits 1; usage errors exit 2', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'cli-'))
+    writeFileSync(join(work, 'e.yaml'), 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: "What is the weather in Atlantis?", rubric: r, required_tools: [get_weather]}\n')
+    const server = JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] })
+    const failing = await runNode([join(root, 'dist/cli/index.js'), '--server-config', server, '--eval-cases', 'e.yaml', '--base-url', llm.url], {}, work)
+    expect(failing.code).toBe(1)
+    expect(failing.stdout).toContain('0/1 passed')
+    const usage = await runNode([join(root, 'dist/cli/index.js'), '--bogus'], {}, work)
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain("Unknown option '--bogus'")
+  })
+})
