@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as core from '../__fixtures__/core.js'
+import { fixturePath } from '../__fixtures__/harness.js'
+import { answer, kindOf, startScriptedLlm, steps, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+
+jest.unstable_mockModule('@actions/core', () => core)
+const { run } = await import('../src/main.js')
+
+describe('run() glues inputs, engine and outputs', () => {
+  let llm: ScriptedLlm
+  let cwd: string
+  const startDir = process.cwd()
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm((req) => (kindOf(req) === 'steps' ? steps(req.model) : kindOf(req) === 'score' ? verdict(req.model, 3, 'weak') : answer(req.model, `I was told: ${req.messages[0].content}`)))
+  })
+  afterAll(async () => llm.close())
+  beforeEach(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'main-'))
+    process.chdir(cwd)
+    for (const key of Object.keys(core.inputs)) delete core.inputs[key]
+    core.summaryText.length = 0
+    Object.assign(core.inputs, {
+      server_config: JSON.stringify({ command: process.execPath, args: [fixturePath('../examples/server/server.mjs')], env: { DB_PASSWORD: 'hunter2-very-secret' } }),
+      eval_cases: 'evals.yaml',
+      openrouter_api_key: 'sk-or-v1-abcdef',
+      base_url: llm.url
+    })
+    writeFileSync('evals.yaml', 'system_prompts: {d: "Say hunter2-very-secret"}\ncases:\n  - {id: one, prompt: hello, rubric: greets}\n')
+  })
+  afterAll(() => process.chdir(startDir))
+
+  test('a failing eval: outputs first, then one setFailed; secrets masked', async () => {
+    await run()
+    expect(core.setSecret).toHaveBeenCalledWith('hunter2-very-secret')
+    expect(core.setSecret).toHaveBeenCalledWith('sk-or-v1-abcdef')
+    expect(Object.fromEntries(core.setOutput.mock.calls)).toEqual({
+      results_json: 'eval-results.json',
+      report_md: 'eval-report.md',
+      passed: 'false',
+      pass_rate: '0',
+      total: '1',
+      failed: '1'
+    })
+    expect(core.setFailed).toHaveBeenCalledTimes(1)
+    expect(core.setFailed).toHaveBeenCalledWith('1 of 1 evals did not pass')
+    expect(core.setOutput.mock.invocationCallOrder[0]).toBeLessThan(core.setFailed.mock.invocationCallOrder[0])
+    const results = readFileSync(join(cwd, 'eval-results.json'), 'utf8')
+    expect(results).not.toContain('hunter2-very-secret')
+    expect(results).toContain('Say ***')
+    expect(core.summaryText.join('')).toContain('# Eval Report')
+  })
+
+  test('job_summary: false writes no summary; a summary failure is only a warning', async () => {
+    core.inputs.job_summary = 'false'
+    await run()
+    expect(core.summaryText).toEqual([])
+    core.inputs.job_summary = 'true'
+    core.summaryWrite.mockRejectedValueOnce(new Error('Unable to find environment variable for $GITHUB_STEP_SUMMARY'))
+    await run()
+    expect(core.warning).toHaveBeenCalledWith(expect.stringContaining('Could not write the job summary'))
+  })
+
+  test('bad input: the error names it and outputs are still set', async () => {
+    core.inputs.max_steps = 'lots'
+    await run()
+    expect(core.setFailed).toHaveBeenCalledWith("input 'max_steps': must be a whole number, got 'lots'")
+    expect(core.setOutput).toHaveBeenCalledWith('passed', 'false')
+    expect(readFileSync(join(cwd, 'eval-report.md'), 'utf8')).toContain('Evals failed to produce results')
+  })
+
+  test('no requests reach the model when the configuration is invalid', async () => {
+    const before = llm.requests.length
+    writeFileSync('evals.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: one, prompt: hello, rubric: r, required_tools: [{name: t, args: {q: {pattern: "(["}}}]}\n')
+    await run()
+    expect(llm.requests.length).toBe(before)
+    expect(core.error).toHaveBeenCalledWith(expect.stringContaining('invalid regular expression'), expect.objectContaining({ file: 'evals.yaml', startLine: 3 }))
+  })
+})
