@@ -35273,7 +35273,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8811);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5260);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -35282,7 +35282,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8811:
+/***/ 5260:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51399,7 +51399,7 @@ function serverSecrets(config) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
 var _2020 = __nccwpck_require__(2210);
 ;// CONCATENATED MODULE: ./schema/eval-cases.schema.json
-const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."}}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}}}}');
+const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."}}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}}}}');
 ;// CONCATENATED MODULE: ./src/util/suggest.ts
 /** Levenshtein distance, for "did you mean" suggestions. */
 function editDistance(a, b) {
@@ -51772,6 +51772,8 @@ function dedupe(errors) {
     return errors.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
 }
 
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/chunk-DYPzFuB5.mjs
 //#region rolldown:runtime
 var __create = Object.create;
@@ -85447,30 +85449,39 @@ function createPool(concurrency) {
     let active = 0;
     const urgent = [];
     const normal = [];
-    const next = () => {
-        const start = urgent.shift() ?? normal.shift();
-        if (start)
-            start();
+    const release = () => {
+        const next = urgent.shift() ?? normal.shift();
+        if (next)
+            next();
+        else
+            active--;
     };
+    const acquire = (options = {}) => new Promise((resolve) => {
+        let released = false;
+        const grant = () => resolve(() => {
+            if (released)
+                return;
+            released = true;
+            release();
+        });
+        if (active < concurrency) {
+            active++;
+            grant();
+        }
+        else
+            (options.urgent ? urgent : normal).push(grant);
+    });
     return {
         concurrency,
-        run(task, options = {}) {
-            return new Promise((resolve, reject) => {
-                const start = () => {
-                    active++;
-                    Promise.resolve()
-                        .then(task)
-                        .then(resolve, reject)
-                        .finally(() => {
-                        active--;
-                        next();
-                    });
-                };
-                if (active < concurrency)
-                    start();
-                else
-                    (options.urgent ? urgent : normal).push(start);
-            });
+        acquire,
+        async run(task, options) {
+            const done = await acquire(options);
+            try {
+                return await task();
+            }
+            finally {
+                done();
+            }
         }
     };
 }
@@ -85493,20 +85504,41 @@ const TOOL_VERSION = package_namespaceObject.rE;
 
 
 
+
 const TOOL_OUTPUT_LIMIT = 2000;
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
  * judge call queues at the front of the pool as soon as the run ends, so judging overlaps the
- * remaining runs instead of waiting for a separate phase. Every failure stays inside its run.
+ * remaining runs instead of waiting for a separate phase. A few servers (up to twice the number of
+ * cores) are started ahead of their slot, so server start-up overlaps model latency instead of
+ * adding to it. Every failure stays inside its run.
  */
 async function runEvaluation(suite, server, settings, deps) {
     const startedAt = new Date();
     const started = performance.now();
     const specs = expandMatrix(suite, { filter: settings.filter, today: settings.today });
     const pool = createPool(settings.concurrency);
+    // Starting many more servers at once than there are cores only makes them fight for the CPU.
+    const startingAhead = createPool(Math.min(settings.concurrency, 2 * (0,external_node_os_namespaceObject.availableParallelism)()));
     let finished = 0;
     const results = await Promise.all(specs.map(async (spec) => {
-        const agentPhase = await pool.run(() => executeRun(spec, settings, deps));
+        const releaseAhead = await startingAhead.acquire();
+        let opened;
+        let releaseSlot;
+        try {
+            opened = await openForRun(settings, deps);
+            releaseSlot = opened.session ? await pool.acquire() : () => undefined;
+        }
+        finally {
+            releaseAhead();
+        }
+        let agentPhase;
+        try {
+            agentPhase = await runInSlot(spec, opened, settings, deps);
+        }
+        finally {
+            releaseSlot();
+        }
         const verdict = agentPhase.judgeable
             ? await pool.run(() => judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? ''), { urgent: true })
             : undefined;
@@ -85530,28 +85562,40 @@ async function runEvaluation(suite, server, settings, deps) {
         fatal_error: null
     };
 }
-async function executeRun(spec, settings, deps) {
+/** Start this run's own server (or remote session), within timeout_seconds. Never throws. */
+async function openForRun(settings, deps) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000);
+    try {
+        return { session: await deps.sessions.open(controller.signal) };
+    }
+    catch (error) {
+        if (controller.signal.aborted)
+            return { error: { stage: 'timeout', message: controller.signal.reason.message } };
+        return {
+            error: {
+                stage: 'server',
+                message: error instanceof Error ? error.message : String(error),
+                ...(error instanceof ServerError && error.stderrTail ? { stderr_tail: error.stderrTail } : {})
+            }
+        };
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+async function runInSlot(spec, opened, settings, deps) {
+    if (!opened.session) {
+        const transcript = emptyTranscript(spec);
+        transcript.error = opened.error;
+        return { transcript, session: null, duration_s: 0, judgeable: false };
+    }
+    const { session } = opened;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000);
-    let session;
+    // eval-action's clock starts after the session is up and stops after it is closed.
+    const agentStarted = performance.now();
     try {
-        try {
-            session = await deps.sessions.open(controller.signal);
-        }
-        catch (error) {
-            const transcript = emptyTranscript(spec);
-            transcript.stop_reason = 'error';
-            transcript.error = controller.signal.aborted
-                ? { stage: 'timeout', message: controller.signal.reason.message }
-                : {
-                    stage: 'server',
-                    message: error instanceof Error ? error.message : String(error),
-                    ...(error instanceof ServerError && error.stderrTail ? { stderr_tail: error.stderrTail } : {})
-                };
-            return { transcript, session: null, duration_s: 0, judgeable: false };
-        }
-        // eval-action's clock starts after the session is up and stops after it is closed.
-        const agentStarted = performance.now();
         const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps }, session, deps.llm, controller.signal);
         await session.close();
         return {
@@ -85563,7 +85607,7 @@ async function executeRun(spec, settings, deps) {
     }
     finally {
         clearTimeout(timer);
-        await session?.close();
+        await session.close();
     }
 }
 async function judgeRun(judge, spec, finalOutput) {

@@ -1,4 +1,5 @@
-import { runAgent, type Transcript } from './agent/run-agent.js'
+import { availableParallelism } from 'node:os'
+import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
 import { summarize } from './aggregate/summarize.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient } from './llm/chat.js'
@@ -42,18 +43,36 @@ const TOOL_OUTPUT_LIMIT = 2000
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
  * judge call queues at the front of the pool as soon as the run ends, so judging overlaps the
- * remaining runs instead of waiting for a separate phase. Every failure stays inside its run.
+ * remaining runs instead of waiting for a separate phase. A few servers (up to twice the number of
+ * cores) are started ahead of their slot, so server start-up overlaps model latency instead of
+ * adding to it. Every failure stays inside its run.
  */
 export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
   const startedAt = new Date()
   const started = performance.now()
   const specs = expandMatrix(suite, { filter: settings.filter, today: settings.today })
   const pool = createPool(settings.concurrency)
+  // Starting many more servers at once than there are cores only makes them fight for the CPU.
+  const startingAhead = createPool(Math.min(settings.concurrency, 2 * availableParallelism()))
   let finished = 0
 
   const results = await Promise.all(
     specs.map(async (spec) => {
-      const agentPhase = await pool.run(() => executeRun(spec, settings, deps))
+      const releaseAhead = await startingAhead.acquire()
+      let opened: OpenedSession
+      let releaseSlot: () => void
+      try {
+        opened = await openForRun(settings, deps)
+        releaseSlot = opened.session ? await pool.acquire() : () => undefined
+      } finally {
+        releaseAhead()
+      }
+      let agentPhase: AgentPhase
+      try {
+        agentPhase = await runInSlot(spec, opened, settings, deps)
+      } finally {
+        releaseSlot()
+      }
       const verdict = agentPhase.judgeable
         ? await pool.run(() => judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? ''), { urgent: true })
         : undefined
@@ -86,27 +105,40 @@ interface AgentPhase {
   judgeable: boolean
 }
 
-async function executeRun(spec: RunSpec, settings: EngineSettings, deps: EngineDeps): Promise<AgentPhase> {
+type OpenedSession = { session: McpSession; error?: undefined } | { session?: undefined; error: RunError }
+
+/** Start this run's own server (or remote session), within timeout_seconds. Never throws. */
+async function openForRun(settings: EngineSettings, deps: EngineDeps): Promise<OpenedSession> {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new Error(`the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
+  try {
+    return { session: await deps.sessions.open(controller.signal) }
+  } catch (error) {
+    if (controller.signal.aborted) return { error: { stage: 'timeout', message: (controller.signal.reason as Error).message } }
+    return {
+      error: {
+        stage: 'server',
+        message: error instanceof Error ? error.message : String(error),
+        ...(error instanceof ServerError && error.stderrTail ? { stderr_tail: error.stderrTail } : {})
+      }
+    }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps): Promise<AgentPhase> {
+  if (!opened.session) {
+    const transcript = emptyTranscript(spec)
+    transcript.error = opened.error
+    return { transcript, session: null, duration_s: 0, judgeable: false }
+  }
+  const { session } = opened
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
-  let session: McpSession | undefined
+  // eval-action's clock starts after the session is up and stops after it is closed.
+  const agentStarted = performance.now()
   try {
-    try {
-      session = await deps.sessions.open(controller.signal)
-    } catch (error) {
-      const transcript = emptyTranscript(spec)
-      transcript.stop_reason = 'error'
-      transcript.error = controller.signal.aborted
-        ? { stage: 'timeout', message: (controller.signal.reason as Error).message }
-        : {
-            stage: 'server',
-            message: error instanceof Error ? error.message : String(error),
-            ...(error instanceof ServerError && error.stderrTail ? { stderr_tail: error.stderrTail } : {})
-          }
-      return { transcript, session: null, duration_s: 0, judgeable: false }
-    }
-    // eval-action's clock starts after the session is up and stops after it is closed.
-    const agentStarted = performance.now()
     const transcript = await runAgent(
       { model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps },
       session,
@@ -122,7 +154,7 @@ async function executeRun(spec: RunSpec, settings: EngineSettings, deps: EngineD
     }
   } finally {
     clearTimeout(timer)
-    await session?.close()
+    await session.close()
   }
 }
 

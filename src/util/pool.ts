@@ -1,11 +1,13 @@
 /**
- * One bounded pool for all work that holds a slot (agent runs and judge calls alike).
- * Urgent tasks (judging a finished run) jump the queue so results complete as early as possible
- * while the slots stay full.
+ * A counting semaphore: at most `size` holders at once. Urgent waiters (judging a finished run)
+ * are served before normal ones, so results complete early while the slots stay full.
  */
 export interface Pool {
-  run<T>(task: () => Promise<T>, options?: { urgent?: boolean }): Promise<T>
   readonly concurrency: number
+  /** Wait for a slot; call the returned function to give it back. */
+  acquire(options?: { urgent?: boolean }): Promise<() => void>
+  /** Run a task in a slot. */
+  run<T>(task: () => Promise<T>, options?: { urgent?: boolean }): Promise<T>
 }
 
 export function createPool(concurrency: number): Pool {
@@ -14,28 +16,37 @@ export function createPool(concurrency: number): Pool {
   const urgent: (() => void)[] = []
   const normal: (() => void)[] = []
 
-  const next = () => {
-    const start = urgent.shift() ?? normal.shift()
-    if (start) start()
+  const release = () => {
+    const next = urgent.shift() ?? normal.shift()
+    if (next) next()
+    else active--
   }
+
+  const acquire = (options: { urgent?: boolean } = {}) =>
+    new Promise<() => void>((resolve) => {
+      let released = false
+      const grant = () =>
+        resolve(() => {
+          if (released) return
+          released = true
+          release()
+        })
+      if (active < concurrency) {
+        active++
+        grant()
+      } else (options.urgent ? urgent : normal).push(grant)
+    })
 
   return {
     concurrency,
-    run<T>(task: () => Promise<T>, options: { urgent?: boolean } = {}): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        const start = () => {
-          active++
-          Promise.resolve()
-            .then(task)
-            .then(resolve, reject)
-            .finally(() => {
-              active--
-              next()
-            })
-        }
-        if (active < concurrency) start()
-        else (options.urgent ? urgent : normal).push(start)
-      })
+    acquire,
+    async run(task, options) {
+      const done = await acquire(options)
+      try {
+        return await task()
+      } finally {
+        done()
+      }
     }
   }
 }
