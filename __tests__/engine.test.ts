@@ -34,7 +34,9 @@ describe('the engine against real servers and a scripted LLM', () => {
     expect(run.conversation[1].tool_calls).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }])
     expect(run.conversation[2].tool_name).toBe('get_weather')
     expect(run.usage.total_tokens).toBe(240)
-    expect(run.llm_calls).toBe(2)
+    expect(run.llm_calls).toHaveLength(2)
+    expect(run.llm_calls[0]).toMatchObject({ finish_reason: 'tool_calls', usage: { total_tokens: 120 } })
+    expect(run.system_prompt).toBe('You are helpful. Today is 2026-11-30.')
     // Steps are generated once for the rubric and reused by both runs.
     expect(llm.requests.filter((r) => kindOf(r) === 'steps')).toHaveLength(1)
     expect(llm.requests.filter((r) => kindOf(r) === 'score')).toHaveLength(2)
@@ -125,7 +127,8 @@ describe('the engine against real servers and a scripted LLM', () => {
       responder: (req) => (kindOf(req) === 'agent' ? toolCalls(req.model, [{ name: 'get_weather', args: { city: 'Paris' } }]) : steps(req.model))
     })
     expect(llm.requests).toHaveLength(3)
-    expect(doc.runs[0]).toMatchObject({ status: 'failed', stop_reason: 'max_steps', llm_calls: 3, actual_output: 'Model call limits exceeded: run limit (3/3)', judge: null })
+    expect(doc.runs[0]).toMatchObject({ status: 'failed', stop_reason: 'max_steps', actual_output: 'Model call limits exceeded: run limit (3/3)', judge: null })
+    expect(doc.runs[0].llm_calls).toHaveLength(3)
   })
 
   test('a legacy (2025-11-25) stdio server still works', async () => {
@@ -204,6 +207,7 @@ describe('faults stay inside their run', () => {
     })
     expect(doc.runs[0]).toMatchObject({ status: 'error', error: { stage: 'timeout', message: 'the run exceeded timeout_seconds (2s)' } })
     expect(doc.runs[0].tool_calls.map((c) => c.name)).toEqual(['hang'])
+    expect(doc.runs[0].error!.stderr_tail).toContain('waiting for lock')
     expect(doc.runs[1].status).toBe('passed')
   })
 

@@ -51230,7 +51230,7 @@ function summarize(runs, judgeOverhead = emptyUsage()) {
         addUsage(agent, run.usage);
         if (run.judge)
             addUsage(judge, run.judge.usage);
-        llmCalls += run.llm_calls;
+        llmCalls += run.llm_calls.length;
         toolCalls += run.tool_calls.length;
         toolErrors += run.tool_calls.filter((c) => c.is_error).length;
         const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 };
@@ -84994,6 +84994,7 @@ async function openSession(config, options) {
         resources,
         prompts,
         prior,
+        stderrTail,
         timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },
         callTool: (name, args, signal) => guard(`tool call '${name}'`, async () => {
             const result = await client.callTool({ name, arguments: args }, requestOptions(signal));
@@ -85109,7 +85110,7 @@ async function runAgent(task, session, llm, signal) {
         for (let step = 0; step < task.max_steps; step++) {
             stage = 'llm';
             const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0 }, signal);
-            transcript.llm_calls.push({ latency_ms: response.latency_ms, usage: response.usage, finish_reason: response.finish_reason });
+            transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage });
             transcript.messages.push({
                 role: 'assistant',
                 content: response.content,
@@ -85598,6 +85599,10 @@ async function runInSlot(spec, opened, settings, deps) {
     try {
         const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps }, session, deps.llm, controller.signal);
         await session.close();
+        // A hung server says nothing by itself; what it last wrote to stderr often explains why.
+        if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
+            transcript.error.stderr_tail = session.stderrTail();
+        }
         return {
             transcript,
             session,
@@ -85652,12 +85657,13 @@ function buildRunResult(spec, phase, verdict, maxSteps) {
         duration_s: phase.duration_s,
         total_duration_s: 0,
         index: spec.index,
+        system_prompt: spec.system_prompt,
         status: error ? 'error' : success ? 'passed' : 'failed',
         threshold: spec.case.threshold,
         final_output: transcript.final_output,
         stop_reason: transcript.stop_reason,
         error,
-        llm_calls: transcript.llm_calls.length,
+        llm_calls: transcript.llm_calls,
         usage,
         judge: judgeDetails(spec, judged, judgeError),
         server: {

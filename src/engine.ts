@@ -146,6 +146,10 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
       controller.signal
     )
     await session.close()
+    // A hung server says nothing by itself; what it last wrote to stderr often explains why.
+    if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
+      transcript.error.stderr_tail = session.stderrTail()
+    }
     return {
       transcript,
       session,
@@ -200,12 +204,13 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
     duration_s: phase.duration_s,
     total_duration_s: 0,
     index: spec.index,
+    system_prompt: spec.system_prompt,
     status: error ? 'error' : success ? 'passed' : 'failed',
     threshold: spec.case.threshold,
     final_output: transcript.final_output,
     stop_reason: transcript.stop_reason,
     error,
-    llm_calls: transcript.llm_calls.length,
+    llm_calls: transcript.llm_calls,
     usage,
     judge: judgeDetails(spec, judged, judgeError),
     server: {

@@ -28,7 +28,10 @@ serveStdio(() => {
     process.stderr.write('panic: simulated crash in crash tool\n')
     process.exit(3)
   })
-  server.registerTool('hang', { description: 'Never answer', inputSchema: z.object({}) }, () => new Promise(() => {}))
+  server.registerTool('hang', { description: 'Never answer', inputSchema: z.object({}) }, () => {
+    process.stderr.write('waiting for lock on /tmp/db.lock\n')
+    return new Promise(() => {})
+  })
   server.registerTool('hostile', { description: 'Return hostile text', inputSchema: z.object({}) }, async () => ({
     content: [{ type: 'text', text: HOSTILE }]
   }))

@@ -1,5 +1,6 @@
 import type { Json } from '../config/types.js'
-import type { ChatClient, ChatMessage, TokenUsage } from '../llm/chat.js'
+import type { ChatClient, ChatMessage } from '../llm/chat.js'
+import type { LlmCallResult } from '../results/types.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { exposeServer, type ExposedTarget } from './exposure.js'
 
@@ -12,11 +13,6 @@ export interface ToolCallRecord {
   latency_ms: number
 }
 
-export interface LlmCallRecord {
-  latency_ms: number
-  usage: TokenUsage | null
-  finish_reason: string | null
-}
 
 export type RunErrorStage = 'server' | 'llm' | 'timeout' | 'judge'
 
@@ -30,7 +26,7 @@ export interface Transcript {
   /** Every message, system prompt included, as sent to and received from the model. */
   messages: ChatMessage[]
   tool_calls: ToolCallRecord[]
-  llm_calls: LlmCallRecord[]
+  llm_calls: LlmCallResult[]
   final_output: string | null
   stop_reason: 'final_answer' | 'max_steps' | 'error'
   error: RunError | null
@@ -66,7 +62,7 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
     for (let step = 0; step < task.max_steps; step++) {
       stage = 'llm'
       const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0 }, signal)
-      transcript.llm_calls.push({ latency_ms: response.latency_ms, usage: response.usage, finish_reason: response.finish_reason })
+      transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage })
       transcript.messages.push({
         role: 'assistant',
         content: response.content,

@@ -13,7 +13,7 @@ export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUs
   for (const run of runs) {
     addUsage(agent, run.usage)
     if (run.judge) addUsage(judge, run.judge.usage)
-    llmCalls += run.llm_calls
+    llmCalls += run.llm_calls.length
     toolCalls += run.tool_calls.length
     toolErrors += run.tool_calls.filter((c) => c.is_error).length
     const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 }

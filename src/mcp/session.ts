@@ -35,6 +35,8 @@ export interface McpSession {
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome>
   readResource(uri: string, signal: AbortSignal): Promise<CallOutcome>
   getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<CallOutcome>
+  /** The last lines the server wrote to stderr (stdio only). */
+  stderrTail(): string
   close(): Promise<void>
 }
 
@@ -164,6 +166,7 @@ async function openSession(
     resources,
     prompts,
     prior,
+    stderrTail,
     timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },
     callTool: (name, args, signal) =>
       guard(`tool call '${name}'`, async () => {

@@ -46,6 +46,14 @@ export interface JudgeDetails {
 
 export type RunStatus = 'passed' | 'failed' | 'error'
 
+/** One agent LLM call: how long it took and what it cost. */
+export interface LlmCallResult {
+  latency_ms: number
+  finish_reason: string | null
+  /** Null when the provider reported no usage. */
+  usage: TokenUsage | null
+}
+
 /** One run. eval-action's fields first, in its order; ours after. */
 export interface RunResult {
   case_id: string
@@ -63,13 +71,16 @@ export interface RunResult {
   duration_s: number
   total_duration_s: number
   index: number
+  /** The system prompt as sent, `{today}` replaced. */
+  system_prompt: string
   status: RunStatus
   threshold: number
   /** The model's final answer, or null when it gave none. */
   final_output: string | null
   stop_reason: 'final_answer' | 'max_steps' | 'error'
   error: RunError | null
-  llm_calls: number
+  /** Every agent LLM call, in order (judge calls are under `judge`). */
+  llm_calls: LlmCallResult[]
   usage: TokenUsage
   judge: JudgeDetails | null
   server: { era: 'modern' | 'legacy' | null; protocol_version: string | null; connect_ms: number | null; list_ms: number | null; tools: number | null }
