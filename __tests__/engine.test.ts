@@ -245,6 +245,17 @@ describe('faults stay inside their run', () => {
     expect(doc.runs[1].status).toBe('passed')
   })
 
+  test('a provider that rejects logprobs: the judge asks again without them and says so', async () => {
+    const brain = echoBrain()
+    const { doc } = await evaluateWith({
+      suite: suiteOf(`  - id: fine\n    prompt: echo hello\n    rubric: r\n`),
+      server: FAULTY_SERVER,
+      responder: (req, i) =>
+        kindOf(req) === 'score' && req.logprobs ? { status: 400, body: { error: { message: 'logprobs is not supported for this model' } } } : brain(req, i)
+    })
+    expect(doc.runs[0]).toMatchObject({ status: 'passed', judge: { scoring_mode: 'integer', scoring_note: 'provider rejected logprobs', raw_score: 9 } })
+  })
+
   test('judge returns garbage: retried, then recorded as a judge error', async () => {
     const { doc, llm } = await evaluateWith({
       suite: suiteOf(`  - id: fine\n    prompt: echo hello\n    rubric: r\n    required_tools: [echo]\n`),

@@ -53702,7 +53702,8 @@ async function openSession(config, options) {
     const stderrTail = () => stderr.trim();
     const requestOptions = (signal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs });
     const started = performance.now();
-    const closeQuietly = () => client.close().catch(() => undefined);
+    let closing;
+    const closeQuietly = () => (closing ??= client.close().catch(() => undefined));
     const onAbort = () => void closeQuietly();
     options.signal.addEventListener('abort', onAbort, { once: true });
     try {

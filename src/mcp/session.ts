@@ -117,7 +117,8 @@ async function openSession(
   const requestOptions = (signal: AbortSignal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs })
 
   const started = performance.now()
-  const closeQuietly = () => client.close().catch(() => undefined)
+  let closing: Promise<void> | undefined
+  const closeQuietly = () => (closing ??= client.close().catch(() => undefined))
   const onAbort = () => void closeQuietly()
   options.signal.addEventListener('abort', onAbort, { once: true })
   try {
