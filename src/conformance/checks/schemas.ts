@@ -1,0 +1,178 @@
+import { Ajv } from 'ajv'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import type { ProbeData } from '../probe.js'
+import type { CheckResult } from '../types.js'
+import { editDistance } from '../../util/suggest.js'
+import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
+
+/** Checks on the tools themselves: schemas, names, and description lint. */
+
+export const INPUT_SCHEMA: CheckSpec = { id: 'tool-input-schema-valid', severity: 'error', spec: '§8 inputSchema: root type object, valid JSON Schema (2020-12 unless $schema says otherwise)' }
+export const OUTPUT_SCHEMA: CheckSpec = { id: 'tool-output-schema-valid', severity: 'error', spec: '§8 outputSchema: valid JSON Schema' }
+export const REMOTE_REF: CheckSpec = { id: 'schema-no-remote-ref', severity: 'error', spec: '§8 $ref to a network URI: clients must not fetch it, so the schema cannot be resolved' }
+export const TOOL_NAMES: CheckSpec = { id: 'tool-names-valid', severity: 'warning', spec: '§9 names: 1–128 characters of [A-Za-z0-9_.-] (SHOULD)' }
+export const TOOL_NAMES_UNIQUE: CheckSpec = { id: 'tool-names-unique', severity: 'error', spec: '§9 tool names identify tools' }
+export const LINT_DESCRIPTIONS: CheckSpec = { id: 'lint-tool-descriptions', severity: 'warning', spec: 'lint: models choose tools by their descriptions' }
+export const LINT_PARAMETERS: CheckSpec = { id: 'lint-parameter-descriptions', severity: 'warning', spec: 'lint: models fill arguments from parameter descriptions' }
+export const LINT_NEAR_DUPLICATES: CheckSpec = { id: 'lint-near-duplicate-names', severity: 'warning', spec: 'lint: confusable tool names make models pick the wrong one' }
+export const LINT_SCHEMA_SIZE: CheckSpec = { id: 'lint-schema-size', severity: 'warning', spec: 'lint: large schemas crowd the model’s context' }
+
+/** A tool schema over this many characters of JSON costs a model real context on every turn. */
+export const LARGE_SCHEMA_CHARS = 8000
+const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/
+
+interface Tool {
+  name: string
+  description?: unknown
+  inputSchema?: unknown
+  outputSchema?: unknown
+}
+
+export function listedTools(probe: ProbeData): Tool[] | undefined {
+  const tools = resultOf(probe.toolsList[0])?.tools
+  return Array.isArray(tools) ? tools.filter(isObject).map((t) => ({ ...t, name: String(t.name) })) : undefined
+}
+
+/** Every `$ref` in a schema, with where it is. */
+function refs(schema: unknown, path = '#'): { ref: string; at: string }[] {
+  if (Array.isArray(schema)) return schema.flatMap((s, i) => refs(s, `${path}/${i}`))
+  if (!isObject(schema)) return []
+  const own = typeof schema.$ref === 'string' ? [{ ref: schema.$ref, at: path }] : []
+  return [...own, ...Object.entries(schema).flatMap(([k, v]) => (k === 'enum' || k === 'const' ? [] : refs(v, `${path}/${k}`)))]
+}
+
+const isRemote = (ref: string) => !ref.startsWith('#')
+
+/** The schema with remote `$ref`s dropped: they are another check's finding, not this one's. */
+function withoutRemoteRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRemoteRefs)
+  if (!isObject(schema)) return schema
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === '$ref' && typeof v === 'string' && isRemote(v)) continue
+    out[k] = k === 'enum' || k === 'const' ? v : withoutRemoteRefs(v)
+  }
+  return out
+}
+
+/** Compile under the dialect the schema names (2020-12 when it names none). */
+export function compileProblem(schema: unknown): string | undefined {
+  if (typeof schema === 'boolean') return undefined
+  if (!isObject(schema)) return 'is not a JSON Schema object'
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
+  const options = { strict: false, validateFormats: false, allErrors: false }
+  let ajv: Ajv | Ajv2019 | Ajv2020
+  if (dialect === '' || dialect.includes('2020-12')) ajv = new Ajv2020(options)
+  else if (dialect.includes('2019-09')) ajv = new Ajv2019(options)
+  else if (dialect.includes('draft-07') || dialect.includes('draft-06')) ajv = new Ajv(options)
+  else return `declares an unsupported dialect ${dialect}`
+  try {
+    const cleaned = withoutRemoteRefs(schema) as Record<string, unknown>
+    // A schema's own $id must not clash across compiles, and must not send the resolver out.
+    delete cleaned.$id
+    ajv.compile(cleaned)
+    return undefined
+  } catch (error) {
+    return (error as Error).message.split('\n')[0]
+  }
+}
+
+export function checkSchemas(probe: ProbeData): CheckResult[] {
+  const tools = listedTools(probe)
+  if (!tools) {
+    const why = `tools/list got ${describeResponse(probe.toolsList[0])}`
+    return [INPUT_SCHEMA, OUTPUT_SCHEMA, REMOTE_REF].map((c) => skipped(c, why))
+  }
+  const inputProblems: string[] = []
+  const outputProblems: string[] = []
+  const remote: string[] = []
+  let outputs = 0
+  for (const tool of tools) {
+    const input = tool.inputSchema
+    if (!isObject(input)) inputProblems.push(`${tool.name}: no inputSchema object`)
+    else {
+      if (input.type !== 'object') inputProblems.push(`${tool.name}: root type must be "object" (is ${JSON.stringify(input.type) ?? 'missing'})`)
+      const problem = compileProblem(input)
+      if (problem) inputProblems.push(`${tool.name}: ${problem}`)
+    }
+    if (tool.outputSchema !== undefined) {
+      outputs++
+      const problem = compileProblem(tool.outputSchema)
+      if (problem) outputProblems.push(`${tool.name}: ${problem}`)
+    }
+    for (const [field, schema] of [
+      ['inputSchema', input],
+      ['outputSchema', tool.outputSchema]
+    ] as const) {
+      for (const { ref, at } of refs(schema).filter((r) => isRemote(r.ref))) remote.push(`${tool.name}.${field} ${at}: $ref ${ref}`)
+    }
+  }
+  const evidence = probe.toolsList[0]
+  return [
+    inputProblems.length ? failed(INPUT_SCHEMA, inputProblems.join('; '), evidence) : passed(INPUT_SCHEMA, `${tools.length} input schemas compile`),
+    outputs === 0
+      ? skipped(OUTPUT_SCHEMA, 'no tool declares an outputSchema')
+      : outputProblems.length
+        ? failed(OUTPUT_SCHEMA, outputProblems.join('; '), evidence)
+        : passed(OUTPUT_SCHEMA, `${outputs} output schemas compile`),
+    remote.length ? failed(REMOTE_REF, `remote references (not fetched): ${remote.join('; ')}`, evidence) : passed(REMOTE_REF, 'every $ref is local')
+  ]
+}
+
+export function checkToolNames(probe: ProbeData): CheckResult[] {
+  const tools = listedTools(probe)
+  if (!tools) return [skipped(TOOL_NAMES, 'no tool list'), skipped(TOOL_NAMES_UNIQUE, 'no tool list')]
+  const bad = tools.filter((t) => !NAME_RULE.test(t.name)).map((t) => JSON.stringify(t.name))
+  const counts = new Map<string, number>()
+  for (const t of tools) counts.set(t.name, (counts.get(t.name) ?? 0) + 1)
+  const duplicates = [...counts].filter(([, n]) => n > 1).map(([name, n]) => `${name} (${n}×)`)
+  return [
+    bad.length ? failed(TOOL_NAMES, `names outside the rule: ${bad.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES, 'every name follows the rule'),
+    duplicates.length ? failed(TOOL_NAMES_UNIQUE, `duplicate names: ${duplicates.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES_UNIQUE, 'every name is unique')
+  ]
+}
+
+/** The schema a local `{"$ref": "#/..."}` points at, within the same root. */
+function resolveLocalRef(root: unknown, schema: unknown): unknown {
+  if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/')) return undefined
+  let node: unknown = root
+  for (const part of schema.$ref.slice(2).split('/')) node = isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined
+  return node
+}
+
+/** Most tool-selection failures are description failures: warn about the usual ones. */
+export function lintTools(probe: ProbeData): CheckResult[] {
+  const tools = listedTools(probe)
+  if (!tools) return [LINT_DESCRIPTIONS, LINT_PARAMETERS, LINT_NEAR_DUPLICATES, LINT_SCHEMA_SIZE].map((c) => skipped(c, 'no tool list'))
+  const thin = tools.filter((t) => typeof t.description !== 'string' || t.description.trim().split(/\s+/).filter(Boolean).length < 2)
+  const undescribed: string[] = []
+  for (const tool of tools) {
+    const properties = isObject(tool.inputSchema) && isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {}
+    for (const [name, schema] of Object.entries(properties)) {
+      const described = [schema, resolveLocalRef(tool.inputSchema, schema)].some((s) => isObject(s) && typeof s.description === 'string' && s.description.trim() !== '')
+      if (!described) undescribed.push(`${tool.name}.${name}`)
+    }
+  }
+  const normal = (name: string) => name.toLowerCase().replace(/[-_.]/g, '')
+  const close: string[] = []
+  for (let i = 0; i < tools.length; i++) {
+    for (let j = i + 1; j < tools.length; j++) {
+      const [a, b] = [normal(tools[i].name), normal(tools[j].name)]
+      if (tools[i].name !== tools[j].name && (a === b || (Math.min(a.length, b.length) >= 5 && editDistance(a, b) <= 1))) close.push(`${tools[i].name} ~ ${tools[j].name}`)
+    }
+  }
+  const large = tools
+    .map((t) => ({ name: t.name, size: JSON.stringify(t.inputSchema ?? {}).length + JSON.stringify(t.outputSchema ?? {}).length }))
+    .filter((t) => t.size > LARGE_SCHEMA_CHARS)
+  return [
+    thin.length
+      ? failed(LINT_DESCRIPTIONS, `missing or one-word descriptions: ${thin.map((t) => t.name).join(', ')}`)
+      : passed(LINT_DESCRIPTIONS, 'every tool has a description of more than one word'),
+    undescribed.length ? failed(LINT_PARAMETERS, `parameters without a description: ${undescribed.join(', ')}`) : passed(LINT_PARAMETERS, 'every parameter is described'),
+    close.length ? failed(LINT_NEAR_DUPLICATES, `confusable names: ${close.join('; ')}`) : passed(LINT_NEAR_DUPLICATES, 'no confusable names'),
+    large.length
+      ? failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${large.map((t) => `${t.name} (${t.size})`).join(', ')}`)
+      : passed(LINT_SCHEMA_SIZE, `every schema is under ${LARGE_SCHEMA_CHARS} characters`)
+  ]
+}
