@@ -10,6 +10,7 @@ export const setFailed = jest.fn<typeof real.setFailed>()
 export const info = jest.fn<typeof real.info>()
 export const warning = jest.fn<typeof real.warning>()
 export const error = jest.fn<typeof real.error>()
+export const notice = jest.fn<typeof real.notice>()
 export const summaryWrite = jest.fn<() => Promise<unknown>>(async () => undefined)
 export const summaryText: string[] = []
 export const summary = {

@@ -174,7 +174,9 @@ describe('resolveOptions', () => {
       baseUrl: 'base_url',
       judgeModel: 'judge_model',
       models: 'models',
-      timeoutSeconds: 'timeout_seconds'
+      timeoutSeconds: 'timeout_seconds',
+      conformance: 'conformance',
+      conformanceFailOn: 'conformance_fail_on'
     }
     const values: Record<string, string> = { serverConfig: '{"command":"x"}', evalCases: 'e.yaml', apiKey: 'k', ...over }
     return Object.fromEntries(Object.entries(names).map(([k, name]) => [k, { value: values[k] ?? '', name }])) as unknown as RawOptions
@@ -189,13 +191,21 @@ describe('resolveOptions', () => {
   })
 
   test.each([
-    [{ apiKey: '' }, "input 'openrouter_api_key': is required"],
+    [{ apiKey: '', conformance: 'off' }, "input 'openrouter_api_key': is required"],
+    [{ conformance: 'sometimes' }, "input 'conformance': must be one of auto, only, off"],
+    [{ conformanceFailOn: 'warn' }, "input 'conformance_fail_on': must be one of error, warning, never"],
     [{ maxSteps: 'ten' }, "input 'max_steps': must be a whole number, got 'ten'"],
     [{ concurrency: '0' }, "input 'concurrency': must be between 1 and 256"],
     [{ parallel: 'yes' }, "input 'parallel': must be true or false"],
     [{ baseUrl: 'localhost:11434' }, "input 'base_url': must be an http(s) URL"]
   ])('%j → %s', (over, message) => {
     expect(errorOf(() => resolveOptions(raw(over))).message).toContain(message)
+  })
+
+  test('without a key, conformance runs alone and says why', () => {
+    expect(resolveOptions(raw({ apiKey: '' }))).toMatchObject({ conformance: 'auto', skipBehaviour: expect.stringContaining('no API key') })
+    expect(resolveOptions(raw({ conformance: 'only' })).skipBehaviour).toBe('conformance is "only"')
+    expect(resolveOptions(raw()).skipBehaviour).toBeNull()
   })
 
   test('no key is needed for a non-OpenRouter endpoint (e.g. a local Ollama)', () => {

@@ -103,9 +103,45 @@ describeDist('dist/index.js (the action)', () => {
     expect(JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')).fatal_error).toContain('promt')
   })
 
-  test('a missing API key for OpenRouter is an error naming the input', async () => {
+  test('no API key (a pull request from a fork): conformance alone, behaviour skipped with one clear line', async () => {
     const work = mkdtempSync(join(tmpdir(), 'action-'))
-    const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml' }), work)
+    const { code, stdout } = await runNode(
+      [join(root, 'dist/index.js')],
+      actionEnv(work, {
+        server_config: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
+        eval_cases: join(root, 'examples/eval_cases.yaml'),
+        openrouter_api_key: ''
+      }),
+      work
+    )
+    expect(code).toBe(0)
+    expect(stdout).toContain('::notice title=MCP Server Evals::Behaviour evals skipped: no API key')
+    expect(stdout).toMatch(/Conformance: modern server \(2026-07-28\) over stdio — \d+ passed, 0 failed/)
+    expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'true', total: '0' })
+    const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
+    expect(doc).toMatchObject({ behaviour: { status: 'skipped' }, conformance: { era: 'modern', passed: true, fail_on: 'error' } })
+    const report = readFileSync(join(work, 'eval-report.md'), 'utf8')
+    expect(report).toContain('## Protocol conformance — ✓ passed')
+    expect(report).toContain('## Behaviour evals — skipped')
+  })
+
+  test('a conformance failure fails the step, naming the check; conformance_fail_on: never does not', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    const inputs = {
+      server_config: JSON.stringify({ command: 'node', args: [fixturePath('servers/conformance-server.mjs')], env: { DEFECT: 'missing-ttl' } }),
+      eval_cases: join(root, 'examples/eval_cases.yaml'),
+      conformance: 'only'
+    }
+    const failing = await runNode([join(root, 'dist/index.js')], actionEnv(work, inputs), work)
+    expect(failing.code).toBe(1)
+    expect(failing.stdout).toContain('::error::protocol conformance failed (list-cache-fields)')
+    const lenient = await runNode([join(root, 'dist/index.js')], actionEnv(work, { ...inputs, conformance_fail_on: 'never' }), work)
+    expect(lenient.code).toBe(0)
+  })
+
+  test('a missing API key with conformance off is an error naming the input', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml', conformance: 'off' }), work)
     expect(code).toBe(1)
     expect(stdout).toContain("::error::input 'openrouter_api_key': is required")
   })

@@ -12,7 +12,9 @@ export const Inputs = {
   JudgeModel: 'judge_model',
   Models: 'models',
   TimeoutSeconds: 'timeout_seconds',
-  JobSummary: 'job_summary'
+  JobSummary: 'job_summary',
+  Conformance: 'conformance',
+  ConformanceFailOn: 'conformance_fail_on'
 } as const
 
 export const Outputs = {

@@ -92,6 +92,8 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
     duration_s: duration,
     passed: summary.failed + summary.errored === 0,
     config: resultsConfig(suite, server, settings),
+    behaviour: { status: 'ran', reason: null },
+    conformance: null,
     summary,
     runs: results,
     fatal_error: null

@@ -5,7 +5,9 @@ import type { RunOptions } from './config/options.js'
 import { parseServerConfig, serverSecrets } from './config/server-config.js'
 import { loadSuiteFile } from './config/suite.js'
 import type { ServerConfig, Suite } from './config/types.js'
-import { runEvaluation, type EngineDeps } from './engine.js'
+import { conformancePassed, runConformance } from './conformance/run.js'
+import type { ConformanceReport } from './conformance/types.js'
+import { resultsConfig, runEvaluation, type EngineDeps, type EngineSettings } from './engine.js'
 import { createChatClient, type ChatClient } from './llm/chat.js'
 import { createSessionFactory } from './mcp/session.js'
 import { localDate } from './plan/expand.js'
@@ -38,47 +40,80 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
 
 export interface EvaluateHooks {
   onRunFinished?: EngineDeps['onRunFinished']
+  onConformance?: (report: ConformanceReport) => void
   /** Replace the HTTP chat client (tests and benchmarks use a scripted server instead). */
   llm?: ChatClient
   llmMaxRetries?: number
 }
 
+/**
+ * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
+ * skip them; one document holds both, and `passed` is both gates.
+ */
 export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): Promise<ResultsDocument> {
   const { options, suite, server } = prepared
-  const llm =
-    hooks.llm ??
-    createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
-  return runEvaluation(
-    suite,
-    server,
-    {
-      filter: options.filter,
-      maxSteps: options.maxSteps,
-      concurrency: options.concurrency,
-      timeoutSeconds: options.timeoutSeconds,
-      baseUrl: options.baseUrl,
-      today: localDate(new Date())
-    },
-    {
+  const startedAt = new Date()
+  const started = performance.now()
+  const settings = {
+    filter: options.filter,
+    maxSteps: options.maxSteps,
+    concurrency: options.concurrency,
+    timeoutSeconds: options.timeoutSeconds,
+    baseUrl: options.baseUrl,
+    today: localDate(new Date())
+  }
+  const report = options.conformance === 'off' ? null : await runConformance(server)
+  if (report) hooks.onConformance?.(report)
+  let doc: ResultsDocument
+  if (options.skipBehaviour !== null) {
+    doc = skippedBehaviourDocument(suite, server, settings, options.skipBehaviour)
+  } else {
+    const llm = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
+    doc = await runEvaluation(suite, server, settings, {
       llm,
       judge: createGEvalJudge(llm, suite.judge_model),
       sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
       onRunFinished: hooks.onRunFinished
-    }
-  )
+    })
+  }
+  const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 }
+  if (!report) return { ...doc, ...whole }
+  const conformance = { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) }
+  return { ...doc, ...whole, conformance, passed: doc.passed && conformance.passed }
 }
 
-/** The document written when the evaluation could not run at all, so outputs always exist. */
-export function fatalDocument(message: string, startedAt = new Date()): ResultsDocument {
+function skippedBehaviourDocument(suite: Suite, server: ServerConfig, settings: Omit<EngineSettings, 'today'>, reason: string): ResultsDocument {
+  return {
+    ...emptyDocument(),
+    config: resultsConfig(suite, server, settings),
+    behaviour: { status: 'skipped', reason },
+    passed: true
+  }
+}
+
+function emptyDocument(startedAt = new Date()): ResultsDocument {
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: startedAt.toISOString(),
     duration_s: 0,
-    passed: false,
+    passed: true,
     config: null,
-    summary: { ...summarize([]), pass_rate: 0 },
+    behaviour: { status: 'ran', reason: null },
+    conformance: null,
+    summary: summarize([]),
     runs: [],
+    fatal_error: null
+  }
+}
+
+/** The document written when the evaluation could not run at all, so outputs always exist. */
+export function fatalDocument(message: string, startedAt = new Date()): ResultsDocument {
+  return {
+    ...emptyDocument(startedAt),
+    passed: false,
+    behaviour: { status: 'skipped', reason: 'the configuration is invalid' },
+    summary: { ...summarize([]), pass_rate: 0 },
     fatal_error: message
   }
 }

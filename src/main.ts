@@ -5,7 +5,7 @@ import { Defaults } from './constants.js'
 import { evaluate, fatalDocument, prepare, writeResults, type EvaluateHooks } from './evaluate.js'
 import { jobSummaryEnabled, readActionOptions } from './github/inputs.js'
 import { setActionOutputs, writeJobSummary } from './github/publish.js'
-import { formatProgressLine, formatSummaryLine } from './report/progress.js'
+import { failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
 
 /**
@@ -26,7 +26,12 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     core.info(
       `Evaluating ${suite.cases.length} case(s) × ${suite.models.length} model(s) × ${suite.system_prompts.length} system prompt(s), judge ${suite.judge_model}, concurrency ${options.concurrency}`
     )
-    doc = await evaluate(prepared, { ...hooks, onRunFinished: (r, n, total) => core.info(formatProgressLine(r, n, total)) })
+    if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
+    doc = await evaluate(prepared, {
+      ...hooks,
+      onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(line)),
+      onRunFinished: (r, n, total) => core.info(formatProgressLine(r, n, total))
+    })
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `unexpected error: ${(error as Error).stack ?? String(error)}`
     doc = fatalDocument(message)
@@ -47,7 +52,7 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
 
   core.info(formatSummaryLine(doc))
   if (doc.fatal_error !== null) core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
-  else if (!doc.passed) core.setFailed(`${doc.summary.failed + doc.summary.errored} of ${doc.summary.total} evals did not pass`)
+  else if (!doc.passed) core.setFailed(failureReason(doc))
 }
 
 /**

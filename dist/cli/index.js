@@ -2,6 +2,73 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 878:
+/***/ ((module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv2019 = void 0;
+const core_1 = __nccwpck_require__(3893);
+const draft7_1 = __nccwpck_require__(9941);
+const dynamic_1 = __nccwpck_require__(9923);
+const next_1 = __nccwpck_require__(7844);
+const unevaluated_1 = __nccwpck_require__(2010);
+const discriminator_1 = __nccwpck_require__(8886);
+const json_schema_2019_09_1 = __nccwpck_require__(5375);
+const META_SCHEMA_ID = "https://json-schema.org/draft/2019-09/schema";
+class Ajv2019 extends core_1.default {
+    constructor(opts = {}) {
+        super({
+            ...opts,
+            dynamicRef: true,
+            next: true,
+            unevaluated: true,
+        });
+    }
+    _addVocabularies() {
+        super._addVocabularies();
+        this.addVocabulary(dynamic_1.default);
+        draft7_1.default.forEach((v) => this.addVocabulary(v));
+        this.addVocabulary(next_1.default);
+        this.addVocabulary(unevaluated_1.default);
+        if (this.opts.discriminator)
+            this.addKeyword(discriminator_1.default);
+    }
+    _addDefaultMetaSchema() {
+        super._addDefaultMetaSchema();
+        const { $data, meta } = this.opts;
+        if (!meta)
+            return;
+        json_schema_2019_09_1.default.call(this, $data);
+        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
+    }
+    defaultMeta() {
+        return (this.opts.defaultMeta =
+            super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : undefined));
+    }
+}
+exports.Ajv2019 = Ajv2019;
+module.exports = exports = Ajv2019;
+module.exports.Ajv2019 = Ajv2019;
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports["default"] = Ajv2019;
+var validate_1 = __nccwpck_require__(7881);
+Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
+var codegen_1 = __nccwpck_require__(1436);
+Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
+Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
+Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
+Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
+Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
+Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
+var validation_error_1 = __nccwpck_require__(5402);
+Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
+var ref_error_1 = __nccwpck_require__(3162);
+Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
+//# sourceMappingURL=2019.js.map
+
+/***/ }),
+
 /***/ 2210:
 /***/ ((module, exports, __nccwpck_require__) => {
 
@@ -60,6 +127,62 @@ Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: func
 var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=2020.js.map
+
+/***/ }),
+
+/***/ 2463:
+/***/ ((module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
+const core_1 = __nccwpck_require__(3893);
+const draft7_1 = __nccwpck_require__(9941);
+const discriminator_1 = __nccwpck_require__(8886);
+const draft7MetaSchema = __nccwpck_require__(2079);
+const META_SUPPORT_DATA = ["/properties"];
+const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
+class Ajv extends core_1.default {
+    _addVocabularies() {
+        super._addVocabularies();
+        draft7_1.default.forEach((v) => this.addVocabulary(v));
+        if (this.opts.discriminator)
+            this.addKeyword(discriminator_1.default);
+    }
+    _addDefaultMetaSchema() {
+        super._addDefaultMetaSchema();
+        if (!this.opts.meta)
+            return;
+        const metaSchema = this.opts.$data
+            ? this.$dataMetaSchema(draft7MetaSchema, META_SUPPORT_DATA)
+            : draft7MetaSchema;
+        this.addMetaSchema(metaSchema, META_SCHEMA_ID, false);
+        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
+    }
+    defaultMeta() {
+        return (this.opts.defaultMeta =
+            super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : undefined));
+    }
+}
+exports.Ajv = Ajv;
+module.exports = exports = Ajv;
+module.exports.Ajv = Ajv;
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports["default"] = Ajv;
+var validate_1 = __nccwpck_require__(7881);
+Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
+var codegen_1 = __nccwpck_require__(1436);
+Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
+Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
+Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
+Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
+Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
+Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
+var validation_error_1 = __nccwpck_require__(5402);
+Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
+var ref_error_1 = __nccwpck_require__(3162);
+Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
+//# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
@@ -3581,6 +3704,40 @@ function schemaOrData(schema) {
 
 /***/ }),
 
+/***/ 5375:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const metaSchema = __nccwpck_require__(8138);
+const applicator = __nccwpck_require__(4908);
+const content = __nccwpck_require__(958);
+const core = __nccwpck_require__(58);
+const format = __nccwpck_require__(6534);
+const metadata = __nccwpck_require__(711);
+const validation = __nccwpck_require__(8030);
+const META_SUPPORT_DATA = ["/properties"];
+function addMetaSchema2019($data) {
+    ;
+    [
+        metaSchema,
+        applicator,
+        content,
+        core,
+        with$data(this, format),
+        metadata,
+        with$data(this, validation),
+    ].forEach((sch) => this.addMetaSchema(sch, undefined, false));
+    return this;
+    function with$data(ajv, sch) {
+        return $data ? ajv.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
+    }
+}
+exports["default"] = addMetaSchema2019;
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
 /***/ 3995:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
@@ -5102,6 +5259,29 @@ const draft2020Vocabularies = [
 ];
 exports["default"] = draft2020Vocabularies;
 //# sourceMappingURL=draft2020.js.map
+
+/***/ }),
+
+/***/ 9941:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const core_1 = __nccwpck_require__(7397);
+const validation_1 = __nccwpck_require__(5481);
+const applicator_1 = __nccwpck_require__(8775);
+const format_1 = __nccwpck_require__(2601);
+const metadata_1 = __nccwpck_require__(6620);
+const draft7Vocabularies = [
+    core_1.default,
+    validation_1.default,
+    (0, applicator_1.default)(),
+    format_1.default,
+    metadata_1.metadataVocabulary,
+    metadata_1.contentVocabulary,
+];
+exports["default"] = draft7Vocabularies;
+//# sourceMappingURL=draft7.js.map
 
 /***/ }),
 
@@ -6905,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(409);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(346);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -6914,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 409:
+/***/ 346:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6976,7 +7156,9 @@ const Inputs = {
     JudgeModel: 'judge_model',
     Models: 'models',
     TimeoutSeconds: 'timeout_seconds',
-    JobSummary: 'job_summary'
+    JobSummary: 'job_summary',
+    Conformance: 'conformance',
+    ConformanceFailOn: 'conformance_fail_on'
 };
 const Outputs = {
     ResultsJson: 'results_json',
@@ -7014,9 +7196,17 @@ function resolveOptions(raw) {
     catch {
         throw new ConfigError(`must be an http(s) URL, got '${baseUrl}'`, { input: raw.baseUrl.name });
     }
+    const conformance = parseChoice(raw.conformance, ['auto', 'only', 'off'], 'auto');
     const apiKey = (raw.apiKey.value ?? '').trim();
-    if (apiKey === '' && isOpenRouter(baseUrl))
-        throw new ConfigError('is required', { input: raw.apiKey.name });
+    const keyMissing = apiKey === '' && isOpenRouter(baseUrl);
+    // Without a key (a pull request from a fork gets no secrets) conformance still runs.
+    if (keyMissing && conformance === 'off')
+        throw new ConfigError('is required (or set conformance to auto or only)', { input: raw.apiKey.name });
+    const skipBehaviour = conformance === 'only'
+        ? 'conformance is "only"'
+        : keyMissing
+            ? `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
+            : null;
     const parallel = parseBoolean(raw.parallel, true);
     return {
         serverConfig: required(raw.serverConfig),
@@ -7031,7 +7221,10 @@ function resolveOptions(raw) {
         models: (raw.models.value ?? '').trim(),
         timeoutSeconds: parseInteger(raw.timeoutSeconds, Defaults.TimeoutSeconds, 1, 86_400),
         resultsPath: raw.resultsPath?.value?.trim() || Defaults.ResultsPath,
-        reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath
+        reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
+        conformance,
+        conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'], 'error'),
+        skipBehaviour
     };
 }
 function isOpenRouter(baseUrl) {
@@ -7052,6 +7245,14 @@ function parseInteger(o, fallback, min, max) {
     if (n < min || n > max)
         throw new ConfigError(`must be between ${min} and ${max}, got ${n}`, { input: o.name });
     return n;
+}
+function parseChoice(o, choices, fallback) {
+    const text = (o?.value ?? '').trim();
+    if (text === '')
+        return fallback;
+    if (choices.includes(text))
+        return text;
+    throw new ConfigError(`must be one of ${choices.join(', ')}, got '${text}'`, { input: o?.name });
 }
 /** YAML 1.2 booleans, as GitHub's getBooleanInput accepts, with a default for empty. */
 function parseBoolean(o, fallback) {
@@ -20531,8 +20732,10 @@ function dedupe(errors) {
     return errors.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/chunk-DYPzFuB5.mjs
 //#region rolldown:runtime
 var __create = Object.create;
@@ -39145,6 +39348,1158 @@ function fromJsonSchema(schema, validator) {
 //#endregion
 
 //# sourceMappingURL=src-CeKsbNLO.mjs.map
+;// CONCATENATED MODULE: external "node:process"
+const external_node_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: ./node_modules/cross-spawn/index.js
+var cross_spawn = __nccwpck_require__(546);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/stdio.mjs
+
+
+
+
+
+//#region src/client/stdio.ts
+/**
+* Environment variables to inherit by default, if an environment is not explicitly given.
+*/
+const DEFAULT_INHERITED_ENV_VARS = external_node_process_namespaceObject.platform === "win32" ? [
+	"APPDATA",
+	"COMSPEC",
+	"HOMEDRIVE",
+	"HOMEPATH",
+	"LOCALAPPDATA",
+	"PATH",
+	"PATHEXT",
+	"PROCESSOR_ARCHITECTURE",
+	"PROGRAMDATA",
+	"PROGRAMFILES",
+	"PROGRAMFILES(X86)",
+	"PROGRAMW6432",
+	"SYSTEMDRIVE",
+	"SYSTEMROOT",
+	"TEMP",
+	"USERNAME",
+	"USERPROFILE",
+	"WINDIR"
+] : [
+	"HOME",
+	"LOGNAME",
+	"PATH",
+	"SHELL",
+	"TERM",
+	"USER"
+];
+/**
+* Returns a default environment object including only environment variables deemed safe to inherit.
+*/
+function getDefaultEnvironment() {
+	const env = {};
+	for (const key of DEFAULT_INHERITED_ENV_VARS) {
+		const value = external_node_process_namespaceObject.env[key];
+		if (value === void 0) continue;
+		if (value.startsWith("()")) continue;
+		env[key] = value;
+	}
+	return env;
+}
+/**
+* Client transport for stdio: this will connect to a server by spawning a process and communicating with it over stdin/stdout.
+*
+* This transport is only available in Node.js environments.
+*/
+var StdioClientTransport = class {
+	_process;
+	_readBuffer;
+	_serverParams;
+	_stderrStream = null;
+	onclose;
+	onerror;
+	onmessage;
+	constructor(server) {
+		this._serverParams = server;
+		this._readBuffer = new ReadBuffer({ maxBufferSize: server.maxBufferSize });
+		if (server.stderr === "pipe" || server.stderr === "overlapped") this._stderrStream = new external_node_stream_namespaceObject.PassThrough();
+	}
+	/**
+	* Starts the server process and prepares to communicate with it.
+	*/
+	async start() {
+		if (this._process) throw new Error("StdioClientTransport already started! If using Client class, note that connect() calls start() automatically.");
+		return new Promise((resolve, reject) => {
+			this._process = cross_spawn(this._serverParams.command, this._serverParams.args ?? [], {
+				env: {
+					...getDefaultEnvironment(),
+					...this._serverParams.env
+				},
+				stdio: [
+					"pipe",
+					"pipe",
+					this._serverParams.stderr ?? "inherit"
+				],
+				shell: false,
+				windowsHide: external_node_process_namespaceObject.platform === "win32",
+				cwd: this._serverParams.cwd
+			});
+			this._process.on("error", (error) => {
+				reject(error);
+				this.onerror?.(error);
+			});
+			this._process.on("spawn", () => {
+				resolve();
+			});
+			this._process.on("close", (_code) => {
+				this._process = void 0;
+				this.onclose?.();
+			});
+			this._process.stdin?.on("error", (error) => {
+				this.onerror?.(error);
+			});
+			this._process.stdout?.on("data", (chunk) => {
+				try {
+					this._readBuffer.append(chunk);
+					this.processReadBuffer();
+				} catch (error) {
+					this.onerror?.(error);
+					this.close().catch(() => {});
+				}
+			});
+			this._process.stdout?.on("error", (error) => {
+				this.onerror?.(error);
+			});
+			if (this._stderrStream && this._process.stderr) this._process.stderr.pipe(this._stderrStream);
+		});
+	}
+	/**
+	* The `stderr` stream of the child process, if {@linkcode StdioServerParameters.stderr} was set to `"pipe"` or `"overlapped"`.
+	*
+	* If `stderr` piping was requested, a `PassThrough` stream is returned _immediately_, allowing callers to
+	* attach listeners before the `start` method is invoked. This prevents loss of any early
+	* error output emitted by the child process.
+	*/
+	get stderr() {
+		if (this._stderrStream) return this._stderrStream;
+		return this._process?.stderr ?? null;
+	}
+	/**
+	* The child process pid spawned by this transport.
+	*
+	* This is only available after the transport has been started.
+	*/
+	get pid() {
+		return this._process?.pid ?? null;
+	}
+	processReadBuffer() {
+		while (true) try {
+			const message = this._readBuffer.readMessage();
+			if (message === null) break;
+			this.onmessage?.(message);
+		} catch (error) {
+			this.onerror?.(error);
+		}
+	}
+	/**
+	* Reap a disposable probe sibling (see the version-negotiation sibling
+	* flow): signal-first teardown awaiting process `exit` — never the `close`
+	* event, so a helper process holding the child's stdio pipes can never
+	* block disposal. Not part of the public transport lifecycle.
+	*
+	* @internal
+	*/
+	async _dispose() {
+		const proc = this._process;
+		this._process = void 0;
+		if (proc && proc.exitCode === null && proc.signalCode === null) {
+			const exited = new Promise((resolve) => proc.once("exit", () => resolve()));
+			try {
+				proc.stdin?.end();
+			} catch {}
+			try {
+				proc.kill("SIGTERM");
+			} catch {}
+			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1e3).unref())]);
+			if (proc.exitCode === null && proc.signalCode === null) try {
+				proc.kill("SIGKILL");
+			} catch {}
+			await exited;
+		}
+		try {
+			proc?.stdout?.destroy();
+		} catch {}
+		try {
+			proc?.stdin?.destroy();
+		} catch {}
+		try {
+			proc?.stderr?.destroy();
+		} catch {}
+		this._readBuffer.clear();
+	}
+	async close() {
+		if (this._process) {
+			const processToClose = this._process;
+			this._process = void 0;
+			const closePromise = new Promise((resolve) => {
+				processToClose.once("close", () => {
+					resolve();
+				});
+			});
+			try {
+				processToClose.stdin?.end();
+			} catch {}
+			await Promise.race([closePromise, new Promise((resolve) => setTimeout(resolve, 2e3).unref())]);
+			if (processToClose.exitCode === null) {
+				try {
+					processToClose.kill("SIGTERM");
+				} catch {}
+				await Promise.race([closePromise, new Promise((resolve) => setTimeout(resolve, 2e3).unref())]);
+			}
+			if (processToClose.exitCode === null) try {
+				processToClose.kill("SIGKILL");
+			} catch {}
+		}
+		this._readBuffer.clear();
+	}
+	send(message) {
+		return new Promise((resolve) => {
+			if (!this._process?.stdin) throw new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.NotConnected, "Not connected");
+			const json = serializeMessage(message);
+			if (this._process.stdin.write(json)) resolve();
+			else this._process.stdin.once("drain", resolve);
+		});
+	}
+};
+
+//#endregion
+
+//# sourceMappingURL=stdio.mjs.map
+;// CONCATENATED MODULE: ./src/conformance/wire.ts
+
+
+
+/** One stdio server process spoken to in newline-delimited JSON-RPC. */
+class StdioWire {
+    child;
+    waiting = new Map();
+    nextId = 1;
+    exited;
+    stderr = '';
+    constructor(command, args, env, cwd) {
+        this.child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        this.child.on('error', (error) => this.fail(`could not start: ${error.message}`));
+        this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`));
+        this.child.stdin.on('error', () => undefined);
+        this.child.stderr.on('data', (chunk) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2048)));
+        (0,external_node_readline_namespaceObject.createInterface)({ input: this.child.stdout }).on('line', (line) => {
+            let frame;
+            try {
+                frame = JSON.parse(line);
+            }
+            catch {
+                return;
+            }
+            const resolve = this.waiting.get(frame?.id);
+            if (resolve) {
+                this.waiting.delete(frame?.id);
+                resolve(frame);
+            }
+        });
+    }
+    fail(reason) {
+        this.exited ??= reason;
+        for (const resolve of this.waiting.values())
+            resolve(undefined);
+        this.waiting.clear();
+    }
+    async request(req, timeoutMs) {
+        const id = this.nextId++;
+        const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) };
+        if (this.exited)
+            return { method: req.method, request, response: { failure: `server ${this.exited}${this.stderrNote()}` } };
+        let timer;
+        const frame = await new Promise((resolve) => {
+            this.waiting.set(id, resolve);
+            timer = setTimeout(() => resolve('timeout'), timeoutMs);
+            this.child.stdin.write(`${JSON.stringify(request)}\n`);
+        });
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        if (frame === 'timeout')
+            return { method: req.method, request, response: { timedOut: true } };
+        if (!frame)
+            return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` } };
+        return { method: req.method, request, response: { frame } };
+    }
+    notify(method, params) {
+        if (!this.exited)
+            this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) })}\n`);
+    }
+    stderrNote() {
+        const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
+        return tail ? `; stderr: ${tail}` : '';
+    }
+    close() {
+        this.child.stdin.end();
+        if (this.child.exitCode === null)
+            this.child.kill();
+    }
+}
+/** Streamable HTTP: one POST per message, JSON or a per-request SSE stream in reply. */
+class HttpWire {
+    url;
+    headers;
+    nextId = 1;
+    /** Legacy servers mint a session on initialize and want it back on every later request. */
+    legacySession;
+    constructor(url, headers) {
+        this.url = url;
+        this.headers = headers;
+    }
+    /** A POST with the headers the spec requires for this request, unless `headerOverrides` changes them. */
+    async request(req, timeoutMs, headerOverrides = {}) {
+        const id = this.nextId++;
+        const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) };
+        const meta = (req.params?._meta ?? {});
+        const name = req.params?.name ?? req.params?.uri;
+        const headers = {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-method': req.method,
+            ...(typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string' ? { 'mcp-protocol-version': meta['io.modelcontextprotocol/protocolVersion'] } : {}),
+            ...(typeof name === 'string' && ['tools/call', 'resources/read', 'prompts/get'].includes(req.method) ? { 'mcp-name': name } : {}),
+            ...(this.legacySession ? { 'mcp-session-id': this.legacySession } : {}),
+            ...lowerKeys(this.headers),
+            ...lowerKeys(headerOverrides)
+        };
+        const response = await this.send('POST', JSON.stringify(request), headers, timeoutMs);
+        if (req.method === 'initialize' && response.headers?.['mcp-session-id'])
+            this.legacySession = response.headers['mcp-session-id'];
+        return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response };
+    }
+    /** Nothing to release: every request is its own exchange. */
+    close() { }
+    /** A request with another HTTP method (GET, DELETE) and no body. */
+    async raw(method, timeoutMs) {
+        const response = await this.send(method, undefined, { accept: 'application/json, text/event-stream', ...lowerKeys(this.headers) }, timeoutMs);
+        return { method: `HTTP ${method}`, request: { http: method }, response };
+    }
+    async send(method, body, headers, timeoutMs) {
+        const clean = {};
+        for (const [k, v] of Object.entries(headers))
+            if (v !== null)
+                clean[k] = v;
+        try {
+            const res = await fetch(this.url, { method, body, headers: clean, signal: AbortSignal.timeout(timeoutMs) });
+            const text = await res.text();
+            const responseHeaders = {};
+            res.headers.forEach((value, key) => (responseHeaders[key] = value));
+            const frame = parseBody(text, res.headers.get('content-type') ?? '');
+            return { status: res.status, headers: responseHeaders, ...(frame ? { frame } : { body: text.slice(0, 2000) }) };
+        }
+        catch (error) {
+            if (error.name === 'TimeoutError')
+                return { timedOut: true };
+            return { failure: `request failed: ${error.message}` };
+        }
+    }
+}
+/** A JSON body, or the first JSON-RPC response in an SSE stream's `data:` frames. */
+function parseBody(text, contentType) {
+    const tryJson = (s) => {
+        try {
+            const value = JSON.parse(s);
+            return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    };
+    if (contentType.includes('text/event-stream')) {
+        for (const event of text.split(/\r?\n\r?\n/)) {
+            const data = event
+                .split(/\r?\n/)
+                .filter((l) => l.startsWith('data:'))
+                .map((l) => l.slice(5).replace(/^ /, ''))
+                .join('\n');
+            const frame = data ? tryJson(data) : undefined;
+            if (frame && ('result' in frame || 'error' in frame))
+                return frame;
+        }
+        return undefined;
+    }
+    return text.trim() ? tryJson(text) : undefined;
+}
+function lowerKeys(record) {
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]));
+}
+/** A short, single-line rendering for evidence. */
+function trimEvidence(value, max = 600) {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/common.ts
+
+function passed(check, message, exchange) {
+    return { ...check, status: 'pass', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) };
+}
+/** A failing check: `fail` when it is an error, `warn` when it only warns. */
+function failed(check, message, exchange) {
+    return { ...check, status: check.severity === 'error' ? 'fail' : 'warn', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) };
+}
+function skipped(check, message) {
+    return { ...check, status: 'skip', message };
+}
+function evidenceOf(exchange) {
+    const { response } = exchange;
+    const parts = [];
+    if (response.status !== undefined)
+        parts.push(`HTTP ${response.status}`);
+    if (response.headers?.['mcp-session-id'])
+        parts.push(`Mcp-Session-Id: ${response.headers['mcp-session-id']}`);
+    if (response.frame)
+        parts.push(trimEvidence(response.frame));
+    else if (response.body)
+        parts.push(trimEvidence(response.body));
+    if (response.timedOut)
+        parts.push('(no answer before the timeout)');
+    if (response.failure)
+        parts.push(`(${response.failure})`);
+    return { request: trimEvidence(exchange.request), response: parts.join(' ') || '(nothing)' };
+}
+/** "error -32601 (Method not found)", "a result", "no answer" — for messages. */
+function describeResponse(exchange) {
+    const { response } = exchange;
+    const http = response.status !== undefined ? `HTTP ${response.status} ` : '';
+    if (response.frame?.error)
+        return `${http}error ${response.frame.error.code} (${response.frame.error.message})`;
+    if (response.frame?.result)
+        return `${http}a result${response.frame.result.isError === true ? ' with isError: true' : ''}`;
+    if (response.timedOut)
+        return 'no answer before the timeout';
+    if (response.failure)
+        return response.failure;
+    return `${http}no JSON-RPC response`;
+}
+const errorCode = (exchange) => exchange?.response.frame?.error?.code;
+const resultOf = (exchange) => exchange?.response.frame?.result;
+function common_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/errors.ts
+
+/** Error paths (§5, §3) and the HTTP binding's rules (§4). */
+const UNKNOWN_TOOL = { id: 'unknown-tool-error', severity: 'error', spec: '§5 unknown tool → -32602' };
+const UNSUPPORTED_VERSION = { id: 'unsupported-version-error', severity: 'error', spec: '§5 unsupported version → -32022 with data.supported and data.requested' };
+const MISSING_ENVELOPE = { id: 'missing-envelope-error', severity: 'error', spec: '§3 missing clientCapabilities in _meta → -32602' };
+const MISSING_VERSION = {
+    id: 'missing-version-error',
+    severity: 'warning',
+    spec: '§3 missing protocolVersion in _meta → -32602 (a dual-era server may serve it as a 2025-era request)'
+};
+const MISSING_RESOURCE = { id: 'missing-resource-error', severity: 'error', spec: '§5 missing resource → -32602 (-32002 is retired)' };
+const RETIRED_CODES = { id: 'retired-error-codes', severity: 'error', spec: '§5 -32001..-32004 and -32042 must not be emitted' };
+const HTTP_METHOD_HEADER = { id: 'http-mcp-method-header', severity: 'error', spec: '§4 Mcp-Method required and equal to the body → else 400 + -32020' };
+const HTTP_NAME_HEADER = { id: 'http-mcp-name-header', severity: 'error', spec: '§4 Mcp-Name required on tools/call, resources/read, prompts/get → else 400 + -32020' };
+const HTTP_VERSION_HEADER = { id: 'http-protocol-version-header', severity: 'error', spec: '§4 MCP-Protocol-Version must equal the _meta version → else 400 + -32020' };
+const HTTP_GET_DELETE = { id: 'http-get-delete-405', severity: 'warning', spec: '§4 GET and DELETE are removed (SHOULD answer 405)' };
+const HTTP_NO_SESSION = { id: 'http-no-session-id', severity: 'error', spec: '§4, §10 sessions are removed: never mint Mcp-Session-Id' };
+const HTTP_UNKNOWN_METHOD = { id: 'http-unknown-method-404', severity: 'error', spec: '§4 unknown method → 404 with a -32601 body' };
+const RETIRED = new Set([-32001, -32002, -32003, -32004, -32042]);
+const UNSUPPORTED_VERSION_SENT = '2099-01-01';
+function checkUnknownTool(probe) {
+    const exchange = probe.unknownTool;
+    if (!exchange)
+        return skipped(UNKNOWN_TOOL, 'not probed');
+    if (errorCode(exchange) === -32602)
+        return passed(UNKNOWN_TOOL, 'unknown tool → -32602', exchange);
+    return failed(UNKNOWN_TOOL, `calling an unknown tool got ${describeResponse(exchange)}; expected error -32602`, exchange);
+}
+function checkUnsupportedVersion(probe) {
+    const exchange = probe.unsupportedVersion;
+    if (!exchange)
+        return skipped(UNSUPPORTED_VERSION, 'not probed');
+    const code = errorCode(exchange);
+    if (code !== -32022) {
+        const note = code === -32004 ? ' (-32004 is the draft code, retired)' : '';
+        return failed(UNSUPPORTED_VERSION, `protocolVersion ${UNSUPPORTED_VERSION_SENT} got ${describeResponse(exchange)}${note}; expected -32022`, exchange);
+    }
+    const data = exchange.response.frame?.error?.data;
+    if (!common_isObject(data) || !Array.isArray(data.supported) || data.requested !== UNSUPPORTED_VERSION_SENT) {
+        return failed(UNSUPPORTED_VERSION, `-32022 without data.supported (array) and data.requested ("${UNSUPPORTED_VERSION_SENT}"): data is ${JSON.stringify(data)}`, exchange);
+    }
+    return passed(UNSUPPORTED_VERSION, `-32022, supported ${JSON.stringify(data.supported)}`, exchange);
+}
+/** -32602, and HTTP 400 over HTTP. */
+function rejectedAsInvalid(exchange) {
+    return errorCode(exchange) === -32602 && (exchange.response.status === undefined || exchange.response.status === 400);
+}
+function checkMissingEnvelope(probe) {
+    const expected = `expected -32602${probe.transport === 'http' ? ' with HTTP 400' : ''}`;
+    const caps = probe.missingCapabilities;
+    const version = probe.missingVersion;
+    return [
+        !caps
+            ? skipped(MISSING_ENVELOPE, 'not probed')
+            : rejectedAsInvalid(caps)
+                ? passed(MISSING_ENVELOPE, 'no clientCapabilities → -32602', caps)
+                : failed(MISSING_ENVELOPE, `a request with protocolVersion but without clientCapabilities got ${describeResponse(caps)}; ${expected}`, caps),
+        // Without a version claim the request looks like a 2025-era one; a dual-era server serves it.
+        !version
+            ? skipped(MISSING_VERSION, 'not probed')
+            : rejectedAsInvalid(version)
+                ? passed(MISSING_VERSION, 'no protocolVersion → -32602', version)
+                : failed(MISSING_VERSION, `a request without protocolVersion got ${describeResponse(version)}: served as a 2025-era request (fine for a dual-era server; a 2026-07-28-only server must answer -32602)`, version)
+    ];
+}
+function checkMissingResource(probe) {
+    const exchange = probe.missingResource;
+    if (!exchange)
+        return skipped(MISSING_RESOURCE, 'the server advertises no resources');
+    const code = errorCode(exchange);
+    if (code === -32602)
+        return passed(MISSING_RESOURCE, 'missing resource → -32602', exchange);
+    if (code === -32002)
+        return failed(MISSING_RESOURCE, 'missing resource → -32002, the retired code; answer -32602', exchange);
+    const contents = exchange.response.frame?.result?.contents;
+    if (Array.isArray(contents) && contents.length === 0)
+        return failed(MISSING_RESOURCE, 'missing resource answered with empty contents; answer -32602', exchange);
+    return failed(MISSING_RESOURCE, `reading a missing resource got ${describeResponse(exchange)}; expected -32602`, exchange);
+}
+/**
+ * Retired codes anywhere else. The exchanges owned by a specific error check are left to it, so
+ * one defect is reported by one check.
+ */
+function checkRetiredCodes(probe) {
+    const owned = new Set([probe.unknownTool, probe.unsupportedVersion, probe.missingVersion, probe.missingCapabilities, probe.missingResource]);
+    const everything = [probe.discover, ...probe.toolsList, probe.toolsListFresh, ...probe.otherLists, probe.resourceRead, ...Object.values(probe.http ?? {})];
+    const hits = everything.filter((e) => !!e && !owned.has(e) && RETIRED.has(errorCode(e) ?? 0));
+    if (hits.length)
+        return failed(RETIRED_CODES, hits.map((e) => `${e.method} → ${errorCode(e)}`).join('; '), hits[0]);
+    return passed(RETIRED_CODES, 'no retired error code seen');
+}
+/** A header violation must be answered 400 with -32020. */
+function headerRejected(exchange) {
+    return exchange.response.status === 400 && errorCode(exchange) === -32020;
+}
+function headerCheck(spec, cases) {
+    for (const [what, exchange] of cases) {
+        if (!headerRejected(exchange))
+            return failed(spec, `${what} got ${describeResponse(exchange)}; expected HTTP 400 with -32020`, exchange);
+    }
+    return passed(spec, `${cases.map(([w]) => w).join(' and ')} → 400 + -32020`);
+}
+function checkHttp(probe) {
+    const specs = [HTTP_METHOD_HEADER, HTTP_NAME_HEADER, HTTP_VERSION_HEADER, HTTP_GET_DELETE, HTTP_NO_SESSION, HTTP_UNKNOWN_METHOD];
+    const http = probe.http;
+    if (!http)
+        return specs.map((s) => skipped(s, probe.transport === 'stdio' ? 'stdio server: no HTTP binding' : 'not probed'));
+    const minted = [probe.discover, ...probe.toolsList, probe.toolsListFresh, ...probe.otherLists, probe.resourceRead, probe.unknownTool, ...Object.values(http)].find((e) => e?.response.headers?.['mcp-session-id']);
+    const notAllowed = [http.get, http.delete].find((e) => e.response.status !== 405);
+    const unknownOk = http.unknownMethod.response.status === 404 && errorCode(http.unknownMethod) === -32601;
+    return [
+        headerCheck(HTTP_METHOD_HEADER, [
+            ['a request without Mcp-Method', http.missingMethodHeader],
+            ['an Mcp-Method that differs from the body', http.mismatchedMethodHeader]
+        ]),
+        headerCheck(HTTP_NAME_HEADER, [
+            ['tools/call without Mcp-Name', http.missingNameHeader],
+            ['an Mcp-Name that differs from params.name', http.mismatchedNameHeader]
+        ]),
+        headerCheck(HTTP_VERSION_HEADER, [['an MCP-Protocol-Version that differs from _meta', http.mismatchedVersionHeader]]),
+        notAllowed ? failed(HTTP_GET_DELETE, `${notAllowed.method} got ${describeResponse(notAllowed)}; expected 405`, notAllowed) : passed(HTTP_GET_DELETE, 'GET and DELETE → 405'),
+        minted ? failed(HTTP_NO_SESSION, `${minted.method} answered with Mcp-Session-Id: ${minted.response.headers?.['mcp-session-id']}`, minted) : passed(HTTP_NO_SESSION, 'no Mcp-Session-Id minted'),
+        unknownOk ? passed(HTTP_UNKNOWN_METHOD, 'unknown method → 404 + -32601') : failed(HTTP_UNKNOWN_METHOD, `an unknown method got ${describeResponse(http.unknownMethod)}; expected HTTP 404 with -32601`, http.unknownMethod)
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/conformance/types.ts
+/** Layer 0: deterministic protocol conformance for MCP 2026-07-28. */
+const MODERN_VERSION = '2026-07-28';
+const LEGACY_VERSION = '2025-11-25';
+/** The reserved `_meta` keys of the per-request envelope (§3). */
+const META = {
+    protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+    clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+    clientInfo: 'io.modelcontextprotocol/clientInfo',
+    serverInfo: 'io.modelcontextprotocol/serverInfo'
+};
+/** The modern envelope, with parts left out for the negative tests. */
+function envelope(options = {}) {
+    const meta = { [META.clientInfo]: { name: 'mcp-server-evals-conformance', version: '1' } };
+    if (options.version !== null)
+        meta[META.protocolVersion] = options.version ?? MODERN_VERSION;
+    if (options.capabilities !== false)
+        meta[META.clientCapabilities] = {};
+    return meta;
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/results.ts
+
+
+/** Checks on server/discover, list ordering, caching fields and resultType. */
+const DISCOVER_RESPONDS = { id: 'discover-responds', severity: 'error', spec: '§2 server/discover' };
+const DISCOVER_VERSIONS = { id: 'discover-supported-versions', severity: 'error', spec: '§2 server/discover' };
+const DISCOVER_CAPABILITIES = { id: 'discover-capabilities', severity: 'error', spec: '§2 server/discover' };
+const DISCOVER_SERVER_INFO = { id: 'discover-server-info', severity: 'warning', spec: '§2, §3 serverInfo in _meta (SHOULD)' };
+const TOOLS_ORDER = { id: 'tools-list-deterministic-order', severity: 'warning', spec: '§9 tools/list order (SHOULD be deterministic)' };
+const CACHE_FIELDS = { id: 'list-cache-fields', severity: 'error', spec: '§6 ttlMs and cacheScope' };
+const RESULT_TYPE = { id: 'result-type-present', severity: 'error', spec: '§7 resultType' };
+function checkDiscover(probe) {
+    const result = resultOf(probe.discover);
+    if (!result) {
+        const why = `server/discover got ${describeResponse(probe.discover)}`;
+        return [failed(DISCOVER_RESPONDS, why, probe.discover), ...[DISCOVER_VERSIONS, DISCOVER_CAPABILITIES, DISCOVER_SERVER_INFO].map((c) => skipped(c, 'no discover result'))];
+    }
+    const versions = result.supportedVersions;
+    const info = common_isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
+    return [
+        passed(DISCOVER_RESPONDS, 'server/discover answered', probe.discover),
+        Array.isArray(versions) && versions.includes(MODERN_VERSION)
+            ? passed(DISCOVER_VERSIONS, `supportedVersions: ${JSON.stringify(versions)}`)
+            : failed(DISCOVER_VERSIONS, `supportedVersions must list ${MODERN_VERSION}; got ${JSON.stringify(versions)}`, probe.discover),
+        common_isObject(result.capabilities)
+            ? passed(DISCOVER_CAPABILITIES, `capabilities: ${Object.keys(result.capabilities).join(', ') || '(none)'}`)
+            : failed(DISCOVER_CAPABILITIES, 'the discover result has no capabilities object', probe.discover),
+        common_isObject(info) && typeof info.name === 'string'
+            ? passed(DISCOVER_SERVER_INFO, `serverInfo: ${String(info.name)} ${String(info.version ?? '')}`.trim())
+            : failed(DISCOVER_SERVER_INFO, `the discover result's _meta has no ${META.serverInfo}`, probe.discover)
+    ];
+}
+function toolNames(exchange) {
+    const tools = resultOf(exchange)?.tools;
+    return Array.isArray(tools) ? tools.map((t) => (common_isObject(t) ? String(t.name) : '?')) : undefined;
+}
+function checkToolsOrder(probe) {
+    const [first, second] = probe.toolsList.map(toolNames);
+    if (!first || !second)
+        return skipped(TOOLS_ORDER, `tools/list got ${describeResponse(probe.toolsList[0])}`);
+    if (first.join('\n') !== second.join('\n')) {
+        return failed(TOOLS_ORDER, `two consecutive tools/list calls returned different orders: [${first.join(', ')}] then [${second.join(', ')}]`, probe.toolsList[1]);
+    }
+    const fresh = toolNames(probe.toolsListFresh);
+    const freshWhere = probe.transport === 'stdio' ? 'a second server process' : 'a second request';
+    if (fresh && fresh.join('\n') !== first.join('\n')) {
+        return failed(TOOLS_ORDER, `${freshWhere} listed the tools in another order: [${first.join(', ')}] then [${fresh.join(', ')}]`, probe.toolsListFresh);
+    }
+    return passed(TOOLS_ORDER, `same order on two calls${fresh ? ` and from ${freshWhere}` : ''} (${first.length} tools)`);
+}
+/** Results that must carry ttlMs and cacheScope: discover, the lists, resources/read (§6). */
+function cacheableExchanges(probe) {
+    return [probe.discover, ...probe.toolsList, ...probe.otherLists, ...(probe.resourceRead ? [probe.resourceRead] : [])];
+}
+function checkCacheFields(probe) {
+    const problems = [];
+    let seen = 0;
+    for (const exchange of cacheableExchanges(probe)) {
+        const result = resultOf(exchange);
+        if (!result || (result.resultType !== undefined && result.resultType !== 'complete'))
+            continue;
+        seen++;
+        const { ttlMs, cacheScope } = result;
+        if (!(typeof ttlMs === 'number' && Number.isInteger(ttlMs) && ttlMs >= 0))
+            problems.push({ exchange, problem: `${exchange.method}: ttlMs is ${JSON.stringify(ttlMs) ?? 'missing'} (an integer ≥ 0 is required)` });
+        if (cacheScope !== 'public' && cacheScope !== 'private')
+            problems.push({ exchange, problem: `${exchange.method}: cacheScope is ${JSON.stringify(cacheScope) ?? 'missing'} ("public" or "private")` });
+    }
+    if (seen === 0)
+        return skipped(CACHE_FIELDS, 'no complete list result to inspect');
+    if (problems.length > 0)
+        return failed(CACHE_FIELDS, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange);
+    return passed(CACHE_FIELDS, `ttlMs and cacheScope on all ${seen} cacheable results`);
+}
+const INPUT_REQUIRED_ALLOWED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+function checkResultType(probe) {
+    const exchanges = [probe.discover, ...probe.toolsList, ...probe.otherLists, probe.resourceRead, probe.unknownTool].filter((e) => !!e);
+    const problems = [];
+    let seen = 0;
+    for (const exchange of exchanges) {
+        const result = resultOf(exchange);
+        if (!result)
+            continue;
+        seen++;
+        const type = result.resultType;
+        if (type === undefined)
+            problems.push({ exchange, problem: `${exchange.method}: no resultType` });
+        else if (type === 'input_required' && !INPUT_REQUIRED_ALLOWED.has(exchange.method))
+            problems.push({ exchange, problem: `${exchange.method}: input_required is only allowed on tools/call, prompts/get and resources/read` });
+        else if (type !== 'complete' && type !== 'input_required')
+            problems.push({ exchange, problem: `${exchange.method}: unknown resultType ${JSON.stringify(type)}` });
+    }
+    if (seen === 0)
+        return skipped(RESULT_TYPE, 'no result to inspect');
+    if (problems.length > 0)
+        return failed(RESULT_TYPE, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange);
+    return passed(RESULT_TYPE, `resultType on all ${seen} results`);
+}
+const unique = (items) => [...new Set(items)];
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var dist_ajv = __nccwpck_require__(2463);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
+var _2019 = __nccwpck_require__(878);
+;// CONCATENATED MODULE: ./src/conformance/checks/schemas.ts
+
+
+
+
+
+/** Checks on the tools themselves: schemas, names, and description lint. */
+const INPUT_SCHEMA = { id: 'tool-input-schema-valid', severity: 'error', spec: '§8 inputSchema: root type object, valid JSON Schema (2020-12 unless $schema says otherwise)' };
+const OUTPUT_SCHEMA = { id: 'tool-output-schema-valid', severity: 'error', spec: '§8 outputSchema: valid JSON Schema' };
+const REMOTE_REF = { id: 'schema-no-remote-ref', severity: 'error', spec: '§8 $ref to a network URI: clients must not fetch it, so the schema cannot be resolved' };
+const TOOL_NAMES = { id: 'tool-names-valid', severity: 'warning', spec: '§9 names: 1–128 characters of [A-Za-z0-9_.-] (SHOULD)' };
+const TOOL_NAMES_UNIQUE = { id: 'tool-names-unique', severity: 'error', spec: '§9 tool names identify tools' };
+const LINT_DESCRIPTIONS = { id: 'lint-tool-descriptions', severity: 'warning', spec: 'lint: models choose tools by their descriptions' };
+const LINT_PARAMETERS = { id: 'lint-parameter-descriptions', severity: 'warning', spec: 'lint: models fill arguments from parameter descriptions' };
+const LINT_NEAR_DUPLICATES = { id: 'lint-near-duplicate-names', severity: 'warning', spec: 'lint: confusable tool names make models pick the wrong one' };
+const LINT_SCHEMA_SIZE = { id: 'lint-schema-size', severity: 'warning', spec: 'lint: large schemas crowd the model’s context' };
+/** A tool schema over this many characters of JSON costs a model real context on every turn. */
+const LARGE_SCHEMA_CHARS = 8000;
+const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
+function listedTools(probe) {
+    const tools = resultOf(probe.toolsList[0])?.tools;
+    return Array.isArray(tools) ? tools.filter(common_isObject).map((t) => ({ ...t, name: String(t.name) })) : undefined;
+}
+/** Every `$ref` in a schema, with where it is. */
+function refs(schema, path = '#') {
+    if (Array.isArray(schema))
+        return schema.flatMap((s, i) => refs(s, `${path}/${i}`));
+    if (!common_isObject(schema))
+        return [];
+    const own = typeof schema.$ref === 'string' ? [{ ref: schema.$ref, at: path }] : [];
+    return [...own, ...Object.entries(schema).flatMap(([k, v]) => (k === 'enum' || k === 'const' ? [] : refs(v, `${path}/${k}`)))];
+}
+const isRemote = (ref) => !ref.startsWith('#');
+/** The schema with remote `$ref`s dropped: they are another check's finding, not this one's. */
+function withoutRemoteRefs(schema) {
+    if (Array.isArray(schema))
+        return schema.map(withoutRemoteRefs);
+    if (!common_isObject(schema))
+        return schema;
+    const out = {};
+    for (const [k, v] of Object.entries(schema)) {
+        if (k === '$ref' && typeof v === 'string' && isRemote(v))
+            continue;
+        out[k] = k === 'enum' || k === 'const' ? v : withoutRemoteRefs(v);
+    }
+    return out;
+}
+/** Compile under the dialect the schema names (2020-12 when it names none). */
+function compileProblem(schema) {
+    if (typeof schema === 'boolean')
+        return undefined;
+    if (!common_isObject(schema))
+        return 'is not a JSON Schema object';
+    const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+    const options = { strict: false, validateFormats: false, allErrors: false };
+    let ajv;
+    if (dialect === '' || dialect.includes('2020-12'))
+        ajv = new _2020.Ajv2020(options);
+    else if (dialect.includes('2019-09'))
+        ajv = new _2019.Ajv2019(options);
+    else if (dialect.includes('draft-07') || dialect.includes('draft-06'))
+        ajv = new dist_ajv.Ajv(options);
+    else
+        return `declares an unsupported dialect ${dialect}`;
+    try {
+        const cleaned = withoutRemoteRefs(schema);
+        // A schema's own $id must not clash across compiles, and must not send the resolver out.
+        delete cleaned.$id;
+        ajv.compile(cleaned);
+        return undefined;
+    }
+    catch (error) {
+        return error.message.split('\n')[0];
+    }
+}
+function checkSchemas(probe) {
+    const tools = listedTools(probe);
+    if (!tools) {
+        const why = `tools/list got ${describeResponse(probe.toolsList[0])}`;
+        return [INPUT_SCHEMA, OUTPUT_SCHEMA, REMOTE_REF].map((c) => skipped(c, why));
+    }
+    const inputProblems = [];
+    const outputProblems = [];
+    const remote = [];
+    let outputs = 0;
+    for (const tool of tools) {
+        const input = tool.inputSchema;
+        if (!common_isObject(input))
+            inputProblems.push(`${tool.name}: no inputSchema object`);
+        else {
+            if (input.type !== 'object')
+                inputProblems.push(`${tool.name}: root type must be "object" (is ${JSON.stringify(input.type) ?? 'missing'})`);
+            const problem = compileProblem(input);
+            if (problem)
+                inputProblems.push(`${tool.name}: ${problem}`);
+        }
+        if (tool.outputSchema !== undefined) {
+            outputs++;
+            const problem = compileProblem(tool.outputSchema);
+            if (problem)
+                outputProblems.push(`${tool.name}: ${problem}`);
+        }
+        for (const [field, schema] of [
+            ['inputSchema', input],
+            ['outputSchema', tool.outputSchema]
+        ]) {
+            for (const { ref, at } of refs(schema).filter((r) => isRemote(r.ref)))
+                remote.push(`${tool.name}.${field} ${at}: $ref ${ref}`);
+        }
+    }
+    const evidence = probe.toolsList[0];
+    return [
+        inputProblems.length ? failed(INPUT_SCHEMA, inputProblems.join('; '), evidence) : passed(INPUT_SCHEMA, `${tools.length} input schemas compile`),
+        outputs === 0
+            ? skipped(OUTPUT_SCHEMA, 'no tool declares an outputSchema')
+            : outputProblems.length
+                ? failed(OUTPUT_SCHEMA, outputProblems.join('; '), evidence)
+                : passed(OUTPUT_SCHEMA, `${outputs} output schemas compile`),
+        remote.length ? failed(REMOTE_REF, `remote references (not fetched): ${remote.join('; ')}`, evidence) : passed(REMOTE_REF, 'every $ref is local')
+    ];
+}
+function checkToolNames(probe) {
+    const tools = listedTools(probe);
+    if (!tools)
+        return [skipped(TOOL_NAMES, 'no tool list'), skipped(TOOL_NAMES_UNIQUE, 'no tool list')];
+    const bad = tools.filter((t) => !NAME_RULE.test(t.name)).map((t) => JSON.stringify(t.name));
+    const counts = new Map();
+    for (const t of tools)
+        counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
+    const duplicates = [...counts].filter(([, n]) => n > 1).map(([name, n]) => `${name} (${n}×)`);
+    return [
+        bad.length ? failed(TOOL_NAMES, `names outside the rule: ${bad.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES, 'every name follows the rule'),
+        duplicates.length ? failed(TOOL_NAMES_UNIQUE, `duplicate names: ${duplicates.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES_UNIQUE, 'every name is unique')
+    ];
+}
+/** The schema a local `{"$ref": "#/..."}` points at, within the same root. */
+function resolveLocalRef(root, schema) {
+    if (!common_isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
+        return undefined;
+    let node = root;
+    for (const part of schema.$ref.slice(2).split('/'))
+        node = common_isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    return node;
+}
+/** Most tool-selection failures are description failures: warn about the usual ones. */
+function lintTools(probe) {
+    const tools = listedTools(probe);
+    if (!tools)
+        return [LINT_DESCRIPTIONS, LINT_PARAMETERS, LINT_NEAR_DUPLICATES, LINT_SCHEMA_SIZE].map((c) => skipped(c, 'no tool list'));
+    const thin = tools.filter((t) => typeof t.description !== 'string' || t.description.trim().split(/\s+/).filter(Boolean).length < 2);
+    const undescribed = [];
+    for (const tool of tools) {
+        const properties = common_isObject(tool.inputSchema) && common_isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+        for (const [name, schema] of Object.entries(properties)) {
+            const described = [schema, resolveLocalRef(tool.inputSchema, schema)].some((s) => common_isObject(s) && typeof s.description === 'string' && s.description.trim() !== '');
+            if (!described)
+                undescribed.push(`${tool.name}.${name}`);
+        }
+    }
+    const normal = (name) => name.toLowerCase().replace(/[-_.]/g, '');
+    const close = [];
+    for (let i = 0; i < tools.length; i++) {
+        for (let j = i + 1; j < tools.length; j++) {
+            const [a, b] = [normal(tools[i].name), normal(tools[j].name)];
+            if (tools[i].name !== tools[j].name && (a === b || (Math.min(a.length, b.length) >= 5 && editDistance(a, b) <= 1)))
+                close.push(`${tools[i].name} ~ ${tools[j].name}`);
+        }
+    }
+    const large = tools
+        .map((t) => ({ name: t.name, size: JSON.stringify(t.inputSchema ?? {}).length + JSON.stringify(t.outputSchema ?? {}).length }))
+        .filter((t) => t.size > LARGE_SCHEMA_CHARS);
+    return [
+        thin.length
+            ? failed(LINT_DESCRIPTIONS, `missing or one-word descriptions: ${thin.map((t) => t.name).join(', ')}`)
+            : passed(LINT_DESCRIPTIONS, 'every tool has a description of more than one word'),
+        undescribed.length ? failed(LINT_PARAMETERS, `parameters without a description: ${undescribed.join(', ')}`) : passed(LINT_PARAMETERS, 'every parameter is described'),
+        close.length ? failed(LINT_NEAR_DUPLICATES, `confusable names: ${close.join('; ')}`) : passed(LINT_NEAR_DUPLICATES, 'no confusable names'),
+        large.length
+            ? failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${large.map((t) => `${t.name} (${t.size})`).join(', ')}`)
+            : passed(LINT_SCHEMA_SIZE, `every schema is under ${LARGE_SCHEMA_CHARS} characters`)
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/conformance/probe.ts
+
+
+const probe_UNKNOWN_TOOL = 'mcp-server-evals-no-such-tool';
+const probe_MISSING_RESOURCE = 'mcp-server-evals://no-such-resource';
+const probe_UNSUPPORTED_VERSION = '2099-01-01';
+/** A modern error code in reply to a modern request means a modern server (§11). */
+const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+function classifyDiscover(exchange) {
+    const { frame } = exchange.response;
+    if (frame?.result && Array.isArray(frame.result.supportedVersions))
+        return 'modern';
+    if (frame?.error && MODERN_ERROR_CODES.has(frame.error.code))
+        return 'modern';
+    // Any other error, silence, an exit, or (HTTP) a 400 without a modern error body: legacy.
+    // Never keyed to one error code: legacy servers answer -32601, -32602, others, or nothing.
+    return 'legacy';
+}
+async function probeServer(config, options = {}) {
+    const discoverTimeout = options.discoverTimeoutMs ?? 3000;
+    const timeout = options.requestTimeoutMs ?? 5000;
+    const open = () => (config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers));
+    const transport = config.kind;
+    const main = open();
+    try {
+        const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout);
+        if (classifyDiscover(discover) === 'legacy') {
+            main.close();
+            return { ...(await probeLegacy(open, timeout)), transport, discover };
+        }
+        const modern = (method, params = {}) => ({ method, params: { ...params, _meta: envelope() } });
+        // Negative tests that could pin or poison a connection run on fresh ones, in parallel.
+        const fresh = (req) => withConnection(open, (c) => c.request(req, timeout));
+        const freshProbes = Promise.all([
+            fresh(modern('tools/list')),
+            fresh({ method: 'tools/list', params: { _meta: envelope({ version: probe_UNSUPPORTED_VERSION }) } }),
+            fresh({ method: 'tools/list', params: { _meta: envelope({ version: null }) } }),
+            fresh({ method: 'tools/list', params: { _meta: envelope({ capabilities: false }) } })
+        ]);
+        const capabilities = (discover.response.frame?.result?.capabilities ?? {});
+        const toolsList = [await main.request(modern('tools/list'), timeout), await main.request(modern('tools/list'), timeout)];
+        const otherLists = [];
+        if (capabilities.prompts)
+            otherLists.push(await main.request(modern('prompts/list'), timeout));
+        let resourceRead;
+        let missingResource;
+        if (capabilities.resources) {
+            const resources = await main.request(modern('resources/list'), timeout);
+            otherLists.push(resources, await main.request(modern('resources/templates/list'), timeout));
+            const first = resources.response.frame?.result?.resources?.[0];
+            if (first?.uri)
+                resourceRead = await main.request(modern('resources/read', { uri: first.uri }), timeout);
+            missingResource = await main.request(modern('resources/read', { uri: probe_MISSING_RESOURCE }), timeout);
+        }
+        const unknownTool = await main.request(modern('tools/call', { name: probe_UNKNOWN_TOOL, arguments: {} }), timeout);
+        const http = main instanceof HttpWire ? await probeHttpHeaders(main, modern, timeout) : undefined;
+        const [toolsListFresh, unsupportedVersion, missingVersion, missingCapabilities] = await freshProbes;
+        return {
+            transport,
+            era: 'modern',
+            discover,
+            toolsList,
+            toolsListFresh,
+            otherLists,
+            resourceRead,
+            unknownTool,
+            missingResource,
+            unsupportedVersion,
+            missingVersion,
+            missingCapabilities,
+            http
+        };
+    }
+    finally {
+        main.close();
+    }
+}
+async function withConnection(open, use) {
+    const connection = open();
+    try {
+        return await use(connection);
+    }
+    finally {
+        connection.close();
+    }
+}
+/** Each header rule broken once, on an otherwise valid request (§4). */
+async function probeHttpHeaders(wire, modern, timeout) {
+    const call = modern('tools/call', { name: probe_UNKNOWN_TOOL, arguments: {} });
+    return {
+        missingMethodHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-method': null }),
+        mismatchedMethodHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-method': 'prompts/list' }),
+        missingNameHeader: await wire.request(call, timeout, { 'mcp-name': null }),
+        mismatchedNameHeader: await wire.request(call, timeout, { 'mcp-name': 'some-other-tool' }),
+        mismatchedVersionHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-protocol-version': '2025-06-18' }),
+        get: await wire.raw('GET', timeout),
+        delete: await wire.raw('DELETE', timeout),
+        unknownMethod: await wire.request(modern('mcp-server-evals/no-such-method'), timeout)
+    };
+}
+/** A 2025-era server: the initialize handshake, then what its era can be held to. */
+async function probeLegacy(open, timeout) {
+    const handshake = async (connection) => {
+        const initialize = await connection.request({ method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-server-evals-conformance', version: '1' } } }, timeout);
+        connection.notify?.('notifications/initialized');
+        return initialize;
+    };
+    const main = open();
+    try {
+        const initialize = await handshake(main);
+        const fresh = withConnection(open, async (c) => {
+            await handshake(c);
+            return c.request({ method: 'tools/list', params: {} }, timeout);
+        });
+        const capabilities = (initialize.response.frame?.result?.capabilities ?? {});
+        const toolsList = [await main.request({ method: 'tools/list', params: {} }, timeout), await main.request({ method: 'tools/list', params: {} }, timeout)];
+        const otherLists = [];
+        let missingResource;
+        if (capabilities.prompts)
+            otherLists.push(await main.request({ method: 'prompts/list', params: {} }, timeout));
+        if (capabilities.resources) {
+            otherLists.push(await main.request({ method: 'resources/list', params: {} }, timeout));
+            missingResource = await main.request({ method: 'resources/read', params: { uri: probe_MISSING_RESOURCE } }, timeout);
+        }
+        const unknownTool = await main.request({ method: 'tools/call', params: { name: probe_UNKNOWN_TOOL, arguments: {} } }, timeout);
+        return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, missingResource, unknownTool };
+    }
+    finally {
+        main.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/conformance/run.ts
+
+
+
+
+
+
+const LEGACY_INITIALIZE = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' };
+/** Layer 0: probe the server on the wire and check it against the 2026-07-28 revision. No LLM. */
+async function runConformance(config, options = {}) {
+    const started = performance.now();
+    const probe = await probeServer(config, options);
+    const report = evaluateProbe(probe);
+    return { ...report, duration_ms: Math.round(performance.now() - started) };
+}
+/** The checks, as a pure function of what the probes saw. */
+function evaluateProbe(probe) {
+    return probe.era === 'modern' ? modernReport(probe) : legacyReport(probe);
+}
+function modernReport(probe) {
+    const checks = [
+        ...checkDiscover(probe),
+        checkToolsOrder(probe),
+        checkCacheFields(probe),
+        checkResultType(probe),
+        ...checkSchemas(probe),
+        ...checkToolNames(probe),
+        checkUnknownTool(probe),
+        checkUnsupportedVersion(probe),
+        ...checkMissingEnvelope(probe),
+        checkMissingResource(probe),
+        checkRetiredCodes(probe),
+        ...checkHttp(probe),
+        ...lintTools(probe)
+    ];
+    const info = resultOf(probe.discover)?._meta;
+    return {
+        era: 'modern',
+        negotiated_version: MODERN_VERSION,
+        transport: probe.transport,
+        server_info: serverInfo(common_isObject(info) ? info[META.serverInfo] : undefined),
+        duration_ms: 0,
+        checks,
+        migration: [],
+        error: null
+    };
+}
+const MODERN_ONLY = [
+    DISCOVER_RESPONDS,
+    DISCOVER_VERSIONS,
+    DISCOVER_CAPABILITIES,
+    DISCOVER_SERVER_INFO,
+    CACHE_FIELDS,
+    RESULT_TYPE,
+    UNSUPPORTED_VERSION,
+    MISSING_ENVELOPE,
+    MISSING_VERSION,
+    RETIRED_CODES,
+    HTTP_METHOD_HEADER,
+    HTTP_NAME_HEADER,
+    HTTP_VERSION_HEADER,
+    HTTP_GET_DELETE,
+    HTTP_NO_SESSION,
+    HTTP_UNKNOWN_METHOD
+];
+/**
+ * A 2025-era server is not simply failed: it is held to what its era requires (handshake,
+ * schemas, ordering, error shapes) and told what to change for 2026-07-28.
+ */
+function legacyReport(probe) {
+    const init = probe.initialize;
+    const initResult = resultOf(init);
+    const version = typeof initResult?.protocolVersion === 'string' ? initResult.protocolVersion : null;
+    if (!init || !initResult) {
+        const reason = `the server answered neither server/discover (${describeResponse(probe.discover)}) nor initialize (${init ? describeResponse(init) : 'not sent'})`;
+        return {
+            era: 'legacy',
+            negotiated_version: null,
+            transport: probe.transport,
+            server_info: null,
+            duration_ms: 0,
+            checks: [failed(LEGACY_INITIALIZE, reason, init ?? probe.discover)],
+            migration: [],
+            error: reason
+        };
+    }
+    const migration = [
+        `Implement server/discover: answer with resultType "complete", supportedVersions ["${MODERN_VERSION}"], capabilities, ttlMs, cacheScope, and serverInfo in _meta (§2). It answered ${describeResponse(probe.discover)}.`,
+        'Serve requests without initialize: read protocolVersion and clientCapabilities from params._meta on every request, answer -32602 when they are missing and -32022 (with data.supported and data.requested) for an unsupported version (§1, §3, §5).',
+        'Add resultType: "complete" to every result (§7).',
+        'Add ttlMs (integer ≥ 0) and cacheScope ("public" or "private") to tools/list, prompts/list, resources/list, resources/templates/list and resources/read results (§6).'
+    ];
+    const unknown = checkUnknownTool(probe);
+    if (unknown.status !== 'pass') {
+        migration.push(`Answer a call of an unknown tool with the JSON-RPC error -32602, not ${describeResponse(probe.unknownTool)} (§5).`);
+    }
+    const missing = probe.missingResource;
+    const missingCheck = checkMissingResource(probe);
+    if (missing && errorCode(missing) === -32002)
+        migration.push('Answer a read of a missing resource with -32602; -32002 is retired (§5).');
+    else if (missing && missingCheck.status !== 'pass')
+        migration.push(`Answer a read of a missing resource with -32602, not ${describeResponse(missing)} (§5).`);
+    const dialects = new Set((listedTools(probe) ?? []).map((t) => (common_isObject(t.inputSchema) && typeof t.inputSchema.$schema === 'string' ? t.inputSchema.$schema : null)).filter(Boolean));
+    const old = [...dialects].filter((d) => !String(d).includes('2020-12'));
+    if (old.length)
+        migration.push(`Move tool schemas to JSON Schema 2020-12 (the default when $schema is absent); they declare ${old.join(', ')} (§8).`);
+    if (probe.transport === 'http') {
+        migration.push('Over HTTP: stop minting Mcp-Session-Id, answer GET and DELETE with 405, require Mcp-Method (and Mcp-Name on tools/call, resources/read, prompts/get) and answer violations with 400 + -32020 (§4).');
+    }
+    migration.push('With the TypeScript SDK, @modelcontextprotocol/server 2.x builds a 2026-07-28 server (and still serves 2025 clients) from the same registrations.');
+    const checks = [
+        version ? passed(LEGACY_INITIALIZE, `initialize → protocolVersion ${version}`, init) : failed(LEGACY_INITIALIZE, 'initialize result has no protocolVersion', init),
+        checkToolsOrder(probe),
+        ...checkSchemas(probe),
+        ...checkToolNames(probe),
+        // In 2025 an isError result for an unknown tool was common practice: a warning, and a migration step.
+        unknown.status === 'fail' ? { ...unknown, severity: 'warning', status: 'warn', message: `${unknown.message} (required from 2026-07-28)` } : unknown,
+        missing && errorCode(missing) === -32002 ? passed(MISSING_RESOURCE, 'missing resource → -32002 (legal before 2026-07-28)', missing) : missingCheck,
+        ...lintTools(probe),
+        ...MODERN_ONLY.map((spec) => skipped(spec, 'legacy server: applies from 2026-07-28'))
+    ];
+    return {
+        era: 'legacy',
+        negotiated_version: version,
+        transport: probe.transport,
+        server_info: serverInfo(initResult.serverInfo),
+        duration_ms: 0,
+        checks,
+        migration,
+        error: null
+    };
+}
+function serverInfo(value) {
+    return common_isObject(value) && typeof value.name === 'string' ? { name: value.name, version: typeof value.version === 'string' ? value.version : '' } : null;
+}
+/** The conformance gate: fail on error-severity failures (default), on warnings too, or never. */
+function conformancePassed(report, failOn) {
+    if (failOn === 'never')
+        return true;
+    if (report.error)
+        return false;
+    return !report.checks.some((c) => c.status === 'fail' || (failOn === 'warning' && c.status === 'warn'));
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/ajvProvider-BIwGVY6G.mjs
 
 
@@ -53378,231 +54733,6 @@ function dist_fromJsonSchema(schema, validator) {
 //#endregion
 
 //# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: external "node:process"
-const external_node_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: ./node_modules/cross-spawn/index.js
-var cross_spawn = __nccwpck_require__(546);
-;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/stdio.mjs
-
-
-
-
-
-//#region src/client/stdio.ts
-/**
-* Environment variables to inherit by default, if an environment is not explicitly given.
-*/
-const DEFAULT_INHERITED_ENV_VARS = external_node_process_namespaceObject.platform === "win32" ? [
-	"APPDATA",
-	"COMSPEC",
-	"HOMEDRIVE",
-	"HOMEPATH",
-	"LOCALAPPDATA",
-	"PATH",
-	"PATHEXT",
-	"PROCESSOR_ARCHITECTURE",
-	"PROGRAMDATA",
-	"PROGRAMFILES",
-	"PROGRAMFILES(X86)",
-	"PROGRAMW6432",
-	"SYSTEMDRIVE",
-	"SYSTEMROOT",
-	"TEMP",
-	"USERNAME",
-	"USERPROFILE",
-	"WINDIR"
-] : [
-	"HOME",
-	"LOGNAME",
-	"PATH",
-	"SHELL",
-	"TERM",
-	"USER"
-];
-/**
-* Returns a default environment object including only environment variables deemed safe to inherit.
-*/
-function getDefaultEnvironment() {
-	const env = {};
-	for (const key of DEFAULT_INHERITED_ENV_VARS) {
-		const value = external_node_process_namespaceObject.env[key];
-		if (value === void 0) continue;
-		if (value.startsWith("()")) continue;
-		env[key] = value;
-	}
-	return env;
-}
-/**
-* Client transport for stdio: this will connect to a server by spawning a process and communicating with it over stdin/stdout.
-*
-* This transport is only available in Node.js environments.
-*/
-var StdioClientTransport = class {
-	_process;
-	_readBuffer;
-	_serverParams;
-	_stderrStream = null;
-	onclose;
-	onerror;
-	onmessage;
-	constructor(server) {
-		this._serverParams = server;
-		this._readBuffer = new ReadBuffer({ maxBufferSize: server.maxBufferSize });
-		if (server.stderr === "pipe" || server.stderr === "overlapped") this._stderrStream = new external_node_stream_namespaceObject.PassThrough();
-	}
-	/**
-	* Starts the server process and prepares to communicate with it.
-	*/
-	async start() {
-		if (this._process) throw new Error("StdioClientTransport already started! If using Client class, note that connect() calls start() automatically.");
-		return new Promise((resolve, reject) => {
-			this._process = cross_spawn(this._serverParams.command, this._serverParams.args ?? [], {
-				env: {
-					...getDefaultEnvironment(),
-					...this._serverParams.env
-				},
-				stdio: [
-					"pipe",
-					"pipe",
-					this._serverParams.stderr ?? "inherit"
-				],
-				shell: false,
-				windowsHide: external_node_process_namespaceObject.platform === "win32",
-				cwd: this._serverParams.cwd
-			});
-			this._process.on("error", (error) => {
-				reject(error);
-				this.onerror?.(error);
-			});
-			this._process.on("spawn", () => {
-				resolve();
-			});
-			this._process.on("close", (_code) => {
-				this._process = void 0;
-				this.onclose?.();
-			});
-			this._process.stdin?.on("error", (error) => {
-				this.onerror?.(error);
-			});
-			this._process.stdout?.on("data", (chunk) => {
-				try {
-					this._readBuffer.append(chunk);
-					this.processReadBuffer();
-				} catch (error) {
-					this.onerror?.(error);
-					this.close().catch(() => {});
-				}
-			});
-			this._process.stdout?.on("error", (error) => {
-				this.onerror?.(error);
-			});
-			if (this._stderrStream && this._process.stderr) this._process.stderr.pipe(this._stderrStream);
-		});
-	}
-	/**
-	* The `stderr` stream of the child process, if {@linkcode StdioServerParameters.stderr} was set to `"pipe"` or `"overlapped"`.
-	*
-	* If `stderr` piping was requested, a `PassThrough` stream is returned _immediately_, allowing callers to
-	* attach listeners before the `start` method is invoked. This prevents loss of any early
-	* error output emitted by the child process.
-	*/
-	get stderr() {
-		if (this._stderrStream) return this._stderrStream;
-		return this._process?.stderr ?? null;
-	}
-	/**
-	* The child process pid spawned by this transport.
-	*
-	* This is only available after the transport has been started.
-	*/
-	get pid() {
-		return this._process?.pid ?? null;
-	}
-	processReadBuffer() {
-		while (true) try {
-			const message = this._readBuffer.readMessage();
-			if (message === null) break;
-			this.onmessage?.(message);
-		} catch (error) {
-			this.onerror?.(error);
-		}
-	}
-	/**
-	* Reap a disposable probe sibling (see the version-negotiation sibling
-	* flow): signal-first teardown awaiting process `exit` — never the `close`
-	* event, so a helper process holding the child's stdio pipes can never
-	* block disposal. Not part of the public transport lifecycle.
-	*
-	* @internal
-	*/
-	async _dispose() {
-		const proc = this._process;
-		this._process = void 0;
-		if (proc && proc.exitCode === null && proc.signalCode === null) {
-			const exited = new Promise((resolve) => proc.once("exit", () => resolve()));
-			try {
-				proc.stdin?.end();
-			} catch {}
-			try {
-				proc.kill("SIGTERM");
-			} catch {}
-			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1e3).unref())]);
-			if (proc.exitCode === null && proc.signalCode === null) try {
-				proc.kill("SIGKILL");
-			} catch {}
-			await exited;
-		}
-		try {
-			proc?.stdout?.destroy();
-		} catch {}
-		try {
-			proc?.stdin?.destroy();
-		} catch {}
-		try {
-			proc?.stderr?.destroy();
-		} catch {}
-		this._readBuffer.clear();
-	}
-	async close() {
-		if (this._process) {
-			const processToClose = this._process;
-			this._process = void 0;
-			const closePromise = new Promise((resolve) => {
-				processToClose.once("close", () => {
-					resolve();
-				});
-			});
-			try {
-				processToClose.stdin?.end();
-			} catch {}
-			await Promise.race([closePromise, new Promise((resolve) => setTimeout(resolve, 2e3).unref())]);
-			if (processToClose.exitCode === null) {
-				try {
-					processToClose.kill("SIGTERM");
-				} catch {}
-				await Promise.race([closePromise, new Promise((resolve) => setTimeout(resolve, 2e3).unref())]);
-			}
-			if (processToClose.exitCode === null) try {
-				processToClose.kill("SIGKILL");
-			} catch {}
-		}
-		this._readBuffer.clear();
-	}
-	send(message) {
-		return new Promise((resolve) => {
-			if (!this._process?.stdin) throw new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.NotConnected, "Not connected");
-			const json = serializeMessage(message);
-			if (this._process.stdin.write(json)) resolve();
-			else this._process.stdin.once("drain", resolve);
-		});
-	}
-};
-
-//#endregion
-
-//# sourceMappingURL=stdio.mjs.map
 ;// CONCATENATED MODULE: ./src/mcp/content.ts
 /** Flatten MCP content blocks into the text a model is shown as a tool result. */
 function contentToText(content, structuredContent) {
@@ -54318,6 +55448,8 @@ async function runEvaluation(suite, server, settings, deps) {
         duration_s: duration,
         passed: summary.failed + summary.errored === 0,
         config: resultsConfig(suite, server, settings),
+        behaviour: { status: 'ran', reason: null },
+        conformance: null,
         summary,
         runs: results,
         fatal_error: null
@@ -54606,6 +55738,49 @@ function truncateText(text, max) {
     return `${text.slice(0, max)}\n… (truncated: ${text.length - max} more characters)`;
 }
 
+;// CONCATENATED MODULE: ./src/report/conformance.ts
+
+const ICON = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' };
+/**
+ * The conformance section: a verdict line, a compact table of the checks that ran, the skipped
+ * ones on one line, every failure and warning expanded with its evidence, and for a legacy
+ * server the steps to 2026-07-28.
+ */
+function renderConformance(section) {
+    const ran = section.checks.filter((c) => c.status !== 'skip');
+    const count = (status) => section.checks.filter((c) => c.status === status).length;
+    const verdict = section.passed ? '✓ passed' : '✗ failed';
+    const out = [`## Protocol conformance — ${verdict}`, ''];
+    const era = section.era === 'modern' ? `Modern server (MCP ${section.negotiated_version})` : `**Legacy server** (${section.negotiated_version ?? 'no handshake'})`;
+    const who = section.server_info ? ` · ${escapeMarkdown(`${section.server_info.name} ${section.server_info.version}`.trim())}` : '';
+    out.push(`> ${era} over ${section.transport}${who} · ${section.checks.length} checks: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`, '');
+    if (section.error)
+        out.push(`**The server could not be probed:** ${escapeMarkdown(section.error)}`, '');
+    if (ran.length > 0) {
+        out.push('<table>', '<tr><th></th><th>Check</th><th>Severity</th><th>Result</th></tr>');
+        for (const check of ran) {
+            out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(conformance_truncate(check.message, 300))}</td></tr>`);
+        }
+        out.push('</table>', '');
+    }
+    const skipped = section.checks.filter((c) => c.status === 'skip');
+    if (skipped.length > 0)
+        out.push(`Skipped: ${skipped.map((c) => `\`${c.id}\``).join(', ')} (${escapeMarkdown(skipped[0].message)}${skipped.some((c) => c.message !== skipped[0].message) ? ', …' : ''}).`, '');
+    for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
+        out.push(`<details><summary>${ICON[check.status]} <code>${check.id}</code> (${check.severity})</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '', escapeMarkdown(check.message), '');
+        if (check.evidence)
+            out.push('Request:', '', codeBlock(check.evidence.request, 'json'), '', 'Response:', '', codeBlock(check.evidence.response), '');
+        out.push('</details>', '');
+    }
+    if (section.migration.length > 0) {
+        out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '');
+    }
+    return out;
+}
+function conformance_truncate(text, max) {
+    return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 ;// CONCATENATED MODULE: ./src/report/numbers.ts
 /** Python's round(): halves go to the even neighbour (62.5 → 62), unlike Math.round. */
 function roundHalfEven(x) {
@@ -54620,6 +55795,7 @@ function formatPercent(score) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -54642,8 +55818,16 @@ function renderMarkdownReport(doc) {
         out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '');
         return out.join('\n');
     }
+    if (doc.conformance)
+        out.push(...renderConformance(doc.conformance));
+    if (doc.behaviour.status === 'skipped') {
+        out.push('## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, '');
+        return out.join('\n').replace(/\n{3,}/g, '\n\n');
+    }
     if (doc.runs.length === 0)
         return out.join('\n');
+    if (doc.conformance)
+        out.push('## Behaviour evals', '');
     out.push(...summaryTable(doc.runs), '', usageLine(doc), '', '### Details', '');
     for (const run of doc.runs)
         out.push(...runDetails(run), '');
@@ -54653,12 +55837,16 @@ function headerLine(doc) {
     const { summary } = doc;
     const seconds = Math.trunc(doc.duration_s);
     const parts = [];
-    if (summary.failed + summary.errored === 0)
+    if (doc.behaviour.status === 'skipped' && doc.conformance)
+        parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`);
+    else if (summary.failed + summary.errored === 0)
         parts.push(`**All ${summary.total} evals passed**`);
     else {
         const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ');
         parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`);
     }
+    if (doc.conformance && doc.behaviour.status === 'ran')
+        parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
     if (seconds > 0)
         parts.push(`${seconds}s`);
     parts.push(formatTimestamp(doc.started_at));
@@ -54879,6 +56067,7 @@ function usable(secrets) {
 
 
 
+
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 function prepare(options, env) {
     const server = parseServerConfig(options.serverConfig);
@@ -54890,35 +56079,74 @@ function prepare(options, env) {
     });
     return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0) };
 }
+/**
+ * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
+ * skip them; one document holds both, and `passed` is both gates.
+ */
 async function evaluate(prepared, hooks = {}) {
     const { options, suite, server } = prepared;
-    const llm = hooks.llm ??
-        createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
-    return runEvaluation(suite, server, {
+    const startedAt = new Date();
+    const started = performance.now();
+    const settings = {
         filter: options.filter,
         maxSteps: options.maxSteps,
         concurrency: options.concurrency,
         timeoutSeconds: options.timeoutSeconds,
         baseUrl: options.baseUrl,
         today: localDate(new Date())
-    }, {
-        llm,
-        judge: createGEvalJudge(llm, suite.judge_model),
-        sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
-        onRunFinished: hooks.onRunFinished
-    });
+    };
+    const report = options.conformance === 'off' ? null : await runConformance(server);
+    if (report)
+        hooks.onConformance?.(report);
+    let doc;
+    if (options.skipBehaviour !== null) {
+        doc = skippedBehaviourDocument(suite, server, settings, options.skipBehaviour);
+    }
+    else {
+        const llm = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
+        doc = await runEvaluation(suite, server, settings, {
+            llm,
+            judge: createGEvalJudge(llm, suite.judge_model),
+            sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+            onRunFinished: hooks.onRunFinished
+        });
+    }
+    const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 };
+    if (!report)
+        return { ...doc, ...whole };
+    const conformance = { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) };
+    return { ...doc, ...whole, conformance, passed: doc.passed && conformance.passed };
 }
-/** The document written when the evaluation could not run at all, so outputs always exist. */
-function fatalDocument(message, startedAt = new Date()) {
+function skippedBehaviourDocument(suite, server, settings, reason) {
+    return {
+        ...emptyDocument(),
+        config: resultsConfig(suite, server, settings),
+        behaviour: { status: 'skipped', reason },
+        passed: true
+    };
+}
+function emptyDocument(startedAt = new Date()) {
     return {
         version: RESULTS_VERSION,
         tool: { name: TOOL_NAME, version: TOOL_VERSION },
         started_at: startedAt.toISOString(),
         duration_s: 0,
-        passed: false,
+        passed: true,
         config: null,
-        summary: { ...summarize([]), pass_rate: 0 },
+        behaviour: { status: 'ran', reason: null },
+        conformance: null,
+        summary: summarize([]),
         runs: [],
+        fatal_error: null
+    };
+}
+/** The document written when the evaluation could not run at all, so outputs always exist. */
+function fatalDocument(message, startedAt = new Date()) {
+    return {
+        ...emptyDocument(startedAt),
+        passed: false,
+        behaviour: { status: 'skipped', reason: 'the configuration is invalid' },
+        summary: { ...summarize([]), pass_rate: 0 },
         fatal_error: message
     };
 }
@@ -54958,7 +56186,38 @@ function formatSummaryLine(doc) {
     if (doc.fatal_error !== null)
         return `Evals failed to run: ${doc.fatal_error}`;
     const s = doc.summary;
-    return `${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`;
+    const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : '';
+    if (doc.behaviour.status === 'skipped')
+        return `${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
+    return `${conformance}${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`;
+}
+/** The conformance verdict in a line, then one line per failure or warning. */
+function formatConformanceLines(report) {
+    const count = (status) => report.checks.filter((c) => c.status === status).length;
+    const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`;
+    const lines = [
+        `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
+    ];
+    if (report.error)
+        lines.push(`  ✗ ${report.error}`);
+    for (const c of report.checks)
+        if (c.status === 'fail' || c.status === 'warn')
+            lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`);
+    if (report.migration.length)
+        lines.push(`  ${report.migration.length} migration steps to 2026-07-28 are in the report.`);
+    return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
+}
+/** Why the step fails, in one sentence. */
+function failureReason(doc) {
+    const reasons = [];
+    const bad = doc.summary.failed + doc.summary.errored;
+    if (bad > 0)
+        reasons.push(`${bad} of ${doc.summary.total} evals did not pass`);
+    if (doc.conformance && !doc.conformance.passed) {
+        const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id);
+        reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`);
+    }
+    return reasons.join('; ') || 'the evaluation did not pass';
 }
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
@@ -54985,6 +56244,8 @@ Options (eval-action's flags first):
   --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
   --timeout-seconds N         per run (default 300)
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
+  --conformance MODE          auto (default: protocol checks, then the runs), only, off
+  --conformance-fail-on SEV   error (default), warning, never
   -h, --help                  this text
   -v, --version               print the version
 
@@ -55010,6 +56271,8 @@ async function main(argv, env = process.env) {
                 'judge-model': { type: 'string' },
                 'timeout-seconds': { type: 'string' },
                 'api-key': { type: 'string' },
+                conformance: { type: 'string' },
+                'conformance-fail-on': { type: 'string' },
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean', short: 'v' }
             },
@@ -55044,7 +56307,9 @@ async function main(argv, env = process.env) {
             models: flag('models'),
             timeoutSeconds: flag('timeout-seconds'),
             resultsPath: flag('output'),
-            reportPath: flag('report')
+            reportPath: flag('report'),
+            conformance: flag('conformance'),
+            conformanceFailOn: flag('conformance-fail-on')
         });
         prepared = prepare(options, env);
     }
@@ -55058,7 +56323,10 @@ async function main(argv, env = process.env) {
         return 2;
     }
     const { secrets } = prepared;
+    if (prepared.options.skipBehaviour)
+        process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`);
     const doc = await evaluate(prepared, {
+        onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
         onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
     });
     const written = writeResults(doc, prepared.options, prepared.secrets);
@@ -65488,6 +66756,55 @@ module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.
 
 /***/ }),
 
+/***/ 4908:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/applicator":true},"$recursiveAnchor":true,"title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"additionalItems":{"$recursiveRef":"#"},"unevaluatedItems":{"$recursiveRef":"#"},"items":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"#/$defs/schemaArray"}]},"contains":{"$recursiveRef":"#"},"additionalProperties":{"$recursiveRef":"#"},"unevaluatedProperties":{"$recursiveRef":"#"},"properties":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$recursiveRef":"#"}},"propertyNames":{"$recursiveRef":"#"},"if":{"$recursiveRef":"#"},"then":{"$recursiveRef":"#"},"else":{"$recursiveRef":"#"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$recursiveRef":"#"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$recursiveRef":"#"}}}}');
+
+/***/ }),
+
+/***/ 958:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/content","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"contentSchema":{"$recursiveRef":"#"}}}');
+
+/***/ }),
+
+/***/ 58:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/core","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true},"$recursiveAnchor":true,"title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"type":"string","format":"uri"},"$anchor":{"type":"string","pattern":"^[A-Za-z][-A-Za-z0-9.:_]*$"},"$ref":{"type":"string","format":"uri-reference"},"$recursiveRef":{"type":"string","format":"uri-reference"},"$recursiveAnchor":{"type":"boolean","default":false},"$vocabulary":{"type":"object","propertyNames":{"type":"string","format":"uri"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}}}}');
+
+/***/ }),
+
+/***/ 6534:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/format","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/format":true},"$recursiveAnchor":true,"title":"Format vocabulary meta-schema","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
+
+/***/ }),
+
+/***/ 711:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/meta-data":true},"$recursiveAnchor":true,"title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
+
+/***/ }),
+
+/***/ 8030:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/validation","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/validation":true},"$recursiveAnchor":true,"title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}},"const":true,"enum":{"type":"array","items":true},"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
+
+/***/ }),
+
+/***/ 8138:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/schema","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true,"https://json-schema.org/draft/2019-09/vocab/applicator":true,"https://json-schema.org/draft/2019-09/vocab/validation":true,"https://json-schema.org/draft/2019-09/vocab/meta-data":true,"https://json-schema.org/draft/2019-09/vocab/format":false,"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format"},{"$ref":"meta/content"}],"type":["object","boolean"],"properties":{"definitions":{"$comment":"While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.","type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"dependencies":{"$comment":"\\"dependencies\\" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to \\"dependentSchemas\\" and \\"dependentRequired\\"","type":"object","additionalProperties":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"meta/validation#/$defs/stringArray"}]}}}}');
+
+/***/ }),
+
 /***/ 7216:
 /***/ ((module) => {
 
@@ -65541,6 +66858,13 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/dr
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/unevaluated"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format-annotation"},{"$ref":"meta/content"}],"type":["object","boolean"],"$comment":"This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.","properties":{"definitions":{"$comment":"\\"definitions\\" has been replaced by \\"$defs\\".","type":"object","additionalProperties":{"$dynamicRef":"#meta"},"deprecated":true,"default":{}},"dependencies":{"$comment":"\\"dependencies\\" has been split and replaced by \\"dependentSchemas\\" and \\"dependentRequired\\" in order to serve their differing semantics.","type":"object","additionalProperties":{"anyOf":[{"$dynamicRef":"#meta"},{"$ref":"meta/validation#/$defs/stringArray"}]},"deprecated":true,"default":{}},"$recursiveAnchor":{"$comment":"\\"$recursiveAnchor\\" has been replaced by \\"$dynamicAnchor\\".","$ref":"meta/core#/$defs/anchorString","deprecated":true},"$recursiveRef":{"$comment":"\\"$recursiveRef\\" has been replaced by \\"$dynamicRef\\".","$ref":"meta/core#/$defs/uriReferenceString","deprecated":true}}}');
+
+/***/ }),
+
+/***/ 2079:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
 
 /***/ })
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { ConfigError } from '../config/errors.js'
 import { resolveOptions } from '../config/options.js'
 import { evaluate, fatalDocument, prepare, writeResults } from '../evaluate.js'
-import { formatProgressLine, formatSummaryLine } from '../report/progress.js'
+import { formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
 import { redactText } from '../util/redact.js'
 import { TOOL_VERSION } from '../version.js'
 
@@ -22,6 +22,8 @@ Options (eval-action's flags first):
   --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
   --timeout-seconds N         per run (default 300)
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
+  --conformance MODE          auto (default: protocol checks, then the runs), only, off
+  --conformance-fail-on SEV   error (default), warning, never
   -h, --help                  this text
   -v, --version               print the version
 
@@ -48,6 +50,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         'judge-model': { type: 'string' },
         'timeout-seconds': { type: 'string' },
         'api-key': { type: 'string' },
+        conformance: { type: 'string' },
+        'conformance-fail-on': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' }
       },
@@ -81,7 +85,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       models: flag('models'),
       timeoutSeconds: flag('timeout-seconds'),
       resultsPath: flag('output'),
-      reportPath: flag('report')
+      reportPath: flag('report'),
+      conformance: flag('conformance'),
+      conformanceFailOn: flag('conformance-fail-on')
     })
     prepared = prepare(options, env)
   } catch (error) {
@@ -94,7 +100,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 
   const { secrets } = prepared
+  if (prepared.options.skipBehaviour) process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`)
   const doc = await evaluate(prepared, {
+    onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
     onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
   })
   const written = writeResults(doc, prepared.options, prepared.secrets)

@@ -1,3 +1,4 @@
+import type { FailOn } from '../conformance/run.js'
 import { Defaults } from '../constants.js'
 import { ConfigError } from './errors.js'
 
@@ -15,6 +16,11 @@ export interface RunOptions {
   timeoutSeconds: number
   resultsPath: string
   reportPath: string
+  /** auto: conformance, then the behaviour runs; only: conformance alone; off: behaviour alone. */
+  conformance: 'auto' | 'only' | 'off'
+  conformanceFailOn: FailOn
+  /** Why the behaviour layer will not run (no API key, conformance only), or null. */
+  skipBehaviour: string | null
 }
 
 /** Raw text values keyed by option, with the name the user typed them under (for errors). */
@@ -34,6 +40,8 @@ export interface RawOptions {
   timeoutSeconds: RawOption
   resultsPath?: RawOption
   reportPath?: RawOption
+  conformance?: RawOption
+  conformanceFailOn?: RawOption
 }
 
 export function resolveOptions(raw: RawOptions): RunOptions {
@@ -49,8 +57,17 @@ export function resolveOptions(raw: RawOptions): RunOptions {
   } catch {
     throw new ConfigError(`must be an http(s) URL, got '${baseUrl}'`, { input: raw.baseUrl.name })
   }
+  const conformance = parseChoice(raw.conformance, ['auto', 'only', 'off'] as const, 'auto')
   const apiKey = (raw.apiKey.value ?? '').trim()
-  if (apiKey === '' && isOpenRouter(baseUrl)) throw new ConfigError('is required', { input: raw.apiKey.name })
+  const keyMissing = apiKey === '' && isOpenRouter(baseUrl)
+  // Without a key (a pull request from a fork gets no secrets) conformance still runs.
+  if (keyMissing && conformance === 'off') throw new ConfigError('is required (or set conformance to auto or only)', { input: raw.apiKey.name })
+  const skipBehaviour =
+    conformance === 'only'
+      ? 'conformance is "only"'
+      : keyMissing
+        ? `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
+        : null
   const parallel = parseBoolean(raw.parallel, true)
   return {
     serverConfig: required(raw.serverConfig),
@@ -65,7 +82,10 @@ export function resolveOptions(raw: RawOptions): RunOptions {
     models: (raw.models.value ?? '').trim(),
     timeoutSeconds: parseInteger(raw.timeoutSeconds, Defaults.TimeoutSeconds, 1, 86_400),
     resultsPath: raw.resultsPath?.value?.trim() || Defaults.ResultsPath,
-    reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath
+    reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
+    conformance,
+    conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
+    skipBehaviour
   }
 }
 
@@ -84,6 +104,13 @@ export function parseInteger(o: RawOption, fallback: number, min: number, max: n
   const n = Number(text)
   if (n < min || n > max) throw new ConfigError(`must be between ${min} and ${max}, got ${n}`, { input: o.name })
   return n
+}
+
+export function parseChoice<T extends string>(o: RawOption | undefined, choices: readonly T[], fallback: T): T {
+  const text = (o?.value ?? '').trim()
+  if (text === '') return fallback
+  if ((choices as readonly string[]).includes(text)) return text as T
+  throw new ConfigError(`must be one of ${choices.join(', ')}, got '${text}'`, { input: o?.name })
 }
 
 /** YAML 1.2 booleans, as GitHub's getBooleanInput accepts, with a default for empty. */

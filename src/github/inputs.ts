@@ -20,7 +20,9 @@ export function readActionOptions(): RunOptions {
     baseUrl: input(Inputs.BaseUrl),
     judgeModel: input(Inputs.JudgeModel),
     models: input(Inputs.Models),
-    timeoutSeconds: input(Inputs.TimeoutSeconds)
+    timeoutSeconds: input(Inputs.TimeoutSeconds),
+    conformance: input(Inputs.Conformance),
+    conformanceFailOn: input(Inputs.ConformanceFailOn)
   })
 }
 

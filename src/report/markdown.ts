@@ -1,6 +1,7 @@
 import type { Json } from '../config/types.js'
 import type { ConversationEntry, ResultsDocument, RunResult } from '../results/types.js'
-import { blockquote, codeBlock, codeSpan, escapeHtml, truncateText } from './escape.js'
+import { renderConformance } from './conformance.js'
+import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent, roundHalfEven } from './numbers.js'
 import { pyStr } from '../scoring/python-values.js'
 
@@ -26,7 +27,13 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
     out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '')
     return out.join('\n')
   }
+  if (doc.conformance) out.push(...renderConformance(doc.conformance))
+  if (doc.behaviour.status === 'skipped') {
+    out.push('## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, '')
+    return out.join('\n').replace(/\n{3,}/g, '\n\n')
+  }
   if (doc.runs.length === 0) return out.join('\n')
+  if (doc.conformance) out.push('## Behaviour evals', '')
   out.push(...summaryTable(doc.runs), '', usageLine(doc), '', '### Details', '')
   for (const run of doc.runs) out.push(...runDetails(run), '')
   return out.join('\n').replace(/\n{3,}/g, '\n\n')
@@ -36,11 +43,13 @@ export function headerLine(doc: ResultsDocument): string {
   const { summary } = doc
   const seconds = Math.trunc(doc.duration_s)
   const parts: string[] = []
-  if (summary.failed + summary.errored === 0) parts.push(`**All ${summary.total} evals passed**`)
+  if (doc.behaviour.status === 'skipped' && doc.conformance) parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`)
+  else if (summary.failed + summary.errored === 0) parts.push(`**All ${summary.total} evals passed**`)
   else {
     const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ')
     parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`)
   }
+  if (doc.conformance && doc.behaviour.status === 'ran') parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`)
   if (seconds > 0) parts.push(`${seconds}s`)
   parts.push(formatTimestamp(doc.started_at))
   return `> ${parts.join(' · ')}`

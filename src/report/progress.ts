@@ -1,3 +1,4 @@
+import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { formatPercent } from './numbers.js'
 
@@ -19,5 +20,32 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
 export function formatSummaryLine(doc: ResultsDocument): string {
   if (doc.fatal_error !== null) return `Evals failed to run: ${doc.fatal_error}`
   const s = doc.summary
-  return `${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`
+  const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : ''
+  if (doc.behaviour.status === 'skipped') return `${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
+  return `${conformance}${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`
+}
+
+/** The conformance verdict in a line, then one line per failure or warning. */
+export function formatConformanceLines(report: ConformanceReport): string[] {
+  const count = (status: string) => report.checks.filter((c) => c.status === status).length
+  const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`
+  const lines = [
+    `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
+  ]
+  if (report.error) lines.push(`  ✗ ${report.error}`)
+  for (const c of report.checks) if (c.status === 'fail' || c.status === 'warn') lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`)
+  if (report.migration.length) lines.push(`  ${report.migration.length} migration steps to 2026-07-28 are in the report.`)
+  return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '))
+}
+
+/** Why the step fails, in one sentence. */
+export function failureReason(doc: ResultsDocument): string {
+  const reasons: string[] = []
+  const bad = doc.summary.failed + doc.summary.errored
+  if (bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
+  if (doc.conformance && !doc.conformance.passed) {
+    const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id)
+    reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`)
+  }
+  return reasons.join('; ') || 'the evaluation did not pass'
 }

@@ -1,4 +1,6 @@
 import type { Json } from '../config/types.js'
+import type { FailOn } from '../conformance/run.js'
+import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
 import type { TokenUsage } from '../llm/chat.js'
 import type { ScoringMode } from '../scoring/geval.js'
@@ -119,6 +121,18 @@ export interface ResultsConfig {
   base_url: string
 }
 
+/** Layer 0 as the document holds it: the report, and its verdict under the chosen gate. */
+export interface ConformanceSection extends ConformanceReport {
+  fail_on: FailOn
+  passed: boolean
+}
+
+/** Whether the model-driven runs happened, and why not. */
+export interface BehaviourStatus {
+  status: 'ran' | 'skipped'
+  reason: string | null
+}
+
 /** The one document every renderer reads. A report can be re-rendered from a saved copy. */
 export interface ResultsDocument {
   version: typeof RESULTS_VERSION
@@ -128,6 +142,8 @@ export interface ResultsDocument {
   passed: boolean
   /** Null when the configuration could not be read. */
   config: ResultsConfig | null
+  behaviour: BehaviourStatus
+  conformance: ConformanceSection | null
   summary: Summary
   runs: RunResult[]
   /** Set when the evaluation could not run at all (bad configuration, missing key). */

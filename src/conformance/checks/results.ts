@@ -71,7 +71,7 @@ export function checkCacheFields(probe: ProbeData): CheckResult {
     if (cacheScope !== 'public' && cacheScope !== 'private') problems.push({ exchange, problem: `${exchange.method}: cacheScope is ${JSON.stringify(cacheScope) ?? 'missing'} ("public" or "private")` })
   }
   if (seen === 0) return skipped(CACHE_FIELDS, 'no complete list result to inspect')
-  if (problems.length > 0) return failed(CACHE_FIELDS, problems.map((p) => p.problem).join('; '), problems[0].exchange)
+  if (problems.length > 0) return failed(CACHE_FIELDS, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange)
   return passed(CACHE_FIELDS, `ttlMs and cacheScope on all ${seen} cacheable results`)
 }
 
@@ -91,6 +91,8 @@ export function checkResultType(probe: ProbeData): CheckResult {
     else if (type !== 'complete' && type !== 'input_required') problems.push({ exchange, problem: `${exchange.method}: unknown resultType ${JSON.stringify(type)}` })
   }
   if (seen === 0) return skipped(RESULT_TYPE, 'no result to inspect')
-  if (problems.length > 0) return failed(RESULT_TYPE, problems.map((p) => p.problem).join('; '), problems[0].exchange)
+  if (problems.length > 0) return failed(RESULT_TYPE, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange)
   return passed(RESULT_TYPE, `resultType on all ${seen} results`)
 }
+
+const unique = (items: string[]) => [...new Set(items)]
