@@ -70835,6 +70835,7 @@ class StdioWire {
     }
     async request(req, timeoutMs) {
         const id = this.nextId++;
+        const started = performance.now();
         const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) };
         if (this.exited)
             return { method: req.method, request, response: { failure: `server ${this.exited}${this.stderrNote()}` } };
@@ -70846,11 +70847,12 @@ class StdioWire {
         });
         clearTimeout(timer);
         this.waiting.delete(id);
+        const ms = Math.round(performance.now() - started);
         if (frame === 'timeout')
-            return { method: req.method, request, response: { timedOut: true } };
+            return { method: req.method, request, response: { timedOut: true }, ms };
         if (!frame)
-            return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` } };
-        return { method: req.method, request, response: { frame } };
+            return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` }, ms };
+        return { method: req.method, request, response: { frame }, ms };
     }
     notify(method, params) {
         if (!this.exited)
@@ -70893,17 +70895,20 @@ class HttpWire {
             ...lowerKeys(this.headers),
             ...lowerKeys(headerOverrides)
         };
+        const started = performance.now();
         const response = await this.send('POST', JSON.stringify(request), headers, timeoutMs);
+        const ms = Math.round(performance.now() - started);
         if (req.method === 'initialize' && response.headers?.['mcp-session-id'])
             this.legacySession = response.headers['mcp-session-id'];
-        return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response };
+        return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response, ms };
     }
     /** Nothing to release: every request is its own exchange. */
     close() { }
     /** A request with another HTTP method (GET, DELETE) and no body. */
     async raw(method, timeoutMs) {
+        const started = performance.now();
         const response = await this.send(method, undefined, { accept: 'application/json, text/event-stream', ...lowerKeys(this.headers) }, timeoutMs);
-        return { method: `HTTP ${method}`, request: { http: method }, response };
+        return { method: `HTTP ${method}`, request: { http: method }, response, ms: Math.round(performance.now() - started) };
     }
     async send(method, body, headers, timeoutMs) {
         const clean = {};
@@ -71308,6 +71313,20 @@ function withoutRemoteRefs(schema) {
     }
     return out;
 }
+const validators = new Map();
+/** One validator per dialect, made once: building one costs far more than compiling a schema. */
+function validatorFor(dialect) {
+    const key = dialect === '' || dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : /draft-0[67]/.test(dialect) ? 'draft-07' : undefined;
+    if (!key)
+        return undefined;
+    let ajv = validators.get(key);
+    if (!ajv) {
+        const options = { strict: false, validateFormats: false, allErrors: false };
+        ajv = key === '2020-12' ? new _2020.Ajv2020(options) : key === '2019-09' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
+        validators.set(key, ajv);
+    }
+    return ajv;
+}
 /** Compile under the dialect the schema names (2020-12 when it names none). */
 function compileProblem(schema) {
     if (typeof schema === 'boolean')
@@ -71315,15 +71334,8 @@ function compileProblem(schema) {
     if (!common_isObject(schema))
         return 'is not a JSON Schema object';
     const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-    const options = { strict: false, validateFormats: false, allErrors: false };
-    let ajv;
-    if (dialect === '' || dialect.includes('2020-12'))
-        ajv = new _2020.Ajv2020(options);
-    else if (dialect.includes('2019-09'))
-        ajv = new _2019.Ajv2019(options);
-    else if (dialect.includes('draft-07') || dialect.includes('draft-06'))
-        ajv = new dist_ajv.Ajv(options);
-    else
+    const ajv = validatorFor(dialect);
+    if (!ajv)
         return `declares an unsupported dialect ${dialect}`;
     try {
         const cleaned = withoutRemoteRefs(schema);
@@ -71595,22 +71607,24 @@ async function runConformance(config, options = {}) {
 function evaluateProbe(probe) {
     return probe.era === 'modern' ? modernReport(probe) : legacyReport(probe);
 }
+/** The checks for a modern server, in report order; each is a pure function of the probes. */
+const MODERN_CHECKS = [
+    ['discover', checkDiscover],
+    ['tools order', checkToolsOrder],
+    ['cache fields', checkCacheFields],
+    ['result type', checkResultType],
+    ['schemas', checkSchemas],
+    ['tool names', checkToolNames],
+    ['unknown tool', checkUnknownTool],
+    ['unsupported version', checkUnsupportedVersion],
+    ['missing envelope', checkMissingEnvelope],
+    ['missing resource', checkMissingResource],
+    ['retired codes', checkRetiredCodes],
+    ['HTTP binding', checkHttp],
+    ['description lint', lintTools]
+];
 function modernReport(probe) {
-    const checks = [
-        ...checkDiscover(probe),
-        checkToolsOrder(probe),
-        checkCacheFields(probe),
-        checkResultType(probe),
-        ...checkSchemas(probe),
-        ...checkToolNames(probe),
-        checkUnknownTool(probe),
-        checkUnsupportedVersion(probe),
-        ...checkMissingEnvelope(probe),
-        checkMissingResource(probe),
-        checkRetiredCodes(probe),
-        ...checkHttp(probe),
-        ...lintTools(probe)
-    ];
+    const checks = MODERN_CHECKS.flatMap(([, check]) => check(probe));
     const info = resultOf(probe.discover)?._meta;
     return {
         era: 'modern',

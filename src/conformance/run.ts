@@ -50,22 +50,25 @@ export function evaluateProbe(probe: ProbeData): ConformanceReport {
   return probe.era === 'modern' ? modernReport(probe) : legacyReport(probe)
 }
 
+/** The checks for a modern server, in report order; each is a pure function of the probes. */
+export const MODERN_CHECKS: [string, (probe: ProbeData) => CheckResult | CheckResult[]][] = [
+  ['discover', checkDiscover],
+  ['tools order', checkToolsOrder],
+  ['cache fields', checkCacheFields],
+  ['result type', checkResultType],
+  ['schemas', checkSchemas],
+  ['tool names', checkToolNames],
+  ['unknown tool', checkUnknownTool],
+  ['unsupported version', checkUnsupportedVersion],
+  ['missing envelope', checkMissingEnvelope],
+  ['missing resource', checkMissingResource],
+  ['retired codes', checkRetiredCodes],
+  ['HTTP binding', checkHttp],
+  ['description lint', lintTools]
+]
+
 function modernReport(probe: ProbeData): ConformanceReport {
-  const checks: CheckResult[] = [
-    ...checkDiscover(probe),
-    checkToolsOrder(probe),
-    checkCacheFields(probe),
-    checkResultType(probe),
-    ...checkSchemas(probe),
-    ...checkToolNames(probe),
-    checkUnknownTool(probe),
-    checkUnsupportedVersion(probe),
-    ...checkMissingEnvelope(probe),
-    checkMissingResource(probe),
-    checkRetiredCodes(probe),
-    ...checkHttp(probe),
-    ...lintTools(probe)
-  ]
+  const checks = MODERN_CHECKS.flatMap(([, check]) => check(probe))
   const info = resultOf(probe.discover)?._meta
   return {
     era: 'modern',

@@ -31,6 +31,8 @@ export interface Exchange {
   method: string
   request: Record<string, unknown>
   response: WireResponse
+  /** Wall time from sending to the answer (or the timeout). */
+  ms?: number
 }
 
 export interface WireRequest {
@@ -75,6 +77,7 @@ export class StdioWire {
 
   async request(req: WireRequest, timeoutMs: number): Promise<Exchange> {
     const id = this.nextId++
+    const started = performance.now()
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
     if (this.exited) return { method: req.method, request, response: { failure: `server ${this.exited}${this.stderrNote()}` } }
     let timer: NodeJS.Timeout | undefined
@@ -85,9 +88,10 @@ export class StdioWire {
     })
     clearTimeout(timer)
     this.waiting.delete(id)
-    if (frame === 'timeout') return { method: req.method, request, response: { timedOut: true } }
-    if (!frame) return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` } }
-    return { method: req.method, request, response: { frame } }
+    const ms = Math.round(performance.now() - started)
+    if (frame === 'timeout') return { method: req.method, request, response: { timedOut: true }, ms }
+    if (!frame) return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` }, ms }
+    return { method: req.method, request, response: { frame }, ms }
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -131,9 +135,11 @@ export class HttpWire {
       ...lowerKeys(this.headers),
       ...lowerKeys(headerOverrides)
     }
+    const started = performance.now()
     const response = await this.send('POST', JSON.stringify(request), headers, timeoutMs)
+    const ms = Math.round(performance.now() - started)
     if (req.method === 'initialize' && response.headers?.['mcp-session-id']) this.legacySession = response.headers['mcp-session-id']
-    return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response }
+    return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response, ms }
   }
 
   /** Nothing to release: every request is its own exchange. */
@@ -141,8 +147,9 @@ export class HttpWire {
 
   /** A request with another HTTP method (GET, DELETE) and no body. */
   async raw(method: string, timeoutMs: number): Promise<Exchange> {
+    const started = performance.now()
     const response = await this.send(method, undefined, { accept: 'application/json, text/event-stream', ...lowerKeys(this.headers) }, timeoutMs)
-    return { method: `HTTP ${method}`, request: { http: method }, response }
+    return { method: `HTTP ${method}`, request: { http: method }, response, ms: Math.round(performance.now() - started) }
   }
 
   private async send(method: string, body: string | undefined, headers: Record<string, string | null>, timeoutMs: number): Promise<WireResponse> {
