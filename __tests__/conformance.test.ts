@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from '@jest/globals'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
@@ -12,6 +13,15 @@ const FIXTURE = fixturePath('servers/conformance-server.mjs')
 const stdioFixture = (defect = ''): ServerConfig => ({ kind: 'stdio', command: process.execPath, args: [FIXTURE], env: { DEFECT: defect } })
 
 const running: ChildProcess[] = []
+
+/** A port nothing listens on right now, for a server that takes its port from the environment. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 afterEach(() => {
   for (const child of running.splice(0)) child.kill()
 })
@@ -114,10 +124,30 @@ describe('era detection and legacy servers', () => {
     expect(report.checks.find((c) => c.id === 'discover-responds')?.status).toBe('skip')
   })
 
+  test('server-everything over Streamable HTTP: legacy (400 without a modern body), with the HTTP migration step', async () => {
+    const port = await freePort()
+    const child = spawn(process.execPath, [fixturePath('../node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) }
+    })
+    running.push(child)
+    await new Promise<void>((resolve) => child.stderr!.on('data', (c: Buffer) => c.toString().includes('listening') && resolve()))
+    const report = await runConformance({ kind: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} })
+    expect(report).toMatchObject({ era: 'legacy', negotiated_version: '2025-11-25', transport: 'http' })
+    expect(errors(report)).toEqual([])
+    expect(report.migration.join('\n')).toContain('stop minting Mcp-Session-Id')
+  })
+
   test('a legacy server that answers discover with -32601 is legacy; one that stays silent too', async () => {
     const report = await runConformance({ kind: 'stdio', command: process.execPath, args: [fixturePath('servers/legacy-server.mjs')], env: {} })
     expect(report).toMatchObject({ era: 'legacy', server_info: { name: 'legacy-adder' } })
     expect(report.migration.join('\n')).toContain('draft-07')
+    expect(report.migration[0]).toContain('Today server/discover gets error -32601')
+    const silent = await runConformance(
+      { kind: 'stdio', command: process.execPath, args: [fixturePath('servers/legacy-server.mjs')], env: { SILENT_UNKNOWN: '1' } },
+      { discoverTimeoutMs: 500 }
+    )
+    expect(silent).toMatchObject({ era: 'legacy', negotiated_version: '2025-11-25', error: null })
+    expect(silent.migration[0]).toContain('Today server/discover gets no answer before the timeout')
   })
 
   test('the example server (MCP SDK 2.4.0) is modern and passes the gate, over stdio and HTTP', async () => {

@@ -31,6 +31,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     case 'ping':
       return send({ id: msg.id, result: {} })
     default:
+      // Some legacy servers never answer what they do not know (SILENT_UNKNOWN=1).
+      if (process.env.SILENT_UNKNOWN === '1') return
       return send({ id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } })
   }
 })

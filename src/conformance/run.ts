@@ -123,7 +123,7 @@ function legacyReport(probe: ProbeData): ConformanceReport {
     }
   }
   const migration: string[] = [
-    `Implement server/discover: answer with resultType "complete", supportedVersions ["${MODERN_VERSION}"], capabilities, ttlMs, cacheScope, and serverInfo in _meta (§2). It answered ${describeResponse(probe.discover)}.`,
+    `Implement server/discover: answer with resultType "complete", supportedVersions ["${MODERN_VERSION}"], capabilities, ttlMs, cacheScope, and serverInfo in _meta (§2). Today server/discover gets ${describeResponse(probe.discover)}.`,
     'Serve requests without initialize: read protocolVersion and clientCapabilities from params._meta on every request, answer -32602 when they are missing and -32022 (with data.supported and data.requested) for an unsupported version (§1, §3, §5).',
     'Add resultType: "complete" to every result (§7).',
     'Add ttlMs (integer ≥ 0) and cacheScope ("public" or "private") to tools/list, prompts/list, resources/list, resources/templates/list and resources/read results (§6).'
