@@ -54,7 +54,9 @@ describe('a spec-faithful modern server passes every check', () => {
   })
 
   test('over Streamable HTTP, headers included', async () => {
-    const report = await runConformance(await httpFixture())
+    const config = await httpFixture()
+    const report = await runConformance({ ...config, headers: { Authorization: 'Bearer conformance-secret' } })
+    expect(JSON.stringify(report)).not.toContain('conformance-secret')
     expect(report).toMatchObject({ era: 'modern', transport: 'http' })
     expect(findings(report)).toEqual([])
     expect(report.checks.filter((c) => c.status === 'skip')).toEqual([])

@@ -139,7 +139,9 @@ export class HttpWire {
     const response = await this.send('POST', JSON.stringify(request), headers, timeoutMs)
     const ms = Math.round(performance.now() - started)
     if (req.method === 'initialize' && response.headers?.['mcp-session-id']) this.legacySession = response.headers['mcp-session-id']
-    return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response, ms }
+    // Evidence shows the protocol headers only: the user's own (authorization) stay out of it.
+    const shown = Object.fromEntries(Object.entries(headers).filter(([k, v]) => v !== null && (k.startsWith('mcp-') || k === 'content-type')))
+    return { method: req.method, request: { ...request, headers: shown }, response, ms }
   }
 
   /** Nothing to release: every request is its own exchange. */
