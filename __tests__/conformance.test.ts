@@ -54,8 +54,8 @@ describe('a spec-faithful modern server passes every check', () => {
   })
 
   test('over Streamable HTTP, headers included', async () => {
-    const config = await httpFixture()
-    const report = await runConformance({ ...config, headers: { Authorization: 'Bearer conformance-secret' } })
+    const { url } = (await httpFixture()) as { url: string }
+    const report = await runConformance({ kind: 'http', url, headers: { Authorization: 'Bearer conformance-secret' } })
     expect(JSON.stringify(report)).not.toContain('conformance-secret')
     expect(report).toMatchObject({ era: 'modern', transport: 'http' })
     expect(findings(report)).toEqual([])

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { demoBrain } from '../examples/demo-model/brain.js'
 import { fixturePath } from '../__fixtures__/harness.js'
+import { startFakeGitHub } from '../__fixtures__/fake-github.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
@@ -73,7 +74,9 @@ describeDist('dist/index.js (the action)', () => {
       passed: 'true',
       pass_rate: '1',
       total: '2',
-      failed: '0'
+      failed: '0',
+      junit_xml: 'eval-junit.xml',
+      badge_json: 'eval-badge.json'
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ version: 1, passed: true, summary: { total: 2, passed: 2 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
@@ -144,6 +147,68 @@ describeDist('dist/index.js (the action)', () => {
     const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml', conformance: 'off' }), work)
     expect(code).toBe(1)
     expect(stdout).toContain("::error::input 'openrouter_api_key': is required")
+  })
+})
+
+describeDist('dist/index.js publishing to GitHub (fake REST API on 127.0.0.1)', () => {
+  let llm: ScriptedLlm
+  beforeAll(async () => {
+    llm = await startScriptedLlm(demoBrain)
+  })
+  afterAll(async () => llm.close())
+
+  async function runOnPullRequest(readOnly: boolean) {
+    const api = await startFakeGitHub({ readOnly })
+    const work = mkdtempSync(join(tmpdir(), 'action-pr-'))
+    writeFileSync(join(work, 'out'), '')
+    writeFileSync(join(work, 'summary'), '')
+    writeFileSync(join(work, 'event.json'), JSON.stringify({ pull_request: { number: 7 }, repository: { name: 'server', owner: { login: 'octo' } } }))
+    const env: Record<string, string> = {
+      GITHUB_OUTPUT: join(work, 'out'),
+      GITHUB_STEP_SUMMARY: join(work, 'summary'),
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: join(work, 'event.json'),
+      GITHUB_REPOSITORY: 'octo/server',
+      GITHUB_API_URL: api.url,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_RUN_ID: '42',
+      GITHUB_WORKFLOW: 'MCP evals',
+      GITHUB_JOB: 'evals',
+      INPUT_SERVER_CONFIG: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
+      INPUT_EVAL_CASES: join(root, 'examples/eval_cases.yaml'),
+      INPUT_OPENROUTER_API_KEY: 'sk-or-test-key',
+      INPUT_BASE_URL: llm.url,
+      INPUT_FILTER: 'tokyo',
+      INPUT_MODELS: 'openai/gpt-4o-mini',
+      INPUT_GITHUB_TOKEN: 'ghs_fake_token_123'
+    }
+    const result = await runNode([join(root, 'dist/index.js')], env, work)
+    await api.close()
+    return { ...result, api, work }
+  }
+
+  test('a pull request gets one sticky comment, JUnit, badge and transcripts; no artifact service is a warning', async () => {
+    const { code, stdout, api, work } = await runOnPullRequest(false)
+    expect(code).toBe(0)
+    expect(api.comments).toHaveLength(1)
+    expect(api.comments[0].body).toContain('### MCP Server Evals — ✓ passed')
+    expect(api.comments[0].body.endsWith('<!-- mcp-server-evals:sticky:MCP evals/evals -->')).toBe(true)
+    expect(api.comments[0].body).toContain('[job summary](https://github.com/octo/server/actions/runs/42)')
+    expect(stdout).toContain('::warning::The artifact service is not available here')
+    // Masked (the runner hides it from then on), and never printed otherwise.
+    expect(stdout.split('\n').filter((l) => l.includes('ghs_fake_token_123'))).toEqual(['::add-mask::ghs_fake_token_123'])
+    const outputs = readOutputs(join(work, 'out'))
+    expect(outputs).toMatchObject({ junit_xml: 'eval-junit.xml', badge_json: 'eval-badge.json', comment_url: api.comments[0].html_url })
+    expect(readFileSync(join(work, 'eval-junit.xml'), 'utf8')).toContain('<testsuite name="behaviour" tests="2" failures="0" errors="0"')
+    expect(JSON.parse(readFileSync(join(work, 'eval-badge.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, message: '100% (2/2)', color: 'brightgreen' })
+    expect(existsSync(join(work, 'eval-transcripts/001-tokyo-timezone-openai-gpt-4o-mini-default.json'))).toBe(true)
+  })
+
+  test('a read-only token (a fork) is one warning, and the step still passes', async () => {
+    const { code, stdout, api } = await runOnPullRequest(true)
+    expect(code).toBe(0)
+    expect(api.comments).toHaveLength(0)
+    expect(stdout).toContain('::warning::Could not write the PR comment (HTTP 403): the token cannot write comments here')
   })
 })
 

@@ -6,6 +6,8 @@ import { FAULTY_SERVER, evaluateWith, suiteOf } from '../__fixtures__/harness.js
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
 import { serverSecrets } from '../src/config/server-config.js'
 import { writeResults } from '../src/evaluate.js'
+import { stickyMarker } from '../src/github/comment.js'
+import { renderComment } from '../src/report/comment.js'
 
 const SECRET = 'sk-live-4f9a8b7c6d5e'
 
@@ -18,7 +20,7 @@ describe('hostile text from a server and a model', () => {
       responder: scriptedBrain(
         {
           'show me': {
-            turns: [[{ name: 'hostile', args: {} }]],
+            turns: [[{ name: 'hostile', args: {} }], [{ name: 'huge', args: { kb: 5120 } }]],
             answer: (r) => `Here it is:\n${r[0]}\n</details>\n<img src=x> ![pic](https://evil.example/p.png) cc @octocat`
           }
         },
@@ -28,8 +30,16 @@ describe('hostile text from a server and a model', () => {
     expect(doc.runs[0].tool_calls[0].result).toContain(SECRET)
 
     const dir = mkdtempSync(join(tmpdir(), 'hostile-'))
-    const { report, results } = writeResults(doc, { resultsPath: join(dir, 'r.json'), reportPath: join(dir, 'r.md') }, serverSecrets(server))
-    for (const text of [report, results]) expect(text).not.toContain(SECRET)
+    const { report, results, junit, document } = writeResults(doc, { resultsPath: join(dir, 'r.json'), reportPath: join(dir, 'r.md') }, serverSecrets(server))
+    const comment = renderComment(document, { marker: stickyMarker('k'), links: {} })
+    for (const text of [report, results, junit, comment]) expect(text).not.toContain(SECRET)
+    // 5 MB of tool output: cut visibly in the report, which fits the job summary; the comment fits its limit.
+    expect(doc.runs[0].tool_calls[1].result.length).toBe(5 * 1024 * 1024)
+    expect(Buffer.byteLength(report)).toBeLessThan(64 * 1024)
+    expect(report).toContain('... (truncated)')
+    expect(comment.length).toBeLessThanOrEqual(65_536)
+    expect(outsideCodeBlocks(comment)).not.toMatch(/<(img|script)\b(?! src="https:\/\/img\.shields\.io)/)
+    expect(junit).not.toMatch(/<img|<script/)
     expect(report).toContain('token=***')
 
     // Outside code blocks (where GitHub shows text literally), no raw HTML from the text

@@ -14,7 +14,13 @@ export const Inputs = {
   TimeoutSeconds: 'timeout_seconds',
   JobSummary: 'job_summary',
   Conformance: 'conformance',
-  ConformanceFailOn: 'conformance_fail_on'
+  ConformanceFailOn: 'conformance_fail_on',
+  GithubToken: 'github_token',
+  Comment: 'comment',
+  CommentKey: 'comment_key',
+  UploadArtifact: 'upload_artifact',
+  ArtifactName: 'artifact_name',
+  RetentionDays: 'retention_days'
 } as const
 
 export const Outputs = {
@@ -23,7 +29,10 @@ export const Outputs = {
   Passed: 'passed',
   PassRate: 'pass_rate',
   Total: 'total',
-  Failed: 'failed'
+  Failed: 'failed',
+  JunitXml: 'junit_xml',
+  BadgeJson: 'badge_json',
+  CommentUrl: 'comment_url'
 } as const
 
 export const Defaults = {
@@ -32,5 +41,9 @@ export const Defaults = {
   Concurrency: 4,
   TimeoutSeconds: 300,
   ResultsPath: 'eval-results.json',
-  ReportPath: 'eval-report.md'
+  ReportPath: 'eval-report.md',
+  JunitPath: 'eval-junit.xml',
+  BadgePath: 'eval-badge.json',
+  TranscriptsDir: 'eval-transcripts',
+  ArtifactName: 'mcp-server-evals'
 } as const

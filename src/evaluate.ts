@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { summarize } from './aggregate/summarize.js'
 import type { RunOptions } from './config/options.js'
 import { parseServerConfig, serverSecrets } from './config/server-config.js'
@@ -11,7 +11,9 @@ import { resultsConfig, runEvaluation, type EngineDeps, type EngineSettings } fr
 import { createChatClient, type ChatClient } from './llm/chat.js'
 import { createSessionFactory } from './mcp/session.js'
 import { localDate } from './plan/expand.js'
-import { renderMarkdownReport } from './report/markdown.js'
+import { renderBadge } from './report/badge.js'
+import { renderJUnit } from './report/junit.js'
+import { anchor, renderMarkdownReport } from './report/markdown.js'
 import { RESULTS_VERSION, type ResultsDocument } from './results/types.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { redactDeep } from './util/redact.js'
@@ -118,17 +120,36 @@ export function fatalDocument(message: string, startedAt = new Date()): ResultsD
   }
 }
 
-/** Write the results document and the report, with every secret redacted. Returns both texts. */
-export function writeResults(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string }, secrets: readonly string[]) {
+export interface OutputPaths {
+  resultsPath: string
+  reportPath: string
+  junitPath?: string
+  badgePath?: string
+  /** One JSON file per run, with its whole transcript. */
+  transcriptsDir?: string
+}
+
+/**
+ * Write the results document and everything rendered from it (report, JUnit XML, badge,
+ * per-run transcripts), with every secret redacted first. Returns the texts and the files.
+ */
+export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: readonly string[]) {
   const safe = redactDeep(doc, secrets)
   const results = `${JSON.stringify(safe, null, 2)}\n`
   const report = renderMarkdownReport(safe)
-  for (const [path, text] of [
+  const junit = renderJUnit(safe)
+  const outputs: [string, string][] = [
     [paths.resultsPath, results],
     [paths.reportPath, report]
-  ] as const) {
+  ]
+  if (paths.junitPath) outputs.push([paths.junitPath, junit])
+  if (paths.badgePath) outputs.push([paths.badgePath, `${JSON.stringify(renderBadge(safe), null, 2)}\n`])
+  if (paths.transcriptsDir) {
+    for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), `${JSON.stringify(run, null, 2)}\n`])
+  }
+  for (const [path, text] of outputs) {
     mkdirSync(dirname(path), { recursive: true })
     writeFileSync(path, text)
   }
-  return { document: safe, results, report }
+  return { document: safe, results, report, junit, files: outputs.map(([path]) => path) }
 }

@@ -1,12 +1,17 @@
+import { resolve } from 'node:path'
 import * as core from '@actions/core'
 import { ConfigError, ConfigErrors } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
 import { Defaults } from './constants.js'
 import { evaluate, fatalDocument, prepare, writeResults, type EvaluateHooks } from './evaluate.js'
-import { jobSummaryEnabled, readActionOptions } from './github/inputs.js'
-import { setActionOutputs, writeJobSummary } from './github/publish.js'
+import { uploadResultsArtifact } from './github/artifact.js'
+import { readActionOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
+import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
 import { failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
+
+/** When the publishing inputs themselves are invalid: still write the summary, nothing else. */
+const FALLBACK_PUBLISH: PublishOptions = { jobSummary: true, token: '', comment: null, commentSkipped: null, uploadArtifact: false, artifactName: '', retentionDays: undefined }
 
 /**
  * The action: read inputs, evaluate, publish. Outputs, the results file and the report are
@@ -14,11 +19,13 @@ import type { ResultsDocument } from './results/types.js'
  */
 export async function run(hooks: EvaluateHooks = {}): Promise<void> {
   let options: RunOptions | undefined
+  let publish = FALLBACK_PUBLISH
   let secrets: string[] = []
   let doc: ResultsDocument
   let annotated = false
   try {
     options = readActionOptions()
+    publish = readPublishOptions()
     const prepared = prepare(options, process.env)
     secrets = prepared.secrets
     for (const secret of secrets) core.setSecret(secret)
@@ -38,17 +45,29 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     if (error instanceof ConfigError) annotated = annotateFileErrors(error)
   }
 
-  const paths = { resultsPath: options?.resultsPath ?? Defaults.ResultsPath, reportPath: options?.reportPath ?? Defaults.ReportPath }
+  const paths = {
+    resultsPath: options?.resultsPath ?? Defaults.ResultsPath,
+    reportPath: options?.reportPath ?? Defaults.ReportPath,
+    junitPath: Defaults.JunitPath,
+    badgePath: Defaults.BadgePath,
+    transcriptsDir: Defaults.TranscriptsDir
+  }
   let report = ''
+  let files: string[] = []
   try {
     const written = writeResults(doc, paths, secrets)
     doc = written.document
     report = written.report
+    files = written.files
   } catch (error) {
     core.error(`Could not write the results: ${(error as Error).message}`)
   }
   setActionOutputs(doc, paths)
-  if (jobSummaryEnabled() && report) await writeJobSummary(report, paths.reportPath)
+  annotateResults(doc)
+  if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
+  const artifactId =
+    publish.uploadArtifact && files.length ? await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays) : undefined
+  await publishComment(doc, publish, artifactId)
 
   core.info(formatSummaryLine(doc))
   if (doc.fatal_error !== null) core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(346);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8616);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 346:
+/***/ 8616:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7158,7 +7158,13 @@ const Inputs = {
     TimeoutSeconds: 'timeout_seconds',
     JobSummary: 'job_summary',
     Conformance: 'conformance',
-    ConformanceFailOn: 'conformance_fail_on'
+    ConformanceFailOn: 'conformance_fail_on',
+    GithubToken: 'github_token',
+    Comment: 'comment',
+    CommentKey: 'comment_key',
+    UploadArtifact: 'upload_artifact',
+    ArtifactName: 'artifact_name',
+    RetentionDays: 'retention_days'
 };
 const Outputs = {
     ResultsJson: 'results_json',
@@ -7166,7 +7172,10 @@ const Outputs = {
     Passed: 'passed',
     PassRate: 'pass_rate',
     Total: 'total',
-    Failed: 'failed'
+    Failed: 'failed',
+    JunitXml: 'junit_xml',
+    BadgeJson: 'badge_json',
+    CommentUrl: 'comment_url'
 };
 const Defaults = {
     BaseUrl: 'https://openrouter.ai/api/v1',
@@ -7174,7 +7183,11 @@ const Defaults = {
     Concurrency: 4,
     TimeoutSeconds: 300,
     ResultsPath: 'eval-results.json',
-    ReportPath: 'eval-report.md'
+    ReportPath: 'eval-report.md',
+    JunitPath: 'eval-junit.xml',
+    BadgePath: 'eval-badge.json',
+    TranscriptsDir: 'eval-transcripts',
+    ArtifactName: 'mcp-server-evals'
 };
 
 ;// CONCATENATED MODULE: ./src/config/options.ts
@@ -39678,7 +39691,9 @@ class HttpWire {
         const ms = Math.round(performance.now() - started);
         if (req.method === 'initialize' && response.headers?.['mcp-session-id'])
             this.legacySession = response.headers['mcp-session-id'];
-        return { method: req.method, request: { ...request, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== null)) }, response, ms };
+        // Evidence shows the protocol headers only: the user's own (authorization) stay out of it.
+        const shown = Object.fromEntries(Object.entries(headers).filter(([k, v]) => v !== null && (k.startsWith('mcp-') || k === 'content-type')));
+        return { method: req.method, request: { ...request, headers: shown }, response, ms };
     }
     /** Nothing to release: every request is its own exchange. */
     close() { }
@@ -55686,6 +55701,127 @@ function round1(n) {
     return Math.round(n * 10) / 10;
 }
 
+;// CONCATENATED MODULE: ./src/report/badge.ts
+function renderBadge(doc) {
+    const badge = (message, color) => ({ schemaVersion: 1, label: 'MCP evals', message, color });
+    if (doc.fatal_error !== null)
+        return badge('error', 'lightgrey');
+    const conformance = doc.conformance ? (doc.conformance.passed ? '' : ' · conformance failing') : '';
+    if (doc.behaviour.status === 'skipped') {
+        return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey');
+    }
+    const { passed, total, pass_rate } = doc.summary;
+    const color = doc.passed ? 'brightgreen' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red';
+    return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${conformance}`, color);
+}
+
+;// CONCATENATED MODULE: ./src/report/numbers.ts
+/** Python's round(): halves go to the even neighbour (62.5 → 62), unlike Math.round. */
+function roundHalfEven(x) {
+    const floor = Math.floor(x);
+    if (x - floor !== 0.5)
+        return Math.round(x);
+    return floor % 2 === 0 ? floor : floor + 1;
+}
+/** eval-action's percentage of a 0–1 score: round(score * 100), half to even. */
+function formatPercent(score) {
+    return roundHalfEven(score * 100);
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
+
+/**
+ * JUnit XML, so any test-report action can show the results: the conformance checks as one
+ * testsuite, and one testsuite of behaviour testcases, one per case × model × system prompt.
+ */
+function renderJUnit(doc) {
+    const suites = [];
+    if (doc.fatal_error !== null) {
+        suites.push(suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(junit_firstLine(doc.fatal_error))}">${junit_text(doc.fatal_error)}</error>\n    </testcase>`], 0));
+    }
+    if (doc.conformance)
+        suites.push(conformanceSuite(doc));
+    if (doc.behaviour.status === 'ran' && doc.runs.length > 0)
+        suites.push(behaviourSuite(doc.runs));
+    const total = (key) => suites.reduce((n, s) => n + s[key], 0);
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="MCP Server Evals" tests="${total('tests')}" failures="${total('failures')}" errors="${total('errors')}" skipped="${total('skipped')}" time="${doc.duration_s}">`,
+        ...suites.map((s) => s.xml),
+        '</testsuites>',
+        ''
+    ].join('\n');
+}
+function conformanceSuite(doc) {
+    const section = doc.conformance;
+    const failsOn = (c) => c.status === 'fail' || (section.fail_on === 'warning' && c.status === 'warn');
+    const cases = section.checks.map((check) => {
+        const open = `    <testcase classname="conformance" name="${attr(check.id)}" time="0">`;
+        const details = [`${check.spec}`, check.message, ...(check.evidence ? [`request: ${check.evidence.request}`, `response: ${check.evidence.response}`] : [])].join('\n');
+        if (check.status === 'skip')
+            return `${open}\n      <skipped message="${attr(check.message)}"/>\n    </testcase>`;
+        if (failsOn(check) && section.fail_on !== 'never')
+            return `${open}\n      <failure message="${attr(`${check.id}: ${check.message}`)}" type="${check.severity}">${junit_text(details)}</failure>\n    </testcase>`;
+        if (check.status === 'warn')
+            return `${open}\n      <system-out>${junit_text(`warning: ${details}`)}</system-out>\n    </testcase>`;
+        return `${open}</testcase>`;
+    });
+    if (section.error)
+        cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${junit_text(section.error)}</error>\n    </testcase>`);
+    const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : `legacy ${section.negotiated_version ?? ''}`.trim();
+    return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000);
+}
+function behaviourSuite(runs) {
+    const cases = runs.map((run) => {
+        const open = `    <testcase classname="${attr(`${run.model} · ${run.prompt_name}`)}" name="${attr(run.case_id)}" time="${run.duration_s}">`;
+        if (run.status === 'passed')
+            return `${open}</testcase>`;
+        if (run.status === 'error' && run.error) {
+            const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n');
+            return `${open}\n      <error message="${attr(`${run.error.stage} error: ${junit_firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>\n    </testcase>`;
+        }
+        const reasons = failureReasons(run);
+        return `${open}\n      <failure message="${attr(reasons.join('; '))}" type="eval">${junit_text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>\n    </testcase>`;
+    });
+    return suite('behaviour', cases, runs.reduce((t, r) => t + r.duration_s, 0));
+}
+/** What failed, in words: the judge against the threshold, each assertion that did not hold. */
+function failureReasons(run) {
+    const reasons = [];
+    const score = run.metrics[0]?.score ?? null;
+    if (!run.rubric_passed) {
+        reasons.push(score === null
+            ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
+            : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim());
+    }
+    for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
+        reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`);
+    }
+    return reasons;
+}
+function suite(name, cases, seconds) {
+    const body = cases.join('\n');
+    const count = (tag) => cases.filter((c) => c.includes(`<${tag} `) || c.includes(`<${tag}>`)).length;
+    const counts = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
+    const xml = [
+        `  <testsuite name="${attr(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${Math.round(seconds * 1000) / 1000}">`,
+        body,
+        '  </testsuite>'
+    ].join('\n');
+    return { xml, ...counts };
+}
+/** Characters XML 1.0 cannot hold at all. */
+const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+function junit_text(value) {
+    return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+function attr(value) {
+    return junit_text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+}
+function junit_firstLine(value) {
+    return value.split('\n')[0];
+}
+
 ;// CONCATENATED MODULE: ./src/report/escape.ts
 /**
  * Escaping for text that comes from a server or a model before it goes into GitHub Markdown.
@@ -55793,19 +55929,6 @@ function renderConformance(section) {
 }
 function conformance_truncate(text, max) {
     return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/report/numbers.ts
-/** Python's round(): halves go to the even neighbour (62.5 → 62), unlike Math.round. */
-function roundHalfEven(x) {
-    const floor = Math.floor(x);
-    if (x - floor !== 0.5)
-        return Math.round(x);
-    return floor % 2 === 0 ? floor : floor + 1;
-}
-/** eval-action's percentage of a 0–1 score: round(score * 100), half to even. */
-function formatPercent(score) {
-    return roundHalfEven(score * 100);
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -56082,6 +56205,8 @@ function usable(secrets) {
 
 
 
+
+
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 function prepare(options, env) {
     const server = parseServerConfig(options.serverConfig);
@@ -56164,19 +56289,32 @@ function fatalDocument(message, startedAt = new Date()) {
         fatal_error: message
     };
 }
-/** Write the results document and the report, with every secret redacted. Returns both texts. */
+/**
+ * Write the results document and everything rendered from it (report, JUnit XML, badge,
+ * per-run transcripts), with every secret redacted first. Returns the texts and the files.
+ */
 function writeResults(doc, paths, secrets) {
     const safe = redactDeep(doc, secrets);
     const results = `${JSON.stringify(safe, null, 2)}\n`;
     const report = renderMarkdownReport(safe);
-    for (const [path, text] of [
+    const junit = renderJUnit(safe);
+    const outputs = [
         [paths.resultsPath, results],
         [paths.reportPath, report]
-    ]) {
+    ];
+    if (paths.junitPath)
+        outputs.push([paths.junitPath, junit]);
+    if (paths.badgePath)
+        outputs.push([paths.badgePath, `${JSON.stringify(renderBadge(safe), null, 2)}\n`]);
+    if (paths.transcriptsDir) {
+        for (const run of safe.runs)
+            outputs.push([(0,external_node_path_namespaceObject.join)(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${markdown_anchor(run)}.json`), `${JSON.stringify(run, null, 2)}\n`]);
+    }
+    for (const [path, text] of outputs) {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
         (0,external_node_fs_namespaceObject.writeFileSync)(path, text);
     }
-    return { document: safe, results, report };
+    return { document: safe, results, report, junit, files: outputs.map(([path]) => path) };
 }
 
 ;// CONCATENATED MODULE: ./src/report/progress.ts
@@ -56252,6 +56390,7 @@ Options (eval-action's flags first):
   --max-steps N               LLM calls per run (default 30)
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
+  --junit PATH                also write JUnit XML there
   --concurrency N             runs at once (default 4)
   --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
   --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS
@@ -56287,6 +56426,7 @@ async function main(argv, env = process.env) {
                 'api-key': { type: 'string' },
                 conformance: { type: 'string' },
                 'conformance-fail-on': { type: 'string' },
+                junit: { type: 'string' },
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean', short: 'v' }
             },
@@ -56343,7 +56483,7 @@ async function main(argv, env = process.env) {
         onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
         onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
     });
-    const written = writeResults(doc, prepared.options, prepared.secrets);
+    const written = writeResults(doc, { ...prepared.options, junitPath: values.junit }, prepared.secrets);
     process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\n`);
     return doc.passed ? 0 : 1;
 }

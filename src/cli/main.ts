@@ -16,6 +16,7 @@ Options (eval-action's flags first):
   --max-steps N               LLM calls per run (default 30)
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
+  --junit PATH                also write JUnit XML there
   --concurrency N             runs at once (default 4)
   --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
   --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS
@@ -52,6 +53,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         'api-key': { type: 'string' },
         conformance: { type: 'string' },
         'conformance-fail-on': { type: 'string' },
+        junit: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' }
       },
@@ -105,7 +107,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
     onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
   })
-  const written = writeResults(doc, prepared.options, prepared.secrets)
+  const written = writeResults(doc, { ...prepared.options, junitPath: values.junit as string | undefined }, prepared.secrets)
   process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\n`)
   return doc.passed ? 0 : 1
 }

@@ -1,14 +1,15 @@
 import * as core from '@actions/core'
-import { resolveOptions, type RawOption, type RunOptions } from '../config/options.js'
-import { Inputs } from '../constants.js'
+import * as github from '@actions/github'
+import { parseBoolean, parseChoice, parseInteger, resolveOptions, type RawOption, type RunOptions } from '../config/options.js'
+import { Defaults, Inputs } from '../constants.js'
 
 const input = (name: string): RawOption => ({ value: core.getInput(name), name })
 
-/** Read every action input once, into one validated object. Throws ConfigError naming the input. */
+/** Read every evaluation input once, into one validated object. Throws ConfigError naming the input. */
 export function readActionOptions(): RunOptions {
   const openrouterKey = core.getInput(Inputs.OpenRouterApiKey)
   // Mask before anything can print it, even if validation fails below.
-  for (const key of [openrouterKey, core.getInput(Inputs.ApiKey)]) if (key) core.setSecret(key)
+  for (const key of [openrouterKey, core.getInput(Inputs.ApiKey), core.getInput(Inputs.GithubToken)]) if (key) core.setSecret(key)
   return resolveOptions({
     serverConfig: input(Inputs.ServerConfig),
     evalCases: input(Inputs.EvalCases),
@@ -26,7 +27,40 @@ export function readActionOptions(): RunOptions {
   })
 }
 
-export function jobSummaryEnabled(): boolean {
-  const value = core.getInput(Inputs.JobSummary).trim()
-  return value === '' || ['true', 'True', 'TRUE'].includes(value)
+/** How the results reach GitHub: summary, sticky comment, artifact. */
+export interface PublishOptions {
+  jobSummary: boolean
+  token: string
+  /** Where to comment, when commenting is on and this is a pull request. */
+  comment: { owner: string; repo: string; issue_number: number; key: string } | null
+  /** Why there will be no comment although it was asked for. */
+  commentSkipped: string | null
+  uploadArtifact: boolean
+  artifactName: string
+  retentionDays: number | undefined
+}
+
+export function readPublishOptions(): PublishOptions {
+  const token = core.getInput(Inputs.GithubToken).trim()
+  const mode = parseChoice(input(Inputs.Comment), ['auto', 'true', 'false'] as const, 'auto')
+  const { context } = github
+  const pr = context.payload.pull_request?.number
+  const key = core.getInput(Inputs.CommentKey).trim() || `${context.workflow}/${context.job}`
+  let comment: PublishOptions['comment'] = null
+  let commentSkipped: string | null = null
+  if (mode !== 'false') {
+    if (pr === undefined) commentSkipped = mode === 'true' ? `comment is "true" but this ${context.eventName || 'run'} event is not a pull request` : null
+    else if (!token) commentSkipped = mode === 'true' ? 'comment is "true" but github_token is empty' : null
+    else comment = { ...context.repo, issue_number: pr, key }
+  }
+  const retention = core.getInput(Inputs.RetentionDays).trim()
+  return {
+    jobSummary: parseBoolean(input(Inputs.JobSummary), true),
+    token,
+    comment,
+    commentSkipped,
+    uploadArtifact: parseBoolean(input(Inputs.UploadArtifact), true),
+    artifactName: core.getInput(Inputs.ArtifactName).trim() || Defaults.ArtifactName,
+    retentionDays: retention === '' ? undefined : parseInteger(input(Inputs.RetentionDays), 0, 1, 90)
+  }
 }

@@ -1,18 +1,27 @@
 import * as core from '@actions/core'
+import * as github from '@actions/github'
 import { Outputs } from '../constants.js'
+import { failureReasons } from '../report/junit.js'
+import { renderComment } from '../report/comment.js'
 import { trimToBytes } from '../report/trim.js'
 import type { ResultsDocument } from '../results/types.js'
+import { stickyMarker, upsertStickyComment } from './comment.js'
+import type { PublishOptions } from './inputs.js'
 
 /** GitHub's job summary limit per step. */
 const SUMMARY_MAX_BYTES = 1024 * 1024
+/** GitHub shows only the first 10 error and 10 warning annotations of a step. */
+const MAX_ANNOTATIONS = 10
 
-export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string }): void {
+export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; junitPath?: string; badgePath?: string }): void {
   core.setOutput(Outputs.ResultsJson, paths.resultsPath)
   core.setOutput(Outputs.ReportMd, paths.reportPath)
   core.setOutput(Outputs.Passed, doc.passed ? 'true' : 'false')
   core.setOutput(Outputs.PassRate, String(doc.summary.pass_rate))
   core.setOutput(Outputs.Total, String(doc.summary.total))
   core.setOutput(Outputs.Failed, String(doc.summary.failed + doc.summary.errored))
+  if (paths.junitPath) core.setOutput(Outputs.JunitXml, paths.junitPath)
+  if (paths.badgePath) core.setOutput(Outputs.BadgeJson, paths.badgePath)
 }
 
 /** Append the report to the job summary; a summary problem is a warning, never a failure. */
@@ -22,5 +31,57 @@ export async function writeJobSummary(report: string, reportPath: string): Promi
     await core.summary.addRaw(text, true).write()
   } catch (error) {
     core.warning(`Could not write the job summary: ${(error as Error).message}`)
+  }
+}
+
+/** Conformance errors and runs that did not pass, as annotations with titles. */
+export function annotateResults(doc: ResultsDocument): void {
+  const errors: [string, string][] = []
+  const warnings: [string, string][] = []
+  for (const check of doc.conformance?.checks ?? []) {
+    if (check.status === 'fail') errors.push([`MCP conformance: ${check.id}`, `${check.message} (${check.spec})`])
+    if (check.status === 'warn') warnings.push([`MCP conformance: ${check.id}`, `${check.message} (${check.spec})`])
+  }
+  for (const run of doc.runs.filter((r) => r.status !== 'passed')) {
+    const why = run.status === 'error' && run.error ? `${run.error.stage} error: ${run.error.message}` : failureReasons(run).join('; ')
+    errors.push([`Eval ${run.status === 'error' ? 'errored' : 'failed'}: ${run.case_id} · ${run.model} · ${run.prompt_name}`, why])
+  }
+  const emit = (list: [string, string][], annotate: (message: string, props: { title: string }) => void) => {
+    for (const [title, message] of list.slice(0, MAX_ANNOTATIONS)) annotate(message, { title })
+    if (list.length > MAX_ANNOTATIONS) core.info(`${list.length - MAX_ANNOTATIONS} more annotations are in the report.`)
+  }
+  emit(errors, core.error)
+  emit(warnings, core.warning)
+}
+
+/** The run's page, where the job summary is shown. */
+export function runUrl(): string | undefined {
+  const { serverUrl, runId } = github.context
+  const repository = process.env.GITHUB_REPOSITORY
+  return repository && runId ? `${serverUrl}/${repository}/actions/runs/${runId}` : undefined
+}
+
+/**
+ * Create or update the sticky PR comment. A read-only token (a pull request from a fork) or any
+ * other API problem is one warning; the job summary still has the report.
+ */
+export async function publishComment(doc: ResultsDocument, options: PublishOptions, artifactId: number | undefined): Promise<void> {
+  if (options.commentSkipped) core.warning(`No PR comment: ${options.commentSkipped}.`)
+  if (!options.comment) return
+  const run = runUrl()
+  const body = renderComment(doc, {
+    marker: stickyMarker(options.comment.key),
+    links: { summary: run, artifact: run && artifactId !== undefined ? `${run}/artifacts/${artifactId}` : undefined }
+  })
+  try {
+    const octokit = github.getOctokit(options.token)
+    const { key, ...target } = options.comment
+    const { action, url } = await upsertStickyComment(octokit, target, stickyMarker(key), body)
+    core.info(`PR comment ${action}: ${url}`)
+    core.setOutput(Outputs.CommentUrl, url)
+  } catch (error) {
+    const status = (error as { status?: number }).status
+    const hint = status === 403 || status === 404 ? ': the token cannot write comments here (a pull request from a fork gets a read-only token; grant pull-requests: write otherwise)' : ''
+    core.warning(`Could not write the PR comment (${status ? `HTTP ${status}` : (error as Error).message})${hint}. The report is in the job summary.`)
   }
 }

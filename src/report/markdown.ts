@@ -65,7 +65,7 @@ function usageLine(doc: ResultsDocument): string {
   ].join(' · ')
 }
 
-function summaryTable(runs: RunResult[]): string[] {
+export function summaryTable(runs: RunResult[]): string[] {
   const withTools = runs.some((r) => r.tool_assertions.checks.length > 0)
   const headers = ['Score', 'Case', 'Provider', 'Model', 'Prompt', ...(withTools ? ['Tools'] : []), 'Time', 'Details']
   const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`]

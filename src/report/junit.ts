@@ -1,0 +1,108 @@
+import type { CheckResult } from '../conformance/types.js'
+import type { ResultsDocument, RunResult } from '../results/types.js'
+import { formatPercent } from './numbers.js'
+
+/**
+ * JUnit XML, so any test-report action can show the results: the conformance checks as one
+ * testsuite, and one testsuite of behaviour testcases, one per case × model × system prompt.
+ */
+export function renderJUnit(doc: ResultsDocument): string {
+  const suites: Suite[] = []
+  if (doc.fatal_error !== null) {
+    suites.push(
+      suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(firstLine(doc.fatal_error))}">${text(doc.fatal_error)}</error>\n    </testcase>`], 0)
+    )
+  }
+  if (doc.conformance) suites.push(conformanceSuite(doc))
+  if (doc.behaviour.status === 'ran' && doc.runs.length > 0) suites.push(behaviourSuite(doc.runs))
+  const total = (key: keyof Omit<Suite, 'xml'>) => suites.reduce((n, s) => n + s[key], 0)
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="MCP Server Evals" tests="${total('tests')}" failures="${total('failures')}" errors="${total('errors')}" skipped="${total('skipped')}" time="${doc.duration_s}">`,
+    ...suites.map((s) => s.xml),
+    '</testsuites>',
+    ''
+  ].join('\n')
+}
+
+interface Suite {
+  xml: string
+  tests: number
+  failures: number
+  errors: number
+  skipped: number
+}
+
+function conformanceSuite(doc: ResultsDocument): Suite {
+  const section = doc.conformance!
+  const failsOn = (c: CheckResult) => c.status === 'fail' || (section.fail_on === 'warning' && c.status === 'warn')
+  const cases = section.checks.map((check) => {
+    const open = `    <testcase classname="conformance" name="${attr(check.id)}" time="0">`
+    const details = [`${check.spec}`, check.message, ...(check.evidence ? [`request: ${check.evidence.request}`, `response: ${check.evidence.response}`] : [])].join('\n')
+    if (check.status === 'skip') return `${open}\n      <skipped message="${attr(check.message)}"/>\n    </testcase>`
+    if (failsOn(check) && section.fail_on !== 'never') return `${open}\n      <failure message="${attr(`${check.id}: ${check.message}`)}" type="${check.severity}">${text(details)}</failure>\n    </testcase>`
+    if (check.status === 'warn') return `${open}\n      <system-out>${text(`warning: ${details}`)}</system-out>\n    </testcase>`
+    return `${open}</testcase>`
+  })
+  if (section.error) cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${text(section.error)}</error>\n    </testcase>`)
+  const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : `legacy ${section.negotiated_version ?? ''}`.trim()
+  return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000)
+}
+
+function behaviourSuite(runs: RunResult[]): Suite {
+  const cases = runs.map((run) => {
+    const open = `    <testcase classname="${attr(`${run.model} · ${run.prompt_name}`)}" name="${attr(run.case_id)}" time="${run.duration_s}">`
+    if (run.status === 'passed') return `${open}</testcase>`
+    if (run.status === 'error' && run.error) {
+      const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n')
+      return `${open}\n      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${text(details)}</error>\n    </testcase>`
+    }
+    const reasons = failureReasons(run)
+    return `${open}\n      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>\n    </testcase>`
+  })
+  return suite('behaviour', cases, runs.reduce((t, r) => t + r.duration_s, 0))
+}
+
+/** What failed, in words: the judge against the threshold, each assertion that did not hold. */
+export function failureReasons(run: RunResult): string[] {
+  const reasons: string[] = []
+  const score = run.metrics[0]?.score ?? null
+  if (!run.rubric_passed) {
+    reasons.push(
+      score === null
+        ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
+        : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim()
+    )
+  }
+  for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
+    reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`)
+  }
+  return reasons
+}
+
+function suite(name: string, cases: string[], seconds: number): Suite {
+  const body = cases.join('\n')
+  const count = (tag: string) => cases.filter((c) => c.includes(`<${tag} `) || c.includes(`<${tag}>`)).length
+  const counts = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') }
+  const xml = [
+    `  <testsuite name="${attr(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${Math.round(seconds * 1000) / 1000}">`,
+    body,
+    '  </testsuite>'
+  ].join('\n')
+  return { xml, ...counts }
+}
+
+/** Characters XML 1.0 cannot hold at all. */
+const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
+
+function text(value: string): string {
+  return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function attr(value: string): string {
+  return text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;')
+}
+
+function firstLine(value: string): string {
+  return value.split('\n')[0]
+}
