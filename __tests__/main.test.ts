@@ -6,7 +6,9 @@ import * as core from '../__fixtures__/core.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { answer, kindOf, startScriptedLlm, steps, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 
-jest.unstable_mockModule('@actions/core', () => core)
+// The real module, with the functions under test replaced (the toolkit's other modules use the rest).
+const realCore = await import('@actions/core')
+jest.unstable_mockModule('@actions/core', () => ({ ...realCore, ...core }))
 const { run } = await import('../src/main.js')
 
 describe('run() glues inputs, engine and outputs', () => {
@@ -43,8 +45,13 @@ describe('run() glues inputs, engine and outputs', () => {
       passed: 'false',
       pass_rate: '0',
       total: '1',
-      failed: '1'
+      failed: '1',
+      junit_xml: 'eval-junit.xml',
+      badge_json: 'eval-badge.json'
     })
+    // The failed run is an annotation too; no artifact service here is a warning, not a failure.
+    expect(core.error).toHaveBeenCalledWith(expect.stringContaining('judge 30% < threshold 70%'), { title: 'Eval failed: one · openai/gpt-4o-mini · d' })
+    expect(core.warning).toHaveBeenCalledWith(expect.stringContaining('The artifact service is not available here'))
     expect(core.setFailed).toHaveBeenCalledTimes(1)
     expect(core.setFailed).toHaveBeenCalledWith('1 of 1 evals did not pass')
     expect(core.setOutput.mock.invocationCallOrder[0]).toBeLessThan(core.setFailed.mock.invocationCallOrder[0])
