@@ -29,11 +29,14 @@ const child = spawn(process.execPath, ['dist/index.js'], {
     INPUT_PARALLEL: 'true',
     INPUT_CONCURRENCY: '4',
     INPUT_TIMEOUT_SECONDS: '60',
-    INPUT_JOB_SUMMARY: 'true'
+    INPUT_JOB_SUMMARY: 'true',
+    // Nothing to upload to or comment on outside a runner.
+    INPUT_UPLOAD_ARTIFACT: 'false',
+    INPUT_COMMENT: 'false'
   }
 })
 const [status] = (await once(child, 'exit')) as [number | null]
 await llm.close()
 process.stdout.write(`\nOutputs:\n${readFileSync(join(temp, 'output'), 'utf8').replace(/ghadelimiter_[\w-]+\n?/g, '')}`)
-process.stdout.write('Results: eval-results.json · Report: eval-report.md\n')
+process.stdout.write('Files: eval-results.json, eval-report.md, eval-junit.xml, eval-badge.json, eval-transcripts/\n')
 process.exitCode = status ?? 1
