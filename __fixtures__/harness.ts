@@ -6,6 +6,7 @@ import { createChatClient } from '../src/llm/chat.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import type { ResultsDocument, RunResult } from '../src/results/types.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
+import { createSemanticMatcher } from '../src/scoring/semantic.js'
 import { startScriptedLlm, type Responder, type ScriptedLlm } from './scripted-llm.js'
 
 export const fixturePath = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
@@ -38,6 +39,7 @@ export async function evaluateWith(options: {
     const doc = await runEvaluation(suite, options.server, settings, {
       llm: chat,
       judge: createGEvalJudge(chat, suite.judge_model),
+      semantic: createSemanticMatcher(chat, suite.judge_model),
       sessions: createSessionFactory(options.server, { probeTimeoutMs: 3000, requestTimeoutMs: settings.timeoutSeconds * 1000 }),
       onRunFinished: (run) => finished.push(run)
     })

@@ -132,10 +132,11 @@ export function verdict(model: string, score: number, reason: string, alternativ
 }
 
 /** Which of the three kinds of request this is. */
-export function kindOf(request: ChatRequestBody): 'steps' | 'score' | 'agent' {
+export function kindOf(request: ChatRequestBody): 'steps' | 'score' | 'semantic' | 'agent' {
   const first = request.messages[0]?.content ?? ''
   if (first.includes('generate 3-4 concise evaluation steps')) return 'steps'
   if (first.startsWith('You are an evaluator')) return 'score'
+  if (first.startsWith('Two values were given for the same argument')) return 'semantic'
   return 'agent'
 }
 
@@ -163,6 +164,15 @@ export function scriptedBrain(scripts: Record<string, AgentScript>, score: (answ
   return (request) => {
     const kind = kindOf(request)
     if (kind === 'steps') return steps(request.model)
+    // Semantic argument matches: "yes" when one value contains the other, or both name New York.
+    if (kind === 'semantic') {
+      const [expected, actual] = (request.messages[0].content ?? '')
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => String(JSON.parse(l.replace(/^\w+: /, ''))).toLowerCase())
+      const same = expected.includes(actual) || actual.includes(expected) || [expected, actual].every((v) => /nyc|new york/.test(v))
+      return answer(request.model, same ? 'yes' : 'no')
+    }
     if (kind === 'score') {
       const text = request.messages[0].content ?? ''
       const input = between(text, '\nInput:\n', '\n\nActual Output:\n')

@@ -30,7 +30,7 @@ describe('parseSuite', () => {
     const suite = parseSuite(base, 'evals.yaml')
     expect(suite.models).toEqual(['openai/gpt-4o-mini'])
     expect(suite.judge_model).toBe('openai/gpt-4o-mini')
-    expect(suite.cases[0]).toEqual({ id: 'one', prompt: 'Hello', rubric: 'Says hello', threshold: 0.7, required_tools: [] })
+    expect(suite.cases[0]).toEqual({ id: 'one', prompt: 'Hello', rubric: 'Says hello', threshold: 0.7, required_tools: [], golden: null })
     expect(suite.system_prompts).toEqual([{ name: 'default', text: 'You help. Today is {today}.' }])
   })
 

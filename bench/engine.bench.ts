@@ -17,6 +17,7 @@ import { runEvaluation } from '../src/engine.js'
 import { createChatClient, type ChatClient } from '../src/llm/chat.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
+import { createSemanticMatcher } from '../src/scoring/semantic.js'
 
 const { values } = parseArgs({
   options: {
@@ -79,7 +80,7 @@ async function measure(concurrency: number): Promise<Figures> {
     suite,
     server,
     { maxSteps: 10, concurrency, timeoutSeconds: 120, baseUrl: llm.url, today: '2026-11-30' },
-    { llm: chat, judge: createGEvalJudge(chat, 'judge/m'), sessions: createSessionFactory(server) }
+    { llm: chat, judge: createGEvalJudge(chat, 'judge/m'), semantic: createSemanticMatcher(chat, 'judge/m'), sessions: createSessionFactory(server) }
   )
   const wall = (performance.now() - started) / 1000
   const cpu = process.cpuUsage(cpuBefore)

@@ -2,7 +2,9 @@ import { availableParallelism } from 'node:os'
 import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
 import { summarize } from './aggregate/summarize.js'
 import type { ServerConfig, Suite } from './config/types.js'
-import { emptyUsage, addUsage, type ChatClient } from './llm/chat.js'
+import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
+import { validateArgs } from './scoring/args-schema.js'
+import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './scoring/golden.js'
 import type { McpSession, SessionFactory } from './mcp/session.js'
 import { ServerError } from './mcp/session.js'
 import { expandMatrix, type RunSpec } from './plan/expand.js'
@@ -33,6 +35,8 @@ export interface EngineSettings {
 export interface EngineDeps {
   llm: ChatClient
   judge: Judge
+  /** For `arg_match: semantic`; its tokens count as judge tokens. */
+  semantic: { match: SemanticMatcher; usage: TokenUsage }
   sessions: SessionFactory
   /** Called as each run is finished (judged), in completion order. */
   onRunFinished?: (run: RunResult, finished: number, total: number) => void
@@ -73,10 +77,19 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
       } finally {
         releaseSlot()
       }
-      const verdict = agentPhase.judgeable
-        ? await pool.run(() => judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? ''), { urgent: true })
-        : undefined
-      const result = buildRunResult(spec, agentPhase, verdict, settings.maxSteps)
+      const { golden } = spec.case
+      const wantsGolden = golden !== null && agentPhase.transcript.error === null
+      const scored =
+        agentPhase.judgeable || wantsGolden
+          ? await pool.run(
+              async () => ({
+                verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? '') : undefined,
+                golden: wantsGolden ? await checkGolden(golden, agentPhase.transcript.tool_calls, deps.semantic.match) : null
+              }),
+              { urgent: true }
+            )
+          : { verdict: undefined, golden: null }
+      const result = buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps)
       deps.onRunFinished?.(result, ++finished, specs.length)
       return result
     })
@@ -84,7 +97,10 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
 
   const duration = round1((performance.now() - started) / 1000)
   for (const r of results) r.total_duration_s = duration
-  const summary = summarize(results, deps.judge.stepGenerationUsage)
+  const overhead = emptyUsage()
+  addUsage(overhead, deps.judge.stepGenerationUsage)
+  addUsage(overhead, deps.semantic.usage)
+  const summary = summarize(results, overhead)
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -172,14 +188,15 @@ async function judgeRun(judge: Judge, spec: RunSpec, finalOutput: string): Promi
   }
 }
 
-function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict | JudgeError | undefined, maxSteps: number): RunResult {
+function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict | JudgeError | undefined, golden: GoldenAssertions | null, maxSteps: number): RunResult {
   const { transcript } = phase
   const toolAssertions = checkRequiredTools(spec.case.required_tools, transcript.tool_calls)
   const judged = verdict && !(verdict instanceof JudgeError) ? verdict : undefined
   const judgeError = verdict instanceof JudgeError ? verdict : undefined
   const error = transcript.error ?? (judgeError ? { stage: 'judge' as const, message: judgeError.message } : null)
   const rubricPassed = judged?.success ?? false
-  const success = rubricPassed && toolAssertions.passed
+  const success = rubricPassed && toolAssertions.passed && (golden?.passed ?? true)
+  const schemas = new Map((phase.session?.tools ?? []).map((t) => [t.name, t.inputSchema]))
   const usage = emptyUsage()
   for (const call of transcript.llm_calls) addUsage(usage, call.usage)
 
@@ -200,7 +217,18 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
         success: rubricPassed
       }
     ],
-    tool_calls: transcript.tool_calls.map((c) => ({ name: c.name, args: c.args, result: c.result, is_error: c.is_error, latency_ms: c.latency_ms })),
+    tool_calls: transcript.tool_calls.map((c) => {
+      const check = validateArgs(schemas.get(c.name), c.args)
+      return {
+        name: c.name,
+        args: c.args,
+        result: c.result,
+        is_error: c.is_error,
+        latency_ms: c.latency_ms,
+        schema_valid: check ? check.valid : null,
+        ...(check?.errors ? { schema_errors: check.errors } : {})
+      }
+    }),
     tool_assertions: toolAssertions,
     conversation: toConversation(transcript),
     duration_s: phase.duration_s,
@@ -215,6 +243,7 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
     llm_calls: transcript.llm_calls,
     usage,
     judge: judgeDetails(spec, judged, judgeError),
+    golden_assertions: golden,
     server: {
       era: phase.session?.era ?? null,
       protocol_version: phase.session?.protocolVersion ?? null,

@@ -16,6 +16,7 @@ import { renderJUnit } from './report/junit.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
 import { RESULTS_VERSION, type ResultsDocument } from './results/types.js'
 import { createGEvalJudge } from './scoring/geval.js'
+import { createSemanticMatcher } from './scoring/semantic.js'
 import { redactDeep } from './util/redact.js'
 import { TOOL_NAME, TOOL_VERSION } from './version.js'
 
@@ -74,6 +75,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     doc = await runEvaluation(suite, server, settings, {
       llm,
       judge: createGEvalJudge(llm, suite.judge_model),
+      semantic: createSemanticMatcher(llm, suite.judge_model),
       sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
       onRunFinished: hooks.onRunFinished
     })

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8616);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4236);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8616:
+/***/ 4236:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20198,6 +20198,7 @@ function summarize(runs, judgeOverhead = emptyUsage()) {
     let llmCalls = 0;
     let toolCalls = 0;
     let toolErrors = 0;
+    let schemaInvalid = 0;
     const byModel = new Map();
     for (const run of runs) {
         addUsage(agent, run.usage);
@@ -20206,6 +20207,7 @@ function summarize(runs, judgeOverhead = emptyUsage()) {
         llmCalls += run.llm_calls.length;
         toolCalls += run.tool_calls.length;
         toolErrors += run.tool_calls.filter((c) => c.is_error).length;
+        schemaInvalid += run.tool_calls.filter((c) => c.schema_valid === false).length;
         const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 };
         m.total++;
         if (run.status === 'passed')
@@ -20224,6 +20226,7 @@ function summarize(runs, judgeOverhead = emptyUsage()) {
         llm_calls: llmCalls,
         tool_calls: toolCalls,
         tool_errors: toolErrors,
+        schema_invalid_calls: schemaInvalid,
         by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
     };
 }
@@ -20372,7 +20375,7 @@ function serverSecrets(config) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
 var _2020 = __nccwpck_require__(2210);
 ;// CONCATENATED MODULE: ./schema/eval-cases.schema.json
-const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."}}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}}}}');
+const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."},"expect_tool":{"type":["string","null"],"minLength":1,"description":"Golden set: the tool the model should call first; null means no tool may be called (a negative case)."},"expect_args":{"type":"object","description":"Golden set: arguments one call of expect_tool must carry; how each compares is set by arg_match (default exact)."},"arg_match":{"type":"object","additionalProperties":{"$ref":"#/$defs/argMatchMode"},"description":"Per argument of expect_args: exact (default), contains, pattern, any, semantic (the judge model decides), number, or {number: tolerance}."},"expect_sequence":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"description":"Golden set: tools that must be called in this order."},"sequence":{"enum":["in_order","exact"],"default":"in_order","description":"in_order: expect_sequence is a subsequence of the calls; exact: the calls are exactly expect_sequence."},"forbidden_tools":{"type":"array","items":{"type":"string","minLength":1},"description":"Golden set: tools that must not be called."},"max_tool_calls":{"type":"integer","minimum":0,"description":"Golden set: at most this many tool calls."}},"dependentRequired":{"expect_args":["expect_tool"],"arg_match":["expect_args"],"sequence":["expect_sequence"]}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}},"argMatchMode":{"oneOf":[{"enum":["exact","contains","pattern","any","semantic","number"]},{"type":"object","additionalProperties":false,"required":["number"],"properties":{"number":{"type":"number","minimum":0,"description":"Absolute tolerance."}}}]}}}');
 ;// CONCATENATED MODULE: ./src/util/suggest.ts
 /** Levenshtein distance, for "did you mean" suggestions. */
 function editDistance(a, b) {
@@ -20624,7 +20627,8 @@ function parseSuite(text, file, overrides = {}) {
                 }
             }
             return requirement;
-        })
+        }),
+        golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path)))))
     }));
     if (problems.length > 0)
         throw new ConfigErrors(problems);
@@ -20646,6 +20650,31 @@ function pickModels(overrides, fromYaml) {
             .filter((m) => m.length > 0);
     }
     return fromYaml ?? [DEFAULT_MODEL];
+}
+const GOLDEN_KEYS = ['expect_tool', 'expect_args', 'arg_match', 'expect_sequence', 'sequence', 'forbidden_tools', 'max_tool_calls'];
+/** The golden-set keys a case sets, checked for what the schema cannot say. */
+function goldenOf(c, index, problem) {
+    const golden = {};
+    for (const key of GOLDEN_KEYS)
+        if (c[key] !== undefined)
+            Object.assign(golden, { [key]: c[key] });
+    if (Object.keys(golden).length === 0)
+        return null;
+    if (golden.expect_args && golden.expect_tool === null)
+        problem('expect_args needs an expected tool, but expect_tool is null', ['cases', index, 'expect_args']);
+    for (const [arg, mode] of Object.entries(golden.arg_match ?? {})) {
+        if (!golden.expect_args || !Object.hasOwn(golden.expect_args, arg))
+            problem(`arg_match names '${arg}', which expect_args does not have`, ['cases', index, 'arg_match', arg]);
+        else if (mode === 'pattern') {
+            try {
+                compileMatcherPattern(String(golden.expect_args[arg]));
+            }
+            catch (error) {
+                problem(`invalid regular expression: ${error.message}`, ['cases', index, 'expect_args', arg]);
+            }
+        }
+    }
+    return golden;
 }
 function firstNonEmpty(...values) {
     return values.find((v) => v !== undefined && v.trim() !== '')?.trim();
@@ -40059,9 +40088,33 @@ const unique = (items) => [...new Set(items)];
 var dist_ajv = __nccwpck_require__(2463);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
 var _2019 = __nccwpck_require__(878);
+;// CONCATENATED MODULE: ./src/util/json-schema.ts
+
+
+
+const validators = new Map();
+/**
+ * One validator per JSON Schema dialect, made once (building one costs far more than compiling a
+ * schema): 2020-12 when `$schema` names none, as MCP 2026-07-28 says; undefined for a dialect we
+ * do not support. Remote `$ref`s are never fetched: no loader is configured.
+ */
+function validatorFor(dialect) {
+    const key = dialect === '' || dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : /draft-0[67]/.test(dialect) ? 'draft-07' : undefined;
+    if (!key)
+        return undefined;
+    let ajv = validators.get(key);
+    if (!ajv) {
+        const options = { strict: false, validateFormats: false, allErrors: false };
+        ajv = key === '2020-12' ? new _2020.Ajv2020(options) : key === '2019-09' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
+        validators.set(key, ajv);
+    }
+    return ajv;
+}
+function dialectOf(schema) {
+    return typeof schema.$schema === 'string' ? schema.$schema : '';
+}
+
 ;// CONCATENATED MODULE: ./src/conformance/checks/schemas.ts
-
-
 
 
 
@@ -40106,27 +40159,13 @@ function withoutRemoteRefs(schema) {
     }
     return out;
 }
-const validators = new Map();
-/** One validator per dialect, made once: building one costs far more than compiling a schema. */
-function validatorFor(dialect) {
-    const key = dialect === '' || dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : /draft-0[67]/.test(dialect) ? 'draft-07' : undefined;
-    if (!key)
-        return undefined;
-    let ajv = validators.get(key);
-    if (!ajv) {
-        const options = { strict: false, validateFormats: false, allErrors: false };
-        ajv = key === '2020-12' ? new _2020.Ajv2020(options) : key === '2019-09' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
-        validators.set(key, ajv);
-    }
-    return ajv;
-}
 /** Compile under the dialect the schema names (2020-12 when it names none). */
 function compileProblem(schema) {
     if (typeof schema === 'boolean')
         return undefined;
     if (!common_isObject(schema))
         return 'is not a JSON Schema object';
-    const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+    const dialect = dialectOf(schema);
     const ajv = validatorFor(dialect);
     if (!ajv)
         return `declares an unsupported dialect ${dialect}`;
@@ -55116,6 +55155,134 @@ function abortReason(signal) {
     return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was aborted';
 }
 
+;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
+
+const compiled = new Map();
+/**
+ * Validate a call's arguments against the tool's own `inputSchema`. Returns null when there is
+ * no schema to hold them to (an unknown tool, a resource) or the schema itself does not compile.
+ */
+function validateArgs(schema, args) {
+    if (!schema)
+        return null;
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (validate === undefined) {
+        const { $id: _id, ...rest } = schema;
+        try {
+            validate = validatorFor(dialectOf(schema))?.compile(rest) ?? null;
+        }
+        catch {
+            validate = null;
+        }
+        compiled.set(key, validate);
+    }
+    if (!validate)
+        return null;
+    if (validate(args))
+        return { valid: true };
+    const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
+    return { valid: false, errors };
+}
+
+;// CONCATENATED MODULE: ./src/scoring/golden.ts
+
+
+/**
+ * The golden-set checks of one run, over the calls the model requested, in order:
+ * which tool it picked first (or that it picked none), the arguments of that tool, the order of
+ * calls, tools it must not call, and how many calls it made.
+ */
+async function checkGolden(golden, calls, semantic) {
+    const checks = [];
+    const names = calls.map((c) => c.name);
+    if (golden.expect_tool === null) {
+        checks.push(names.length === 0 ? ok('expect_tool', 'no tool called, as expected') : no('expect_tool', `expected no tool call; called ${list(names)}`));
+    }
+    else if (golden.expect_tool !== undefined) {
+        checks.push(names[0] === golden.expect_tool
+            ? ok('expect_tool', `${golden.expect_tool} called first`)
+            : no('expect_tool', names.length ? `expected ${golden.expect_tool} first; called ${list(names)}` : `expected ${golden.expect_tool}; no tool was called`));
+    }
+    if (golden.expect_args && golden.expect_tool)
+        checks.push(await checkArgs(golden.expect_tool, golden.expect_args, golden.arg_match ?? {}, calls, semantic));
+    if (golden.expect_sequence)
+        checks.push(checkSequence(golden.expect_sequence, golden.sequence ?? 'in_order', names));
+    if (golden.forbidden_tools) {
+        const hit = golden.forbidden_tools.filter((t) => names.includes(t));
+        checks.push(hit.length ? no('forbidden_tools', `called forbidden ${list(hit)}`) : ok('forbidden_tools', `none of ${list(golden.forbidden_tools)} called`));
+    }
+    if (golden.max_tool_calls !== undefined) {
+        checks.push(names.length <= golden.max_tool_calls ? ok('max_tool_calls', `${names.length} of at most ${golden.max_tool_calls} calls`) : no('max_tool_calls', `${names.length} calls, more than ${golden.max_tool_calls}`));
+    }
+    return { passed: checks.every((c) => c.passed), checks };
+}
+async function checkArgs(tool, expected, modes, calls, semantic) {
+    const candidates = calls.filter((c) => c.name === tool);
+    if (candidates.length === 0)
+        return no('expect_args', `${tool} was not called`);
+    let closest = '';
+    for (const call of candidates) {
+        const mismatched = [];
+        for (const [key, value] of Object.entries(expected)) {
+            const mode = modes[key] ?? 'exact';
+            if (!Object.hasOwn(call.args, key))
+                mismatched.push(`${key} missing`);
+            else if (!(await argMatches(mode, value, call.args[key], semantic)))
+                mismatched.push(`${key}=${JSON.stringify(call.args[key])} (${describeMode(mode)} ${JSON.stringify(value)})`);
+        }
+        if (mismatched.length === 0)
+            return ok('expect_args', `${tool} called with the expected arguments`);
+        if (!closest || mismatched.join(', ').length < closest.length)
+            closest = mismatched.join(', ');
+    }
+    return no('expect_args', `no call of ${tool} matched: ${closest}`);
+}
+/** One argument against its expectation, by the case's `arg_match` mode. */
+async function argMatches(mode, expected, actual, semantic) {
+    if (typeof mode === 'object')
+        return numbersWithin(expected, actual, mode.number);
+    switch (mode) {
+        case 'exact':
+            return pyEquals(actual, expected);
+        case 'contains':
+            return golden_text(actual).toLowerCase().includes(golden_text(expected).toLowerCase());
+        case 'pattern':
+            return compileMatcherPattern(golden_text(expected)).test(golden_text(actual));
+        case 'any':
+            return true;
+        case 'number':
+            return numbersWithin(expected, actual, 0);
+        case 'semantic':
+            // Equal text needs no judge.
+            return golden_text(actual).trim().toLowerCase() === golden_text(expected).trim().toLowerCase() || semantic(golden_text(expected), golden_text(actual));
+    }
+}
+function numbersWithin(expected, actual, tolerance) {
+    const a = Number(actual);
+    const e = Number(expected);
+    return typeof actual !== 'boolean' && actual !== null && actual !== '' && Number.isFinite(a) && Number.isFinite(e) && Math.abs(a - e) <= tolerance;
+}
+/** in_order: the expected tools appear in this order (others may come between); exact: nothing else. */
+function checkSequence(expected, mode, names) {
+    if (mode === 'exact') {
+        const same = expected.length === names.length && expected.every((n, i) => n === names[i]);
+        return same ? ok('expect_sequence', `calls were exactly ${list(expected)}`) : no('expect_sequence', `expected exactly ${list(expected)}; called ${list(names)}`);
+    }
+    let at = 0;
+    for (const name of names)
+        if (name === expected[at])
+            at++;
+    return at === expected.length
+        ? ok('expect_sequence', `${list(expected)} called in order`)
+        : no('expect_sequence', `expected ${list(expected)} in order; called ${list(names)} (stopped before ${expected[at]})`);
+}
+const golden_text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+const list = (names) => (names.length ? names.join(' → ') : '(none)');
+const describeMode = (mode) => (typeof mode === 'object' ? `within ${mode.number} of` : mode === 'exact' ? 'expected' : `${mode}`);
+const ok = (check, reason) => ({ check, passed: true, reason });
+const no = (check, reason) => ({ check, passed: false, reason });
+
 ;// CONCATENATED MODULE: ./src/plan/expand.ts
 /**
  * Expand the matrix in eval-action's order (case, then model, then system prompt).
@@ -55425,6 +55592,8 @@ const TOOL_VERSION = package_namespaceObject.rE;
 
 
 
+
+
 const TOOL_OUTPUT_LIMIT = 2000;
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
@@ -55459,17 +55628,25 @@ async function runEvaluation(suite, server, settings, deps) {
         finally {
             releaseSlot();
         }
-        const verdict = agentPhase.judgeable
-            ? await pool.run(() => judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? ''), { urgent: true })
-            : undefined;
-        const result = buildRunResult(spec, agentPhase, verdict, settings.maxSteps);
+        const { golden } = spec.case;
+        const wantsGolden = golden !== null && agentPhase.transcript.error === null;
+        const scored = agentPhase.judgeable || wantsGolden
+            ? await pool.run(async () => ({
+                verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? '') : undefined,
+                golden: wantsGolden ? await checkGolden(golden, agentPhase.transcript.tool_calls, deps.semantic.match) : null
+            }), { urgent: true })
+            : { verdict: undefined, golden: null };
+        const result = buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps);
         deps.onRunFinished?.(result, ++finished, specs.length);
         return result;
     }));
     const duration = round1((performance.now() - started) / 1000);
     for (const r of results)
         r.total_duration_s = duration;
-    const summary = summarize(results, deps.judge.stepGenerationUsage);
+    const overhead = emptyUsage();
+    addUsage(overhead, deps.judge.stepGenerationUsage);
+    addUsage(overhead, deps.semantic.usage);
+    const summary = summarize(results, overhead);
     return {
         version: RESULTS_VERSION,
         tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -55544,14 +55721,15 @@ async function judgeRun(judge, spec, finalOutput) {
         return error instanceof JudgeError ? error : new JudgeError(error.message, emptyUsage());
     }
 }
-function buildRunResult(spec, phase, verdict, maxSteps) {
+function buildRunResult(spec, phase, verdict, golden, maxSteps) {
     const { transcript } = phase;
     const toolAssertions = checkRequiredTools(spec.case.required_tools, transcript.tool_calls);
     const judged = verdict && !(verdict instanceof JudgeError) ? verdict : undefined;
     const judgeError = verdict instanceof JudgeError ? verdict : undefined;
     const error = transcript.error ?? (judgeError ? { stage: 'judge', message: judgeError.message } : null);
     const rubricPassed = judged?.success ?? false;
-    const success = rubricPassed && toolAssertions.passed;
+    const success = rubricPassed && toolAssertions.passed && (golden?.passed ?? true);
+    const schemas = new Map((phase.session?.tools ?? []).map((t) => [t.name, t.inputSchema]));
     const usage = emptyUsage();
     for (const call of transcript.llm_calls)
         addUsage(usage, call.usage);
@@ -55572,7 +55750,18 @@ function buildRunResult(spec, phase, verdict, maxSteps) {
                 success: rubricPassed
             }
         ],
-        tool_calls: transcript.tool_calls.map((c) => ({ name: c.name, args: c.args, result: c.result, is_error: c.is_error, latency_ms: c.latency_ms })),
+        tool_calls: transcript.tool_calls.map((c) => {
+            const check = validateArgs(schemas.get(c.name), c.args);
+            return {
+                name: c.name,
+                args: c.args,
+                result: c.result,
+                is_error: c.is_error,
+                latency_ms: c.latency_ms,
+                schema_valid: check ? check.valid : null,
+                ...(check?.errors ? { schema_errors: check.errors } : {})
+            };
+        }),
         tool_assertions: toolAssertions,
         conversation: toConversation(transcript),
         duration_s: phase.duration_s,
@@ -55587,6 +55776,7 @@ function buildRunResult(spec, phase, verdict, maxSteps) {
         llm_calls: transcript.llm_calls,
         usage,
         judge: judgeDetails(spec, judged, judgeError),
+        golden_assertions: golden,
         server: {
             era: phase.session?.era ?? null,
             protocol_version: phase.session?.protocolVersion ?? null,
@@ -55797,6 +55987,8 @@ function failureReasons(run) {
     for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
         reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`);
     }
+    for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? [])
+        reasons.push(`${check.check}: ${check.reason}`);
     return reasons;
 }
 function suite(name, cases, seconds) {
@@ -55994,7 +56186,7 @@ function usageLine(doc) {
     return [
         `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
         `**LLM calls:** ${summary.llm_calls}`,
-        `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors)`,
+        `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
         `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`
     ].join(' · ');
 }
@@ -56081,6 +56273,19 @@ function runDetails(run) {
         }
         out.push('');
     }
+    if (run.golden_assertions && run.golden_assertions.checks.length > 0) {
+        out.push(`##### Golden checks ${run.golden_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '');
+        for (const check of run.golden_assertions.checks)
+            out.push(`- ${check.passed ? PASS_BADGE : FAIL_BADGE} ${codeSpan(check.check)} — ${escapeMarkdown(check.reason)}`);
+        out.push('');
+    }
+    const invalid = run.tool_calls.filter((c) => c.schema_valid === false);
+    if (invalid.length > 0) {
+        out.push(`##### Arguments outside the tool's inputSchema (${invalid.length})`, '');
+        for (const call of invalid)
+            out.push(`- ${codeSpan(call.name)} ${codeSpan(JSON.stringify(call.args))}: ${escapeMarkdown(call.schema_errors ?? '')}`);
+        out.push('');
+    }
     if (run.conversation.length > 0)
         out.push(...conversation(run.conversation));
     out.push('</details>');
@@ -56157,6 +56362,45 @@ function formatTimestamp(iso) {
     return iso.slice(0, 16).replace('T', ' ');
 }
 
+;// CONCATENATED MODULE: ./src/scoring/semantic.ts
+
+/**
+ * `arg_match: semantic`: a cheap yes/no question to the judge model, asked once per pair of
+ * values and cached. A failed or unclear answer counts as "no".
+ */
+function createSemanticMatcher(llm, model) {
+    const usage = emptyUsage();
+    const answers = new Map();
+    const ask = async (expected, actual) => {
+        const prompt = [
+            'Two values were given for the same argument of a tool call.',
+            `Expected: ${JSON.stringify(expected)}`,
+            `Actual: ${JSON.stringify(actual)}`,
+            'Do they mean the same thing for the purpose of that argument? Answer with only "yes" or "no".'
+        ].join('\n');
+        try {
+            const response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 });
+            addUsage(usage, response.usage);
+            return /^\W*yes\b/i.test(response.content ?? '');
+        }
+        catch {
+            return false;
+        }
+    };
+    return {
+        usage,
+        match(expected, actual) {
+            const key = JSON.stringify([expected, actual]);
+            let answer = answers.get(key);
+            if (!answer) {
+                answer = ask(expected, actual);
+                answers.set(key, answer);
+            }
+            return answer;
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/util/redact.ts
 const REDACTED = '***';
 /** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
@@ -56190,6 +56434,7 @@ function usable(secrets) {
 }
 
 ;// CONCATENATED MODULE: ./src/evaluate.ts
+
 
 
 
@@ -56246,6 +56491,7 @@ async function evaluate(prepared, hooks = {}) {
         doc = await runEvaluation(suite, server, settings, {
             llm,
             judge: createGEvalJudge(llm, suite.judge_model),
+            semantic: createSemanticMatcher(llm, suite.judge_model),
             sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
             onRunFinished: hooks.onRunFinished
         });
@@ -56328,6 +56574,9 @@ function formatProgressLine(run, finished, total) {
     if (run.tool_assertions.checks.length > 0) {
         line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`;
     }
+    const golden = run.golden_assertions?.checks ?? [];
+    if (golden.length > 0)
+        line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`;
     line += ` (${run.duration_s}s)`;
     if (run.error)
         line += ` — ${run.error.stage} error: ${run.error.message.split('\n')[0]}`;

@@ -9,6 +9,7 @@ export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUs
   let llmCalls = 0
   let toolCalls = 0
   let toolErrors = 0
+  let schemaInvalid = 0
   const byModel = new Map<string, ModelSummary>()
   for (const run of runs) {
     addUsage(agent, run.usage)
@@ -16,6 +17,7 @@ export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUs
     llmCalls += run.llm_calls.length
     toolCalls += run.tool_calls.length
     toolErrors += run.tool_calls.filter((c) => c.is_error).length
+    schemaInvalid += run.tool_calls.filter((c) => c.schema_valid === false).length
     const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 }
     m.total++
     if (run.status === 'passed') m.passed++
@@ -33,6 +35,7 @@ export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUs
     llm_calls: llmCalls,
     tool_calls: toolCalls,
     tool_errors: toolErrors,
+    schema_invalid_calls: schemaInvalid,
     by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
   }
 }

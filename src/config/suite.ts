@@ -10,6 +10,7 @@ import {
   DEFAULT_MODEL,
   DEFAULT_THRESHOLD,
   type EvalCase,
+  type GoldenExpectations,
   type Json,
   type Suite,
   type ToolRequirement
@@ -29,13 +30,13 @@ interface RawSuite {
   judge_model?: string
   models?: string[]
   system_prompts: Record<string, string>
-  cases: {
+  cases: ({
     id: string
     prompt: string
     rubric: string
     threshold?: number
     required_tools?: (string | { name: string; args?: Record<string, Json> | null })[] | null
-  }[]
+  } & GoldenExpectations)[]
 }
 
 export function loadSuiteFile(path: string, overrides: SuiteOverrides = {}): Suite {
@@ -98,7 +99,8 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
         }
       }
       return requirement
-    })
+    }),
+    golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path)))))
   }))
   if (problems.length > 0) throw new ConfigErrors(problems)
 
@@ -121,6 +123,27 @@ function pickModels(overrides: SuiteOverrides, fromYaml: string[] | undefined): 
       .filter((m) => m.length > 0)
   }
   return fromYaml ?? [DEFAULT_MODEL]
+}
+
+const GOLDEN_KEYS = ['expect_tool', 'expect_args', 'arg_match', 'expect_sequence', 'sequence', 'forbidden_tools', 'max_tool_calls'] as const
+
+/** The golden-set keys a case sets, checked for what the schema cannot say. */
+function goldenOf(c: GoldenExpectations, index: number, problem: (message: string, path: (string | number)[]) => void): GoldenExpectations | null {
+  const golden: GoldenExpectations = {}
+  for (const key of GOLDEN_KEYS) if (c[key] !== undefined) Object.assign(golden, { [key]: c[key] })
+  if (Object.keys(golden).length === 0) return null
+  if (golden.expect_args && golden.expect_tool === null) problem('expect_args needs an expected tool, but expect_tool is null', ['cases', index, 'expect_args'])
+  for (const [arg, mode] of Object.entries(golden.arg_match ?? {})) {
+    if (!golden.expect_args || !Object.hasOwn(golden.expect_args, arg)) problem(`arg_match names '${arg}', which expect_args does not have`, ['cases', index, 'arg_match', arg])
+    else if (mode === 'pattern') {
+      try {
+        compileMatcherPattern(String(golden.expect_args[arg]))
+      } catch (error) {
+        problem(`invalid regular expression: ${(error as Error).message}`, ['cases', index, 'expect_args', arg])
+      }
+    }
+  }
+  return golden
 }
 
 function firstNonEmpty(...values: (string | undefined)[]): string | undefined {

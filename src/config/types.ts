@@ -13,12 +13,29 @@ export interface ToolRequirement {
   args?: Record<string, Json>
 }
 
+/** How one expected argument of `expect_args` is compared. */
+export type ArgMatchMode = 'exact' | 'contains' | 'pattern' | 'any' | 'semantic' | 'number' | { number: number }
+
+/** Golden-set expectations (all optional); absent keys are not checked. */
+export interface GoldenExpectations {
+  /** The tool the model should call first; null: no tool may be called. */
+  expect_tool?: string | null
+  expect_args?: Record<string, Json>
+  arg_match?: Record<string, ArgMatchMode>
+  expect_sequence?: string[]
+  sequence?: 'in_order' | 'exact'
+  forbidden_tools?: string[]
+  max_tool_calls?: number
+}
+
 export interface EvalCase {
   id: string
   prompt: string
   rubric: string
   threshold: number
   required_tools: ToolRequirement[]
+  /** Null when the case sets no golden-set key. */
+  golden: GoldenExpectations | null
 }
 
 /** A validated eval_cases.yaml with the env and input overrides applied. */

@@ -77,6 +77,7 @@ export function failureReasons(run: RunResult): string[] {
   for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
     reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`)
   }
+  for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? []) reasons.push(`${check.check}: ${check.reason}`)
   return reasons
 }
 

@@ -60,7 +60,7 @@ function usageLine(doc: ResultsDocument): string {
   return [
     `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
     `**LLM calls:** ${summary.llm_calls}`,
-    `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors)`,
+    `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
     `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`
   ].join(' · ')
 }
@@ -145,6 +145,17 @@ function runDetails(run: RunResult): string[] {
         out.push(`  - Got: ${got.length ? got.join(', ') : '(none of the expected arguments)'}`)
       }
     }
+    out.push('')
+  }
+  if (run.golden_assertions && run.golden_assertions.checks.length > 0) {
+    out.push(`##### Golden checks ${run.golden_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
+    for (const check of run.golden_assertions.checks) out.push(`- ${check.passed ? PASS_BADGE : FAIL_BADGE} ${codeSpan(check.check)} — ${escapeMarkdown(check.reason)}`)
+    out.push('')
+  }
+  const invalid = run.tool_calls.filter((c) => c.schema_valid === false)
+  if (invalid.length > 0) {
+    out.push(`##### Arguments outside the tool's inputSchema (${invalid.length})`, '')
+    for (const call of invalid) out.push(`- ${codeSpan(call.name)} ${codeSpan(JSON.stringify(call.args))}: ${escapeMarkdown(call.schema_errors ?? '')}`)
     out.push('')
   }
   if (run.conversation.length > 0) out.push(...conversation(run.conversation))

@@ -11,6 +11,8 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   if (run.tool_assertions.checks.length > 0) {
     line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`
   }
+  const golden = run.golden_assertions?.checks ?? []
+  if (golden.length > 0) line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`
   line += ` (${run.duration_s}s)`
   if (run.error) line += ` — ${run.error.stage} error: ${run.error.message.split('\n')[0]}`
   // Server and model text must not drive the terminal with escape sequences.

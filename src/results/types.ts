@@ -4,6 +4,7 @@ import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
 import type { TokenUsage } from '../llm/chat.js'
 import type { ScoringMode } from '../scoring/geval.js'
+import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
 export const RESULTS_VERSION = 1
@@ -31,6 +32,9 @@ export interface ToolCallResult {
   result: string
   is_error: boolean
   latency_ms: number
+  /** Whether the arguments satisfy the tool's inputSchema; null when there is no schema to check. */
+  schema_valid: boolean | null
+  schema_errors?: string
 }
 
 export interface JudgeDetails {
@@ -85,6 +89,8 @@ export interface RunResult {
   llm_calls: LlmCallResult[]
   usage: TokenUsage
   judge: JudgeDetails | null
+  /** Golden-set checks, when the case sets any golden-set key (and the run did not error). */
+  golden_assertions: GoldenAssertions | null
   server: { era: 'modern' | 'legacy' | null; protocol_version: string | null; connect_ms: number | null; list_ms: number | null; tools: number | null }
 }
 
@@ -105,6 +111,8 @@ export interface Summary {
   llm_calls: number
   tool_calls: number
   tool_errors: number
+  /** Calls whose arguments did not satisfy the tool's inputSchema. */
+  schema_invalid_calls: number
   by_model: ModelSummary[]
 }
 

@@ -1,8 +1,6 @@
-import { Ajv } from 'ajv'
-import { Ajv2019 } from 'ajv/dist/2019.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ProbeData } from '../probe.js'
 import type { CheckResult } from '../types.js'
+import { dialectOf, validatorFor } from '../../util/json-schema.js'
 import { editDistance } from '../../util/suggest.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 
@@ -56,26 +54,11 @@ function withoutRemoteRefs(schema: unknown): unknown {
   return out
 }
 
-const validators = new Map<string, Ajv | Ajv2019 | Ajv2020>()
-
-/** One validator per dialect, made once: building one costs far more than compiling a schema. */
-function validatorFor(dialect: string): Ajv | Ajv2019 | Ajv2020 | undefined {
-  const key = dialect === '' || dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : /draft-0[67]/.test(dialect) ? 'draft-07' : undefined
-  if (!key) return undefined
-  let ajv = validators.get(key)
-  if (!ajv) {
-    const options = { strict: false, validateFormats: false, allErrors: false }
-    ajv = key === '2020-12' ? new Ajv2020(options) : key === '2019-09' ? new Ajv2019(options) : new Ajv(options)
-    validators.set(key, ajv)
-  }
-  return ajv
-}
-
 /** Compile under the dialect the schema names (2020-12 when it names none). */
 export function compileProblem(schema: unknown): string | undefined {
   if (typeof schema === 'boolean') return undefined
   if (!isObject(schema)) return 'is not a JSON Schema object'
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
+  const dialect = dialectOf(schema)
   const ajv = validatorFor(dialect)
   if (!ajv) return `declares an unsupported dialect ${dialect}`
   try {
