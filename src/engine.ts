@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
+import { groupRuns } from './aggregate/groups.js'
 import { summarize } from './aggregate/summarize.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
@@ -100,17 +101,19 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
   const overhead = emptyUsage()
   addUsage(overhead, deps.judge.stepGenerationUsage)
   addUsage(overhead, deps.semantic.usage)
-  const summary = summarize(results, overhead)
+  const groups = groupRuns(results, suite.pass_floors)
+  const summary = summarize(results, groups, overhead)
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: startedAt.toISOString(),
     duration_s: duration,
-    passed: summary.failed + summary.errored === 0,
+    passed: groups.every((g) => g.success),
     config: resultsConfig(suite, server, settings),
     behaviour: { status: 'ran', reason: null },
     conformance: null,
     summary,
+    groups,
     runs: results,
     fatal_error: null
   }
@@ -234,6 +237,10 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
     duration_s: phase.duration_s,
     total_duration_s: 0,
     index: spec.index,
+    attempt: spec.attempt,
+    attempts: spec.case.runs,
+    kind: spec.case.kind,
+    tags: spec.case.tags,
     system_prompt: spec.system_prompt,
     status: error ? 'error' : success ? 'passed' : 'failed',
     threshold: spec.case.threshold,
@@ -350,7 +357,8 @@ export function resultsConfig(suite: Suite, server: ServerConfig, settings: Omit
     max_steps: settings.maxSteps,
     concurrency: settings.concurrency,
     timeout_seconds: settings.timeoutSeconds,
-    base_url: settings.baseUrl
+    base_url: settings.baseUrl,
+    pass_floors: suite.pass_floors
   }
 }
 

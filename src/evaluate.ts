@@ -105,7 +105,8 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     config: null,
     behaviour: { status: 'ran', reason: null },
     conformance: null,
-    summary: summarize([]),
+    summary: summarize([], []),
+    groups: [],
     runs: [],
     fatal_error: null
   }
@@ -117,7 +118,7 @@ export function fatalDocument(message: string, startedAt = new Date()): ResultsD
     ...emptyDocument(startedAt),
     passed: false,
     behaviour: { status: 'skipped', reason: 'the configuration is invalid' },
-    summary: { ...summarize([]), pass_rate: 0 },
+    summary: { ...summarize([], []), pass_rate: 0 },
     fatal_error: message
   }
 }

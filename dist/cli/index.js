@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4236);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6030);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4236:
+/***/ 6030:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20191,7 +20191,7 @@ const emptyUsage = () => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens
 ;// CONCATENATED MODULE: ./src/aggregate/summarize.ts
 
 /** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
-function summarize(runs, judgeOverhead = emptyUsage()) {
+function summarize(runs, groups, judgeOverhead = emptyUsage()) {
     const agent = emptyUsage();
     const judge = emptyUsage();
     addUsage(judge, judgeOverhead);
@@ -20227,6 +20227,7 @@ function summarize(runs, judgeOverhead = emptyUsage()) {
         tool_calls: toolCalls,
         tool_errors: toolErrors,
         schema_invalid_calls: schemaInvalid,
+        groups: { total: groups.length, passed: groups.filter((g) => g.success).length, failed: groups.filter((g) => !g.success).length },
         by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
     };
 }
@@ -20375,7 +20376,7 @@ function serverSecrets(config) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
 var _2020 = __nccwpck_require__(2210);
 ;// CONCATENATED MODULE: ./schema/eval-cases.schema.json
-const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."},"expect_tool":{"type":["string","null"],"minLength":1,"description":"Golden set: the tool the model should call first; null means no tool may be called (a negative case)."},"expect_args":{"type":"object","description":"Golden set: arguments one call of expect_tool must carry; how each compares is set by arg_match (default exact)."},"arg_match":{"type":"object","additionalProperties":{"$ref":"#/$defs/argMatchMode"},"description":"Per argument of expect_args: exact (default), contains, pattern, any, semantic (the judge model decides), number, or {number: tolerance}."},"expect_sequence":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"description":"Golden set: tools that must be called in this order."},"sequence":{"enum":["in_order","exact"],"default":"in_order","description":"in_order: expect_sequence is a subsequence of the calls; exact: the calls are exactly expect_sequence."},"forbidden_tools":{"type":"array","items":{"type":"string","minLength":1},"description":"Golden set: tools that must not be called."},"max_tool_calls":{"type":"integer","minimum":0,"description":"Golden set: at most this many tool calls."}},"dependentRequired":{"expect_args":["expect_tool"],"arg_match":["expect_args"],"sequence":["expect_sequence"]}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}},"argMatchMode":{"oneOf":[{"enum":["exact","contains","pattern","any","semantic","number"]},{"type":"object","additionalProperties":false,"required":["number"],"properties":{"number":{"type":"number","minimum":0,"description":"Absolute tolerance."}}}]}}}');
+const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}},"runs":{"type":"integer","minimum":1,"maximum":100,"default":1,"description":"How many times each case × model × system prompt runs (cases may override). 5 is recommended for gating."},"pass_floor_hard":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of a hard case\'s runs that must pass (default 1.0: 5/5)."},"pass_floor_soft":{"type":"number","minimum":0,"maximum":1,"default":0.8,"description":"Share of a soft case\'s runs that must pass (default 0.8: 4/5)."}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."},"expect_tool":{"type":["string","null"],"minLength":1,"description":"Golden set: the tool the model should call first; null means no tool may be called (a negative case)."},"expect_args":{"type":"object","description":"Golden set: arguments one call of expect_tool must carry; how each compares is set by arg_match (default exact)."},"arg_match":{"type":"object","additionalProperties":{"$ref":"#/$defs/argMatchMode"},"description":"Per argument of expect_args: exact (default), contains, pattern, any, semantic (the judge model decides), number, or {number: tolerance}."},"expect_sequence":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"description":"Golden set: tools that must be called in this order."},"sequence":{"enum":["in_order","exact"],"default":"in_order","description":"in_order: expect_sequence is a subsequence of the calls; exact: the calls are exactly expect_sequence."},"forbidden_tools":{"type":"array","items":{"type":"string","minLength":1},"description":"Golden set: tools that must not be called."},"max_tool_calls":{"type":"integer","minimum":0,"description":"Golden set: at most this many tool calls."},"runs":{"type":"integer","minimum":1,"maximum":100,"description":"Runs of this case per model and system prompt (overrides the suite\'s runs)."},"kind":{"enum":["hard","soft"],"default":"soft","description":"hard: every run must pass (pass_floor_hard); soft: pass_floor_soft of them."},"tags":{"type":"array","items":{"type":"string","minLength":1},"description":"Free labels, carried into the results."}},"dependentRequired":{"expect_args":["expect_tool"],"arg_match":["expect_args"],"sequence":["expect_sequence"]}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}},"argMatchMode":{"oneOf":[{"enum":["exact","contains","pattern","any","semantic","number"]},{"type":"object","additionalProperties":false,"required":["number"],"properties":{"number":{"type":"number","minimum":0,"description":"Absolute tolerance."}}}]}}}');
 ;// CONCATENATED MODULE: ./src/util/suggest.ts
 /** Levenshtein distance, for "did you mean" suggestions. */
 function editDistance(a, b) {
@@ -20628,7 +20629,10 @@ function parseSuite(text, file, overrides = {}) {
             }
             return requirement;
         }),
-        golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path)))))
+        golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))),
+        runs: c.runs ?? raw.runs ?? 1,
+        kind: c.kind ?? 'soft',
+        tags: c.tags ?? []
     }));
     if (problems.length > 0)
         throw new ConfigErrors(problems);
@@ -20637,7 +20641,8 @@ function parseSuite(text, file, overrides = {}) {
         judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL,
         models: pickModels(overrides, raw.models),
         system_prompts: Object.entries(raw.system_prompts).map(([name, text]) => ({ name, text })),
-        cases
+        cases,
+        pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 }
     };
 }
 /** eval-action: a non-empty EVAL_MODELS is split on commas, trimmed, empties dropped ("," means zero models). */
@@ -55155,6 +55160,43 @@ function abortReason(signal) {
     return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was aborted';
 }
 
+;// CONCATENATED MODULE: ./src/aggregate/groups.ts
+/**
+ * A group is one case × model × system prompt; its runs are the repeats. It passes when its
+ * pass rate reaches its floor: hard cases need every run (1.0 by default), soft cases a share
+ * (0.8 by default: 4 of 5). A run that errored counts as not passed.
+ */
+function groupRuns(runs, floors) {
+    const groups = new Map();
+    for (const run of runs) {
+        const key = JSON.stringify([run.case_id, run.model, run.prompt_name]);
+        const list = groups.get(key) ?? [];
+        list.push(run);
+        groups.set(key, list);
+    }
+    return [...groups.values()].map((attempts) => {
+        const first = attempts[0];
+        const passed = attempts.filter((r) => r.status === 'passed').length;
+        const floor = first.kind === 'hard' ? floors.hard : floors.soft;
+        const passRate = passed / attempts.length;
+        return {
+            case_id: first.case_id,
+            model: first.model,
+            prompt_name: first.prompt_name,
+            kind: first.kind,
+            tags: first.tags,
+            runs: attempts.length,
+            passed,
+            errored: attempts.filter((r) => r.status === 'error').length,
+            pass_rate: Math.round(passRate * 10000) / 10000,
+            floor,
+            // A tiny epsilon so 4/5 meets 0.8 whatever the float arithmetic says.
+            success: passRate + 1e-9 >= floor,
+            run_indexes: attempts.map((r) => r.index)
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
 
 const compiled = new Map();
@@ -55285,7 +55327,7 @@ const no = (check, reason) => ({ check, passed: false, reason });
 
 ;// CONCATENATED MODULE: ./src/plan/expand.ts
 /**
- * Expand the matrix in eval-action's order (case, then model, then system prompt).
+ * Expand the matrix in eval-action's order (case, then model, then system prompt, then repeat).
  * `filter` keeps cases whose id contains it (case-sensitive substring, as eval-action).
  * `{today}` is replaced in system prompts only, with the run's date computed once.
  */
@@ -55295,13 +55337,16 @@ function expandMatrix(suite, options) {
     for (const evalCase of cases) {
         for (const model of suite.models) {
             for (const prompt of suite.system_prompts) {
-                runs.push({
-                    index: runs.length + 1,
-                    case: evalCase,
-                    model,
-                    prompt_name: prompt.name,
-                    system_prompt: prompt.text.split('{today}').join(options.today)
-                });
+                for (let attempt = 1; attempt <= evalCase.runs; attempt++) {
+                    runs.push({
+                        index: runs.length + 1,
+                        attempt,
+                        case: evalCase,
+                        model,
+                        prompt_name: prompt.name,
+                        system_prompt: prompt.text.split('{today}').join(options.today)
+                    });
+                }
             }
         }
     }
@@ -55594,6 +55639,7 @@ const TOOL_VERSION = package_namespaceObject.rE;
 
 
 
+
 const TOOL_OUTPUT_LIMIT = 2000;
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
@@ -55646,17 +55692,19 @@ async function runEvaluation(suite, server, settings, deps) {
     const overhead = emptyUsage();
     addUsage(overhead, deps.judge.stepGenerationUsage);
     addUsage(overhead, deps.semantic.usage);
-    const summary = summarize(results, overhead);
+    const groups = groupRuns(results, suite.pass_floors);
+    const summary = summarize(results, groups, overhead);
     return {
         version: RESULTS_VERSION,
         tool: { name: TOOL_NAME, version: TOOL_VERSION },
         started_at: startedAt.toISOString(),
         duration_s: duration,
-        passed: summary.failed + summary.errored === 0,
+        passed: groups.every((g) => g.success),
         config: resultsConfig(suite, server, settings),
         behaviour: { status: 'ran', reason: null },
         conformance: null,
         summary,
+        groups,
         runs: results,
         fatal_error: null
     };
@@ -55767,6 +55815,10 @@ function buildRunResult(spec, phase, verdict, golden, maxSteps) {
         duration_s: phase.duration_s,
         total_duration_s: 0,
         index: spec.index,
+        attempt: spec.attempt,
+        attempts: spec.case.runs,
+        kind: spec.case.kind,
+        tags: spec.case.tags,
         system_prompt: spec.system_prompt,
         status: error ? 'error' : success ? 'passed' : 'failed',
         threshold: spec.case.threshold,
@@ -55884,7 +55936,8 @@ function resultsConfig(suite, server, settings) {
         max_steps: settings.maxSteps,
         concurrency: settings.concurrency,
         timeout_seconds: settings.timeoutSeconds,
-        base_url: settings.baseUrl
+        base_url: settings.baseUrl,
+        pass_floors: suite.pass_floors
     };
 }
 function round1(n) {
@@ -55932,7 +55985,7 @@ function renderJUnit(doc) {
     if (doc.conformance)
         suites.push(conformanceSuite(doc));
     if (doc.behaviour.status === 'ran' && doc.runs.length > 0)
-        suites.push(behaviourSuite(doc.runs));
+        suites.push(behaviourSuite(doc));
     const total = (key) => suites.reduce((n, s) => n + s[key], 0);
     return [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -55961,19 +56014,31 @@ function conformanceSuite(doc) {
     const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : `legacy ${section.negotiated_version ?? ''}`.trim();
     return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000);
 }
-function behaviourSuite(runs) {
-    const cases = runs.map((run) => {
-        const open = `    <testcase classname="${attr(`${run.model} · ${run.prompt_name}`)}" name="${attr(run.case_id)}" time="${run.duration_s}">`;
-        if (run.status === 'passed')
+/** One testcase per group (case × model × prompt); with repeats, k of N against the floor. */
+function behaviourSuite(doc) {
+    const byIndex = new Map(doc.runs.map((r) => [r.index, r]));
+    const cases = doc.groups.map((group) => {
+        const runs = group.run_indexes.map((i) => byIndex.get(i)).filter((r) => !!r);
+        const seconds = runs.reduce((t, r) => t + r.duration_s, 0);
+        const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`;
+        if (group.success)
             return `${open}</testcase>`;
-        if (run.status === 'error' && run.error) {
-            const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n');
-            return `${open}\n      <error message="${attr(`${run.error.stage} error: ${junit_firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>\n    </testcase>`;
-        }
-        const reasons = failureReasons(run);
-        return `${open}\n      <failure message="${attr(reasons.join('; '))}" type="eval">${junit_text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>\n    </testcase>`;
+        if (runs.length === 1)
+            return `${open}\n${runOutcome(runs[0])}\n    </testcase>`;
+        const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${r.status === 'error' && r.error ? `${r.error.stage} error: ${r.error.message}` : failureReasons(r).join('; ')}`);
+        const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`;
+        return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${junit_text(details.join('\n'))}</failure>\n    </testcase>`;
     });
-    return suite('behaviour', cases, runs.reduce((t, r) => t + r.duration_s, 0));
+    return suite('behaviour', cases, doc.runs.reduce((t, r) => t + r.duration_s, 0));
+}
+/** A single run that did not pass: an error, or a failure that says what failed. */
+function runOutcome(run) {
+    if (run.status === 'error' && run.error) {
+        const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n');
+        return `      <error message="${attr(`${run.error.stage} error: ${junit_firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>`;
+    }
+    const reasons = failureReasons(run);
+    return `      <failure message="${attr(reasons.join('; '))}" type="eval">${junit_text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`;
 }
 /** What failed, in words: the judge against the threshold, each assertion that did not hold. */
 function failureReasons(run) {
@@ -56157,7 +56222,10 @@ function renderMarkdownReport(doc) {
         return out.join('\n');
     if (doc.conformance)
         out.push('## Behaviour evals', '');
-    out.push(...summaryTable(doc.runs), '', usageLine(doc), '', '### Details', '');
+    out.push(...summaryTable(doc.runs), '');
+    if (doc.groups.some((g) => g.runs > 1))
+        out.push(...groupTable(doc.groups), '');
+    out.push(usageLine(doc), '', '### Details', '');
     for (const run of doc.runs)
         out.push(...runDetails(run), '');
     return out.join('\n').replace(/\n{3,}/g, '\n\n');
@@ -56174,6 +56242,8 @@ function headerLine(doc) {
         const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ');
         parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`);
     }
+    if (doc.groups.some((g) => g.runs > 1))
+        parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`);
     if (doc.conformance && doc.behaviour.status === 'ran')
         parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
     if (seconds > 0)
@@ -56211,6 +56281,15 @@ function summaryTable(runs) {
     rows.push('</table>');
     return rows;
 }
+/** Repeats: each case × model × prompt, k of N runs passed, against its floor. */
+function groupTable(groups) {
+    const rows = ['<table>', '<tr><th align="center">Group</th><th align="center">Case</th><th align="center">Model</th><th align="center">Prompt</th><th align="center">Kind</th><th align="center">Passed</th><th align="center">Floor</th></tr>'];
+    for (const g of groups) {
+        rows.push(`<tr><td align="center">${g.success ? PASS_BADGE : FAIL_BADGE}</td><td align="center"><code>${escapeHtml(g.case_id)}</code></td><td align="center"><code>${escapeHtml(g.model)}</code></td><td align="center">${escapeHtml(g.prompt_name)}</td><td align="center">${g.kind}</td><td align="center">${g.passed}/${g.runs}</td><td align="center">${formatPercent(g.floor)}%</td></tr>`);
+    }
+    rows.push('</table>');
+    return rows;
+}
 /** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
 function scoreBadge(run) {
     const score = run.metrics[0]?.score ?? null;
@@ -56237,7 +56316,7 @@ function runDetails(run) {
     const statusBadge = run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE;
     const out = [
         '<details>',
-        `<summary id="${markdown_anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)} — ${pct}</summary>`,
+        `<summary id="${markdown_anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
         '',
         '##### Query',
         '',
@@ -56347,9 +56426,10 @@ function formatMatcher(value) {
     }
     return codeSpan(pyStr(value));
 }
-/** eval-action's anchor: "{case}-{model}-{prompt}", `/` and spaces to `-`, lower-cased; made safe for an attribute. */
+/** eval-action's anchor: "{case}-{model}-{prompt}", `/` and spaces to `-`, lower-cased, and the repeat when there are several; made safe for an attribute. */
 function markdown_anchor(run) {
-    return `${run.case_id}-${run.model}-${run.prompt_name}`
+    const repeat = run.attempts && run.attempts > 1 ? `-${run.attempt}` : '';
+    return `${run.case_id}-${run.model}-${run.prompt_name}${repeat}`
         .replace(/[/ ]/g, '-')
         .toLowerCase()
         .replace(/[^a-z0-9_.-]/g, '-');
@@ -56520,7 +56600,8 @@ function emptyDocument(startedAt = new Date()) {
         config: null,
         behaviour: { status: 'ran', reason: null },
         conformance: null,
-        summary: summarize([]),
+        summary: summarize([], []),
+        groups: [],
         runs: [],
         fatal_error: null
     };
@@ -56531,7 +56612,7 @@ function fatalDocument(message, startedAt = new Date()) {
         ...emptyDocument(startedAt),
         passed: false,
         behaviour: { status: 'skipped', reason: 'the configuration is invalid' },
-        summary: { ...summarize([]), pass_rate: 0 },
+        summary: { ...summarize([], []), pass_rate: 0 },
         fatal_error: message
     };
 }
@@ -56570,7 +56651,8 @@ function formatProgressLine(run, finished, total) {
     const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : '✗';
     const score = run.metrics[0]?.score;
     const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`;
-    let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name} — judge ${pct}`;
+    const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : '';
+    let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`;
     if (run.tool_assertions.checks.length > 0) {
         line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`;
     }
@@ -56611,8 +56693,11 @@ function formatConformanceLines(report) {
 /** Why the step fails, in one sentence. */
 function failureReason(doc) {
     const reasons = [];
+    const repeated = doc.groups.some((g) => g.runs > 1);
     const bad = doc.summary.failed + doc.summary.errored;
-    if (bad > 0)
+    if (repeated && doc.summary.groups.failed > 0)
+        reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`);
+    else if (!repeated && bad > 0)
         reasons.push(`${bad} of ${doc.summary.total} evals did not pass`);
     if (doc.conformance && !doc.conformance.passed) {
         const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id);

@@ -1,8 +1,8 @@
 import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
-import type { ModelSummary, RunResult, Summary } from '../results/types.js'
+import type { GroupResult, ModelSummary, RunResult, Summary } from '../results/types.js'
 
 /** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
-export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUsage()): Summary {
+export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhead: TokenUsage = emptyUsage()): Summary {
   const agent = emptyUsage()
   const judge = emptyUsage()
   addUsage(judge, judgeOverhead)
@@ -36,6 +36,7 @@ export function summarize(runs: RunResult[], judgeOverhead: TokenUsage = emptyUs
     tool_calls: toolCalls,
     tool_errors: toolErrors,
     schema_invalid_calls: schemaInvalid,
+    groups: { total: groups.length, passed: groups.filter((g) => g.success).length, failed: groups.filter((g) => !g.success).length },
     by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
   }
 }

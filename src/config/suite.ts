@@ -29,6 +29,9 @@ const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(sc
 interface RawSuite {
   judge_model?: string
   models?: string[]
+  runs?: number
+  pass_floor_hard?: number
+  pass_floor_soft?: number
   system_prompts: Record<string, string>
   cases: ({
     id: string
@@ -36,6 +39,9 @@ interface RawSuite {
     rubric: string
     threshold?: number
     required_tools?: (string | { name: string; args?: Record<string, Json> | null })[] | null
+    runs?: number
+    kind?: 'hard' | 'soft'
+    tags?: string[]
   } & GoldenExpectations)[]
 }
 
@@ -100,7 +106,10 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
       }
       return requirement
     }),
-    golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path)))))
+    golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))),
+    runs: c.runs ?? raw.runs ?? 1,
+    kind: c.kind ?? 'soft',
+    tags: c.tags ?? []
   }))
   if (problems.length > 0) throw new ConfigErrors(problems)
 
@@ -109,7 +118,8 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL,
     models: pickModels(overrides, raw.models),
     system_prompts: Object.entries(raw.system_prompts).map(([name, text]) => ({ name, text })),
-    cases
+    cases,
+    pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 }
   }
 }
 

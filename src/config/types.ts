@@ -36,6 +36,11 @@ export interface EvalCase {
   required_tools: ToolRequirement[]
   /** Null when the case sets no golden-set key. */
   golden: GoldenExpectations | null
+  /** How many times it runs per model and system prompt. */
+  runs: number
+  /** hard: every run must pass; soft: the soft floor's share of them. */
+  kind: 'hard' | 'soft'
+  tags: string[]
 }
 
 /** A validated eval_cases.yaml with the env and input overrides applied. */
@@ -47,6 +52,8 @@ export interface Suite {
   /** Mapping order is run order. */
   system_prompts: { name: string; text: string }[]
   cases: EvalCase[]
+  /** Share of a group's runs that must pass, by kind. */
+  pass_floors: { hard: number; soft: number }
 }
 
 export const DEFAULT_MODEL = 'openai/gpt-4o-mini'

@@ -2,8 +2,10 @@ import type { EvalCase, Suite } from '../config/types.js'
 
 /** One planned run: a case against one model under one system prompt. */
 export interface RunSpec {
-  /** 1-based position in eval-action's run order. */
+  /** 1-based position in eval-action's run order (repeats of a group are adjacent). */
   index: number
+  /** Which repeat of its case × model × prompt group this is, 1-based, of `case.runs`. */
+  attempt: number
   case: EvalCase
   model: string
   prompt_name: string
@@ -12,7 +14,7 @@ export interface RunSpec {
 }
 
 /**
- * Expand the matrix in eval-action's order (case, then model, then system prompt).
+ * Expand the matrix in eval-action's order (case, then model, then system prompt, then repeat).
  * `filter` keeps cases whose id contains it (case-sensitive substring, as eval-action).
  * `{today}` is replaced in system prompts only, with the run's date computed once.
  */
@@ -22,13 +24,16 @@ export function expandMatrix(suite: Suite, options: { filter?: string; today: st
   for (const evalCase of cases) {
     for (const model of suite.models) {
       for (const prompt of suite.system_prompts) {
-        runs.push({
-          index: runs.length + 1,
-          case: evalCase,
-          model,
-          prompt_name: prompt.name,
-          system_prompt: prompt.text.split('{today}').join(options.today)
-        })
+        for (let attempt = 1; attempt <= evalCase.runs; attempt++) {
+          runs.push({
+            index: runs.length + 1,
+            attempt,
+            case: evalCase,
+            model,
+            prompt_name: prompt.name,
+            system_prompt: prompt.text.split('{today}').join(options.today)
+          })
+        }
       }
     }
   }

@@ -14,7 +14,7 @@ export function renderJUnit(doc: ResultsDocument): string {
     )
   }
   if (doc.conformance) suites.push(conformanceSuite(doc))
-  if (doc.behaviour.status === 'ran' && doc.runs.length > 0) suites.push(behaviourSuite(doc.runs))
+  if (doc.behaviour.status === 'ran' && doc.runs.length > 0) suites.push(behaviourSuite(doc))
   const total = (key: keyof Omit<Suite, 'xml'>) => suites.reduce((n, s) => n + s[key], 0)
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -49,18 +49,30 @@ function conformanceSuite(doc: ResultsDocument): Suite {
   return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000)
 }
 
-function behaviourSuite(runs: RunResult[]): Suite {
-  const cases = runs.map((run) => {
-    const open = `    <testcase classname="${attr(`${run.model} · ${run.prompt_name}`)}" name="${attr(run.case_id)}" time="${run.duration_s}">`
-    if (run.status === 'passed') return `${open}</testcase>`
-    if (run.status === 'error' && run.error) {
-      const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n')
-      return `${open}\n      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${text(details)}</error>\n    </testcase>`
-    }
-    const reasons = failureReasons(run)
-    return `${open}\n      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>\n    </testcase>`
+/** One testcase per group (case × model × prompt); with repeats, k of N against the floor. */
+function behaviourSuite(doc: ResultsDocument): Suite {
+  const byIndex = new Map(doc.runs.map((r) => [r.index, r]))
+  const cases = doc.groups.map((group) => {
+    const runs = group.run_indexes.map((i) => byIndex.get(i)).filter((r): r is RunResult => !!r)
+    const seconds = runs.reduce((t, r) => t + r.duration_s, 0)
+    const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`
+    if (group.success) return `${open}</testcase>`
+    if (runs.length === 1) return `${open}\n${runOutcome(runs[0])}\n    </testcase>`
+    const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${r.status === 'error' && r.error ? `${r.error.stage} error: ${r.error.message}` : failureReasons(r).join('; ')}`)
+    const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`
+    return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${text(details.join('\n'))}</failure>\n    </testcase>`
   })
-  return suite('behaviour', cases, runs.reduce((t, r) => t + r.duration_s, 0))
+  return suite('behaviour', cases, doc.runs.reduce((t, r) => t + r.duration_s, 0))
+}
+
+/** A single run that did not pass: an error, or a failure that says what failed. */
+function runOutcome(run: RunResult): string {
+  if (run.status === 'error' && run.error) {
+    const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n')
+    return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${text(details)}</error>`
+  }
+  const reasons = failureReasons(run)
+  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`
 }
 
 /** What failed, in words: the judge against the threshold, each assertion that did not hold. */

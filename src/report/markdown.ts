@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import type { ConversationEntry, ResultsDocument, RunResult } from '../results/types.js'
+import type { ConversationEntry, GroupResult, ResultsDocument, RunResult } from '../results/types.js'
 import { renderConformance } from './conformance.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent, roundHalfEven } from './numbers.js'
@@ -34,7 +34,9 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   }
   if (doc.runs.length === 0) return out.join('\n')
   if (doc.conformance) out.push('## Behaviour evals', '')
-  out.push(...summaryTable(doc.runs), '', usageLine(doc), '', '### Details', '')
+  out.push(...summaryTable(doc.runs), '')
+  if (doc.groups.some((g) => g.runs > 1)) out.push(...groupTable(doc.groups), '')
+  out.push(usageLine(doc), '', '### Details', '')
   for (const run of doc.runs) out.push(...runDetails(run), '')
   return out.join('\n').replace(/\n{3,}/g, '\n\n')
 }
@@ -49,6 +51,7 @@ export function headerLine(doc: ResultsDocument): string {
     const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ')
     parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`)
   }
+  if (doc.groups.some((g) => g.runs > 1)) parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`)
   if (doc.conformance && doc.behaviour.status === 'ran') parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`)
   if (seconds > 0) parts.push(`${seconds}s`)
   parts.push(formatTimestamp(doc.started_at))
@@ -87,6 +90,18 @@ export function summaryTable(runs: RunResult[]): string[] {
   return rows
 }
 
+/** Repeats: each case × model × prompt, k of N runs passed, against its floor. */
+function groupTable(groups: GroupResult[]): string[] {
+  const rows = ['<table>', '<tr><th align="center">Group</th><th align="center">Case</th><th align="center">Model</th><th align="center">Prompt</th><th align="center">Kind</th><th align="center">Passed</th><th align="center">Floor</th></tr>']
+  for (const g of groups) {
+    rows.push(
+      `<tr><td align="center">${g.success ? PASS_BADGE : FAIL_BADGE}</td><td align="center"><code>${escapeHtml(g.case_id)}</code></td><td align="center"><code>${escapeHtml(g.model)}</code></td><td align="center">${escapeHtml(g.prompt_name)}</td><td align="center">${g.kind}</td><td align="center">${g.passed}/${g.runs}</td><td align="center">${formatPercent(g.floor)}%</td></tr>`
+    )
+  }
+  rows.push('</table>')
+  return rows
+}
+
 /** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
 function scoreBadge(run: RunResult): string {
   const score = run.metrics[0]?.score ?? null
@@ -112,7 +127,7 @@ function runDetails(run: RunResult): string[] {
   const statusBadge = run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
   const out = [
     '<details>',
-    `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)} — ${pct}</summary>`,
+    `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
     '',
     '##### Query',
     '',
@@ -215,9 +230,10 @@ function formatMatcher(value: Json): string {
   return codeSpan(pyStr(value))
 }
 
-/** eval-action's anchor: "{case}-{model}-{prompt}", `/` and spaces to `-`, lower-cased; made safe for an attribute. */
-export function anchor(run: Pick<RunResult, 'case_id' | 'model' | 'prompt_name'>): string {
-  return `${run.case_id}-${run.model}-${run.prompt_name}`
+/** eval-action's anchor: "{case}-{model}-{prompt}", `/` and spaces to `-`, lower-cased, and the repeat when there are several; made safe for an attribute. */
+export function anchor(run: Pick<RunResult, 'case_id' | 'model' | 'prompt_name'> & Partial<Pick<RunResult, 'attempt' | 'attempts'>>): string {
+  const repeat = run.attempts && run.attempts > 1 ? `-${run.attempt}` : ''
+  return `${run.case_id}-${run.model}-${run.prompt_name}${repeat}`
     .replace(/[/ ]/g, '-')
     .toLowerCase()
     .replace(/[^a-z0-9_.-]/g, '-')

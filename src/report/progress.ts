@@ -7,7 +7,8 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : '✗'
   const score = run.metrics[0]?.score
   const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`
-  let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name} — judge ${pct}`
+  const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : ''
+  let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`
   if (run.tool_assertions.checks.length > 0) {
     line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`
   }
@@ -43,8 +44,10 @@ export function formatConformanceLines(report: ConformanceReport): string[] {
 /** Why the step fails, in one sentence. */
 export function failureReason(doc: ResultsDocument): string {
   const reasons: string[] = []
+  const repeated = doc.groups.some((g) => g.runs > 1)
   const bad = doc.summary.failed + doc.summary.errored
-  if (bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
+  if (repeated && doc.summary.groups.failed > 0) reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`)
+  else if (!repeated && bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
   if (doc.conformance && !doc.conformance.passed) {
     const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id)
     reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`)

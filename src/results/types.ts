@@ -77,6 +77,11 @@ export interface RunResult {
   duration_s: number
   total_duration_s: number
   index: number
+  /** Which repeat of its group this run is (1-based), and how many the group has. */
+  attempt: number
+  attempts: number
+  kind: 'hard' | 'soft'
+  tags: string[]
   /** The system prompt as sent, `{today}` replaced. */
   system_prompt: string
   status: RunStatus
@@ -92,6 +97,23 @@ export interface RunResult {
   /** Golden-set checks, when the case sets any golden-set key (and the run did not error). */
   golden_assertions: GoldenAssertions | null
   server: { era: 'modern' | 'legacy' | null; protocol_version: string | null; connect_ms: number | null; list_ms: number | null; tools: number | null }
+}
+
+/** One case × model × system prompt, over its repeats. */
+export interface GroupResult {
+  case_id: string
+  model: string
+  prompt_name: string
+  kind: 'hard' | 'soft'
+  tags: string[]
+  runs: number
+  passed: number
+  errored: number
+  pass_rate: number
+  /** The pass rate it needs: pass_floor_hard or pass_floor_soft. */
+  floor: number
+  success: boolean
+  run_indexes: number[]
 }
 
 export interface ModelSummary {
@@ -111,6 +133,8 @@ export interface Summary {
   llm_calls: number
   tool_calls: number
   tool_errors: number
+  /** Groups (case × model × prompt) that reached their pass floor. */
+  groups: { total: number; passed: number; failed: number }
   /** Calls whose arguments did not satisfy the tool's inputSchema. */
   schema_invalid_calls: number
   by_model: ModelSummary[]
@@ -127,6 +151,7 @@ export interface ResultsConfig {
   concurrency: number
   timeout_seconds: number
   base_url: string
+  pass_floors: { hard: number; soft: number }
 }
 
 /** Layer 0 as the document holds it: the report, and its verdict under the chosen gate. */
@@ -153,6 +178,8 @@ export interface ResultsDocument {
   behaviour: BehaviourStatus
   conformance: ConformanceSection | null
   summary: Summary
+  /** The unit that passes or fails: each group's runs against its floor. */
+  groups: GroupResult[]
   runs: RunResult[]
   /** Set when the evaluation could not run at all (bad configuration, missing key). */
   fatal_error: string | null
