@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
 import { groupRuns } from './aggregate/groups.js'
+import { computeMetrics } from './aggregate/metrics.js'
 import { summarize } from './aggregate/summarize.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
@@ -113,6 +114,7 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
     behaviour: { status: 'ran', reason: null },
     conformance: null,
     summary,
+    metrics: computeMetrics(results, suite.cases),
     groups,
     runs: results,
     fatal_error: null

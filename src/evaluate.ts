@@ -106,6 +106,7 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     behaviour: { status: 'ran', reason: null },
     conformance: null,
     summary: summarize([], []),
+    metrics: null,
     groups: [],
     runs: [],
     fatal_error: null

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6030);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(300);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6030:
+/***/ 300:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55197,6 +55197,107 @@ function groupRuns(runs, floors) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/aggregate/metrics.ts
+/**
+ * Tool-use metrics over a set of runs. Each is a share in 0–1, or null when no run it applies
+ * to exists ("missing", never a misleading 0):
+ * - tool_selection_accuracy: positive golden cases (expect_tool set) whose first call was right;
+ * - over_trigger_rate: negative cases (expect_tool: null) that called a tool anyway;
+ * - argument_correctness: correct selections with expect_args whose arguments matched;
+ * - sequence_correctness: cases with expect_sequence that followed it;
+ * - task_completion: judged runs the judge passed;
+ * - schema_invalid_call_rate / tool_error_rate: over calls;
+ * - tool_set precision, recall and F1: called tool names against the expected ones
+ *   (required_tools, expect_tool, expect_sequence), averaged over runs that expect tools.
+ */
+function computeMetrics(runs, cases) {
+    const byCase = new Map(cases.map((c) => [c.id, c]));
+    const set = (subset) => metricSet(subset, byCase);
+    const split = (key) => {
+        const groups = new Map();
+        for (const run of runs)
+            for (const k of key(run))
+                groups.set(k, [...(groups.get(k) ?? []), run]);
+        return Object.fromEntries([...groups].map(([k, list]) => [k, set(list)]));
+    };
+    return {
+        overall: set(runs),
+        by_model: split((r) => [r.model]),
+        by_prompt: split((r) => [r.prompt_name]),
+        by_tag: split((r) => r.tags)
+    };
+}
+function metricSet(runs, byCase) {
+    const selection = [];
+    const overTrigger = [];
+    const args = [];
+    const sequence = [];
+    const completion = [];
+    const precision = [];
+    const recall = [];
+    const f1 = [];
+    let calls = 0;
+    let checkedCalls = 0;
+    let invalidCalls = 0;
+    let errorCalls = 0;
+    for (const run of runs) {
+        const golden = byCase.get(run.case_id)?.golden;
+        const called = run.tool_calls.map((c) => c.name);
+        const check = (name) => run.golden_assertions?.checks.find((c) => c.check === name);
+        if (run.status !== 'error') {
+            if (golden?.expect_tool === null)
+                overTrigger.push(called.length > 0);
+            else if (golden?.expect_tool) {
+                const selected = called[0] === golden.expect_tool;
+                selection.push(selected);
+                const argCheck = check('expect_args');
+                if (selected && argCheck)
+                    args.push(argCheck.passed);
+            }
+            const sequenceCheck = check('expect_sequence');
+            if (sequenceCheck)
+                sequence.push(sequenceCheck.passed);
+            const expected = new Set([
+                ...(byCase.get(run.case_id)?.required_tools.map((t) => t.name) ?? []),
+                ...(golden?.expect_tool ? [golden.expect_tool] : []),
+                ...(golden?.expect_sequence ?? [])
+            ]);
+            if (expected.size > 0) {
+                const actual = new Set(called);
+                const hits = [...actual].filter((n) => expected.has(n)).length;
+                const p = actual.size === 0 ? 0 : hits / actual.size;
+                const r = hits / expected.size;
+                precision.push(p);
+                recall.push(r);
+                f1.push(p + r === 0 ? 0 : (2 * p * r) / (p + r));
+            }
+        }
+        if (run.judge?.score !== null && run.judge?.score !== undefined)
+            completion.push(run.rubric_passed);
+        calls += run.tool_calls.length;
+        errorCalls += run.tool_calls.filter((c) => c.is_error).length;
+        checkedCalls += run.tool_calls.filter((c) => c.schema_valid !== null).length;
+        invalidCalls += run.tool_calls.filter((c) => c.schema_valid === false).length;
+    }
+    return {
+        runs: runs.length,
+        tool_selection_accuracy: share(selection),
+        over_trigger_rate: share(overTrigger),
+        argument_correctness: share(args),
+        sequence_correctness: share(sequence),
+        task_completion: share(completion),
+        schema_invalid_call_rate: ratio(invalidCalls, checkedCalls),
+        tool_error_rate: ratio(errorCalls, calls),
+        tool_set_precision: mean(precision),
+        tool_set_recall: mean(recall),
+        tool_set_f1: mean(f1)
+    };
+}
+const round = (n) => Math.round(n * 10000) / 10000;
+const share = (xs) => (xs.length ? round(xs.filter(Boolean).length / xs.length) : null);
+const ratio = (n, d) => (d ? round(n / d) : null);
+const mean = (xs) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
+
 ;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
 
 const compiled = new Map();
@@ -55640,6 +55741,7 @@ const TOOL_VERSION = package_namespaceObject.rE;
 
 
 
+
 const TOOL_OUTPUT_LIMIT = 2000;
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
@@ -55704,6 +55806,7 @@ async function runEvaluation(suite, server, settings, deps) {
         behaviour: { status: 'ran', reason: null },
         conformance: null,
         summary,
+        metrics: computeMetrics(results, suite.cases),
         groups,
         runs: results,
         fatal_error: null
@@ -56225,7 +56328,12 @@ function renderMarkdownReport(doc) {
     out.push(...summaryTable(doc.runs), '');
     if (doc.groups.some((g) => g.runs > 1))
         out.push(...groupTable(doc.groups), '');
-    out.push(usageLine(doc), '', '### Details', '');
+    out.push(usageLine(doc), '');
+    if (doc.metrics)
+        out.push(...metricsTable(doc.metrics, doc.config?.models ?? []));
+    if ((doc.config?.models.length ?? 0) > 1)
+        out.push(...modelMatrix(doc.runs, doc.config?.models ?? []));
+    out.push('### Details', '');
     for (const run of doc.runs)
         out.push(...runDetails(run), '');
     return out.join('\n').replace(/\n{3,}/g, '\n\n');
@@ -56280,6 +56388,51 @@ function summaryTable(runs) {
     }
     rows.push('</table>');
     return rows;
+}
+const METRIC_LABELS = [
+    ['tool_selection_accuracy', 'Tool selection accuracy'],
+    ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
+    ['argument_correctness', 'Argument correctness'],
+    ['sequence_correctness', 'Sequence correctness'],
+    ['task_completion', 'Task completion (judge)'],
+    ['schema_invalid_call_rate', 'Calls outside the input schema'],
+    ['tool_error_rate', 'Tool error rate'],
+    ['tool_set_precision', 'Tool-set precision'],
+    ['tool_set_recall', 'Tool-set recall'],
+    ['tool_set_f1', 'Tool-set F1']
+];
+/** Metrics overall and per model; a metric no run applies to shows as —. */
+function metricsTable(metrics, models) {
+    const columns = [['Overall', metrics.overall], ...models.filter((m) => metrics.by_model[m]).map((m) => [m, metrics.by_model[m]])];
+    const shown = METRIC_LABELS.filter(([key]) => columns.some(([, set]) => set[key] !== null));
+    if (shown.length === 0)
+        return [];
+    const cell = (v) => (v === null ? '—' : `${formatPercent(v)}%`);
+    return [
+        '<table>',
+        `<tr><th>Metric</th>${columns.map(([name]) => `<th align="center">${name === 'Overall' ? name : `<code>${escapeHtml(name)}</code>`}</th>`).join('')}</tr>`,
+        ...shown.map(([key, label]) => `<tr><td>${label}</td>${columns.map(([, set]) => `<td align="center">${cell(set[key])}</td>`).join('')}</tr>`),
+        '</table>',
+        ''
+    ];
+}
+/** Cases × models: how many of each case's runs passed with each model. */
+function modelMatrix(runs, models) {
+    const cases = [...new Set(runs.map((r) => r.case_id))];
+    const cell = (caseId, model) => {
+        const list = runs.filter((r) => r.case_id === caseId && r.model === model);
+        if (list.length === 0)
+            return '—';
+        const passed = list.filter((r) => r.status === 'passed').length;
+        return `${passed === list.length ? '✓' : passed === 0 ? '✗' : '◐'} ${passed}/${list.length}`;
+    };
+    return [
+        '<table>',
+        `<tr><th>Case</th>${models.map((m) => `<th align="center"><code>${escapeHtml(m)}</code></th>`).join('')}</tr>`,
+        ...cases.map((c) => `<tr><td><code>${escapeHtml(c)}</code></td>${models.map((m) => `<td align="center">${cell(c, m)}</td>`).join('')}</tr>`),
+        '</table>',
+        ''
+    ];
 }
 /** Repeats: each case × model × prompt, k of N runs passed, against its floor. */
 function groupTable(groups) {
@@ -56601,6 +56754,7 @@ function emptyDocument(startedAt = new Date()) {
         behaviour: { status: 'ran', reason: null },
         conformance: null,
         summary: summarize([], []),
+        metrics: null,
         groups: [],
         runs: [],
         fatal_error: null

@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import type { ConversationEntry, GroupResult, ResultsDocument, RunResult } from '../results/types.js'
+import type { ConversationEntry, GroupResult, MetricSet, MetricsReport, ResultsDocument, RunResult } from '../results/types.js'
 import { renderConformance } from './conformance.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent, roundHalfEven } from './numbers.js'
@@ -36,7 +36,10 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.conformance) out.push('## Behaviour evals', '')
   out.push(...summaryTable(doc.runs), '')
   if (doc.groups.some((g) => g.runs > 1)) out.push(...groupTable(doc.groups), '')
-  out.push(usageLine(doc), '', '### Details', '')
+  out.push(usageLine(doc), '')
+  if (doc.metrics) out.push(...metricsTable(doc.metrics, doc.config?.models ?? []))
+  if ((doc.config?.models.length ?? 0) > 1) out.push(...modelMatrix(doc.runs, doc.config?.models ?? []))
+  out.push('### Details', '')
   for (const run of doc.runs) out.push(...runDetails(run), '')
   return out.join('\n').replace(/\n{3,}/g, '\n\n')
 }
@@ -88,6 +91,52 @@ export function summaryTable(runs: RunResult[]): string[] {
   }
   rows.push('</table>')
   return rows
+}
+
+const METRIC_LABELS: [keyof Omit<MetricSet, 'runs'>, string][] = [
+  ['tool_selection_accuracy', 'Tool selection accuracy'],
+  ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
+  ['argument_correctness', 'Argument correctness'],
+  ['sequence_correctness', 'Sequence correctness'],
+  ['task_completion', 'Task completion (judge)'],
+  ['schema_invalid_call_rate', 'Calls outside the input schema'],
+  ['tool_error_rate', 'Tool error rate'],
+  ['tool_set_precision', 'Tool-set precision'],
+  ['tool_set_recall', 'Tool-set recall'],
+  ['tool_set_f1', 'Tool-set F1']
+]
+
+/** Metrics overall and per model; a metric no run applies to shows as —. */
+function metricsTable(metrics: MetricsReport, models: string[]): string[] {
+  const columns: [string, MetricSet][] = [['Overall', metrics.overall], ...models.filter((m) => metrics.by_model[m]).map((m): [string, MetricSet] => [m, metrics.by_model[m]])]
+  const shown = METRIC_LABELS.filter(([key]) => columns.some(([, set]) => set[key] !== null))
+  if (shown.length === 0) return []
+  const cell = (v: number | null) => (v === null ? '—' : `${formatPercent(v)}%`)
+  return [
+    '<table>',
+    `<tr><th>Metric</th>${columns.map(([name]) => `<th align="center">${name === 'Overall' ? name : `<code>${escapeHtml(name)}</code>`}</th>`).join('')}</tr>`,
+    ...shown.map(([key, label]) => `<tr><td>${label}</td>${columns.map(([, set]) => `<td align="center">${cell(set[key])}</td>`).join('')}</tr>`),
+    '</table>',
+    ''
+  ]
+}
+
+/** Cases × models: how many of each case's runs passed with each model. */
+function modelMatrix(runs: RunResult[], models: string[]): string[] {
+  const cases = [...new Set(runs.map((r) => r.case_id))]
+  const cell = (caseId: string, model: string) => {
+    const list = runs.filter((r) => r.case_id === caseId && r.model === model)
+    if (list.length === 0) return '—'
+    const passed = list.filter((r) => r.status === 'passed').length
+    return `${passed === list.length ? '✓' : passed === 0 ? '✗' : '◐'} ${passed}/${list.length}`
+  }
+  return [
+    '<table>',
+    `<tr><th>Case</th>${models.map((m) => `<th align="center"><code>${escapeHtml(m)}</code></th>`).join('')}</tr>`,
+    ...cases.map((c) => `<tr><td><code>${escapeHtml(c)}</code></td>${models.map((m) => `<td align="center">${cell(c, m)}</td>`).join('')}</tr>`),
+    '</table>',
+    ''
+  ]
 }
 
 /** Repeats: each case × model × prompt, k of N runs passed, against its floor. */

@@ -116,6 +116,28 @@ export interface GroupResult {
   run_indexes: number[]
 }
 
+/** Tool-use metrics over some runs; null where no run applies. */
+export interface MetricSet {
+  runs: number
+  tool_selection_accuracy: number | null
+  over_trigger_rate: number | null
+  argument_correctness: number | null
+  sequence_correctness: number | null
+  task_completion: number | null
+  schema_invalid_call_rate: number | null
+  tool_error_rate: number | null
+  tool_set_precision: number | null
+  tool_set_recall: number | null
+  tool_set_f1: number | null
+}
+
+export interface MetricsReport {
+  overall: MetricSet
+  by_model: Record<string, MetricSet>
+  by_prompt: Record<string, MetricSet>
+  by_tag: Record<string, MetricSet>
+}
+
 export interface ModelSummary {
   model: string
   total: number
@@ -178,6 +200,8 @@ export interface ResultsDocument {
   behaviour: BehaviourStatus
   conformance: ConformanceSection | null
   summary: Summary
+  /** Null when no behaviour runs happened. */
+  metrics: MetricsReport | null
   /** The unit that passes or fails: each group's runs against its floor. */
   groups: GroupResult[]
   runs: RunResult[]

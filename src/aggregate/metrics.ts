@@ -1,0 +1,98 @@
+import type { EvalCase } from '../config/types.js'
+import type { MetricSet, MetricsReport, RunResult } from '../results/types.js'
+
+/**
+ * Tool-use metrics over a set of runs. Each is a share in 0–1, or null when no run it applies
+ * to exists ("missing", never a misleading 0):
+ * - tool_selection_accuracy: positive golden cases (expect_tool set) whose first call was right;
+ * - over_trigger_rate: negative cases (expect_tool: null) that called a tool anyway;
+ * - argument_correctness: correct selections with expect_args whose arguments matched;
+ * - sequence_correctness: cases with expect_sequence that followed it;
+ * - task_completion: judged runs the judge passed;
+ * - schema_invalid_call_rate / tool_error_rate: over calls;
+ * - tool_set precision, recall and F1: called tool names against the expected ones
+ *   (required_tools, expect_tool, expect_sequence), averaged over runs that expect tools.
+ */
+export function computeMetrics(runs: RunResult[], cases: EvalCase[]): MetricsReport {
+  const byCase = new Map(cases.map((c) => [c.id, c]))
+  const set = (subset: RunResult[]) => metricSet(subset, byCase)
+  const split = (key: (r: RunResult) => string[]) => {
+    const groups = new Map<string, RunResult[]>()
+    for (const run of runs) for (const k of key(run)) groups.set(k, [...(groups.get(k) ?? []), run])
+    return Object.fromEntries([...groups].map(([k, list]) => [k, set(list)]))
+  }
+  return {
+    overall: set(runs),
+    by_model: split((r) => [r.model]),
+    by_prompt: split((r) => [r.prompt_name]),
+    by_tag: split((r) => r.tags)
+  }
+}
+
+function metricSet(runs: RunResult[], byCase: Map<string, EvalCase>): MetricSet {
+  const selection: boolean[] = []
+  const overTrigger: boolean[] = []
+  const args: boolean[] = []
+  const sequence: boolean[] = []
+  const completion: boolean[] = []
+  const precision: number[] = []
+  const recall: number[] = []
+  const f1: number[] = []
+  let calls = 0
+  let checkedCalls = 0
+  let invalidCalls = 0
+  let errorCalls = 0
+  for (const run of runs) {
+    const golden = byCase.get(run.case_id)?.golden
+    const called = run.tool_calls.map((c) => c.name)
+    const check = (name: string) => run.golden_assertions?.checks.find((c) => c.check === name)
+    if (run.status !== 'error') {
+      if (golden?.expect_tool === null) overTrigger.push(called.length > 0)
+      else if (golden?.expect_tool) {
+        const selected = called[0] === golden.expect_tool
+        selection.push(selected)
+        const argCheck = check('expect_args')
+        if (selected && argCheck) args.push(argCheck.passed)
+      }
+      const sequenceCheck = check('expect_sequence')
+      if (sequenceCheck) sequence.push(sequenceCheck.passed)
+      const expected = new Set([
+        ...(byCase.get(run.case_id)?.required_tools.map((t) => t.name) ?? []),
+        ...(golden?.expect_tool ? [golden.expect_tool] : []),
+        ...(golden?.expect_sequence ?? [])
+      ])
+      if (expected.size > 0) {
+        const actual = new Set(called)
+        const hits = [...actual].filter((n) => expected.has(n)).length
+        const p = actual.size === 0 ? 0 : hits / actual.size
+        const r = hits / expected.size
+        precision.push(p)
+        recall.push(r)
+        f1.push(p + r === 0 ? 0 : (2 * p * r) / (p + r))
+      }
+    }
+    if (run.judge?.score !== null && run.judge?.score !== undefined) completion.push(run.rubric_passed)
+    calls += run.tool_calls.length
+    errorCalls += run.tool_calls.filter((c) => c.is_error).length
+    checkedCalls += run.tool_calls.filter((c) => c.schema_valid !== null).length
+    invalidCalls += run.tool_calls.filter((c) => c.schema_valid === false).length
+  }
+  return {
+    runs: runs.length,
+    tool_selection_accuracy: share(selection),
+    over_trigger_rate: share(overTrigger),
+    argument_correctness: share(args),
+    sequence_correctness: share(sequence),
+    task_completion: share(completion),
+    schema_invalid_call_rate: ratio(invalidCalls, checkedCalls),
+    tool_error_rate: ratio(errorCalls, calls),
+    tool_set_precision: mean(precision),
+    tool_set_recall: mean(recall),
+    tool_set_f1: mean(f1)
+  }
+}
+
+const round = (n: number) => Math.round(n * 10000) / 10000
+const share = (xs: boolean[]) => (xs.length ? round(xs.filter(Boolean).length / xs.length) : null)
+const ratio = (n: number, d: number) => (d ? round(n / d) : null)
+const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null)
