@@ -250,6 +250,34 @@ describeDist('dist/cli/index.js (the CLI)', () => {
     const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
     expect(doc.config).toMatchObject({ concurrency: 1, filter: 'tokyo' })
     expect(existsSync(join(work, 'out/report.md'))).toBe(true)
+
+    // A second run gated against the first: a delta gate, with what changed listed.
+    const second = await runNode(
+      [
+        join(root, 'dist/cli/index.js'),
+        '--server-config',
+        JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
+        '--eval-cases',
+        join(root, 'examples/eval_cases.yaml'),
+        '--filter',
+        'paris',
+        '--base-url',
+        llm.url,
+        '--models',
+        'm/one',
+        '--baseline',
+        'out/results.json',
+        '--conformance',
+        'off'
+      ],
+      { OPENROUTER_API_KEY: 'k' },
+      work
+    )
+    expect(second.code).toBe(0)
+    const gated = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
+    expect(gated.gate).toMatchObject({ mode: 'delta', baseline: { source: 'out/results.json' }, passed: true, regressed: [] })
+    expect(gated.gate?.removed).toHaveLength(2)
+    expect(readFileSync(join(work, 'eval-report.md'), 'utf8')).toContain('**Gate: delta** against the baseline `out/results.json`')
   })
 
   test('a failing run exits 1; usage errors exit 2', async () => {

@@ -20,7 +20,10 @@ export const Inputs = {
   CommentKey: 'comment_key',
   UploadArtifact: 'upload_artifact',
   ArtifactName: 'artifact_name',
-  RetentionDays: 'retention_days'
+  RetentionDays: 'retention_days',
+  Gate: 'gate',
+  MaxDrop: 'max_drop',
+  Baseline: 'baseline'
 } as const
 
 export const Outputs = {

@@ -114,6 +114,7 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
     behaviour: { status: 'ran', reason: null },
     conformance: null,
     summary,
+    gate: null,
     metrics: computeMetrics(results, suite.cases),
     groups,
     runs: results,

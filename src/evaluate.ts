@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { evaluateGate } from './aggregate/gate.js'
 import { dirname, join } from 'node:path'
 import { summarize } from './aggregate/summarize.js'
 import type { RunOptions } from './config/options.js'
@@ -43,6 +44,7 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
 
 export interface EvaluateHooks {
   onRunFinished?: EngineDeps['onRunFinished']
+  onWarning?: (message: string) => void
   onConformance?: (report: ConformanceReport) => void
   /** Replace the HTTP chat client (tests and benchmarks use a scripted server instead). */
   llm?: ChatClient
@@ -81,9 +83,22 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     })
   }
   const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 }
-  if (!report) return { ...doc, ...whole }
-  const conformance = { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) }
-  return { ...doc, ...whole, conformance, passed: doc.passed && conformance.passed }
+  const gate = doc.behaviour.status === 'ran' ? evaluateGate(doc, loadBaseline(options.baseline, hooks.onWarning), options.gate, options.maxDrop) : null
+  const conformance = report ? { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } : null
+  return { ...doc, ...whole, gate, conformance, passed: (gate?.passed ?? true) && (conformance?.passed ?? true) }
+}
+
+/** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
+export function loadBaseline(path: string, warn: (message: string) => void = () => undefined): { document: ResultsDocument; source: string } | null {
+  if (!path) return null
+  try {
+    const document = JSON.parse(readFileSync(path, 'utf8')) as ResultsDocument
+    if (document.version !== RESULTS_VERSION || !Array.isArray(document.groups)) throw new Error(`not a version ${RESULTS_VERSION} results document with groups`)
+    return { document, source: path }
+  } catch (error) {
+    warn(`No baseline: cannot use ${path} (${(error as Error).message}); gating on the pass floors alone.`)
+    return null
+  }
 }
 
 function skippedBehaviourDocument(suite: Suite, server: ServerConfig, settings: Omit<EngineSettings, 'today'>, reason: string): ResultsDocument {
@@ -106,6 +121,7 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     behaviour: { status: 'ran', reason: null },
     conformance: null,
     summary: summarize([], []),
+    gate: null,
     metrics: null,
     groups: [],
     runs: [],

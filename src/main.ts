@@ -36,6 +36,7 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
     doc = await evaluate(prepared, {
       ...hooks,
+      onWarning: (message) => core.warning(message),
       onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(line)),
       onRunFinished: (r, n, total) => core.info(formatProgressLine(r, n, total))
     })

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(300);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5216);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 300:
+/***/ 5216:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7164,7 +7164,10 @@ const Inputs = {
     CommentKey: 'comment_key',
     UploadArtifact: 'upload_artifact',
     ArtifactName: 'artifact_name',
-    RetentionDays: 'retention_days'
+    RetentionDays: 'retention_days',
+    Gate: 'gate',
+    MaxDrop: 'max_drop',
+    Baseline: 'baseline'
 };
 const Outputs = {
     ResultsJson: 'results_json',
@@ -7237,7 +7240,10 @@ function resolveOptions(raw) {
         reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
         conformance,
         conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'], 'error'),
-        skipBehaviour
+        skipBehaviour,
+        gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'], 'absolute'),
+        maxDrop: parseFraction(raw.maxDrop, 0.02),
+        baseline: (raw.baseline?.value ?? '').trim()
     };
 }
 function isOpenRouter(baseUrl) {
@@ -7257,6 +7263,16 @@ function parseInteger(o, fallback, min, max) {
     const n = Number(text);
     if (n < min || n > max)
         throw new ConfigError(`must be between ${min} and ${max}, got ${n}`, { input: o.name });
+    return n;
+}
+/** A number from 0 to 1. */
+function parseFraction(o, fallback) {
+    const text = (o?.value ?? '').trim();
+    if (text === '')
+        return fallback;
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < 0 || n > 1)
+        throw new ConfigError(`must be a number from 0 to 1, got '${text}'`, { input: o?.name });
     return n;
 }
 function parseChoice(o, choices, fallback) {
@@ -7281,6 +7297,95 @@ function parseBoolean(o, fallback) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/aggregate/gate.ts
+/** Metrics where a rise is the regression. */
+const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate']);
+const groupKey = (g) => `${g.case_id} · ${g.model} · ${g.prompt_name}`;
+/**
+ * The gate. `absolute`: every group reaches its pass floor. `delta`: against a baseline (an
+ * earlier results document), no aggregate metric falls by more than `maxDrop` and no group
+ * goes from passing to failing. `both`: both. Without a baseline, the floors decide, and the
+ * result says so. Conformance is gated separately.
+ */
+function evaluateGate(doc, baseline, requested, maxDrop) {
+    const mode = requested ?? (baseline ? 'delta' : 'absolute');
+    const belowFloor = doc.groups.filter((g) => !g.success);
+    const reasons = [];
+    const useFloors = mode !== 'delta' || !baseline;
+    if (useFloors && belowFloor.length > 0) {
+        const what = doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${doc.groups.length} evals did not pass` : `${belowFloor.length} of ${doc.groups.length} groups below their pass floor`;
+        reasons.push(`${what} (${belowFloor.slice(0, 5).map(groupKey).join('; ')}${belowFloor.length > 5 ? '; …' : ''})`);
+    }
+    if (!baseline) {
+        return {
+            mode,
+            max_drop: maxDrop,
+            baseline: null,
+            note: mode === 'absolute' ? null : `no baseline: gated on the pass floors alone`,
+            metrics: [],
+            regressed: [],
+            fixed: [],
+            added: [],
+            removed: [],
+            reasons,
+            passed: reasons.length === 0
+        };
+    }
+    const before = new Map(baseline.document.groups.map((g) => [groupKey(g), g]));
+    const now = new Map(doc.groups.map((g) => [groupKey(g), g]));
+    const regressed = [...now].filter(([k, g]) => before.get(k)?.success && !g.success).map(([k]) => k);
+    const fixed = [...now].filter(([k, g]) => before.has(k) && !before.get(k).success && g.success).map(([k]) => k);
+    const added = [...now.keys()].filter((k) => !before.has(k));
+    const removed = [...before.keys()].filter((k) => !now.has(k));
+    const metrics = compareMetrics(doc, baseline.document, maxDrop);
+    if (mode !== 'absolute') {
+        for (const m of metrics.filter((x) => x.failed)) {
+            reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${pct(maxDrop)})`);
+        }
+        if (regressed.length > 0)
+            reasons.push(`delta: ${regressed.length} group(s) went from passing to failing: ${regressed.slice(0, 5).join('; ')}${regressed.length > 5 ? '; …' : ''}`);
+    }
+    return {
+        mode,
+        max_drop: maxDrop,
+        baseline: { source: baseline.source, started_at: baseline.document.started_at },
+        note: null,
+        metrics,
+        regressed,
+        fixed,
+        added,
+        removed,
+        reasons,
+        passed: reasons.length === 0
+    };
+}
+function compareMetrics(doc, baseline, maxDrop) {
+    const pairs = [
+        ['pass_rate', baseline.summary.total ? baseline.summary.pass_rate : null, doc.summary.total ? doc.summary.pass_rate : null],
+        ['group_pass_rate', share(baseline.groups), share(doc.groups)]
+    ];
+    const now = doc.metrics?.overall;
+    const then = baseline.metrics?.overall;
+    if (now && then) {
+        for (const key of Object.keys(now))
+            if (key !== 'runs')
+                pairs.push([key, then[key], now[key]]);
+    }
+    return pairs
+        .filter((p) => p[1] !== null && p[2] !== null)
+        .map(([name, before, after]) => {
+        const lowerIsBetter = LOWER_IS_BETTER.has(name);
+        const delta = Math.round((after - before) * 10000) / 10000;
+        const worse = lowerIsBetter ? delta : -delta;
+        return { name, baseline: before, current: after, delta, lower_is_better: lowerIsBetter, failed: worse > maxDrop + 1e-9 };
+    });
+}
+function share(groups) {
+    return groups.length ? Math.round((groups.filter((g) => g.success).length / groups.length) * 10000) / 10000 : null;
+}
+const pct = (x) => `${Math.round(x * 1000) / 10}%`;
+const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
+
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
@@ -55281,11 +55386,11 @@ function metricSet(runs, byCase) {
     }
     return {
         runs: runs.length,
-        tool_selection_accuracy: share(selection),
-        over_trigger_rate: share(overTrigger),
-        argument_correctness: share(args),
-        sequence_correctness: share(sequence),
-        task_completion: share(completion),
+        tool_selection_accuracy: metrics_share(selection),
+        over_trigger_rate: metrics_share(overTrigger),
+        argument_correctness: metrics_share(args),
+        sequence_correctness: metrics_share(sequence),
+        task_completion: metrics_share(completion),
         schema_invalid_call_rate: ratio(invalidCalls, checkedCalls),
         tool_error_rate: ratio(errorCalls, calls),
         tool_set_precision: mean(precision),
@@ -55294,7 +55399,7 @@ function metricSet(runs, byCase) {
     };
 }
 const round = (n) => Math.round(n * 10000) / 10000;
-const share = (xs) => (xs.length ? round(xs.filter(Boolean).length / xs.length) : null);
+const metrics_share = (xs) => (xs.length ? round(xs.filter(Boolean).length / xs.length) : null);
 const ratio = (n, d) => (d ? round(n / d) : null);
 const mean = (xs) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
 
@@ -55806,6 +55911,7 @@ async function runEvaluation(suite, server, settings, deps) {
         behaviour: { status: 'ran', reason: null },
         conformance: null,
         summary,
+        gate: null,
         metrics: computeMetrics(results, suite.cases),
         groups,
         runs: results,
@@ -56315,6 +56421,8 @@ function renderMarkdownReport(doc) {
         out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '');
         return out.join('\n');
     }
+    if (doc.gate)
+        out.push(...renderGate(doc.gate));
     if (doc.conformance)
         out.push(...renderConformance(doc.conformance));
     if (doc.behaviour.status === 'skipped') {
@@ -56388,6 +56496,18 @@ function summaryTable(runs) {
     }
     rows.push('</table>');
     return rows;
+}
+/** The verdict's reasons first: which gate, which metric, how far; then what changed. */
+function renderGate(gate) {
+    const against = gate.baseline ? ` against the baseline ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)})` : '';
+    const out = [`**Gate: ${gate.mode}**${against} — ${gate.passed ? '✓ passed' : '✗ failed'}${gate.note ? ` (${escapeMarkdown(gate.note)})` : ''}`, ''];
+    for (const reason of gate.reasons)
+        out.push(`- ${escapeMarkdown(reason)}`);
+    if (gate.reasons.length)
+        out.push('');
+    const list = (label, items) => (items.length ? [`${label} (${items.length}): ${items.slice(0, 20).map((i) => codeSpan(i)).join(', ')}${items.length > 20 ? ', …' : ''}`, ''] : []);
+    out.push(...list('Regressed', gate.regressed), ...list('Fixed', gate.fixed), ...list('New', gate.added), ...list('Removed', gate.removed));
+    return out;
 }
 const METRIC_LABELS = [
     ['tool_selection_accuracy', 'Tool selection accuracy'],
@@ -56685,6 +56805,7 @@ function usable(secrets) {
 
 
 
+
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 function prepare(options, env) {
     const server = parseServerConfig(options.serverConfig);
@@ -56730,10 +56851,24 @@ async function evaluate(prepared, hooks = {}) {
         });
     }
     const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 };
-    if (!report)
-        return { ...doc, ...whole };
-    const conformance = { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) };
-    return { ...doc, ...whole, conformance, passed: doc.passed && conformance.passed };
+    const gate = doc.behaviour.status === 'ran' ? evaluateGate(doc, loadBaseline(options.baseline, hooks.onWarning), options.gate, options.maxDrop) : null;
+    const conformance = report ? { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } : null;
+    return { ...doc, ...whole, gate, conformance, passed: (gate?.passed ?? true) && (conformance?.passed ?? true) };
+}
+/** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
+function loadBaseline(path, warn = () => undefined) {
+    if (!path)
+        return null;
+    try {
+        const document = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        if (document.version !== RESULTS_VERSION || !Array.isArray(document.groups))
+            throw new Error(`not a version ${RESULTS_VERSION} results document with groups`);
+        return { document, source: path };
+    }
+    catch (error) {
+        warn(`No baseline: cannot use ${path} (${error.message}); gating on the pass floors alone.`);
+        return null;
+    }
 }
 function skippedBehaviourDocument(suite, server, settings, reason) {
     return {
@@ -56754,6 +56889,7 @@ function emptyDocument(startedAt = new Date()) {
         behaviour: { status: 'ran', reason: null },
         conformance: null,
         summary: summarize([], []),
+        gate: null,
         metrics: null,
         groups: [],
         runs: [],
@@ -56849,7 +56985,9 @@ function failureReason(doc) {
     const reasons = [];
     const repeated = doc.groups.some((g) => g.runs > 1);
     const bad = doc.summary.failed + doc.summary.errored;
-    if (repeated && doc.summary.groups.failed > 0)
+    if (doc.gate)
+        reasons.push(...doc.gate.reasons);
+    else if (repeated && doc.summary.groups.failed > 0)
         reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`);
     else if (!repeated && bad > 0)
         reasons.push(`${bad} of ${doc.summary.total} evals did not pass`);
@@ -56887,6 +57025,9 @@ Options (eval-action's flags first):
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
   --conformance MODE          auto (default: protocol checks, then the runs), only, off
   --conformance-fail-on SEV   error (default), warning, never
+  --baseline PATH             an earlier results document to gate against
+  --gate MODE                 delta (default with a baseline), absolute (default without), both
+  --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
   -h, --help                  this text
   -v, --version               print the version
 
@@ -56915,6 +57056,9 @@ async function main(argv, env = process.env) {
                 conformance: { type: 'string' },
                 'conformance-fail-on': { type: 'string' },
                 junit: { type: 'string' },
+                gate: { type: 'string' },
+                'max-drop': { type: 'string' },
+                baseline: { type: 'string' },
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean', short: 'v' }
             },
@@ -56951,7 +57095,10 @@ async function main(argv, env = process.env) {
             resultsPath: flag('output'),
             reportPath: flag('report'),
             conformance: flag('conformance'),
-            conformanceFailOn: flag('conformance-fail-on')
+            conformanceFailOn: flag('conformance-fail-on'),
+            gate: flag('gate'),
+            maxDrop: flag('max-drop'),
+            baseline: flag('baseline')
         });
         prepared = prepare(options, env);
     }
@@ -56968,6 +57115,7 @@ async function main(argv, env = process.env) {
     if (prepared.options.skipBehaviour)
         process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`);
     const doc = await evaluate(prepared, {
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
         onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
         onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
     });

@@ -25,6 +25,9 @@ Options (eval-action's flags first):
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
   --conformance MODE          auto (default: protocol checks, then the runs), only, off
   --conformance-fail-on SEV   error (default), warning, never
+  --baseline PATH             an earlier results document to gate against
+  --gate MODE                 delta (default with a baseline), absolute (default without), both
+  --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
   -h, --help                  this text
   -v, --version               print the version
 
@@ -54,6 +57,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         conformance: { type: 'string' },
         'conformance-fail-on': { type: 'string' },
         junit: { type: 'string' },
+        gate: { type: 'string' },
+        'max-drop': { type: 'string' },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' }
       },
@@ -89,7 +95,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       resultsPath: flag('output'),
       reportPath: flag('report'),
       conformance: flag('conformance'),
-      conformanceFailOn: flag('conformance-fail-on')
+      conformanceFailOn: flag('conformance-fail-on'),
+      gate: flag('gate'),
+      maxDrop: flag('max-drop'),
+      baseline: flag('baseline')
     })
     prepared = prepare(options, env)
   } catch (error) {
@@ -104,6 +113,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const { secrets } = prepared
   if (prepared.options.skipBehaviour) process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`)
   const doc = await evaluate(prepared, {
+    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
     onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
     onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
   })

@@ -21,6 +21,11 @@ export interface RunOptions {
   conformanceFailOn: FailOn
   /** Why the behaviour layer will not run (no API key, conformance only), or null. */
   skipBehaviour: string | null
+  /** null: delta when a baseline exists, else absolute. */
+  gate: 'delta' | 'absolute' | 'both' | null
+  maxDrop: number
+  /** Path of an earlier results document; empty for none. */
+  baseline: string
 }
 
 /** Raw text values keyed by option, with the name the user typed them under (for errors). */
@@ -42,6 +47,9 @@ export interface RawOptions {
   reportPath?: RawOption
   conformance?: RawOption
   conformanceFailOn?: RawOption
+  gate?: RawOption
+  maxDrop?: RawOption
+  baseline?: RawOption
 }
 
 export function resolveOptions(raw: RawOptions): RunOptions {
@@ -85,7 +93,10 @@ export function resolveOptions(raw: RawOptions): RunOptions {
     reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
     conformance,
     conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
-    skipBehaviour
+    skipBehaviour,
+    gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'] as const, 'absolute'),
+    maxDrop: parseFraction(raw.maxDrop, 0.02),
+    baseline: (raw.baseline?.value ?? '').trim()
   }
 }
 
@@ -103,6 +114,15 @@ export function parseInteger(o: RawOption, fallback: number, min: number, max: n
   if (!/^\d+$/.test(text)) throw new ConfigError(`must be a whole number, got '${text}'`, { input: o.name })
   const n = Number(text)
   if (n < min || n > max) throw new ConfigError(`must be between ${min} and ${max}, got ${n}`, { input: o.name })
+  return n
+}
+
+/** A number from 0 to 1. */
+export function parseFraction(o: RawOption | undefined, fallback: number): number {
+  const text = (o?.value ?? '').trim()
+  if (text === '') return fallback
+  const n = Number(text)
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError(`must be a number from 0 to 1, got '${text}'`, { input: o?.name })
   return n
 }
 

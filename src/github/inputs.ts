@@ -23,7 +23,10 @@ export function readActionOptions(): RunOptions {
     models: input(Inputs.Models),
     timeoutSeconds: input(Inputs.TimeoutSeconds),
     conformance: input(Inputs.Conformance),
-    conformanceFailOn: input(Inputs.ConformanceFailOn)
+    conformanceFailOn: input(Inputs.ConformanceFailOn),
+    gate: input(Inputs.Gate),
+    maxDrop: input(Inputs.MaxDrop),
+    baseline: input(Inputs.Baseline)
   })
 }
 

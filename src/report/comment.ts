@@ -1,7 +1,7 @@
 import type { ConformanceSection, ResultsDocument } from '../results/types.js'
 import { escapeMarkdown } from './escape.js'
 import { failureReasons } from './junit.js'
-import { headerLine, summaryTable } from './markdown.js'
+import { headerLine, renderGate, summaryTable } from './markdown.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
 export const COMMENT_MAX_CHARS = 65_536
@@ -32,6 +32,7 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : []
 
   const sections: Section[] = []
+  if (doc.gate && (doc.gate.baseline || !doc.gate.passed)) sections.push({ name: 'gate', lines: renderGate(doc.gate) })
   if (doc.conformance) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance) })
   if (doc.behaviour.status === 'skipped') sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
   const notPassing = doc.runs.filter((r) => r.status !== 'passed')

@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import type { ConversationEntry, GroupResult, MetricSet, MetricsReport, ResultsDocument, RunResult } from '../results/types.js'
+import type { ConversationEntry, GateResult, GroupResult, MetricSet, MetricsReport, ResultsDocument, RunResult } from '../results/types.js'
 import { renderConformance } from './conformance.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent, roundHalfEven } from './numbers.js'
@@ -27,6 +27,7 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
     out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '')
     return out.join('\n')
   }
+  if (doc.gate) out.push(...renderGate(doc.gate))
   if (doc.conformance) out.push(...renderConformance(doc.conformance))
   if (doc.behaviour.status === 'skipped') {
     out.push('## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, '')
@@ -91,6 +92,17 @@ export function summaryTable(runs: RunResult[]): string[] {
   }
   rows.push('</table>')
   return rows
+}
+
+/** The verdict's reasons first: which gate, which metric, how far; then what changed. */
+export function renderGate(gate: GateResult): string[] {
+  const against = gate.baseline ? ` against the baseline ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)})` : ''
+  const out = [`**Gate: ${gate.mode}**${against} — ${gate.passed ? '✓ passed' : '✗ failed'}${gate.note ? ` (${escapeMarkdown(gate.note)})` : ''}`, '']
+  for (const reason of gate.reasons) out.push(`- ${escapeMarkdown(reason)}`)
+  if (gate.reasons.length) out.push('')
+  const list = (label: string, items: string[]) => (items.length ? [`${label} (${items.length}): ${items.slice(0, 20).map((i) => codeSpan(i)).join(', ')}${items.length > 20 ? ', …' : ''}`, ''] : [])
+  out.push(...list('Regressed', gate.regressed), ...list('Fixed', gate.fixed), ...list('New', gate.added), ...list('Removed', gate.removed))
+  return out
 }
 
 const METRIC_LABELS: [keyof Omit<MetricSet, 'runs'>, string][] = [
@@ -293,6 +305,6 @@ function splitModel(model: string): [string, string] {
   return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)]
 }
 
-function formatTimestamp(iso: string): string {
+export function formatTimestamp(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ')
 }

@@ -46,7 +46,8 @@ export function failureReason(doc: ResultsDocument): string {
   const reasons: string[] = []
   const repeated = doc.groups.some((g) => g.runs > 1)
   const bad = doc.summary.failed + doc.summary.errored
-  if (repeated && doc.summary.groups.failed > 0) reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`)
+  if (doc.gate) reasons.push(...doc.gate.reasons)
+  else if (repeated && doc.summary.groups.failed > 0) reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`)
   else if (!repeated && bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
   if (doc.conformance && !doc.conformance.passed) {
     const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id)

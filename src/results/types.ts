@@ -176,6 +176,24 @@ export interface ResultsConfig {
   pass_floors: { hard: number; soft: number }
 }
 
+/** The verdict on the behaviour runs: floors, and/or deltas against a baseline. */
+export interface GateResult {
+  mode: 'delta' | 'absolute' | 'both'
+  max_drop: number
+  baseline: { source: string; started_at: string } | null
+  /** Why the gate is not what was asked (no baseline). */
+  note: string | null
+  metrics: { name: string; baseline: number; current: number; delta: number; lower_is_better: boolean; failed: boolean }[]
+  /** Groups ("case · model · prompt") that went from passing to failing, the other way, appeared, disappeared. */
+  regressed: string[]
+  fixed: string[]
+  added: string[]
+  removed: string[]
+  /** Which gate failed, on what, by how much. Empty when it passed. */
+  reasons: string[]
+  passed: boolean
+}
+
 /** Layer 0 as the document holds it: the report, and its verdict under the chosen gate. */
 export interface ConformanceSection extends ConformanceReport {
   fail_on: FailOn
@@ -200,6 +218,8 @@ export interface ResultsDocument {
   behaviour: BehaviourStatus
   conformance: ConformanceSection | null
   summary: Summary
+  /** Null when no behaviour runs happened. */
+  gate: GateResult | null
   /** Null when no behaviour runs happened. */
   metrics: MetricsReport | null
   /** The unit that passes or fails: each group's runs against its floor. */

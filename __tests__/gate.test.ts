@@ -1,0 +1,74 @@
+import { describe, expect, test } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { evaluateGate } from '../src/aggregate/gate.js'
+import { loadBaseline } from '../src/evaluate.js'
+import type { GroupResult, MetricSet, ResultsDocument } from '../src/results/types.js'
+
+function group(case_id: string, success: boolean): GroupResult {
+  return { case_id, model: 'm', prompt_name: 'p', kind: 'soft', tags: [], runs: 1, passed: success ? 1 : 0, errored: 0, pass_rate: success ? 1 : 0, floor: 0.8, success, run_indexes: [1] }
+}
+function doc(groups: GroupResult[], overall: Partial<MetricSet> = {}): ResultsDocument {
+  const passed = groups.filter((g) => g.success).length
+  return {
+    version: 1,
+    started_at: '2026-11-29T10:00:00.000Z',
+    groups,
+    summary: { total: groups.length, pass_rate: groups.length ? passed / groups.length : 1 },
+    metrics: { overall: { runs: groups.length, tool_selection_accuracy: 1, over_trigger_rate: 0, ...overall }, by_model: {}, by_prompt: {}, by_tag: {} }
+  } as unknown as ResultsDocument
+}
+
+describe('evaluateGate', () => {
+  const baseline = doc([group('a', true), group('b', false), group('c', true), group('gone', true)])
+
+  test('a regression, a fix, a new case and a removed case against the baseline', () => {
+    const current = doc([group('a', false), group('b', true), group('c', true), group('new', true)])
+    const gate = evaluateGate(current, { document: baseline, source: 'baseline.json' }, null, 0.02)
+    expect(gate).toMatchObject({
+      mode: 'delta',
+      regressed: ['a · m · p'],
+      fixed: ['b · m · p'],
+      added: ['new · m · p'],
+      removed: ['gone · m · p'],
+      passed: false
+    })
+    expect(gate.reasons).toContain('delta: 1 group(s) went from passing to failing: a · m · p')
+  })
+
+  test('delta: a group that failed before too is no regression; a metric drop beyond max_drop is', () => {
+    const same = doc([group('a', true), group('b', false), group('c', true), group('gone', true)])
+    expect(evaluateGate(same, { document: baseline, source: 'b.json' }, null, 0.02).passed).toBe(true)
+    const worse = doc([group('a', true), group('b', false), group('c', true), group('gone', true)], { tool_selection_accuracy: 0.9, over_trigger_rate: 0.05 })
+    const gate = evaluateGate(worse, { document: baseline, source: 'b.json' }, 'delta', 0.02)
+    expect(gate.reasons).toEqual([
+      'delta: tool_selection_accuracy fell from 100% to 90% (-10 pt, more than the allowed 2%)',
+      'delta: over_trigger_rate rose from 0% to 5% (+5 pt, more than the allowed 2%)'
+    ])
+    // A drop within max_drop passes.
+    expect(evaluateGate(worse, { document: baseline, source: 'b.json' }, 'delta', 0.1).passed).toBe(true)
+  })
+
+  test('absolute and both gate on the floors too; without a baseline the floors decide and it says so', () => {
+    const current = doc([group('a', true), group('b', false), group('c', true), group('gone', true)])
+    expect(evaluateGate(current, { document: baseline, source: 'b.json' }, 'absolute', 0.02).reasons).toEqual(['1 of 4 evals did not pass (b · m · p)'])
+    expect(evaluateGate(current, { document: baseline, source: 'b.json' }, 'both', 0.02).passed).toBe(false)
+    const alone = evaluateGate(current, null, 'delta', 0.02)
+    expect(alone).toMatchObject({ mode: 'delta', baseline: null, note: 'no baseline: gated on the pass floors alone', passed: false })
+    expect(evaluateGate(doc([group('a', true)]), null, null, 0.02)).toMatchObject({ mode: 'absolute', note: null, passed: true })
+  })
+})
+
+describe('loadBaseline', () => {
+  test('a missing or foreign file is a warning and no baseline', () => {
+    const warnings: string[] = []
+    expect(loadBaseline('nope.json', (w) => warnings.push(w))).toBeNull()
+    const dir = mkdtempSync(join(tmpdir(), 'baseline-'))
+    writeFileSync(join(dir, 'old.json'), '[{"case_id": "eval-action array"}]')
+    expect(loadBaseline(join(dir, 'old.json'), (w) => warnings.push(w))).toBeNull()
+    expect(warnings).toHaveLength(2)
+    expect(warnings[1]).toContain('not a version 1 results document with groups')
+    expect(loadBaseline('')).toBeNull()
+  })
+})

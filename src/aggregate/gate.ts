@@ -1,0 +1,94 @@
+import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../results/types.js'
+
+export type GateMode = 'delta' | 'absolute' | 'both'
+
+/** Metrics where a rise is the regression. */
+const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate'])
+
+const groupKey = (g: Pick<GroupResult, 'case_id' | 'model' | 'prompt_name'>) => `${g.case_id} · ${g.model} · ${g.prompt_name}`
+
+/**
+ * The gate. `absolute`: every group reaches its pass floor. `delta`: against a baseline (an
+ * earlier results document), no aggregate metric falls by more than `maxDrop` and no group
+ * goes from passing to failing. `both`: both. Without a baseline, the floors decide, and the
+ * result says so. Conformance is gated separately.
+ */
+export function evaluateGate(doc: ResultsDocument, baseline: { document: ResultsDocument; source: string } | null, requested: GateMode | null, maxDrop: number): GateResult {
+  const mode: GateMode = requested ?? (baseline ? 'delta' : 'absolute')
+  const belowFloor = doc.groups.filter((g) => !g.success)
+  const reasons: string[] = []
+  const useFloors = mode !== 'delta' || !baseline
+  if (useFloors && belowFloor.length > 0) {
+    const what = doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${doc.groups.length} evals did not pass` : `${belowFloor.length} of ${doc.groups.length} groups below their pass floor`
+    reasons.push(`${what} (${belowFloor.slice(0, 5).map(groupKey).join('; ')}${belowFloor.length > 5 ? '; …' : ''})`)
+  }
+  if (!baseline) {
+    return {
+      mode,
+      max_drop: maxDrop,
+      baseline: null,
+      note: mode === 'absolute' ? null : `no baseline: gated on the pass floors alone`,
+      metrics: [],
+      regressed: [],
+      fixed: [],
+      added: [],
+      removed: [],
+      reasons,
+      passed: reasons.length === 0
+    }
+  }
+  const before = new Map(baseline.document.groups.map((g) => [groupKey(g), g]))
+  const now = new Map(doc.groups.map((g) => [groupKey(g), g]))
+  const regressed = [...now].filter(([k, g]) => before.get(k)?.success && !g.success).map(([k]) => k)
+  const fixed = [...now].filter(([k, g]) => before.has(k) && !before.get(k)!.success && g.success).map(([k]) => k)
+  const added = [...now.keys()].filter((k) => !before.has(k))
+  const removed = [...before.keys()].filter((k) => !now.has(k))
+
+  const metrics = compareMetrics(doc, baseline.document, maxDrop)
+  if (mode !== 'absolute') {
+    for (const m of metrics.filter((x) => x.failed)) {
+      reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${pct(maxDrop)})`)
+    }
+    if (regressed.length > 0) reasons.push(`delta: ${regressed.length} group(s) went from passing to failing: ${regressed.slice(0, 5).join('; ')}${regressed.length > 5 ? '; …' : ''}`)
+  }
+  return {
+    mode,
+    max_drop: maxDrop,
+    baseline: { source: baseline.source, started_at: baseline.document.started_at },
+    note: null,
+    metrics,
+    regressed,
+    fixed,
+    added,
+    removed,
+    reasons,
+    passed: reasons.length === 0
+  }
+}
+
+function compareMetrics(doc: ResultsDocument, baseline: ResultsDocument, maxDrop: number): GateResult['metrics'] {
+  const pairs: [string, number | null, number | null][] = [
+    ['pass_rate', baseline.summary.total ? baseline.summary.pass_rate : null, doc.summary.total ? doc.summary.pass_rate : null],
+    ['group_pass_rate', share(baseline.groups), share(doc.groups)]
+  ]
+  const now = doc.metrics?.overall
+  const then = baseline.metrics?.overall
+  if (now && then) {
+    for (const key of Object.keys(now) as (keyof MetricSet)[]) if (key !== 'runs') pairs.push([key, then[key], now[key]])
+  }
+  return pairs
+    .filter((p): p is [string, number, number] => p[1] !== null && p[2] !== null)
+    .map(([name, before, after]) => {
+      const lowerIsBetter = LOWER_IS_BETTER.has(name)
+      const delta = Math.round((after - before) * 10000) / 10000
+      const worse = lowerIsBetter ? delta : -delta
+      return { name, baseline: before, current: after, delta, lower_is_better: lowerIsBetter, failed: worse > maxDrop + 1e-9 }
+    })
+}
+
+function share(groups: GroupResult[]): number | null {
+  return groups.length ? Math.round((groups.filter((g) => g.success).length / groups.length) * 10000) / 10000 : null
+}
+
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`
