@@ -43,7 +43,7 @@ describeDist('dist/index.js (the action)', () => {
   function actionEnv(work: string, inputs: Record<string, string>) {
     writeFileSync(join(work, 'out'), '')
     writeFileSync(join(work, 'summary'), '')
-    const env: Record<string, string> = { GITHUB_OUTPUT: join(work, 'out'), GITHUB_STEP_SUMMARY: join(work, 'summary') }
+    const env: Record<string, string> = { GITHUB_OUTPUT: join(work, 'out'), GITHUB_STEP_SUMMARY: join(work, 'summary'), RUNNER_TEMP: work }
     for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v
     return env
   }
@@ -166,6 +166,7 @@ describeDist('dist/index.js publishing to GitHub (fake REST API on 127.0.0.1)', 
     const env: Record<string, string> = {
       GITHUB_OUTPUT: join(work, 'out'),
       GITHUB_STEP_SUMMARY: join(work, 'summary'),
+      RUNNER_TEMP: work,
       GITHUB_EVENT_NAME: 'pull_request',
       GITHUB_EVENT_PATH: join(work, 'event.json'),
       GITHUB_REPOSITORY: 'octo/server',

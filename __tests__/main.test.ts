@@ -23,6 +23,7 @@ describe('run() glues inputs, engine and outputs', () => {
   beforeEach(() => {
     cwd = mkdtempSync(join(tmpdir(), 'main-'))
     process.chdir(cwd)
+    process.env.RUNNER_TEMP = cwd
     for (const key of Object.keys(core.inputs)) delete core.inputs[key]
     core.summaryText.length = 0
     Object.assign(core.inputs, {

@@ -32,7 +32,8 @@ const child = spawn(process.execPath, ['dist/index.js'], {
     INPUT_JOB_SUMMARY: 'true',
     // Nothing to upload to or comment on outside a runner.
     INPUT_UPLOAD_ARTIFACT: 'false',
-    INPUT_COMMENT: 'false'
+    INPUT_COMMENT: 'false',
+    INPUT_CACHE: 'off'
   }
 })
 const [status] = (await once(child, 'exit')) as [number | null]

@@ -23,7 +23,9 @@ export const Inputs = {
   RetentionDays: 'retention_days',
   Gate: 'gate',
   MaxDrop: 'max_drop',
-  Baseline: 'baseline'
+  Baseline: 'baseline',
+  SaveBaseline: 'save_baseline',
+  Cache: 'cache'
 } as const
 
 export const Outputs = {

@@ -164,7 +164,7 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   const agentStarted = performance.now()
   try {
     const transcript = await runAgent(
-      { model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps },
+      { model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
       session,
       deps.llm,
       controller.signal
@@ -188,7 +188,7 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
 
 async function judgeRun(judge: Judge, spec: RunSpec, finalOutput: string): Promise<JudgeVerdict | JudgeError> {
   try {
-    return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput })
+    return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt })
   } catch (error) {
     return error instanceof JudgeError ? error : new JudgeError((error as Error).message, emptyUsage())
   }

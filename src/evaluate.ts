@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { evaluateGate } from './aggregate/gate.js'
 import { dirname, join } from 'node:path'
 import { summarize } from './aggregate/summarize.js'
@@ -70,10 +72,13 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
   const report = options.conformance === 'off' ? null : await runConformance(server)
   if (report) hooks.onConformance?.(report)
   let doc: ResultsDocument
+  let cacheStats: CacheStats | null = null
   if (options.skipBehaviour !== null) {
     doc = skippedBehaviourDocument(suite, server, settings, options.skipBehaviour)
   } else {
-    const llm = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
+    const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
+    const { client: llm, stats } = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl })
+    cacheStats = stats
     doc = await runEvaluation(suite, server, settings, {
       llm,
       judge: createGEvalJudge(llm, suite.judge_model),
@@ -82,10 +87,25 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       onRunFinished: hooks.onRunFinished
     })
   }
+  if (cacheStats) doc = { ...doc, summary: { ...doc.summary, cache: cacheStats } }
   const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 }
   const gate = doc.behaviour.status === 'ran' ? evaluateGate(doc, loadBaseline(options.baseline, hooks.onWarning), options.gate, options.maxDrop) : null
   const conformance = report ? { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } : null
   return { ...doc, ...whole, gate, conformance, passed: (gate?.passed ?? true) && (conformance?.passed ?? true) }
+}
+
+/**
+ * What the recorded LLM answers belong to: the suite file, the models and judge, and the server
+ * command or URL (not its env or headers). The tool list needs no part here: it is in every
+ * recorded request, so a changed server never replays an old answer.
+ */
+export function suiteHash(prepared: Prepared): string {
+  const { suite, server, options } = prepared
+  const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url]
+  return createHash('sha256')
+    .update(JSON.stringify([readFileSync(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
+    .digest('hex')
+    .slice(0, 16)
 }
 
 /** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5216);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7490);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5216:
+/***/ 7490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7167,7 +7167,9 @@ const Inputs = {
     RetentionDays: 'retention_days',
     Gate: 'gate',
     MaxDrop: 'max_drop',
-    Baseline: 'baseline'
+    Baseline: 'baseline',
+    SaveBaseline: 'save_baseline',
+    Cache: 'cache'
 };
 const Outputs = {
     ResultsJson: 'results_json',
@@ -7196,7 +7198,7 @@ const Defaults = {
 ;// CONCATENATED MODULE: ./src/config/options.ts
 
 
-function resolveOptions(raw) {
+function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-cache' }) {
     const required = (o) => {
         const v = (o.value ?? '').trim();
         if (v === '')
@@ -7243,7 +7245,9 @@ function resolveOptions(raw) {
         skipBehaviour,
         gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'], 'absolute'),
         maxDrop: parseFraction(raw.maxDrop, 0.02),
-        baseline: (raw.baseline?.value ?? '').trim()
+        baseline: (raw.baseline?.value ?? '').trim(),
+        cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'], defaults.cache),
+        cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir
     };
 }
 function isOpenRouter(baseUrl) {
@@ -7295,8 +7299,64 @@ function parseBoolean(o, fallback) {
     throw new ConfigError(`must be true or false, got '${text}'`, { input: o.name });
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/llm/cache.ts
+
+
+
+/**
+ * Record and replay: every LLM request (agent turns, judge, semantic matches) is keyed by a hash
+ * of the endpoint, model, messages, tools, sampling parameters and the repeat's attempt number
+ * (so repeats do not collapse into one answer), and its answer is kept as a file in `dir`.
+ * An unchanged suite against an unchanged server then re-runs without calling the model.
+ */
+function createCachingChatClient(inner, options) {
+    const stats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0 };
+    if (options.mode === 'off')
+        return { client: inner, stats };
+    (0,external_node_fs_namespaceObject.mkdirSync)(options.dir, { recursive: true });
+    const client = {
+        async complete(request, signal) {
+            const file = (0,external_node_path_namespaceObject.join)(options.dir, `${requestKey(options.baseURL, request)}.json`);
+            const stored = readStored(file);
+            if (stored) {
+                stats.hits++;
+                stats.saved_tokens += stored.usage?.total_tokens ?? 0;
+                return { ...stored, latency_ms: 0 };
+            }
+            stats.misses++;
+            const response = await inner.complete(request, signal);
+            if (options.mode === 'read-write') {
+                // Write then rename, so a concurrent reader never sees half a file.
+                const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+                (0,external_node_fs_namespaceObject.writeFileSync)(temp, JSON.stringify(response));
+                (0,external_node_fs_namespaceObject.renameSync)(temp, file);
+            }
+            return response;
+        }
+    };
+    return { client, stats };
+}
+function requestKey(baseURL, request) {
+    const { model, messages, tools, temperature, logprobs, top_logprobs, attempt, retry } = request;
+    return (0,external_node_crypto_.createHash)('sha256')
+        .update(JSON.stringify({ baseURL, model, messages, tools: tools ?? null, temperature: temperature ?? 0, logprobs: logprobs ?? false, top_logprobs: top_logprobs ?? null, attempt: attempt ?? 1, retry: retry ?? 0 }))
+        .digest('hex');
+}
+function readStored(file) {
+    try {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/aggregate/gate.ts
 /** Metrics where a rise is the regression. */
 const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate']);
@@ -7386,8 +7446,6 @@ function share(groups) {
 const pct = (x) => `${Math.round(x * 1000) / 10}%`;
 const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state, value, kind, f) {
     if (kind === "m")
@@ -20332,6 +20390,7 @@ function summarize(runs, groups, judgeOverhead = emptyUsage()) {
         tool_calls: toolCalls,
         tool_errors: toolErrors,
         schema_invalid_calls: schemaInvalid,
+        cache: null,
         groups: { total: groups.length, passed: groups.filter((g) => g.success).length, failed: groups.filter((g) => !g.success).length },
         by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
     };
@@ -55177,7 +55236,7 @@ async function runAgent(task, session, llm, signal) {
     try {
         for (let step = 0; step < task.max_steps; step++) {
             stage = 'llm';
-            const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0 }, signal);
+            const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal);
             transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage });
             transcript.messages.push({
                 role: 'assistant',
@@ -55602,7 +55661,7 @@ function createGEvalJudge(llm, model) {
     };
     return {
         stepGenerationUsage,
-        async judge({ rubric, threshold, input, actualOutput }, signal) {
+        async judge({ rubric, threshold, input, actualOutput, attempt }, signal) {
             const usage = emptyUsage();
             // Steps are shared by every run of a rubric, so their tokens are counted once, in
             // stepGenerationUsage, and each verdict reports its own scoring tokens.
@@ -55611,10 +55670,10 @@ function createGEvalJudge(llm, model) {
             let lastProblem = '';
             let wantLogprobs = true;
             let note = '';
-            for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            for (let round = 1; round <= MAX_ATTEMPTS; round++) {
                 let response;
                 try {
-                    response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, logprobs: wantLogprobs, top_logprobs: 20 }, signal);
+                    response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, logprobs: wantLogprobs, top_logprobs: 20, attempt, retry: round - 1 }, signal);
                 }
                 catch (error) {
                     // Some providers reject the logprobs parameter outright: ask again without it.
@@ -55647,7 +55706,7 @@ function createGEvalJudge(llm, model) {
                     scoring_note: note,
                     evaluation_steps: steps,
                     usage,
-                    attempts: attempt
+                    attempts: round
                 };
             }
             throw new JudgeError(`${lastProblem || 'judge gave no usable answer'} (after ${MAX_ATTEMPTS} attempts)`, usage);
@@ -55672,10 +55731,10 @@ async function generateSteps(llm, model, rubric, signal) {
         'JSON:'
     ].join('\n');
     let problem = '';
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    for (let round = 1; round <= MAX_ATTEMPTS; round++) {
         let response;
         try {
-            response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 }, signal);
+            response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, retry: round - 1 }, signal);
         }
         catch (error) {
             throw new JudgeError(`generating evaluation steps failed: ${error.message}`, usage);
@@ -55952,7 +56011,7 @@ async function runInSlot(spec, opened, settings, deps) {
     // eval-action's clock starts after the session is up and stops after it is closed.
     const agentStarted = performance.now();
     try {
-        const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps }, session, deps.llm, controller.signal);
+        const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt }, session, deps.llm, controller.signal);
         await session.close();
         // A hung server says nothing by itself; what it last wrote to stderr often explains why.
         if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
@@ -55972,7 +56031,7 @@ async function runInSlot(spec, opened, settings, deps) {
 }
 async function judgeRun(judge, spec, finalOutput) {
     try {
-        return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput });
+        return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt });
     }
     catch (error) {
         return error instanceof JudgeError ? error : new JudgeError(error.message, emptyUsage());
@@ -56473,7 +56532,10 @@ function usageLine(doc) {
         `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
         `**LLM calls:** ${summary.llm_calls}`,
         `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
-        `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`
+        `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
+        ...(summary.cache && summary.cache.mode !== 'off'
+            ? [`**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens saved`]
+            : [])
     ].join(' · ');
 }
 function summaryTable(runs) {
@@ -56806,6 +56868,8 @@ function usable(secrets) {
 
 
 
+
+
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 function prepare(options, env) {
     const server = parseServerConfig(options.serverConfig);
@@ -56837,11 +56901,14 @@ async function evaluate(prepared, hooks = {}) {
     if (report)
         hooks.onConformance?.(report);
     let doc;
+    let cacheStats = null;
     if (options.skipBehaviour !== null) {
         doc = skippedBehaviourDocument(suite, server, settings, options.skipBehaviour);
     }
     else {
-        const llm = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
+        const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
+        const { client: llm, stats } = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl });
+        cacheStats = stats;
         doc = await runEvaluation(suite, server, settings, {
             llm,
             judge: createGEvalJudge(llm, suite.judge_model),
@@ -56850,10 +56917,25 @@ async function evaluate(prepared, hooks = {}) {
             onRunFinished: hooks.onRunFinished
         });
     }
+    if (cacheStats)
+        doc = { ...doc, summary: { ...doc.summary, cache: cacheStats } };
     const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 };
     const gate = doc.behaviour.status === 'ran' ? evaluateGate(doc, loadBaseline(options.baseline, hooks.onWarning), options.gate, options.maxDrop) : null;
     const conformance = report ? { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } : null;
     return { ...doc, ...whole, gate, conformance, passed: (gate?.passed ?? true) && (conformance?.passed ?? true) };
+}
+/**
+ * What the recorded LLM answers belong to: the suite file, the models and judge, and the server
+ * command or URL (not its env or headers). The tool list needs no part here: it is in every
+ * recorded request, so a changed server never replays an old answer.
+ */
+function suiteHash(prepared) {
+    const { suite, server, options } = prepared;
+    const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url];
+    return createHash('sha256')
+        .update(JSON.stringify([readFileSync(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
+        .digest('hex')
+        .slice(0, 16);
 }
 /** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
 function loadBaseline(path, warn = () => undefined) {
@@ -57028,6 +57110,8 @@ Options (eval-action's flags first):
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
+  --cache MODE                record and replay LLM answers: off (default), read-write, read-only
+  --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   -h, --help                  this text
   -v, --version               print the version
 
@@ -57059,6 +57143,8 @@ async function main(argv, env = process.env) {
                 gate: { type: 'string' },
                 'max-drop': { type: 'string' },
                 baseline: { type: 'string' },
+                cache: { type: 'string' },
+                'cache-dir': { type: 'string' },
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean', short: 'v' }
             },
@@ -57098,7 +57184,9 @@ async function main(argv, env = process.env) {
             conformanceFailOn: flag('conformance-fail-on'),
             gate: flag('gate'),
             maxDrop: flag('max-drop'),
-            baseline: flag('baseline')
+            baseline: flag('baseline'),
+            cache: flag('cache'),
+            cacheDir: flag('cache-dir')
         });
         prepared = prepare(options, env);
     }

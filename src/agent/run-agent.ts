@@ -37,6 +37,8 @@ export interface AgentTask {
   system_prompt: string
   prompt: string
   max_steps: number
+  /** The repeat this run is, 1-based. */
+  attempt: number
 }
 
 /**
@@ -61,7 +63,7 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
   try {
     for (let step = 0; step < task.max_steps; step++) {
       stage = 'llm'
-      const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0 }, signal)
+      const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal)
       transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage })
       transcript.messages.push({
         role: 'assistant',

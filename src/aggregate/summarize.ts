@@ -36,6 +36,7 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
     tool_calls: toolCalls,
     tool_errors: toolErrors,
     schema_invalid_calls: schemaInvalid,
+    cache: null,
     groups: { total: groups.length, passed: groups.filter((g) => g.success).length, failed: groups.filter((g) => !g.success).length },
     by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
   }

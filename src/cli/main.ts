@@ -28,6 +28,8 @@ Options (eval-action's flags first):
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
+  --cache MODE                record and replay LLM answers: off (default), read-write, read-only
+  --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   -h, --help                  this text
   -v, --version               print the version
 
@@ -60,6 +62,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         gate: { type: 'string' },
         'max-drop': { type: 'string' },
         baseline: { type: 'string' },
+        cache: { type: 'string' },
+        'cache-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' }
       },
@@ -98,7 +102,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       conformanceFailOn: flag('conformance-fail-on'),
       gate: flag('gate'),
       maxDrop: flag('max-drop'),
-      baseline: flag('baseline')
+      baseline: flag('baseline'),
+      cache: flag('cache'),
+      cacheDir: flag('cache-dir')
     })
     prepared = prepare(options, env)
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { FailOn } from '../conformance/run.js'
 import { Defaults } from '../constants.js'
+import type { CacheMode } from '../llm/cache.js'
 import { ConfigError } from './errors.js'
 
 /** Everything a run needs to know, from action inputs or CLI flags, validated once. */
@@ -24,8 +25,11 @@ export interface RunOptions {
   /** null: delta when a baseline exists, else absolute. */
   gate: 'delta' | 'absolute' | 'both' | null
   maxDrop: number
-  /** Path of an earlier results document; empty for none. */
+  /** Path of an earlier results document; empty for none; 'auto' (action only): the Actions cache. */
   baseline: string
+  /** Record and replay of LLM answers. */
+  cache: CacheMode
+  cacheDir: string
 }
 
 /** Raw text values keyed by option, with the name the user typed them under (for errors). */
@@ -50,9 +54,17 @@ export interface RawOptions {
   gate?: RawOption
   maxDrop?: RawOption
   baseline?: RawOption
+  cache?: RawOption
+  cacheDir?: RawOption
 }
 
-export function resolveOptions(raw: RawOptions): RunOptions {
+/** Defaults that differ between the action and the CLI. */
+export interface OptionDefaults {
+  cache: CacheMode
+  cacheDir: string
+}
+
+export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cache: 'off', cacheDir: '.mcp-evals-cache' }): RunOptions {
   const required = (o: RawOption) => {
     const v = (o.value ?? '').trim()
     if (v === '') throw new ConfigError('is required', { input: o.name })
@@ -96,7 +108,9 @@ export function resolveOptions(raw: RawOptions): RunOptions {
     skipBehaviour,
     gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'] as const, 'absolute'),
     maxDrop: parseFraction(raw.maxDrop, 0.02),
-    baseline: (raw.baseline?.value ?? '').trim()
+    baseline: (raw.baseline?.value ?? '').trim(),
+    cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'] as const, defaults.cache),
+    cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir
   }
 }
 

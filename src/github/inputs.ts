@@ -1,7 +1,10 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { parseBoolean, parseChoice, parseInteger, resolveOptions, type RawOption, type RunOptions } from '../config/options.js'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Defaults, Inputs } from '../constants.js'
+import type { SaveBaseline } from './cache.js'
 
 const input = (name: string): RawOption => ({ value: core.getInput(name), name })
 
@@ -26,8 +29,9 @@ export function readActionOptions(): RunOptions {
     conformanceFailOn: input(Inputs.ConformanceFailOn),
     gate: input(Inputs.Gate),
     maxDrop: input(Inputs.MaxDrop),
-    baseline: input(Inputs.Baseline)
-  })
+    baseline: input(Inputs.Baseline),
+    cache: input(Inputs.Cache)
+  }, { cache: 'read-write', cacheDir: join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-cache') })
 }
 
 /** How the results reach GitHub: summary, sticky comment, artifact. */
@@ -41,6 +45,9 @@ export interface PublishOptions {
   uploadArtifact: boolean
   artifactName: string
   retentionDays: number | undefined
+  saveBaseline: SaveBaseline
+  /** Keeps two suites' baselines apart (the comment key). */
+  baselineKey: string
 }
 
 export function readPublishOptions(): PublishOptions {
@@ -64,6 +71,8 @@ export function readPublishOptions(): PublishOptions {
     commentSkipped,
     uploadArtifact: parseBoolean(input(Inputs.UploadArtifact), true),
     artifactName: core.getInput(Inputs.ArtifactName).trim() || Defaults.ArtifactName,
-    retentionDays: retention === '' ? undefined : parseInteger(input(Inputs.RetentionDays), 0, 1, 90)
+    retentionDays: retention === '' ? undefined : parseInteger(input(Inputs.RetentionDays), 0, 1, 90),
+    saveBaseline: parseChoice(input(Inputs.SaveBaseline), ['auto', 'always', 'never'] as const, 'auto'),
+    baselineKey: key
   }
 }

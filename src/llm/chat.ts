@@ -24,6 +24,10 @@ export interface ChatRequest {
   temperature?: number
   logprobs?: boolean
   top_logprobs?: number
+  /** Not sent: which repeat this request belongs to, so cached answers stay per attempt. */
+  attempt?: number
+  /** Not sent: the n-th retry of a request whose answer was unusable, so it is not replayed. */
+  retry?: number
 }
 
 export interface TokenUsage {

@@ -68,7 +68,10 @@ function usageLine(doc: ResultsDocument): string {
     `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
     `**LLM calls:** ${summary.llm_calls}`,
     `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
-    `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`
+    `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
+    ...(summary.cache && summary.cache.mode !== 'off'
+      ? [`**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens saved`]
+      : [])
   ].join(' · ')
 }
 

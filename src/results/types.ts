@@ -2,6 +2,7 @@ import type { Json } from '../config/types.js'
 import type { FailOn } from '../conformance/run.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
+import type { CacheStats } from '../llm/cache.js'
 import type { TokenUsage } from '../llm/chat.js'
 import type { ScoringMode } from '../scoring/geval.js'
 import type { GoldenAssertions } from '../scoring/golden.js'
@@ -155,6 +156,8 @@ export interface Summary {
   llm_calls: number
   tool_calls: number
   tool_errors: number
+  /** Record and replay of LLM answers; null when the behaviour runs did not happen. */
+  cache: CacheStats | null
   /** Groups (case × model × prompt) that reached their pass floor. */
   groups: { total: number; passed: number; failed: number }
   /** Calls whose arguments did not satisfy the tool's inputSchema. */

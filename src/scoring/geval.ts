@@ -30,7 +30,8 @@ export class JudgeError extends Error {
 
 export interface Judge {
   readonly stepGenerationUsage: TokenUsage
-  judge(input: { rubric: string; threshold: number; input: string; actualOutput: string }, signal?: AbortSignal): Promise<JudgeVerdict>
+  /** `attempt` keeps repeats' verdicts apart in the response cache: judge variance is part of what repeats measure. */
+  judge(input: { rubric: string; threshold: number; input: string; actualOutput: string; attempt?: number }, signal?: AbortSignal): Promise<JudgeVerdict>
 }
 
 /** The judge sees what eval-action's judge sees: the case prompt and the final answer. */
@@ -62,7 +63,7 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
 
   return {
     stepGenerationUsage,
-    async judge({ rubric, threshold, input, actualOutput }, signal) {
+    async judge({ rubric, threshold, input, actualOutput, attempt }, signal) {
       const usage = emptyUsage()
       // Steps are shared by every run of a rubric, so their tokens are counted once, in
       // stepGenerationUsage, and each verdict reports its own scoring tokens.
@@ -71,10 +72,13 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
       let lastProblem = ''
       let wantLogprobs = true
       let note = ''
-      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      for (let round = 1; round <= MAX_ATTEMPTS; round++) {
         let response: ChatResponse
         try {
-          response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, logprobs: wantLogprobs, top_logprobs: 20 }, signal)
+          response = await llm.complete(
+            { model, messages: [{ role: 'user', content: prompt }], temperature: 0, logprobs: wantLogprobs, top_logprobs: 20, attempt, retry: round - 1 },
+            signal
+          )
         } catch (error) {
           // Some providers reject the logprobs parameter outright: ask again without it.
           if (wantLogprobs && isBadRequest(error)) {
@@ -105,7 +109,7 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
           scoring_note: note,
           evaluation_steps: steps,
           usage,
-          attempts: attempt
+          attempts: round
         }
       }
       throw new JudgeError(`${lastProblem || 'judge gave no usable answer'} (after ${MAX_ATTEMPTS} attempts)`, usage)
@@ -131,10 +135,10 @@ async function generateSteps(llm: ChatClient, model: string, rubric: string, sig
     'JSON:'
   ].join('\n')
   let problem = ''
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  for (let round = 1; round <= MAX_ATTEMPTS; round++) {
     let response: ChatResponse
     try {
-      response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 }, signal)
+      response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, retry: round - 1 }, signal)
     } catch (error) {
       throw new JudgeError(`generating evaluation steps failed: ${(error as Error).message}`, usage)
     }

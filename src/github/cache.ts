@@ -1,0 +1,80 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import * as cache from '@actions/cache'
+import * as core from '@actions/core'
+import * as github from '@actions/github'
+
+/**
+ * The Actions cache keeps two things between workflow runs: the recorded LLM answers (so an
+ * unchanged suite re-runs without API calls) and the last green results of the default branch
+ * (the baseline). Cache keys are immutable, so each run saves under a new key and restores by
+ * prefix. Where the cache service is unavailable, warn and go on without.
+ */
+
+const runSuffix = () => `${github.context.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`
+const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 200)
+
+function available(what: string): boolean {
+  if (cache.isFeatureAvailable()) return true
+  core.warning(`The Actions cache is not available here: ${what}.`)
+  return false
+}
+
+/** Restore recorded LLM answers for this suite (or, failing that, any suite's) into `dir`. */
+export async function restoreResponses(dir: string, suiteHash: string): Promise<void> {
+  if (!available('no recorded LLM answers are restored')) return
+  try {
+    const hit = await cache.restoreCache([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`, [`mcp-evals-llm-${suiteHash}-`, 'mcp-evals-llm-'])
+    core.info(hit ? `Restored recorded LLM answers (${hit}).` : 'No recorded LLM answers to restore.')
+  } catch (error) {
+    core.warning(`Could not restore recorded LLM answers: ${(error as Error).message}`)
+  }
+}
+
+export async function saveResponses(dir: string, suiteHash: string): Promise<void> {
+  if (!existsSync(dir) || !cache.isFeatureAvailable()) return
+  try {
+    await cache.saveCache([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`)
+  } catch (error) {
+    core.warning(`Could not save recorded LLM answers: ${(error as Error).message}`)
+  }
+}
+
+/** The last green results of the default branch, restored into `dir`; its path, or '' when there is none. */
+export async function restoreBaseline(dir: string, key: string): Promise<string> {
+  if (!available('no baseline is restored (the pass floors decide)')) return ''
+  try {
+    const hit = await cache.restoreCache([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`, [`mcp-evals-baseline-${safe(key)}-`])
+    const file = join(dir, 'eval-results.json')
+    if (hit && existsSync(file)) {
+      core.info(`Restored the baseline (${hit}).`)
+      return file
+    }
+    core.warning('No baseline in the Actions cache yet (it is saved after a green run on the default branch): the pass floors decide.')
+  } catch (error) {
+    core.warning(`Could not restore the baseline: ${(error as Error).message}`)
+  }
+  return ''
+}
+
+export type SaveBaseline = 'auto' | 'always' | 'never'
+
+/** After a green run: on the default branch (auto) or anywhere (always), keep the results as the baseline. */
+export async function saveBaseline(resultsPath: string, dir: string, key: string, when: SaveBaseline, passed: boolean): Promise<void> {
+  if (when === 'never' || !passed) return
+  const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch
+  const onDefault = defaultBranch !== undefined && github.context.ref === `refs/heads/${defaultBranch}`
+  if (when === 'auto' && !onDefault) return
+  if (!cache.isFeatureAvailable()) {
+    core.warning('The Actions cache is not available here: the results are not saved as the baseline.')
+    return
+  }
+  try {
+    mkdirSync(dir, { recursive: true })
+    copyFileSync(resultsPath, join(dir, 'eval-results.json'))
+    await cache.saveCache([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`)
+    core.info('Saved these results as the new baseline.')
+  } catch (error) {
+    core.warning(`Could not save the baseline: ${(error as Error).message}`)
+  }
+}

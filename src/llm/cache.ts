@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ChatClient, ChatRequest, ChatResponse } from './chat.js'
+
+export type CacheMode = 'read-write' | 'read-only' | 'off'
+
+export interface CacheStats {
+  mode: CacheMode
+  hits: number
+  misses: number
+  /** Tokens the hits would have cost (what the stored answers reported). */
+  saved_tokens: number
+}
+
+/**
+ * Record and replay: every LLM request (agent turns, judge, semantic matches) is keyed by a hash
+ * of the endpoint, model, messages, tools, sampling parameters and the repeat's attempt number
+ * (so repeats do not collapse into one answer), and its answer is kept as a file in `dir`.
+ * An unchanged suite against an unchanged server then re-runs without calling the model.
+ */
+export function createCachingChatClient(inner: ChatClient, options: { dir: string; mode: CacheMode; baseURL: string }): { client: ChatClient; stats: CacheStats } {
+  const stats: CacheStats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0 }
+  if (options.mode === 'off') return { client: inner, stats }
+  mkdirSync(options.dir, { recursive: true })
+  const client: ChatClient = {
+    async complete(request, signal) {
+      const file = join(options.dir, `${requestKey(options.baseURL, request)}.json`)
+      const stored = readStored(file)
+      if (stored) {
+        stats.hits++
+        stats.saved_tokens += stored.usage?.total_tokens ?? 0
+        return { ...stored, latency_ms: 0 }
+      }
+      stats.misses++
+      const response = await inner.complete(request, signal)
+      if (options.mode === 'read-write') {
+        // Write then rename, so a concurrent reader never sees half a file.
+        const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+        writeFileSync(temp, JSON.stringify(response))
+        renameSync(temp, file)
+      }
+      return response
+    }
+  }
+  return { client, stats }
+}
+
+export function requestKey(baseURL: string, request: ChatRequest): string {
+  const { model, messages, tools, temperature, logprobs, top_logprobs, attempt, retry } = request
+  return createHash('sha256')
+    .update(
+      JSON.stringify({ baseURL, model, messages, tools: tools ?? null, temperature: temperature ?? 0, logprobs: logprobs ?? false, top_logprobs: top_logprobs ?? null, attempt: attempt ?? 1, retry: retry ?? 0 })
+    )
+    .digest('hex')
+}
+
+function readStored(file: string): ChatResponse | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ChatResponse
+  } catch {
+    return undefined
+  }
+}
