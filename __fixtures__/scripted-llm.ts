@@ -69,7 +69,8 @@ export async function startScriptedLlm(responder: Responder, options: { delayMs?
   }
 }
 
-const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }
+/** OpenRouter-style usage, with the cost of the call. */
+const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cost: 0.00015 }
 
 function completion(model: string, message: Record<string, unknown>, finish: string, logprobs?: unknown): Reply {
   return {

@@ -56,7 +56,8 @@ describe('record and replay of LLM answers', () => {
 
     const second = await run('read-only')
     expect(llm.requests.length).toBe(requests)
-    expect(second.summary.cache).toMatchObject({ hits: requests, misses: 0, saved_tokens: first.summary.tokens.total })
+    expect(second.summary.cache).toMatchObject({ hits: requests, misses: 0, saved_tokens: first.summary.tokens.total, saved_cost_usd: 0.0015 })
+    expect((first.summary.tokens.agent.cost_usd ?? 0) + (first.summary.tokens.judge.cost_usd ?? 0)).toBeCloseTo(0.0015, 8)
     const essence = (d: typeof first) => d.runs.map((r) => [r.attempt, r.status, r.final_output, r.metrics[0].score, r.tool_calls.map((c) => c.name)])
     expect(essence(second)).toEqual(essence(first))
   })

@@ -7316,7 +7316,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  * An unchanged suite against an unchanged server then re-runs without calling the model.
  */
 function createCachingChatClient(inner, options) {
-    const stats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0 };
+    const stats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0, saved_cost_usd: null };
     if (options.mode === 'off')
         return { client: inner, stats };
     (0,external_node_fs_namespaceObject.mkdirSync)(options.dir, { recursive: true });
@@ -7327,6 +7327,8 @@ function createCachingChatClient(inner, options) {
             if (stored) {
                 stats.hits++;
                 stats.saved_tokens += stored.usage?.total_tokens ?? 0;
+                if (stored.usage?.cost_usd !== undefined)
+                    stats.saved_cost_usd = Math.round(((stats.saved_cost_usd ?? 0) + stored.usage.cost_usd) * 1e8) / 1e8;
                 return { ...stored, latency_ms: 0 };
             }
             stats.misses++;
@@ -20273,6 +20275,7 @@ class BedrockOpenAI extends OpenAI {
 /** A chat client for any OpenAI-compatible endpoint (OpenRouter, OpenAI, Ollama, vLLM…). */
 function createChatClient(options) {
     const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    const askForCost = /(^|\.)openrouter\.ai$/.test(new URL(options.baseURL).hostname);
     const openai = new OpenAI({
         baseURL: options.baseURL,
         apiKey: options.apiKey,
@@ -20293,7 +20296,9 @@ function createChatClient(options) {
                 messages: request.messages,
                 ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
                 temperature: request.temperature ?? 0,
-                ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {})
+                ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {}),
+                // OpenRouter reports the cost of each call when asked; other endpoints may reject the key.
+                ...(askForCost ? { usage: { include: true } } : {})
             }, { signal });
             const choice = completion.choices?.[0];
             if (!choice)
@@ -20309,7 +20314,8 @@ function createChatClient(options) {
                     ? {
                         prompt_tokens: completion.usage.prompt_tokens ?? 0,
                         completion_tokens: completion.usage.completion_tokens ?? 0,
-                        total_tokens: completion.usage.total_tokens ?? 0
+                        total_tokens: completion.usage.total_tokens ?? 0,
+                        ...costOf(completion.usage)
                     }
                     : null,
                 logprobs: choice.logprobs?.content
@@ -20348,6 +20354,12 @@ function addUsage(total, usage) {
     total.prompt_tokens += usage.prompt_tokens;
     total.completion_tokens += usage.completion_tokens;
     total.total_tokens += usage.total_tokens;
+    if (usage.cost_usd !== undefined)
+        total.cost_usd = Math.round(((total.cost_usd ?? 0) + usage.cost_usd) * 1e8) / 1e8;
+}
+function costOf(usage) {
+    const cost = usage.cost;
+    return typeof cost === 'number' && Number.isFinite(cost) ? { cost_usd: cost } : {};
 }
 const emptyUsage = () => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
 
@@ -56529,14 +56541,21 @@ function headerLine(doc) {
 function usageLine(doc) {
     const { summary } = doc;
     return [
-        `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
+        `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd)}`,
         `**LLM calls:** ${summary.llm_calls}`,
         `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
         `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
         ...(summary.cache && summary.cache.mode !== 'off'
-            ? [`**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens saved`]
+            ? [
+                `**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens${summary.cache.saved_cost_usd !== null ? ` ($${summary.cache.saved_cost_usd.toFixed(4)})` : ''} saved`
+            ]
             : [])
     ].join(' · ');
+}
+function costNote(agent, judge) {
+    if (agent === undefined && judge === undefined)
+        return '';
+    return ` ($${((agent ?? 0) + (judge ?? 0)).toFixed(4)} as the provider reported)`;
 }
 function summaryTable(runs) {
     const withTools = runs.some((r) => r.tool_assertions.checks.length > 0);

@@ -11,6 +11,8 @@ export interface CacheStats {
   misses: number
   /** Tokens the hits would have cost (what the stored answers reported). */
   saved_tokens: number
+  /** Money the hits would have cost, when the provider reported costs; else null. */
+  saved_cost_usd: number | null
 }
 
 /**
@@ -20,7 +22,7 @@ export interface CacheStats {
  * An unchanged suite against an unchanged server then re-runs without calling the model.
  */
 export function createCachingChatClient(inner: ChatClient, options: { dir: string; mode: CacheMode; baseURL: string }): { client: ChatClient; stats: CacheStats } {
-  const stats: CacheStats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0 }
+  const stats: CacheStats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0, saved_cost_usd: null }
   if (options.mode === 'off') return { client: inner, stats }
   mkdirSync(options.dir, { recursive: true })
   const client: ChatClient = {
@@ -30,6 +32,7 @@ export function createCachingChatClient(inner: ChatClient, options: { dir: strin
       if (stored) {
         stats.hits++
         stats.saved_tokens += stored.usage?.total_tokens ?? 0
+        if (stored.usage?.cost_usd !== undefined) stats.saved_cost_usd = Math.round(((stats.saved_cost_usd ?? 0) + stored.usage.cost_usd) * 1e8) / 1e8
         return { ...stored, latency_ms: 0 }
       }
       stats.misses++

@@ -34,6 +34,8 @@ export interface TokenUsage {
   prompt_tokens: number
   completion_tokens: number
   total_tokens: number
+  /** What the provider charged, in USD, when it says (OpenRouter does when asked). */
+  cost_usd?: number
 }
 
 export interface TokenLogprob {
@@ -71,6 +73,7 @@ export interface ChatClientOptions {
 /** A chat client for any OpenAI-compatible endpoint (OpenRouter, OpenAI, Ollama, vLLM…). */
 export function createChatClient(options: ChatClientOptions): ChatClient {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000
+  const askForCost = /(^|\.)openrouter\.ai$/.test(new URL(options.baseURL).hostname)
   const openai = new OpenAI({
     baseURL: options.baseURL,
     apiKey: options.apiKey,
@@ -93,8 +96,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           messages: request.messages,
           ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
           temperature: request.temperature ?? 0,
-          ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {})
-        },
+          ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {}),
+          // OpenRouter reports the cost of each call when asked; other endpoints may reject the key.
+          ...(askForCost ? { usage: { include: true } } : {})
+        } as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal }
       )
       const choice = completion.choices?.[0]
@@ -110,7 +115,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           ? {
               prompt_tokens: completion.usage.prompt_tokens ?? 0,
               completion_tokens: completion.usage.completion_tokens ?? 0,
-              total_tokens: completion.usage.total_tokens ?? 0
+              total_tokens: completion.usage.total_tokens ?? 0,
+              ...costOf(completion.usage)
             }
           : null,
         logprobs: choice.logprobs?.content
@@ -149,6 +155,12 @@ export function addUsage(total: TokenUsage, usage: TokenUsage | null): void {
   total.prompt_tokens += usage.prompt_tokens
   total.completion_tokens += usage.completion_tokens
   total.total_tokens += usage.total_tokens
+  if (usage.cost_usd !== undefined) total.cost_usd = Math.round(((total.cost_usd ?? 0) + usage.cost_usd) * 1e8) / 1e8
+}
+
+function costOf(usage: unknown): { cost_usd?: number } {
+  const cost = (usage as { cost?: unknown }).cost
+  return typeof cost === 'number' && Number.isFinite(cost) ? { cost_usd: cost } : {}
 }
 
 export const emptyUsage = (): TokenUsage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })

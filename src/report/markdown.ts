@@ -65,14 +65,21 @@ export function headerLine(doc: ResultsDocument): string {
 function usageLine(doc: ResultsDocument): string {
   const { summary } = doc
   return [
-    `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge`,
+    `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd)}`,
     `**LLM calls:** ${summary.llm_calls}`,
     `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
     `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
     ...(summary.cache && summary.cache.mode !== 'off'
-      ? [`**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens saved`]
+      ? [
+          `**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens${summary.cache.saved_cost_usd !== null ? ` ($${summary.cache.saved_cost_usd.toFixed(4)})` : ''} saved`
+        ]
       : [])
   ].join(' · ')
+}
+
+function costNote(agent: number | undefined, judge: number | undefined): string {
+  if (agent === undefined && judge === undefined) return ''
+  return ` ($${((agent ?? 0) + (judge ?? 0)).toFixed(4)} as the provider reported)`
 }
 
 export function summaryTable(runs: RunResult[]): string[] {
