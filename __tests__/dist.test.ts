@@ -25,6 +25,16 @@ async function runNode(args: string[], env: Record<string, string>, cwd: string)
   return { code, stdout, stderr }
 }
 
+/** The demo model on 127.0.0.1 for the tests of one describe block. */
+function useDemoModel(): () => ScriptedLlm {
+  let llm: ScriptedLlm
+  beforeAll(async () => {
+    llm = await startScriptedLlm(demoBrain)
+  })
+  afterAll(async () => llm.close())
+  return () => llm
+}
+
 /** GITHUB_OUTPUT's `name<<delimiter` blocks, as a map. */
 function readOutputs(file: string): Record<string, string> {
   const outputs: Record<string, string> = {}
@@ -34,11 +44,7 @@ function readOutputs(file: string): Record<string, string> {
 }
 
 describeDist('dist/index.js (the action)', () => {
-  let llm: ScriptedLlm
-  beforeAll(async () => {
-    llm = await startScriptedLlm(demoBrain)
-  })
-  afterAll(async () => llm.close())
+  const demo = useDemoModel()
 
   function actionEnv(work: string, inputs: Record<string, string>) {
     writeFileSync(join(work, 'out'), '')
@@ -57,7 +63,7 @@ describeDist('dist/index.js (the action)', () => {
         server_config: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')], env: { API_TOKEN: secret } }),
         eval_cases: join(root, 'examples/eval_cases.yaml'),
         openrouter_api_key: 'sk-or-test-key',
-        base_url: llm.url,
+        base_url: demo().url,
         filter: 'paris',
         models: 'openai/gpt-4o-mini',
         concurrency: '2',
@@ -94,7 +100,7 @@ describeDist('dist/index.js (the action)', () => {
     writeFileSync(join(work, 'evals.yaml'), 'system_prompts:\n  default: hi\ncases:\n  - id: a\n    promt: x\n    rubric: y\n')
     const { code, stdout } = await runNode(
       [join(root, 'dist/index.js')],
-      actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'evals.yaml', openrouter_api_key: 'k', base_url: llm.url }),
+      actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'evals.yaml', openrouter_api_key: 'k', base_url: demo().url }),
       work
     )
     expect(code).toBe(1)
@@ -151,11 +157,7 @@ describeDist('dist/index.js (the action)', () => {
 })
 
 describeDist('dist/index.js publishing to GitHub (fake REST API on 127.0.0.1)', () => {
-  let llm: ScriptedLlm
-  beforeAll(async () => {
-    llm = await startScriptedLlm(demoBrain)
-  })
-  afterAll(async () => llm.close())
+  const demo = useDemoModel()
 
   async function runOnPullRequest(readOnly: boolean) {
     const api = await startFakeGitHub({ readOnly })
@@ -178,7 +180,7 @@ describeDist('dist/index.js publishing to GitHub (fake REST API on 127.0.0.1)', 
       INPUT_SERVER_CONFIG: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
       INPUT_EVAL_CASES: join(root, 'examples/eval_cases.yaml'),
       INPUT_OPENROUTER_API_KEY: 'sk-or-test-key',
-      INPUT_BASE_URL: llm.url,
+      INPUT_BASE_URL: demo().url,
       INPUT_FILTER: 'tokyo',
       INPUT_MODELS: 'openai/gpt-4o-mini',
       INPUT_GITHUB_TOKEN: 'ghs_fake_token_123'
@@ -214,11 +216,7 @@ describeDist('dist/index.js publishing to GitHub (fake REST API on 127.0.0.1)', 
 })
 
 describeDist('dist/cli/index.js (the CLI)', () => {
-  let llm: ScriptedLlm
-  beforeAll(async () => {
-    llm = await startScriptedLlm(demoBrain)
-  })
-  afterAll(async () => llm.close())
+  const demo = useDemoModel()
 
   test('eval-action’s flags plus ours; progress lines and a summary; exit 0', async () => {
     const work = mkdtempSync(join(tmpdir(), 'cli-'))
@@ -237,7 +235,7 @@ describeDist('dist/cli/index.js (the CLI)', () => {
         'out/report.md',
         '--no-parallel',
         '--base-url',
-        llm.url,
+        demo().url,
         '--models',
         'm/one'
       ],
@@ -263,7 +261,7 @@ describeDist('dist/cli/index.js (the CLI)', () => {
         '--filter',
         'paris',
         '--base-url',
-        llm.url,
+        demo().url,
         '--models',
         'm/one',
         '--baseline',
@@ -285,7 +283,7 @@ describeDist('dist/cli/index.js (the CLI)', () => {
     const work = mkdtempSync(join(tmpdir(), 'cli-'))
     writeFileSync(join(work, 'e.yaml'), 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: "What is the weather in Atlantis?", rubric: r, required_tools: [get_weather]}\n')
     const server = JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] })
-    const failing = await runNode([join(root, 'dist/cli/index.js'), '--server-config', server, '--eval-cases', 'e.yaml', '--base-url', llm.url], {}, work)
+    const failing = await runNode([join(root, 'dist/cli/index.js'), '--server-config', server, '--eval-cases', 'e.yaml', '--base-url', demo().url], {}, work)
     expect(failing.code).toBe(1)
     expect(failing.stdout).toContain('0/1 passed')
     const usage = await runNode([join(root, 'dist/cli/index.js'), '--bogus'], {}, work)
