@@ -2697,5 +2697,3 @@ const cryptoRuntime = "WebCryptoAPI";
 /***/ })
 
 };
-
-//# sourceMappingURL=460.index.js.map
