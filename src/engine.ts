@@ -7,8 +7,7 @@ import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
 import { validateArgs } from './scoring/args-schema.js'
 import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './scoring/golden.js'
-import type { McpSession, SessionFactory } from './mcp/session.js'
-import { ServerError } from './mcp/session.js'
+import { ServerError, type McpSession, type SessionFactory } from './mcp/session.js'
 import { expandMatrix, type RunSpec } from './plan/expand.js'
 import {
   GEVAL_METRIC_NAME,
@@ -311,7 +310,7 @@ function notJudgedReason(transcript: Transcript, judgeError: JudgeError | undefi
 }
 
 /** eval-action's conversation: no system message, no call ids, tool output cut at 2000 chars. */
-export function toConversation(transcript: Transcript): ConversationEntry[] {
+function toConversation(transcript: Transcript): ConversationEntry[] {
   const entries: ConversationEntry[] = []
   let assistantCalls = 0
   let toolResults = 0

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7490);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7606);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7490:
+/***/ 7606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7359,7 +7359,21 @@ function readStored(file) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/util/text.ts
+/** Shorten to `max` characters with an ellipsis. */
+function ellipsize(text, max) {
+    return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+function firstLine(text) {
+    return text.split('\n')[0];
+}
+/** A share or rate to four decimals, as the results document holds them. */
+function round4(n) {
+    return Math.round(n * 10000) / 10000;
+}
+
 ;// CONCATENATED MODULE: ./src/aggregate/gate.ts
+
 /** Metrics where a rise is the regression. */
 const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate']);
 const groupKey = (g) => `${g.case_id} · ${g.model} · ${g.prompt_name}`;
@@ -7437,13 +7451,13 @@ function compareMetrics(doc, baseline, maxDrop) {
         .filter((p) => p[1] !== null && p[2] !== null)
         .map(([name, before, after]) => {
         const lowerIsBetter = LOWER_IS_BETTER.has(name);
-        const delta = Math.round((after - before) * 10000) / 10000;
+        const delta = round4(after - before);
         const worse = lowerIsBetter ? delta : -delta;
         return { name, baseline: before, current: after, delta, lower_is_better: lowerIsBetter, failed: worse > maxDrop + 1e-9 };
     });
 }
 function share(groups) {
-    return groups.length ? Math.round((groups.filter((g) => g.success).length / groups.length) * 10000) / 10000 : null;
+    return groups.length ? round4(groups.filter((g) => g.success).length / groups.length) : null;
 }
 const pct = (x) => `${Math.round(x * 1000) / 10}%`;
 const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
@@ -20365,6 +20379,7 @@ const emptyUsage = () => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens
 
 ;// CONCATENATED MODULE: ./src/aggregate/summarize.ts
 
+
 /** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
 function summarize(runs, groups, judgeOverhead = emptyUsage()) {
     const agent = emptyUsage();
@@ -20409,7 +20424,7 @@ function summarize(runs, groups, judgeOverhead = emptyUsage()) {
 }
 /** Pass rate rounded to 4 places; an empty set passes (eval-action: zero results is success). */
 function rate(passed, total) {
-    return total === 0 ? 1 : Math.round((passed / total) * 10000) / 10000;
+    return total === 0 ? 1 : round4(passed / total);
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -20745,6 +20760,7 @@ const DEFAULT_THRESHOLD = 0.7;
 
 
 
+
 const validateSuite = new _2020.Ajv2020({ allErrors: true, strict: false }).compile(eval_cases_schema_namespaceObject);
 function loadSuiteFile(path, overrides = {}) {
     let text;
@@ -20946,9 +20962,6 @@ function keyOffset(doc, path, key) {
 }
 function dotted(path) {
     return path.reduce((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(top level)';
-}
-function firstLine(message) {
-    return message.split('\n')[0];
 }
 function dedupe(errors) {
     const seen = new Set();
@@ -40299,6 +40312,7 @@ function dialectOf(schema) {
 
 
 
+
 /** Checks on the tools themselves: schemas, names, and description lint. */
 const INPUT_SCHEMA = { id: 'tool-input-schema-valid', severity: 'error', spec: '§8 inputSchema: root type object, valid JSON Schema (2020-12 unless $schema says otherwise)' };
 const OUTPUT_SCHEMA = { id: 'tool-output-schema-valid', severity: 'error', spec: '§8 outputSchema: valid JSON Schema' };
@@ -40358,7 +40372,7 @@ function compileProblem(schema) {
         return undefined;
     }
     catch (error) {
-        return error.message.split('\n')[0];
+        return firstLine(error.message);
     }
 }
 function checkSchemas(probe) {
@@ -55337,6 +55351,7 @@ function abortReason(signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/aggregate/groups.ts
+
 /**
  * A group is one case × model × system prompt; its runs are the repeats. It passes when its
  * pass rate reaches its floor: hard cases need every run (1.0 by default), soft cases a share
@@ -55364,7 +55379,7 @@ function groupRuns(runs, floors) {
             runs: attempts.length,
             passed,
             errored: attempts.filter((r) => r.status === 'error').length,
-            pass_rate: Math.round(passRate * 10000) / 10000,
+            pass_rate: round4(passRate),
             floor,
             // A tiny epsilon so 4/5 meets 0.8 whatever the float arithmetic says.
             success: passRate + 1e-9 >= floor,
@@ -55374,6 +55389,7 @@ function groupRuns(runs, floors) {
 }
 
 ;// CONCATENATED MODULE: ./src/aggregate/metrics.ts
+
 /**
  * Tool-use metrics over a set of runs. Each is a share in 0–1, or null when no run it applies
  * to exists ("missing", never a misleading 0):
@@ -55469,10 +55485,9 @@ function metricSet(runs, byCase) {
         tool_set_f1: mean(f1)
     };
 }
-const round = (n) => Math.round(n * 10000) / 10000;
-const metrics_share = (xs) => (xs.length ? round(xs.filter(Boolean).length / xs.length) : null);
-const ratio = (n, d) => (d ? round(n / d) : null);
-const mean = (xs) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
+const metrics_share = (xs) => (xs.length ? round4(xs.filter(Boolean).length / xs.length) : null);
+const ratio = (n, d) => (d ? round4(n / d) : null);
+const mean = (xs) => (xs.length ? round4(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
 
 ;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
 
@@ -55641,6 +55656,7 @@ const GEVAL_METRIC_NAME = 'Response Quality [GEval]';
 
 ;// CONCATENATED MODULE: ./src/scoring/geval.ts
 
+
 class JudgeError extends Error {
     usage;
     constructor(message, usage) {
@@ -55699,7 +55715,7 @@ function createGEvalJudge(llm, model) {
                 addUsage(usage, response.usage);
                 const parsed = parseScore(response.content ?? '');
                 if (!parsed) {
-                    lastProblem = `malformed judge output: ${truncate(response.content ?? '(empty)', 200)}`;
+                    lastProblem = `malformed judge output: ${ellipsize(response.content ?? '(empty)', 200)}`;
                     continue;
                 }
                 const weighted = wantLogprobs ? weightedScore(response.logprobs, parsed.score) : undefined;
@@ -55756,7 +55772,7 @@ async function generateSteps(llm, model, rubric, signal) {
         const steps = json?.steps;
         if (Array.isArray(steps) && steps.length > 0 && steps.every((s) => typeof s === 'string'))
             return { steps, usage };
-        problem = `malformed evaluation steps: ${truncate(response.content ?? '(empty)', 200)}`;
+        problem = `malformed evaluation steps: ${ellipsize(response.content ?? '(empty)', 200)}`;
     }
     throw new JudgeError(`${problem} (after ${MAX_ATTEMPTS} attempts)`, usage);
 }
@@ -55846,9 +55862,6 @@ function weightedScore(logprobs, rawScore) {
 }
 function isBadRequest(error) {
     return typeof error === 'object' && error !== null && error.status === 400;
-}
-function truncate(text, max) {
-    return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 ;// CONCATENATED MODULE: ./src/util/pool.ts
@@ -56251,7 +56264,31 @@ function formatPercent(score) {
     return roundHalfEven(score * 100);
 }
 
+;// CONCATENATED MODULE: ./src/report/reasons.ts
+
+
+/** What went wrong with a run, in words: its error, or the judge against the threshold and each check that did not hold. */
+function failureReasons(run) {
+    if (run.status === 'error' && run.error)
+        return [`${run.error.stage} error: ${firstLine(run.error.message)}`];
+    const reasons = [];
+    const score = run.metrics[0]?.score ?? null;
+    if (!run.rubric_passed) {
+        reasons.push(score === null
+            ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
+            : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim());
+    }
+    for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
+        reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`);
+    }
+    for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? [])
+        reasons.push(`${check.check}: ${check.reason}`);
+    return reasons;
+}
+
 ;// CONCATENATED MODULE: ./src/report/junit.ts
+
+
 
 /**
  * JUnit XML, so any test-report action can show the results: the conformance checks as one
@@ -56260,7 +56297,7 @@ function formatPercent(score) {
 function renderJUnit(doc) {
     const suites = [];
     if (doc.fatal_error !== null) {
-        suites.push(suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(junit_firstLine(doc.fatal_error))}">${junit_text(doc.fatal_error)}</error>\n    </testcase>`], 0));
+        suites.push(suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(firstLine(doc.fatal_error))}">${junit_text(doc.fatal_error)}</error>\n    </testcase>`], 0));
     }
     if (doc.conformance)
         suites.push(conformanceSuite(doc));
@@ -56305,7 +56342,7 @@ function behaviourSuite(doc) {
             return `${open}</testcase>`;
         if (runs.length === 1)
             return `${open}\n${runOutcome(runs[0])}\n    </testcase>`;
-        const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${r.status === 'error' && r.error ? `${r.error.stage} error: ${r.error.message}` : failureReasons(r).join('; ')}`);
+        const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`);
         const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`;
         return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${junit_text(details.join('\n'))}</failure>\n    </testcase>`;
     });
@@ -56315,26 +56352,10 @@ function behaviourSuite(doc) {
 function runOutcome(run) {
     if (run.status === 'error' && run.error) {
         const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n');
-        return `      <error message="${attr(`${run.error.stage} error: ${junit_firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>`;
+        return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>`;
     }
     const reasons = failureReasons(run);
     return `      <failure message="${attr(reasons.join('; '))}" type="eval">${junit_text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`;
-}
-/** What failed, in words: the judge against the threshold, each assertion that did not hold. */
-function failureReasons(run) {
-    const reasons = [];
-    const score = run.metrics[0]?.score ?? null;
-    if (!run.rubric_passed) {
-        reasons.push(score === null
-            ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
-            : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim());
-    }
-    for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
-        reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`);
-    }
-    for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? [])
-        reasons.push(`${check.check}: ${check.reason}`);
-    return reasons;
 }
 function suite(name, cases, seconds) {
     const body = cases.join('\n');
@@ -56354,9 +56375,6 @@ function junit_text(value) {
 }
 function attr(value) {
     return junit_text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
-}
-function junit_firstLine(value) {
-    return value.split('\n')[0];
 }
 
 ;// CONCATENATED MODULE: ./src/report/escape.ts
@@ -56427,6 +56445,7 @@ function truncateText(text, max) {
 
 ;// CONCATENATED MODULE: ./src/report/conformance.ts
 
+
 const ICON = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' };
 /**
  * The conformance section: a verdict line, a compact table of the checks that ran, the skipped
@@ -56446,7 +56465,7 @@ function renderConformance(section) {
     if (ran.length > 0) {
         out.push('<table>', '<tr><th></th><th>Check</th><th>Severity</th><th>Result</th></tr>');
         for (const check of ran) {
-            out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(conformance_truncate(check.message, 300))}</td></tr>`);
+            out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(ellipsize(check.message, 300))}</td></tr>`);
         }
         out.push('</table>', '');
     }
@@ -56463,9 +56482,6 @@ function renderConformance(section) {
         out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '');
     }
     return out;
-}
-function conformance_truncate(text, max) {
-    return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -57037,6 +57053,7 @@ function writeResults(doc, paths, secrets) {
 
 ;// CONCATENATED MODULE: ./src/report/progress.ts
 
+
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
 function formatProgressLine(run, finished, total) {
     const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : '✗';
@@ -57052,7 +57069,7 @@ function formatProgressLine(run, finished, total) {
         line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`;
     line += ` (${run.duration_s}s)`;
     if (run.error)
-        line += ` — ${run.error.stage} error: ${run.error.message.split('\n')[0]}`;
+        line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`;
     // Server and model text must not drive the terminal with escape sequences.
     return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }

@@ -1,4 +1,5 @@
 import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../results/types.js'
+import { round4 } from '../util/text.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
@@ -80,14 +81,14 @@ function compareMetrics(doc: ResultsDocument, baseline: ResultsDocument, maxDrop
     .filter((p): p is [string, number, number] => p[1] !== null && p[2] !== null)
     .map(([name, before, after]) => {
       const lowerIsBetter = LOWER_IS_BETTER.has(name)
-      const delta = Math.round((after - before) * 10000) / 10000
+      const delta = round4(after - before)
       const worse = lowerIsBetter ? delta : -delta
       return { name, baseline: before, current: after, delta, lower_is_better: lowerIsBetter, failed: worse > maxDrop + 1e-9 }
     })
 }
 
 function share(groups: GroupResult[]): number | null {
-  return groups.length ? Math.round((groups.filter((g) => g.success).length / groups.length) * 10000) / 10000 : null
+  return groups.length ? round4(groups.filter((g) => g.success).length / groups.length) : null
 }
 
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`

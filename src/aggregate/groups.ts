@@ -1,4 +1,5 @@
 import type { GroupResult, RunResult } from '../results/types.js'
+import { round4 } from '../util/text.js'
 
 /**
  * A group is one case × model × system prompt; its runs are the repeats. It passes when its
@@ -27,7 +28,7 @@ export function groupRuns(runs: RunResult[], floors: { hard: number; soft: numbe
       runs: attempts.length,
       passed,
       errored: attempts.filter((r) => r.status === 'error').length,
-      pass_rate: Math.round(passRate * 10000) / 10000,
+      pass_rate: round4(passRate),
       floor,
       // A tiny epsilon so 4/5 meets 0.8 whatever the float arithmetic says.
       success: passRate + 1e-9 >= floor,

@@ -1,5 +1,6 @@
 import type { EvalCase } from '../config/types.js'
 import type { MetricSet, MetricsReport, RunResult } from '../results/types.js'
+import { round4 } from '../util/text.js'
 
 /**
  * Tool-use metrics over a set of runs. Each is a share in 0–1, or null when no run it applies
@@ -92,7 +93,6 @@ function metricSet(runs: RunResult[], byCase: Map<string, EvalCase>): MetricSet 
   }
 }
 
-const round = (n: number) => Math.round(n * 10000) / 10000
-const share = (xs: boolean[]) => (xs.length ? round(xs.filter(Boolean).length / xs.length) : null)
-const ratio = (n: number, d: number) => (d ? round(n / d) : null)
-const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null)
+const share = (xs: boolean[]) => (xs.length ? round4(xs.filter(Boolean).length / xs.length) : null)
+const ratio = (n: number, d: number) => (d ? round4(n / d) : null)
+const mean = (xs: number[]) => (xs.length ? round4(xs.reduce((a, b) => a + b, 0) / xs.length) : null)

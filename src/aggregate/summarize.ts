@@ -1,4 +1,5 @@
 import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
+import { round4 } from '../util/text.js'
 import type { GroupResult, ModelSummary, RunResult, Summary } from '../results/types.js'
 
 /** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
@@ -44,5 +45,5 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
 
 /** Pass rate rounded to 4 places; an empty set passes (eval-action: zero results is success). */
 function rate(passed: number, total: number): number {
-  return total === 0 ? 1 : Math.round((passed / total) * 10000) / 10000
+  return total === 0 ? 1 : round4(passed / total)
 }

@@ -114,7 +114,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
   }
 }
 
-export function isOpenRouter(baseUrl: string): boolean {
+function isOpenRouter(baseUrl: string): boolean {
   try {
     return new URL(baseUrl).hostname.endsWith('openrouter.ai')
   } catch {
@@ -132,7 +132,7 @@ export function parseInteger(o: RawOption, fallback: number, min: number, max: n
 }
 
 /** A number from 0 to 1. */
-export function parseFraction(o: RawOption | undefined, fallback: number): number {
+function parseFraction(o: RawOption | undefined, fallback: number): number {
   const text = (o?.value ?? '').trim()
   if (text === '') return fallback
   const n = Number(text)

@@ -3,6 +3,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { nearest } from '../util/suggest.js'
+import { firstLine } from '../util/text.js'
 import { ConfigError, ConfigErrors } from './errors.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import {
@@ -249,10 +250,6 @@ function keyOffset(doc: Document, path: (string | number)[], key: string): numbe
 
 function dotted(path: (string | number)[]): string {
   return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(top level)'
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0]
 }
 
 function dedupe(errors: ConfigError[]): ConfigError[] {

@@ -49,7 +49,7 @@ const UNSUPPORTED_VERSION = '2099-01-01'
 /** A modern error code in reply to a modern request means a modern server (§11). */
 const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022])
 
-export function classifyDiscover(exchange: Exchange): Era {
+function classifyDiscover(exchange: Exchange): Era {
   const { frame } = exchange.response
   if (frame?.result && Array.isArray(frame.result.supportedVersions)) return 'modern'
   if (frame?.error && MODERN_ERROR_CODES.has(frame.error.code)) return 'modern'

@@ -172,7 +172,7 @@ export class HttpWire {
 }
 
 /** A JSON body, or the first JSON-RPC response in an SSE stream's `data:` frames. */
-export function parseBody(text: string, contentType: string): WireResponse['frame'] | undefined {
+function parseBody(text: string, contentType: string): WireResponse['frame'] | undefined {
   const tryJson = (s: string) => {
     try {
       const value = JSON.parse(s) as unknown

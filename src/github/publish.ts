@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { Outputs } from '../constants.js'
-import { failureReasons } from '../report/junit.js'
+import { failureReasons } from '../report/reasons.js'
 import { renderComment } from '../report/comment.js'
 import { trimToBytes } from '../report/trim.js'
 import type { ResultsDocument } from '../results/types.js'
@@ -43,8 +43,7 @@ export function annotateResults(doc: ResultsDocument): void {
     if (check.status === 'warn') warnings.push([`MCP conformance: ${check.id}`, `${check.message} (${check.spec})`])
   }
   for (const run of doc.runs.filter((r) => r.status !== 'passed')) {
-    const why = run.status === 'error' && run.error ? `${run.error.stage} error: ${run.error.message}` : failureReasons(run).join('; ')
-    errors.push([`Eval ${run.status === 'error' ? 'errored' : 'failed'}: ${run.case_id} · ${run.model} · ${run.prompt_name}`, why])
+    errors.push([`Eval ${run.status === 'error' ? 'errored' : 'failed'}: ${run.case_id} · ${run.model} · ${run.prompt_name}`, failureReasons(run).join('; ')])
   }
   const emit = (list: [string, string][], annotate: (message: string, props: { title: string }) => void) => {
     for (const [title, message] of list.slice(0, MAX_ANNOTATIONS)) annotate(message, { title })
@@ -55,7 +54,7 @@ export function annotateResults(doc: ResultsDocument): void {
 }
 
 /** The run's page, where the job summary is shown. */
-export function runUrl(): string | undefined {
+function runUrl(): string | undefined {
   const { serverUrl, runId } = github.context
   const repository = process.env.GITHUB_REPOSITORY
   return repository && runId ? `${serverUrl}/${repository}/actions/runs/${runId}` : undefined

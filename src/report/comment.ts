@@ -1,6 +1,7 @@
 import type { ConformanceSection, ResultsDocument } from '../results/types.js'
 import { escapeMarkdown } from './escape.js'
-import { failureReasons } from './junit.js'
+import { ellipsize } from '../util/text.js'
+import { failureReasons } from './reasons.js'
 import { headerLine, renderGate, summaryTable } from './markdown.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
@@ -43,8 +44,7 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
         `**Did not pass (${notPassing.length}):**`,
         '',
         ...notPassing.map((r) => {
-          const why = r.status === 'error' && r.error ? [`${r.error.stage} error: ${r.error.message.split('\n')[0]}`] : failureReasons(r)
-          return `- ${r.status === 'error' ? '⚠' : '✗'} ${escapeMarkdown(`${r.case_id} · ${r.model} · ${r.prompt_name}`)} — ${escapeMarkdown(truncate(why.join('; '), 300))}`
+          return `- ${r.status === 'error' ? '⚠' : '✗'} ${escapeMarkdown(`${r.case_id} · ${r.model} · ${r.prompt_name}`)} — ${escapeMarkdown(ellipsize(failureReasons(r).join('; '), 300))}`
         }),
         ''
       ]
@@ -84,7 +84,7 @@ function conformanceDigest(section: ConformanceSection): string[] {
   ]
   if (section.error) lines.push(`- ✗ ${escapeMarkdown(section.error)}`)
   for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-    lines.push(`- ${check.status === 'fail' ? '✗' : '⚠'} \`${check.id}\` — ${escapeMarkdown(truncate(check.message, 300))}`)
+    lines.push(`- ${check.status === 'fail' ? '✗' : '⚠'} \`${check.id}\` — ${escapeMarkdown(ellipsize(check.message, 300))}`)
   }
   if (section.migration.length) lines.push(`- ${section.migration.length} steps to migrate to 2026-07-28 are in the full report.`)
   lines.push('')
@@ -94,8 +94,4 @@ function conformanceDigest(section: ConformanceSection): string[] {
 /** The report's "View" links point at anchors of the full report, which a comment does not have. */
 function stripAnchorLinks(line: string): string {
   return line.replace(/<a href="#[^"]*">View<\/a>/g, '—')
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text
 }

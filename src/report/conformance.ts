@@ -1,5 +1,6 @@
 import type { CheckResult } from '../conformance/types.js'
 import type { ConformanceSection } from '../results/types.js'
+import { ellipsize } from '../util/text.js'
 import { codeBlock, escapeHtml, escapeMarkdown } from './escape.js'
 
 const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' }
@@ -24,7 +25,7 @@ export function renderConformance(section: ConformanceSection): string[] {
   if (ran.length > 0) {
     out.push('<table>', '<tr><th></th><th>Check</th><th>Severity</th><th>Result</th></tr>')
     for (const check of ran) {
-      out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(truncate(check.message, 300))}</td></tr>`)
+      out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(ellipsize(check.message, 300))}</td></tr>`)
     }
     out.push('</table>', '')
   }
@@ -39,8 +40,4 @@ export function renderConformance(section: ConformanceSection): string[] {
     out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '')
   }
   return out
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text
 }

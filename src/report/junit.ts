@@ -1,6 +1,8 @@
 import type { CheckResult } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
+import { firstLine } from '../util/text.js'
 import { formatPercent } from './numbers.js'
+import { failureReasons } from './reasons.js'
 
 /**
  * JUnit XML, so any test-report action can show the results: the conformance checks as one
@@ -58,7 +60,7 @@ function behaviourSuite(doc: ResultsDocument): Suite {
     const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`
     if (group.success) return `${open}</testcase>`
     if (runs.length === 1) return `${open}\n${runOutcome(runs[0])}\n    </testcase>`
-    const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${r.status === 'error' && r.error ? `${r.error.stage} error: ${r.error.message}` : failureReasons(r).join('; ')}`)
+    const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`)
     const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`
     return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${text(details.join('\n'))}</failure>\n    </testcase>`
   })
@@ -73,24 +75,6 @@ function runOutcome(run: RunResult): string {
   }
   const reasons = failureReasons(run)
   return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`
-}
-
-/** What failed, in words: the judge against the threshold, each assertion that did not hold. */
-export function failureReasons(run: RunResult): string[] {
-  const reasons: string[] = []
-  const score = run.metrics[0]?.score ?? null
-  if (!run.rubric_passed) {
-    reasons.push(
-      score === null
-        ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
-        : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim()
-    )
-  }
-  for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
-    reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`)
-  }
-  for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? []) reasons.push(`${check.check}: ${check.reason}`)
-  return reasons
 }
 
 function suite(name: string, cases: string[], seconds: number): Suite {
@@ -114,8 +98,4 @@ function text(value: string): string {
 
 function attr(value: string): string {
   return text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;')
-}
-
-function firstLine(value: string): string {
-  return value.split('\n')[0]
 }

@@ -315,6 +315,6 @@ function splitModel(model: string): [string, string] {
   return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)]
 }
 
-export function formatTimestamp(iso: string): string {
+function formatTimestamp(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ')
 }

@@ -1,5 +1,6 @@
 import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
+import { firstLine } from '../util/text.js'
 import { formatPercent } from './numbers.js'
 
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
@@ -15,7 +16,7 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   const golden = run.golden_assertions?.checks ?? []
   if (golden.length > 0) line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`
   line += ` (${run.duration_s}s)`
-  if (run.error) line += ` — ${run.error.stage} error: ${run.error.message.split('\n')[0]}`
+  if (run.error) line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`
   // Server and model text must not drive the terminal with escape sequences.
   return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
 }

@@ -1,3 +1,4 @@
+import { ellipsize } from '../util/text.js'
 import { addUsage, emptyUsage, type ChatClient, type ChatResponse, type TokenLogprob, type TokenUsage } from '../llm/chat.js'
 
 export type ScoringMode = 'logprob' | 'integer'
@@ -91,7 +92,7 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
         addUsage(usage, response.usage)
         const parsed = parseScore(response.content ?? '')
         if (!parsed) {
-          lastProblem = `malformed judge output: ${truncate(response.content ?? '(empty)', 200)}`
+          lastProblem = `malformed judge output: ${ellipsize(response.content ?? '(empty)', 200)}`
           continue
         }
         const weighted = wantLogprobs ? weightedScore(response.logprobs, parsed.score) : undefined
@@ -146,7 +147,7 @@ async function generateSteps(llm: ChatClient, model: string, rubric: string, sig
     const json = extractJson(response.content ?? '')
     const steps = (json as { steps?: unknown } | undefined)?.steps
     if (Array.isArray(steps) && steps.length > 0 && steps.every((s) => typeof s === 'string')) return { steps, usage }
-    problem = `malformed evaluation steps: ${truncate(response.content ?? '(empty)', 200)}`
+    problem = `malformed evaluation steps: ${ellipsize(response.content ?? '(empty)', 200)}`
   }
   throw new JudgeError(`${problem} (after ${MAX_ATTEMPTS} attempts)`, usage)
 }
@@ -233,8 +234,4 @@ export function weightedScore(logprobs: TokenLogprob[] | null, rawScore: number)
 
 function isBadRequest(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 400
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text
 }

@@ -49,7 +49,7 @@ function checkRequirement(req: ToolRequirement, calls: RequestedCall[]): ToolChe
 }
 
 /** Every expected key must be present at the top level and its value must match. */
-export function argsMatch(expected: Record<string, Json>, actual: Record<string, Json>): boolean {
+function argsMatch(expected: Record<string, Json>, actual: Record<string, Json>): boolean {
   return Object.entries(expected).every(([key, matcher]) => Object.hasOwn(actual, key) && valueMatches(matcher, actual[key]))
 }
 

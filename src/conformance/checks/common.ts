@@ -21,7 +21,7 @@ export function skipped(check: CheckSpec, message: string): CheckResult {
   return { ...check, status: 'skip', message }
 }
 
-export function evidenceOf(exchange: Exchange): { request: string; response: string } {
+function evidenceOf(exchange: Exchange): { request: string; response: string } {
   const { response } = exchange
   const parts: string[] = []
   if (response.status !== undefined) parts.push(`HTTP ${response.status}`)

@@ -35,7 +35,7 @@ export function checkDiscover(probe: ProbeData): CheckResult[] {
   ]
 }
 
-export function toolNames(exchange: Exchange | undefined): string[] | undefined {
+function toolNames(exchange: Exchange | undefined): string[] | undefined {
   const tools = resultOf(exchange)?.tools
   return Array.isArray(tools) ? tools.map((t) => (isObject(t) ? String(t.name) : '?')) : undefined
 }

@@ -2,6 +2,7 @@ import type { ProbeData } from '../probe.js'
 import type { CheckResult } from '../types.js'
 import { dialectOf, validatorFor } from '../../util/json-schema.js'
 import { editDistance } from '../../util/suggest.js'
+import { firstLine } from '../../util/text.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 
 /** Checks on the tools themselves: schemas, names, and description lint. */
@@ -55,7 +56,7 @@ function withoutRemoteRefs(schema: unknown): unknown {
 }
 
 /** Compile under the dialect the schema names (2020-12 when it names none). */
-export function compileProblem(schema: unknown): string | undefined {
+function compileProblem(schema: unknown): string | undefined {
   if (typeof schema === 'boolean') return undefined
   if (!isObject(schema)) return 'is not a JSON Schema object'
   const dialect = dialectOf(schema)
@@ -68,7 +69,7 @@ export function compileProblem(schema: unknown): string | undefined {
     ajv.compile(cleaned)
     return undefined
   } catch (error) {
-    return (error as Error).message.split('\n')[0]
+    return firstLine((error as Error).message)
   }
 }
 
