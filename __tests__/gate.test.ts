@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { evaluateGate } from '../src/aggregate/gate.js'
 import { loadBaseline } from '../src/evaluate.js'
+import { shouldSaveBaseline } from '../src/github/cache.js'
 import type { GroupResult, MetricSet, ResultsDocument } from '../src/results/types.js'
 
 function group(case_id: string, success: boolean): GroupResult {
@@ -60,7 +61,27 @@ describe('evaluateGate', () => {
   })
 })
 
+describe('shouldSaveBaseline', () => {
+  test.each([
+    ['auto', true, 'refs/heads/main', 'main', true],
+    ['auto', true, 'refs/pull/7/merge', 'main', false],
+    ['auto', true, 'refs/heads/main', undefined, false],
+    ['auto', false, 'refs/heads/main', 'main', false],
+    ['always', true, 'refs/pull/7/merge', 'main', true],
+    ['always', false, 'refs/heads/main', 'main', false],
+    ['never', true, 'refs/heads/main', 'main', false]
+  ] as const)('%s, passed %s, %s (default %s) → %s', (when, passed, ref, branch, expected) => {
+    expect(shouldSaveBaseline(when, passed, ref, branch)).toBe(expected)
+  })
+})
+
 describe('loadBaseline', () => {
+  test('"auto" outside the action is a warning, not a file name', () => {
+    const warnings: string[] = []
+    expect(loadBaseline('auto', (w) => warnings.push(w))).toBeNull()
+    expect(warnings[0]).toContain('only the action has')
+  })
+
   test('a missing or foreign file is a warning and no baseline', () => {
     const warnings: string[] = []
     expect(loadBaseline('nope.json', (w) => warnings.push(w))).toBeNull()

@@ -80,6 +80,19 @@ describe('run() glues inputs, engine and outputs', () => {
     expect(readFileSync(join(cwd, 'eval-report.md'), 'utf8')).toContain('Evals failed to produce results')
   })
 
+  test('a bad publishing input is named, and the summary is still written', async () => {
+    core.inputs.retention_days = '200'
+    await run()
+    expect(core.setFailed).toHaveBeenCalledWith("input 'retention_days': must be between 1 and 90, got 200")
+    expect(core.summaryText.join('')).toContain('Evals failed to produce results')
+  })
+
+  test('comment: true outside a pull request is one warning', async () => {
+    core.inputs.comment = 'true'
+    await run()
+    expect(core.warning).toHaveBeenCalledWith(expect.stringMatching(/^No PR comment: comment is "true" but this .*event is not a pull request\.$/))
+  })
+
   test('no requests reach the model when the configuration is invalid', async () => {
     const before = llm.requests.length
     writeFileSync('evals.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: one, prompt: hello, rubric: r, required_tools: [{name: t, args: {q: {pattern: "(["}}}]}\n')

@@ -111,6 +111,10 @@ export function suiteHash(prepared: Prepared): string {
 /** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
 export function loadBaseline(path: string, warn: (message: string) => void = () => undefined): { document: ResultsDocument; source: string } | null {
   if (!path) return null
+  if (path === 'auto') {
+    warn('baseline: auto restores the last green results from the Actions cache, which only the action has; gating on the pass floors alone.')
+    return null
+  }
   try {
     const document = JSON.parse(readFileSync(path, 'utf8')) as ResultsDocument
     if (document.version !== RESULTS_VERSION || !Array.isArray(document.groups)) throw new Error(`not a version ${RESULTS_VERSION} results document with groups`)

@@ -56976,6 +56976,10 @@ function suiteHash(prepared) {
 function loadBaseline(path, warn = () => undefined) {
     if (!path)
         return null;
+    if (path === 'auto') {
+        warn('baseline: auto restores the last green results from the Actions cache, which only the action has; gating on the pass floors alone.');
+        return null;
+    }
     try {
         const document = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
         if (document.version !== RESULTS_VERSION || !Array.isArray(document.groups))

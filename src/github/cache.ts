@@ -59,12 +59,15 @@ export async function restoreBaseline(dir: string, key: string): Promise<string>
 
 export type SaveBaseline = 'auto' | 'always' | 'never'
 
-/** After a green run: on the default branch (auto) or anywhere (always), keep the results as the baseline. */
+/** Only green results become the baseline: on the default branch (auto), anywhere (always), or never. */
+export function shouldSaveBaseline(when: SaveBaseline, passed: boolean, ref: string, defaultBranch: string | undefined): boolean {
+  if (when === 'never' || !passed) return false
+  return when === 'always' || (defaultBranch !== undefined && ref === `refs/heads/${defaultBranch}`)
+}
+
 export async function saveBaseline(resultsPath: string, dir: string, key: string, when: SaveBaseline, passed: boolean): Promise<void> {
-  if (when === 'never' || !passed) return
   const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch
-  const onDefault = defaultBranch !== undefined && github.context.ref === `refs/heads/${defaultBranch}`
-  if (when === 'auto' && !onDefault) return
+  if (!shouldSaveBaseline(when, passed, github.context.ref, defaultBranch)) return
   if (!cache.isFeatureAvailable()) {
     core.warning('The Actions cache is not available here: the results are not saved as the baseline.')
     return
