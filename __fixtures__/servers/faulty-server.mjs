@@ -2,7 +2,13 @@
 // A modern stdio MCP server with tools that misbehave on purpose: crash, hang, hostile output.
 import { McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import { appendFileSync } from 'node:fs'
 import * as z from 'zod'
+
+// Process-tree tests: where to record this server's pid, to check it is dead afterwards.
+if (process.env.PID_FILE) appendFileSync(process.env.PID_FILE, `${process.pid}\n`)
+// Like a server with a worker or a database handle open: it does not leave when stdin ends.
+if (process.env.IGNORE_STDIN_EOF === '1') setInterval(() => {}, 1000)
 
 if (process.env.FAIL_AT_START === '1') {
   process.stderr.write('fatal: could not open database at /nonexistent/db.sqlite\n')

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7606);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6653);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -7094,7 +7094,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7606:
+/***/ 6653:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20968,8 +20968,6 @@ function dedupe(errors) {
     return errors.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/chunk-DYPzFuB5.mjs
@@ -39097,7 +39095,7 @@ const STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 /**
 * Buffers a continuous stdio stream into discrete JSON-RPC messages.
 */
-var ReadBuffer = class {
+var src_CeKsbNLO_ReadBuffer = class {
 	_buffer;
 	_maxBufferSize;
 	constructor(options) {
@@ -39132,7 +39130,7 @@ var ReadBuffer = class {
 function deserializeMessage(line) {
 	return schemas_DscsoNZN_JSONRPCMessageSchema.parse(JSON.parse(line));
 }
-function serializeMessage(message) {
+function src_CeKsbNLO_serializeMessage(message) {
 	return JSON.stringify(message) + "\n";
 }
 
@@ -39656,7 +39654,7 @@ var StdioClientTransport = class {
 	constructor(server) {
 		this._serverParams = server;
 		this._readBuffer = new ReadBuffer({ maxBufferSize: server.maxBufferSize });
-		if (server.stderr === "pipe" || server.stderr === "overlapped") this._stderrStream = new external_node_stream_namespaceObject.PassThrough();
+		if (server.stderr === "pipe" || server.stderr === "overlapped") this._stderrStream = new PassThrough();
 	}
 	/**
 	* Starts the server process and prepares to communicate with it.
@@ -39664,7 +39662,7 @@ var StdioClientTransport = class {
 	async start() {
 		if (this._process) throw new Error("StdioClientTransport already started! If using Client class, note that connect() calls start() automatically.");
 		return new Promise((resolve, reject) => {
-			this._process = cross_spawn(this._serverParams.command, this._serverParams.args ?? [], {
+			this._process = spawn(this._serverParams.command, this._serverParams.args ?? [], {
 				env: {
 					...getDefaultEnvironment(),
 					...this._serverParams.env
@@ -39675,7 +39673,7 @@ var StdioClientTransport = class {
 					this._serverParams.stderr ?? "inherit"
 				],
 				shell: false,
-				windowsHide: external_node_process_namespaceObject.platform === "win32",
+				windowsHide: process.platform === "win32",
 				cwd: this._serverParams.cwd
 			});
 			this._process.on("error", (error) => {
@@ -39798,7 +39796,7 @@ var StdioClientTransport = class {
 	}
 	send(message) {
 		return new Promise((resolve) => {
-			if (!this._process?.stdin) throw new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.NotConnected, "Not connected");
+			if (!this._process?.stdin) throw new SdkError(SdkErrorCode.NotConnected, "Not connected");
 			const json = serializeMessage(message);
 			if (this._process.stdin.write(json)) resolve();
 			else this._process.stdin.once("drain", resolve);
@@ -39809,11 +39807,185 @@ var StdioClientTransport = class {
 //#endregion
 
 //# sourceMappingURL=stdio.mjs.map
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/mcp/process-group.ts
+
+
+/**
+ * The process groups of the stdio servers we start.
+ *
+ * A server is often started through a wrapper (`sh -c`, `npx`, `uv run`), so the process we
+ * spawn is not the one that serves: killing only our direct child leaves the real server alive,
+ * holding the pipes open, and the action never exits. Each server therefore gets its own process
+ * group (`detached`: pgid = the child's pid), and every way a server ends signals the whole group.
+ *
+ * Process groups are POSIX; on Windows there is no group to signal and we fall back to killing
+ * the direct child.
+ */
+const GROUPS_SUPPORTED = process.platform !== 'win32';
+/** How often a terminating group is checked for members left: from 20 ms, backing off to 100 ms. */
+const FIRST_POLL_MS = 20;
+const MAX_POLL_MS = 100;
+/** After SIGKILL the kernel needs a moment to take the processes down and their parents to reap them. */
+const AFTER_KILL_MS = 500;
+/** Live groups by pgid. The child is kept for the Windows fallback and to notice the leader's exit. */
+const live = new Map();
+/** Terminations in flight, so a second caller waits for the first instead of signalling again. */
+const terminating = new Map();
+let exitHookInstalled = false;
+/**
+ * Spawn `command` as the leader of a new process group and register the group. The child is not
+ * unref'd: we keep talking to it over its pipes.
+ */
+function spawnInGroup(command, args, options) {
+    installExitHook();
+    const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, {
+        env: options.env,
+        cwd: options.cwd,
+        stdio: options.stdio,
+        shell: false,
+        // On Windows `detached` means a new console window, not a process group.
+        detached: GROUPS_SUPPORTED,
+        windowsHide: true
+    });
+    // No pid: the spawn failed (the child emits 'error'); there is no group to track.
+    const pgid = child.pid;
+    if (pgid === undefined)
+        return child;
+    live.set(pgid, child);
+    // A leader that exits with no member left frees its pid for reuse: forget the group then, so we
+    // never signal a stranger's group of the same number. Members left behind keep the pgid taken,
+    // so the group stays registered until terminateGroup() sees it empty.
+    child.once('exit', () => {
+        if (!signalGroup(pgid, 0))
+            live.delete(pgid);
+    });
+    return child;
+}
+/**
+ * End the group: SIGTERM to every member, SIGKILL to what is left after `graceMs`. Resolves once
+ * the group is empty (or nothing more can be done). Never throws; safe to call again, and a group
+ * that is not registered (never ours, or already gone) is left alone.
+ */
+function terminateGroup(pgid, graceMs = 1000) {
+    if (!live.has(pgid))
+        return Promise.resolve();
+    let pending = terminating.get(pgid);
+    if (!pending) {
+        pending = escalate(pgid, graceMs).finally(() => {
+            live.delete(pgid);
+            terminating.delete(pgid);
+        });
+        terminating.set(pgid, pending);
+    }
+    return pending;
+}
+/** Terminate every live group in parallel: the whole call takes about `graceMs`, not n × graceMs. */
+async function terminateAllGroups(graceMs = 1000) {
+    await Promise.all([...live.keys()].map((pgid) => terminateGroup(pgid, graceMs)));
+}
+/** SIGKILL every live group now, synchronously: for a second interrupt, or the process exiting. */
+function killAllGroupsSync() {
+    for (const pgid of live.keys())
+        signalGroup(pgid, 'SIGKILL');
+    live.clear();
+}
+/** The pgids of the groups still registered (for tests and diagnostics). */
+function liveGroups() {
+    return [...live.keys()];
+}
+async function escalate(pgid, graceMs) {
+    if (signalGroup(pgid, 'SIGTERM') && (await waitUntilEmpty(pgid, graceMs)))
+        return;
+    if (signalGroup(pgid, 'SIGKILL'))
+        await waitUntilEmpty(pgid, AFTER_KILL_MS);
+}
+/**
+ * Send `signal` to every member. False when there is no one (left) to signal: ESRCH (the group is
+ * empty) or EPERM (the members left are not ours to signal, e.g. a setuid helper).
+ */
+function signalGroup(pgid, signal) {
+    if (!GROUPS_SUPPORTED) {
+        const child = live.get(pgid);
+        if (!child || child.exitCode !== null || child.signalCode !== null)
+            return false;
+        // Signal 0 only asks whether the child is alive; child.kill(0) would not tell us more.
+        return signal === 0 || child.kill(signal);
+    }
+    try {
+        process.kill(-pgid, signal);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Whether any member is still running. kill(-pgid, 0) also counts zombies, and members whose
+ * parent (a wrapper) died are reparented to init, which in containers often reaps late or never:
+ * on Linux a group of zombies only is empty for us (they hold no pipes and cannot be killed).
+ */
+function hasRunningMembers(pgid) {
+    if (!signalGroup(pgid, 0))
+        return false;
+    if (process.platform !== 'linux')
+        return true;
+    try {
+        for (const entry of (0,external_node_fs_namespaceObject.readdirSync)('/proc')) {
+            if (!/^\d+$/.test(entry))
+                continue;
+            let stat;
+            try {
+                stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${entry}/stat`, 'utf8');
+            }
+            catch {
+                continue; // exited while we looked
+            }
+            // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
+            const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(pgrp) === pgid && state !== 'Z')
+                return true;
+        }
+        return false;
+    }
+    catch {
+        return true; // no /proc to read: trust kill()
+    }
+}
+/** Poll until the group is empty; false if members are still running after `ms`. */
+async function waitUntilEmpty(pgid, ms) {
+    const deadline = Date.now() + ms;
+    let pollMs = FIRST_POLL_MS;
+    while (hasRunningMembers(pgid)) {
+        if (Date.now() >= deadline)
+            return false;
+        // Awaiting a timer also lets libuv reap our exited leader.
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - Date.now())));
+        pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
+    }
+    return true;
+}
+/**
+ * Our servers are in their own groups, so they no longer die with our process group: whatever
+ * way we exit normally (including process.exit()), take them down. 'exit' handlers must be
+ * synchronous, hence SIGKILL without grace.
+ */
+function installExitHook() {
+    if (exitHookInstalled)
+        return;
+    exitHookInstalled = true;
+    process.on('exit', killAllGroupsSync);
+}
+
 ;// CONCATENATED MODULE: ./src/conformance/wire.ts
 
 
 
-/** One stdio server process spoken to in newline-delimited JSON-RPC. */
+/**
+ * One stdio server process spoken to in newline-delimited JSON-RPC. It runs in its own process
+ * group, so closing takes down a server started through a wrapper (`sh -c`, `npx`) too.
+ */
 class StdioWire {
     child;
     waiting = new Map();
@@ -39821,7 +39993,8 @@ class StdioWire {
     exited;
     stderr = '';
     constructor(command, args, env, cwd) {
-        this.child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        // All three stdio are pipes, so the streams are never null.
+        this.child = spawnInGroup(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
         this.child.on('error', (error) => this.fail(`could not start: ${error.message}`));
         this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`));
         this.child.stdin.on('error', () => undefined);
@@ -39876,10 +40049,18 @@ class StdioWire {
         const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
         return tail ? `; stderr: ${tail}` : '';
     }
-    close() {
+    /**
+     * End stdin and terminate the whole group right away (SIGTERM, SIGKILL after a grace): a probe
+     * has nothing left to say to the server, and a wrapper's leader exiting proves nothing about
+     * its children. Safe to call twice.
+     */
+    async close() {
         this.child.stdin.end();
-        if (this.child.exitCode === null)
-            this.child.kill();
+        if (this.child.pid !== undefined)
+            await terminateGroup(this.child.pid);
+        // Whoever still holds the pipes (outside the group) must not keep us alive.
+        this.child.stdout.destroy();
+        this.child.stderr.destroy();
     }
 }
 /** Streamable HTTP: one POST per message, JSON or a per-request SSE stream in reply. */
@@ -39919,7 +40100,7 @@ class HttpWire {
         return { method: req.method, request: { ...request, headers: shown }, response, ms };
     }
     /** Nothing to release: every request is its own exchange. */
-    close() { }
+    async close() { }
     /** A request with another HTTP method (GET, DELETE) and no body. */
     async raw(method, timeoutMs) {
         const started = performance.now();
@@ -40510,7 +40691,7 @@ async function probeServer(config, options = {}) {
     try {
         const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout);
         if (classifyDiscover(discover) === 'legacy') {
-            main.close();
+            await main.close();
             return { ...(await probeLegacy(open, timeout)), transport, discover };
         }
         const modern = (method, params = {}) => ({ method, params: { ...params, _meta: envelope() } });
@@ -40557,7 +40738,7 @@ async function probeServer(config, options = {}) {
         };
     }
     finally {
-        main.close();
+        await main.close();
     }
 }
 async function withConnection(open, use) {
@@ -40566,7 +40747,7 @@ async function withConnection(open, use) {
         return await use(connection);
     }
     finally {
-        connection.close();
+        await connection.close();
     }
 }
 /** Each header rule broken once, on an otherwise valid request (§4). */
@@ -40611,7 +40792,7 @@ async function probeLegacy(open, timeout) {
         return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, missingResource, unknownTool };
     }
     finally {
-        main.close();
+        await main.close();
     }
 }
 
@@ -55028,7 +55209,180 @@ function blockToText(block) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/mcp/stdio-transport.ts
+
+
+
+
+/** How long close() lets the server leave on its own after stdin ends. */
+const CLOSE_GRACE_MS = 500;
+/** How long a terminated group has for SIGTERM before SIGKILL. */
+const TERM_GRACE_MS = 1000;
+/**
+ * The SDK's StdioClientTransport, but the server runs in its own process group and every way the
+ * transport ends terminates the whole group, so a server behind a wrapper (`sh -c`, `npx`,
+ * `uv run`) cannot outlive us. Framing is the SDK's own (ReadBuffer, serializeMessage).
+ *
+ * Why the underscored members: with `versionNegotiation: { mode: 'auto' }` the SDK Client (pinned
+ * at 2.4.0) sends `server/discover` to a disposable sibling process, because many legacy servers
+ * exit on any request before `initialize`. It only does so for a transport it recognizes by duck
+ * typing: `stderr` and `pid` present, an own `_dispose` on the instance's prototype, and
+ * `_serverParams` with a `command`. It then spawns the sibling with
+ * `new transport.constructor({ ..._serverParams, stderr: 'ignore' })` and reaps it with
+ * `sibling._dispose()`. Without that contract the probe would run in place and could kill a legacy
+ * server's only process life. It is SDK-internal, so an SDK upgrade must re-check it (the process
+ * tree tests cover the sibling path).
+ */
+class GroupStdioTransport {
+    onclose;
+    onerror;
+    onmessage;
+    /** Read by the SDK's sibling probe: the parameters the sibling is spawned from. */
+    _serverParams;
+    child;
+    readBuffer;
+    /** Handed out before start() so no early stderr is lost, like the SDK does. */
+    stderrStream;
+    closing;
+    closeReported = false;
+    constructor(params) {
+        this._serverParams = params;
+        this.readBuffer = new src_CeKsbNLO_ReadBuffer({ maxBufferSize: params.maxBufferSize });
+        this.stderrStream = params.stderr === 'pipe' ? new external_node_stream_namespaceObject.PassThrough() : null;
+    }
+    get pid() {
+        return this.child?.pid ?? null;
+    }
+    get stderr() {
+        return this.stderrStream ?? this.child?.stderr ?? null;
+    }
+    start() {
+        if (this.child)
+            return Promise.reject(new Error('GroupStdioTransport already started'));
+        // Closed before it started (the SDK closes a transport whose discover probe was aborted):
+        // spawning now would start a server nobody will ever close.
+        if (this.closing)
+            return Promise.reject(new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.NotConnected, 'GroupStdioTransport was closed before it started'));
+        const params = this._serverParams;
+        return new Promise((resolve, reject) => {
+            const child = spawnInGroup(params.command, params.args ?? [], {
+                env: params.env ?? getDefaultEnvironment(),
+                cwd: params.cwd,
+                stdio: ['pipe', 'pipe', params.stderr ?? 'inherit']
+            });
+            this.child = child;
+            child.on('error', (error) => {
+                reject(error);
+                this.onerror?.(error);
+            });
+            child.on('spawn', () => resolve());
+            // 'close' = exited and every pipe closed: the server is gone for us.
+            child.on('close', () => this.reportClose());
+            child.stdin?.on('error', (error) => this.onerror?.(error));
+            child.stdout?.on('error', (error) => this.onerror?.(error));
+            child.stdout?.on('data', (chunk) => this.receive(chunk));
+            if (this.stderrStream && child.stderr)
+                child.stderr.pipe(this.stderrStream);
+        });
+    }
+    send(message) {
+        const stdin = this.closing ? undefined : this.child?.stdin;
+        if (!stdin || stdin.destroyed)
+            return Promise.reject(new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.NotConnected, 'Not connected'));
+        return new Promise((resolve) => {
+            if (stdin.write(src_CeKsbNLO_serializeMessage(message)))
+                return resolve();
+            // A pipe that closes while full never drains: do not leave the sender waiting.
+            const done = () => {
+                stdin.off('drain', done);
+                stdin.off('close', done);
+                resolve();
+            };
+            stdin.on('drain', done);
+            stdin.on('close', done);
+        });
+    }
+    /**
+     * End stdin and give the server a moment to leave by itself, then terminate its group anyway:
+     * the leader may have exited (a wrapper) while grandchildren of ours still run.
+     */
+    close() {
+        this.closing ??= this.shutDown(CLOSE_GRACE_MS);
+        return this.closing;
+    }
+    /** The SDK's sibling reaper (see the class comment): no polite wait, signal the group at once. */
+    _dispose() {
+        this.closing ??= this.shutDown(0);
+        return this.closing;
+    }
+    async shutDown(politeMs) {
+        const child = this.child;
+        if (child?.pid !== undefined) {
+            try {
+                child.stdin?.end();
+            }
+            catch {
+                // A broken pipe: the server is already leaving.
+            }
+            if (politeMs > 0)
+                await leaderExit(child, politeMs);
+            await terminateGroup(child.pid, TERM_GRACE_MS);
+            await leaderExit(child, TERM_GRACE_MS);
+        }
+        // Helpers outside the group (a server that called setsid) may still hold the pipes: let go.
+        child?.stdin?.destroy();
+        child?.stdout?.destroy();
+        child?.stderr?.destroy();
+        this.readBuffer.clear();
+        this.reportClose();
+    }
+    receive(chunk) {
+        try {
+            this.readBuffer.append(chunk);
+        }
+        catch (error) {
+            // Over maxBufferSize: the stream can no longer be framed.
+            this.onerror?.(error);
+            void this.close();
+            return;
+        }
+        for (;;) {
+            let message;
+            try {
+                message = this.readBuffer.readMessage();
+            }
+            catch (error) {
+                // Valid JSON that is not JSON-RPC; the SDK reports it and goes on with the next line.
+                this.onerror?.(error);
+                continue;
+            }
+            if (message === null)
+                return;
+            this.onmessage?.(message);
+        }
+    }
+    reportClose() {
+        if (this.closeReported)
+            return;
+        this.closeReported = true;
+        this.onclose?.();
+    }
+}
+/** Resolves when the leader has exited, or after `ms`. */
+function leaderExit(child, ms) {
+    if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/mcp/session.ts
+
 
 
 
@@ -55077,7 +55431,9 @@ async function openSession(config, options) {
     let stderr = '';
     let transport;
     if (config.kind === 'stdio') {
-        const stdio = new StdioClientTransport({
+        // Not the SDK's StdioClientTransport: ours runs the server in its own process group and
+        // terminates the whole group, so a server behind a wrapper cannot outlive the run.
+        const stdio = new GroupStdioTransport({
             command: config.command,
             args: config.args,
             env: { ...getDefaultEnvironment(), ...QUIET_SERVER_ENV, ...config.env },
@@ -55096,7 +55452,10 @@ async function openSession(config, options) {
     const requestOptions = (signal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs });
     const started = performance.now();
     let closing;
-    const closeQuietly = () => (closing ??= client.close().catch(() => undefined));
+    // client.close() only reaches a transport the client has attached; one aborted during the
+    // discover probe is not attached yet, and would otherwise start (and keep) its server afterwards.
+    const closeTransport = () => (transport instanceof GroupStdioTransport ? transport.close() : undefined);
+    const closeQuietly = () => (closing ??= client.close().catch(() => undefined).then(closeTransport).catch(() => undefined));
     const onAbort = () => void closeQuietly();
     options.signal.addEventListener('abort', onAbort, { once: true });
     try {

@@ -62,7 +62,7 @@ function classifyDiscover(exchange: Exchange): Era {
 interface Connection {
   request(req: WireRequest, timeoutMs: number): Promise<Exchange>
   notify?(method: string, params?: Record<string, unknown>): void
-  close(): void
+  close(): Promise<void>
 }
 
 export async function probeServer(config: ServerConfig, options: ProbeOptions = {}): Promise<ProbeData> {
@@ -75,7 +75,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
   try {
     const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout)
     if (classifyDiscover(discover) === 'legacy') {
-      main.close()
+      await main.close()
       return { ...(await probeLegacy(open, timeout)), transport, discover }
     }
     const modern = (method: string, params: Record<string, unknown> = {}): WireRequest => ({ method, params: { ...params, _meta: envelope() } })
@@ -119,7 +119,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
       http
     }
   } finally {
-    main.close()
+    await main.close()
   }
 }
 
@@ -128,7 +128,7 @@ async function withConnection<T>(open: () => Connection, use: (c: Connection) =>
   try {
     return await use(connection)
   } finally {
-    connection.close()
+    await connection.close()
   }
 }
 
@@ -176,6 +176,6 @@ async function probeLegacy(open: () => Connection, timeout: number): Promise<Omi
     const unknownTool = await main.request({ method: 'tools/call', params: { name: UNKNOWN_TOOL, arguments: {} } }, timeout)
     return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, missingResource, unknownTool }
   } finally {
-    main.close()
+    await main.close()
   }
 }

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { spawnInGroup, terminateGroup } from '../mcp/process-group.js'
 
 /**
  * Raw wire clients for the conformance probes. They do not use the SDK on purpose: the checks
@@ -40,7 +41,10 @@ export interface WireRequest {
   params?: Record<string, unknown>
 }
 
-/** One stdio server process spoken to in newline-delimited JSON-RPC. */
+/**
+ * One stdio server process spoken to in newline-delimited JSON-RPC. It runs in its own process
+ * group, so closing takes down a server started through a wrapper (`sh -c`, `npx`) too.
+ */
 export class StdioWire {
   private readonly child: ChildProcessWithoutNullStreams
   private readonly waiting = new Map<unknown, (frame: WireResponse['frame']) => void>()
@@ -49,7 +53,8 @@ export class StdioWire {
   private stderr = ''
 
   constructor(command: string, args: string[], env: Record<string, string>, cwd?: string) {
-    this.child = spawn(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+    // All three stdio are pipes, so the streams are never null.
+    this.child = spawnInGroup(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams
     this.child.on('error', (error) => this.fail(`could not start: ${error.message}`))
     this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`))
     this.child.stdin.on('error', () => undefined)
@@ -103,9 +108,17 @@ export class StdioWire {
     return tail ? `; stderr: ${tail}` : ''
   }
 
-  close(): void {
+  /**
+   * End stdin and terminate the whole group right away (SIGTERM, SIGKILL after a grace): a probe
+   * has nothing left to say to the server, and a wrapper's leader exiting proves nothing about
+   * its children. Safe to call twice.
+   */
+  async close(): Promise<void> {
     this.child.stdin.end()
-    if (this.child.exitCode === null) this.child.kill()
+    if (this.child.pid !== undefined) await terminateGroup(this.child.pid)
+    // Whoever still holds the pipes (outside the group) must not keep us alive.
+    this.child.stdout.destroy()
+    this.child.stderr.destroy()
   }
 }
 
@@ -145,7 +158,7 @@ export class HttpWire {
   }
 
   /** Nothing to release: every request is its own exchange. */
-  close(): void {}
+  async close(): Promise<void> {}
 
   /** A request with another HTTP method (GET, DELETE) and no body. */
   async raw(method: string, timeoutMs: number): Promise<Exchange> {

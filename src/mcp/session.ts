@@ -1,7 +1,8 @@
 import { Client, StreamableHTTPClientTransport, type PriorDiscovery } from '@modelcontextprotocol/client'
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import type { ServerConfig } from '../config/types.js'
 import { contentToText } from './content.js'
+import { GroupStdioTransport } from './stdio-transport.js'
 
 export interface McpTool {
   name: string
@@ -97,9 +98,11 @@ async function openSession(
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } }
   })
   let stderr = ''
-  let transport: StdioClientTransport | StreamableHTTPClientTransport
+  let transport: GroupStdioTransport | StreamableHTTPClientTransport
   if (config.kind === 'stdio') {
-    const stdio = new StdioClientTransport({
+    // Not the SDK's StdioClientTransport: ours runs the server in its own process group and
+    // terminates the whole group, so a server behind a wrapper cannot outlive the run.
+    const stdio = new GroupStdioTransport({
       command: config.command,
       args: config.args,
       env: { ...getDefaultEnvironment(), ...QUIET_SERVER_ENV, ...config.env },
@@ -118,7 +121,10 @@ async function openSession(
 
   const started = performance.now()
   let closing: Promise<void> | undefined
-  const closeQuietly = () => (closing ??= client.close().catch(() => undefined))
+  // client.close() only reaches a transport the client has attached; one aborted during the
+  // discover probe is not attached yet, and would otherwise start (and keep) its server afterwards.
+  const closeTransport = () => (transport instanceof GroupStdioTransport ? transport.close() : undefined)
+  const closeQuietly = () => (closing ??= client.close().catch(() => undefined).then(closeTransport).catch(() => undefined))
   const onAbort = () => void closeQuietly()
   options.signal.addEventListener('abort', onAbort, { once: true })
   try {

@@ -1,0 +1,186 @@
+import type { ChildProcess } from 'node:child_process'
+import { PassThrough, type Stream } from 'node:stream'
+import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { spawnInGroup, terminateGroup } from './process-group.js'
+
+/** The SDK's StdioServerParameters, minus stream and fd values for stderr (we never pass them). */
+export interface GroupStdioParameters {
+  command: string
+  args?: string[]
+  /** The server's whole environment; the SDK's safe defaults when absent. */
+  env?: Record<string, string>
+  cwd?: string
+  /** Default 'inherit', as in the SDK. */
+  stderr?: 'pipe' | 'ignore' | 'inherit'
+  /** Largest message we buffer; the SDK's default (10 MB) when absent. */
+  maxBufferSize?: number
+}
+
+/** How long close() lets the server leave on its own after stdin ends. */
+const CLOSE_GRACE_MS = 500
+/** How long a terminated group has for SIGTERM before SIGKILL. */
+const TERM_GRACE_MS = 1000
+
+/**
+ * The SDK's StdioClientTransport, but the server runs in its own process group and every way the
+ * transport ends terminates the whole group, so a server behind a wrapper (`sh -c`, `npx`,
+ * `uv run`) cannot outlive us. Framing is the SDK's own (ReadBuffer, serializeMessage).
+ *
+ * Why the underscored members: with `versionNegotiation: { mode: 'auto' }` the SDK Client (pinned
+ * at 2.4.0) sends `server/discover` to a disposable sibling process, because many legacy servers
+ * exit on any request before `initialize`. It only does so for a transport it recognizes by duck
+ * typing: `stderr` and `pid` present, an own `_dispose` on the instance's prototype, and
+ * `_serverParams` with a `command`. It then spawns the sibling with
+ * `new transport.constructor({ ..._serverParams, stderr: 'ignore' })` and reaps it with
+ * `sibling._dispose()`. Without that contract the probe would run in place and could kill a legacy
+ * server's only process life. It is SDK-internal, so an SDK upgrade must re-check it (the process
+ * tree tests cover the sibling path).
+ */
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+
+  /** Read by the SDK's sibling probe: the parameters the sibling is spawned from. */
+  readonly _serverParams: GroupStdioParameters
+  private child: ChildProcess | undefined
+  private readonly readBuffer: ReadBuffer
+  /** Handed out before start() so no early stderr is lost, like the SDK does. */
+  private readonly stderrStream: PassThrough | null
+  private closing: Promise<void> | undefined
+  private closeReported = false
+
+  constructor(params: GroupStdioParameters) {
+    this._serverParams = params
+    this.readBuffer = new ReadBuffer({ maxBufferSize: params.maxBufferSize })
+    this.stderrStream = params.stderr === 'pipe' ? new PassThrough() : null
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null
+  }
+
+  get stderr(): Stream | null {
+    return this.stderrStream ?? this.child?.stderr ?? null
+  }
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('GroupStdioTransport already started'))
+    // Closed before it started (the SDK closes a transport whose discover probe was aborted):
+    // spawning now would start a server nobody will ever close.
+    if (this.closing) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'GroupStdioTransport was closed before it started'))
+    const params = this._serverParams
+    return new Promise((resolve, reject) => {
+      const child = spawnInGroup(params.command, params.args ?? [], {
+        env: params.env ?? getDefaultEnvironment(),
+        cwd: params.cwd,
+        stdio: ['pipe', 'pipe', params.stderr ?? 'inherit']
+      })
+      this.child = child
+      child.on('error', (error) => {
+        reject(error)
+        this.onerror?.(error)
+      })
+      child.on('spawn', () => resolve())
+      // 'close' = exited and every pipe closed: the server is gone for us.
+      child.on('close', () => this.reportClose())
+      child.stdin?.on('error', (error) => this.onerror?.(error))
+      child.stdout?.on('error', (error) => this.onerror?.(error))
+      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
+      if (this.stderrStream && child.stderr) child.stderr.pipe(this.stderrStream)
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.closing ? undefined : this.child?.stdin
+    if (!stdin || stdin.destroyed) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'))
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) return resolve()
+      // A pipe that closes while full never drains: do not leave the sender waiting.
+      const done = () => {
+        stdin.off('drain', done)
+        stdin.off('close', done)
+        resolve()
+      }
+      stdin.on('drain', done)
+      stdin.on('close', done)
+    })
+  }
+
+  /**
+   * End stdin and give the server a moment to leave by itself, then terminate its group anyway:
+   * the leader may have exited (a wrapper) while grandchildren of ours still run.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown(CLOSE_GRACE_MS)
+    return this.closing
+  }
+
+  /** The SDK's sibling reaper (see the class comment): no polite wait, signal the group at once. */
+  _dispose(): Promise<void> {
+    this.closing ??= this.shutDown(0)
+    return this.closing
+  }
+
+  private async shutDown(politeMs: number): Promise<void> {
+    const child = this.child
+    if (child?.pid !== undefined) {
+      try {
+        child.stdin?.end()
+      } catch {
+        // A broken pipe: the server is already leaving.
+      }
+      if (politeMs > 0) await leaderExit(child, politeMs)
+      await terminateGroup(child.pid, TERM_GRACE_MS)
+      await leaderExit(child, TERM_GRACE_MS)
+    }
+    // Helpers outside the group (a server that called setsid) may still hold the pipes: let go.
+    child?.stdin?.destroy()
+    child?.stdout?.destroy()
+    child?.stderr?.destroy()
+    this.readBuffer.clear()
+    this.reportClose()
+  }
+
+  private receive(chunk: Buffer) {
+    try {
+      this.readBuffer.append(chunk)
+    } catch (error) {
+      // Over maxBufferSize: the stream can no longer be framed.
+      this.onerror?.(error as Error)
+      void this.close()
+      return
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null
+      try {
+        message = this.readBuffer.readMessage()
+      } catch (error) {
+        // Valid JSON that is not JSON-RPC; the SDK reports it and goes on with the next line.
+        this.onerror?.(error as Error)
+        continue
+      }
+      if (message === null) return
+      this.onmessage?.(message)
+    }
+  }
+
+  private reportClose() {
+    if (this.closeReported) return
+    this.closeReported = true
+    this.onclose?.()
+  }
+}
+
+/** Resolves when the leader has exited, or after `ms`. */
+function leaderExit(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+}
