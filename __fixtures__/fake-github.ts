@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 
 /** A comment as the GitHub REST API returns it (the fields we use). */
 export interface FakeComment {
@@ -64,5 +66,28 @@ export async function startFakeGitHub(options: { readOnly?: boolean; pageSize?: 
         server.closeAllConnections()
         server.close(() => resolve())
       })
+  }
+}
+
+/**
+ * The environment a runner gives an action step on a pull_request event (PR #7 of octo/server,
+ * run 42), with the REST API at `apiUrl`; writes the output, summary and event files into `work`.
+ */
+export function pullRequestEnv(work: string, apiUrl: string): Record<string, string> {
+  writeFileSync(join(work, 'out'), '')
+  writeFileSync(join(work, 'summary'), '')
+  writeFileSync(join(work, 'event.json'), JSON.stringify({ pull_request: { number: 7 }, repository: { name: 'server', owner: { login: 'octo' } } }))
+  return {
+    GITHUB_OUTPUT: join(work, 'out'),
+    GITHUB_STEP_SUMMARY: join(work, 'summary'),
+    RUNNER_TEMP: work,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: join(work, 'event.json'),
+    GITHUB_REPOSITORY: 'octo/server',
+    GITHUB_API_URL: apiUrl,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '42',
+    GITHUB_WORKFLOW: 'MCP evals',
+    GITHUB_JOB: 'evals'
   }
 }

@@ -47,7 +47,12 @@ export async function startScriptedLlm(responder: Responder, options: { delayMs?
       try {
         const reply = await responder(body, index)
         const delay = (options.delayMs ?? 0) + (reply.delayMs ?? 0)
-        if (delay > 0) await new Promise((r) => setTimeout(r, delay))
+        // A client that gave up (aborted, cancelled) ends the wait: no timer outlives the test.
+        if (delay > 0) await new Promise<void>((r) => {
+          const timer = setTimeout(r, delay)
+          res.once('close', () => (clearTimeout(timer), r()))
+        })
+        if (res.destroyed) return
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text)
       } catch (error) {

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { kindOf, scriptedBrain, startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { evaluate, prepare } from '../src/evaluate.js'
-import { createChatClient } from '../src/llm/chat.js'
-import { requestKey } from '../src/llm/cache.js'
+import { createChatClient, type ChatClient } from '../src/llm/chat.js'
+import { createCachingChatClient, requestKey } from '../src/llm/cache.js'
+import { secretForms } from '../src/util/redact.js'
 
 describe('record and replay of LLM answers', () => {
   let llm: ScriptedLlm
@@ -39,7 +40,8 @@ describe('record and replay of LLM answers', () => {
         timeoutSeconds: '',
         conformance: 'off',
         cache: mode,
-        cacheDir: join(dir, 'answers')
+        cacheDir: join(dir, 'answers'),
+        resultsPath: join(dir, 'eval-results.json')
       })
     )
     return evaluate(prepare(options, {}), { llm: createChatClient({ baseURL: llm.url, apiKey: 'k', maxRetries: 0 }) })
@@ -73,5 +75,43 @@ describe('record and replay of LLM answers', () => {
     expect(requestKey('u', request)).not.toBe(requestKey('u', { ...request, temperature: 0.5 }))
     // A retry after an unusable answer must not replay that answer.
     expect(requestKey('u', request)).not.toBe(requestKey('u', { ...request, retry: 1 }))
+  })
+})
+
+describe('recorded answers never hold a secret', () => {
+  const secret = 'tok "en"/ä+1 2'
+  const chat = (content: string): ChatClient => ({
+    complete: async () => ({ content, tool_calls: [], finish_reason: 'stop', usage: null, logprobs: null, latency_ms: 5 })
+  })
+  const request = { model: 'm', messages: [{ role: 'user' as const, content: 'what is the token?' }] }
+
+  test('an answer that echoes a secret (in any encoding) is stored and replayed redacted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cache-secret-'))
+    const leaky = `raw ${secret} json ${JSON.stringify({ t: secret })} url ${encodeURIComponent(secret)}`
+    const writer = createCachingChatClient(chat(leaky), { dir, mode: 'read-write', baseURL: 'u', secrets: [secret] })
+    expect((await writer.client.complete(request)).content).toBe(leaky)
+    const stored = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')
+    for (const form of secretForms(secret)) expect(stored).not.toContain(form)
+    expect(stored).toContain('raw *** json')
+    const reader = createCachingChatClient(chat('never asked'), { dir, mode: 'read-only', baseURL: 'u', secrets: [secret] })
+    expect((await reader.client.complete(request)).content).toBe('raw *** json {"t":"***"} url ***')
+    expect(reader.stats).toMatchObject({ hits: 1, misses: 0 })
+  })
+
+  test('corrupt or truncated entries are misses with one warning, never a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cache-corrupt-'))
+    const warnings: string[] = []
+    const other = { ...request, messages: [{ role: 'user' as const, content: 'another question' }] }
+    writeFileSync(join(dir, `${requestKey('u', request)}.json`), '{"content": "half an ans')
+    writeFileSync(join(dir, `${requestKey('u', other)}.json`), '[1, 2, 3]')
+    const cached = createCachingChatClient(chat('fresh'), { dir, mode: 'read-write', baseURL: 'u', onWarning: (m) => warnings.push(m) })
+    expect((await cached.client.complete(request)).content).toBe('fresh')
+    expect((await cached.client.complete(other)).content).toBe('fresh')
+    expect(cached.stats).toMatchObject({ hits: 0, misses: 2 })
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^Skipped an unreadable recorded LLM answer/)
+    // The broken entry was replaced by the fresh answer.
+    expect((await cached.client.complete(request)).content).toBe('fresh')
+    expect(cached.stats.hits).toBe(1)
   })
 })

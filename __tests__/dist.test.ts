@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { demoBrain } from '../examples/demo-model/brain.js'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { startFakeGitHub } from '../__fixtures__/fake-github.js'
+import { pullRequestEnv, startFakeGitHub } from '../__fixtures__/fake-github.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
@@ -82,7 +82,9 @@ describeDist('dist/index.js (the action)', () => {
       total: '2',
       failed: '0',
       junit_xml: 'eval-junit.xml',
-      badge_json: 'eval-badge.json'
+      badge_json: 'eval-badge.json',
+      cancelled: 'false',
+      journal: 'eval-runs.jsonl'
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ version: 1, passed: true, summary: { total: 2, passed: 2 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
@@ -95,7 +97,7 @@ describeDist('dist/index.js (the action)', () => {
     expect(readFileSync(join(work, 'summary'), 'utf8')).toContain('# Eval Report')
   })
 
-  test('bad configuration: clear error, outputs and a fallback report still written, exit 1', async () => {
+  test('bad configuration: clear error, outputs and a fallback report still written, exit 2', async () => {
     const work = mkdtempSync(join(tmpdir(), 'action-'))
     writeFileSync(join(work, 'evals.yaml'), 'system_prompts:\n  default: hi\ncases:\n  - id: a\n    promt: x\n    rubric: y\n')
     const { code, stdout } = await runNode(
@@ -103,7 +105,7 @@ describeDist('dist/index.js (the action)', () => {
       actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'evals.yaml', openrouter_api_key: 'k', base_url: demo().url }),
       work
     )
-    expect(code).toBe(1)
+    expect(code).toBe(2)
     expect(stdout).toContain("::error title=Invalid configuration,file=evals.yaml,line=5,col=5::evals.yaml:5:5 at cases[0].promt: unknown key 'promt' (did you mean 'prompt'?)")
     expect(stdout).toContain("::error title=Invalid configuration,file=evals.yaml,line=4,col=5::evals.yaml:4:5 at cases[0]: missing required key 'prompt'")
     expect(stdout).toContain('::error::Invalid configuration: see the errors above.')
@@ -148,10 +150,10 @@ describeDist('dist/index.js (the action)', () => {
     expect(lenient.code).toBe(0)
   })
 
-  test('a missing API key with conformance off is an error naming the input', async () => {
+  test('a missing API key with conformance off is an error naming the input (exit 2)', async () => {
     const work = mkdtempSync(join(tmpdir(), 'action-'))
     const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml', conformance: 'off' }), work)
-    expect(code).toBe(1)
+    expect(code).toBe(2)
     expect(stdout).toContain("::error::input 'openrouter_api_key': is required")
   })
 })
@@ -162,21 +164,8 @@ describeDist('dist/index.js publishing to GitHub (fake REST API on 127.0.0.1)', 
   async function runOnPullRequest(readOnly: boolean) {
     const api = await startFakeGitHub({ readOnly })
     const work = mkdtempSync(join(tmpdir(), 'action-pr-'))
-    writeFileSync(join(work, 'out'), '')
-    writeFileSync(join(work, 'summary'), '')
-    writeFileSync(join(work, 'event.json'), JSON.stringify({ pull_request: { number: 7 }, repository: { name: 'server', owner: { login: 'octo' } } }))
     const env: Record<string, string> = {
-      GITHUB_OUTPUT: join(work, 'out'),
-      GITHUB_STEP_SUMMARY: join(work, 'summary'),
-      RUNNER_TEMP: work,
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_EVENT_PATH: join(work, 'event.json'),
-      GITHUB_REPOSITORY: 'octo/server',
-      GITHUB_API_URL: api.url,
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_RUN_ID: '42',
-      GITHUB_WORKFLOW: 'MCP evals',
-      GITHUB_JOB: 'evals',
+      ...pullRequestEnv(work, api.url),
       INPUT_SERVER_CONFIG: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
       INPUT_EVAL_CASES: join(root, 'examples/eval_cases.yaml'),
       INPUT_OPENROUTER_API_KEY: 'sk-or-test-key',

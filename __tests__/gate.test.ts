@@ -8,7 +8,7 @@ import { shouldSaveBaseline } from '../src/github/cache.js'
 import type { GroupResult, MetricSet, ResultsDocument } from '../src/results/types.js'
 
 function group(case_id: string, success: boolean): GroupResult {
-  return { case_id, model: 'm', prompt_name: 'p', kind: 'soft', tags: [], runs: 1, passed: success ? 1 : 0, errored: 0, pass_rate: success ? 1 : 0, floor: 0.8, success, run_indexes: [1] }
+  return { case_id, model: 'm', prompt_name: 'p', kind: 'soft', tags: [], runs: 1, passed: success ? 1 : 0, errored: 0, cancelled: 0, pass_rate: success ? 1 : 0, floor: 0.8, success, run_indexes: [1] }
 }
 function doc(groups: GroupResult[], overall: Partial<MetricSet> = {}): ResultsDocument {
   const passed = groups.filter((g) => g.success).length

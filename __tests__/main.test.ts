@@ -48,7 +48,9 @@ describe('run() glues inputs, engine and outputs', () => {
       total: '1',
       failed: '1',
       junit_xml: 'eval-junit.xml',
-      badge_json: 'eval-badge.json'
+      badge_json: 'eval-badge.json',
+      cancelled: 'false',
+      journal: 'eval-runs.jsonl'
     })
     // The failed run is an annotation too; no artifact service here is a warning, not a failure.
     expect(core.error).toHaveBeenCalledWith(expect.stringContaining('judge 30% < threshold 70%'), { title: 'Eval failed: one · openai/gpt-4o-mini · d' })

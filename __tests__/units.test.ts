@@ -4,7 +4,7 @@ import { parseSuite } from '../src/config/suite.js'
 import { expandMatrix, localDate } from '../src/plan/expand.js'
 import { extractJson, parseScore, weightedScore } from '../src/scoring/geval.js'
 import { createPool } from '../src/util/pool.js'
-import { redactDeep, redactText } from '../src/util/redact.js'
+import { redactDeep, redactText, secretForms } from '../src/util/redact.js'
 import { nearest } from '../src/util/suggest.js'
 
 describe('GEval scoring', () => {
@@ -144,6 +144,13 @@ describe('redaction', () => {
     const secrets = ['abcd', 'abcdef', 'xyz']
     expect(redactDeep({ k: ['xx abcdef abcd', { abcd: 'xyz' }], n: 5 }, secrets)).toEqual({ k: ['xx *** ***', { '***': 'xyz' }], n: 5 })
     expect(redactText('no secrets here', [])).toBe('no secrets here')
+  })
+
+  test('a secret is found in its JSON-escaped, doubly escaped, ASCII-escaped and URL-encoded forms', () => {
+    const secret = 'pä"ss w/rd'
+    expect(secretForms(secret)).toEqual(['pä"ss w/rd', 'pä\\"ss w/rd', 'pä\\\\\\"ss w/rd', 'p\\u00e4\\"ss w/rd', 'p%C3%A4%22ss%20w%2Frd', 'p%C3%A4%22ss+w%2Frd'])
+    const text = `raw ${secret} | ${JSON.stringify({ s: secret })} | ${JSON.stringify(JSON.stringify({ s: secret }))} | ${encodeURIComponent(secret)} | p\\u00e4\\"ss w/rd`
+    expect(redactText(text, [secret])).toBe('raw *** | {"s":"***"} | "{\\"s\\":\\"***\\"}" | *** | ***')
   })
 })
 

@@ -25,7 +25,8 @@ export const Inputs = {
   MaxDrop: 'max_drop',
   Baseline: 'baseline',
   SaveBaseline: 'save_baseline',
-  Cache: 'cache'
+  Cache: 'cache',
+  Resume: 'resume'
 } as const
 
 export const Outputs = {
@@ -37,6 +38,8 @@ export const Outputs = {
   Failed: 'failed',
   JunitXml: 'junit_xml',
   BadgeJson: 'badge_json',
+  Journal: 'journal',
+  Cancelled: 'cancelled',
   CommentUrl: 'comment_url'
 } as const
 
@@ -50,5 +53,6 @@ export const Defaults = {
   JunitPath: 'eval-junit.xml',
   BadgePath: 'eval-badge.json',
   TranscriptsDir: 'eval-transcripts',
+  JournalFile: 'eval-runs.jsonl',
   ArtifactName: 'mcp-server-evals'
 } as const

@@ -1,17 +1,16 @@
 import { availableParallelism } from 'node:os'
 import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
-import { groupRuns } from './aggregate/groups.js'
-import { computeMetrics } from './aggregate/metrics.js'
-import { summarize } from './aggregate/summarize.js'
+import { assembleDocument } from './aggregate/document.js'
+import { cancellationOf } from './execute/cancellation.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
 import { validateArgs } from './scoring/args-schema.js'
 import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './scoring/golden.js'
 import { ServerError, type McpSession, type SessionFactory } from './mcp/session.js'
-import { expandMatrix, type RunSpec } from './plan/expand.js'
+import { expandMatrix, runKey, type RunSpec } from './plan/expand.js'
 import {
   GEVAL_METRIC_NAME,
-  RESULTS_VERSION,
+  type Cancellation,
   type ConversationEntry,
   type JudgeDetails,
   type ResultsConfig,
@@ -21,7 +20,6 @@ import {
 import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
 import { checkRequiredTools } from './scoring/tool-assertions.js'
 import { createPool } from './util/pool.js'
-import { TOOL_NAME, TOOL_VERSION } from './version.js'
 
 export interface EngineSettings {
   filter?: string
@@ -41,18 +39,60 @@ export interface EngineDeps {
   sessions: SessionFactory
   /** Called as each run is finished (judged), in completion order. */
   onRunFinished?: (run: RunResult, finished: number, total: number) => void
+  /** Called first with each run the moment it is finished, reused runs excepted (the journal appends it). */
+  record?: (run: RunResult) => void
+  /** Aborted with a CancelledError when the job is cancelled: no run starts after it, in-flight ones stop. */
+  cancel?: AbortSignal
+  /** Runs finished by an earlier, interrupted attempt, by `runKey`; they are taken as they are. */
+  reuse?: ReadonlyMap<string, RunResult>
+}
+
+/** What the behaviour layer produced, before it is assembled into a document. */
+export interface ExecutedRuns {
+  started_at: string
+  duration_s: number
+  planned: number
+  runs: RunResult[]
+  /** Judge work not owned by one run: evaluation steps and semantic matches. */
+  overhead: TokenUsage
 }
 
 const TOOL_OUTPUT_LIMIT = 2000
+
+/** The runs of a suite, assembled into a results document (conformance and the gate come later). */
+export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
+  const executed = await executeRuns(suite, settings, deps)
+  return assembleDocument({
+    started_at: executed.started_at,
+    duration_s: executed.duration_s,
+    config: resultsConfig(suite, server, settings),
+    cases: suite.cases,
+    behaviour: { status: 'ran', reason: null },
+    conformance: null,
+    runs: executed.runs,
+    overhead: executed.overhead,
+    cache: null,
+    cancelled: cancelledSummary(deps.cancel, executed),
+    journal: null
+  })
+}
+
+/** The document's `cancelled` section, when the cancel signal fired. */
+export function cancelledSummary(cancel: AbortSignal | undefined, executed: Pick<ExecutedRuns, 'planned' | 'runs'>): Cancellation | null {
+  const reason = cancellationOf(cancel)
+  if (!reason) return null
+  return { signal: reason.signalName, at: reason.at, planned: executed.planned, finished: executed.runs.filter((r) => r.status !== 'cancelled').length }
+}
 
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
  * judge call queues at the front of the pool as soon as the run ends, so judging overlaps the
  * remaining runs instead of waiting for a separate phase. A few servers (up to twice the number of
  * cores) are started ahead of their slot, so server start-up overlaps model latency instead of
- * adding to it. Every failure stays inside its run.
+ * adding to it. Every failure stays inside its run; after a cancel every unfinished run is
+ * recorded as cancelled, with what it was waiting for.
  */
-export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
+export async function executeRuns(suite: Suite, settings: EngineSettings, deps: EngineDeps): Promise<ExecutedRuns> {
   const startedAt = new Date()
   const started = performance.now()
   const specs = expandMatrix(suite, { filter: settings.filter, today: settings.today })
@@ -60,9 +100,16 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
   // Starting many more servers at once than there are cores only makes them fight for the CPU.
   const startingAhead = createPool(Math.min(settings.concurrency, 2 * availableParallelism()))
   let finished = 0
+  const finish = (result: RunResult, reused = false) => {
+    if (!reused) deps.record?.(result)
+    deps.onRunFinished?.(result, ++finished, specs.length)
+    return result
+  }
 
   const results = await Promise.all(
     specs.map(async (spec) => {
+      const reused = deps.reuse?.get(runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }))
+      if (reused) return finish({ ...reused, index: spec.index }, true)
       const releaseAhead = await startingAhead.acquire()
       let opened: OpenedSession
       let releaseSlot: () => void
@@ -79,46 +126,40 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
         releaseSlot()
       }
       const { golden } = spec.case
-      const wantsGolden = golden !== null && agentPhase.transcript.error === null
-      const scored =
-        agentPhase.judgeable || wantsGolden
-          ? await pool.run(
-              async () => ({
-                verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? '') : undefined,
-                golden: wantsGolden ? await checkGolden(golden, agentPhase.transcript.tool_calls, deps.semantic.match) : null
-              }),
-              { urgent: true }
-            )
-          : { verdict: undefined, golden: null }
-      const result = buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps)
-      deps.onRunFinished?.(result, ++finished, specs.length)
-      return result
+      const { transcript } = agentPhase
+      const wantsGolden = golden !== null && transcript.error === null && transcript.cancelled === null
+      let scored: { verdict?: JudgeVerdict | JudgeError; golden: GoldenAssertions | null } = { golden: null }
+      if (agentPhase.judgeable || wantsGolden) {
+        // A cancel while the run waits for, or is in, its judge call leaves it unjudged: cancelled.
+        const interrupted = () => {
+          transcript.cancelled ??= { reason: cancellationOf(deps.cancel)!, waiting_for: `the judge (${suite.judge_model})` }
+        }
+        deps.cancel?.addEventListener('abort', interrupted, { once: true })
+        try {
+          scored = await pool.run(
+            async () =>
+              deps.cancel?.aborted
+                ? { golden: null }
+                : {
+                    verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined,
+                    golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null
+                  },
+            { urgent: true }
+          )
+        } finally {
+          deps.cancel?.removeEventListener('abort', interrupted)
+        }
+        if (transcript.cancelled) scored = { golden: null }
+      }
+      return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps))
     })
   )
 
   const duration = round1((performance.now() - started) / 1000)
-  for (const r of results) r.total_duration_s = duration
   const overhead = emptyUsage()
   addUsage(overhead, deps.judge.stepGenerationUsage)
   addUsage(overhead, deps.semantic.usage)
-  const groups = groupRuns(results, suite.pass_floors)
-  const summary = summarize(results, groups, overhead)
-  return {
-    version: RESULTS_VERSION,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    started_at: startedAt.toISOString(),
-    duration_s: duration,
-    passed: groups.every((g) => g.success),
-    config: resultsConfig(suite, server, settings),
-    behaviour: { status: 'ran', reason: null },
-    conformance: null,
-    summary,
-    gate: null,
-    metrics: computeMetrics(results, suite.cases),
-    groups,
-    runs: results,
-    fatal_error: null
-  }
+  return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, runs: results, overhead }
 }
 
 interface AgentPhase {
@@ -128,15 +169,27 @@ interface AgentPhase {
   judgeable: boolean
 }
 
-type OpenedSession = { session: McpSession; error?: undefined } | { session?: undefined; error: RunError }
+type OpenedSession =
+  | { session: McpSession; error?: undefined; cancelled?: undefined }
+  | { session?: undefined; error: RunError; cancelled?: undefined }
+  | { session?: undefined; error?: undefined; cancelled: NonNullable<Transcript['cancelled']> }
+
+/** This run's signal: its own time limit, or the job's cancellation, whichever comes first. */
+function runSignal(controller: AbortController, cancel: AbortSignal | undefined): AbortSignal {
+  return cancel ? AbortSignal.any([controller.signal, cancel]) : controller.signal
+}
 
 /** Start this run's own server (or remote session), within timeout_seconds. Never throws. */
 async function openForRun(settings: EngineSettings, deps: EngineDeps): Promise<OpenedSession> {
+  const waiting = (waiting_for: string) => ({ cancelled: { reason: cancellationOf(deps.cancel)!, waiting_for } })
+  if (deps.cancel?.aborted) return waiting('a free slot')
   const controller = new AbortController()
+  const signal = runSignal(controller, deps.cancel)
   const timer = setTimeout(() => controller.abort(new Error(`the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
   try {
-    return { session: await deps.sessions.open(controller.signal) }
+    return { session: await deps.sessions.open(signal) }
   } catch (error) {
+    if (cancellationOf(deps.cancel)) return waiting('the server to start')
     if (controller.signal.aborted) return { error: { stage: 'timeout', message: (controller.signal.reason as Error).message } }
     return {
       error: {
@@ -151,12 +204,19 @@ async function openForRun(settings: EngineSettings, deps: EngineDeps): Promise<O
 }
 
 async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps): Promise<AgentPhase> {
-  if (!opened.session) {
+  const notRun = (fill: (t: Transcript) => void): AgentPhase => {
     const transcript = emptyTranscript(spec)
-    transcript.error = opened.error
+    fill(transcript)
     return { transcript, session: null, duration_s: 0, judgeable: false }
   }
+  if (opened.cancelled) return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = opened.cancelled)))
+  if (!opened.session) return notRun((t) => (t.error = opened.error))
   const { session } = opened
+  // A cancel that came while this run waited for a slot: it never starts.
+  if (deps.cancel?.aborted) {
+    await session.close()
+    return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = { reason: cancellationOf(deps.cancel)!, waiting_for: 'a free slot' })))
+  }
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
   // eval-action's clock starts after the session is up and stops after it is closed.
@@ -166,7 +226,7 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
       { model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
       session,
       deps.llm,
-      controller.signal
+      runSignal(controller, deps.cancel)
     )
     await session.close()
     // A hung server says nothing by itself; what it last wrote to stderr often explains why.
@@ -185,9 +245,9 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   }
 }
 
-async function judgeRun(judge: Judge, spec: RunSpec, finalOutput: string): Promise<JudgeVerdict | JudgeError> {
+async function judgeRun(judge: Judge, spec: RunSpec, finalOutput: string, cancel: AbortSignal | undefined): Promise<JudgeVerdict | JudgeError> {
   try {
-    return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt })
+    return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt }, cancel)
   } catch (error) {
     return error instanceof JudgeError ? error : new JudgeError((error as Error).message, emptyUsage())
   }
@@ -200,7 +260,8 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
   const judgeError = verdict instanceof JudgeError ? verdict : undefined
   const error = transcript.error ?? (judgeError ? { stage: 'judge' as const, message: judgeError.message } : null)
   const rubricPassed = judged?.success ?? false
-  const success = rubricPassed && toolAssertions.passed && (golden?.passed ?? true)
+  const cancelled = transcript.cancelled
+  const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true)
   const schemas = new Map((phase.session?.tools ?? []).map((t) => [t.name, t.inputSchema]))
   const usage = emptyUsage()
   for (const call of transcript.llm_calls) addUsage(usage, call.usage)
@@ -244,11 +305,12 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
     kind: spec.case.kind,
     tags: spec.case.tags,
     system_prompt: spec.system_prompt,
-    status: error ? 'error' : success ? 'passed' : 'failed',
+    status: cancelled ? 'cancelled' : error ? 'error' : success ? 'passed' : 'failed',
     threshold: spec.case.threshold,
     final_output: transcript.final_output,
     stop_reason: transcript.stop_reason,
     error,
+    cancelled: cancelled ? { at: cancelled.reason.at, signal: cancelled.reason.signalName, waiting_for: cancelled.waiting_for } : null,
     llm_calls: transcript.llm_calls,
     usage,
     judge: judgeDetails(spec, judged, judgeError),
@@ -297,12 +359,14 @@ function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: J
 
 /** eval-action's `actual_output`: the final answer, or its wording for what went wrong. */
 function actualOutput(transcript: Transcript, maxSteps: number): string {
+  if (transcript.cancelled) return `[Cancelled by ${transcript.cancelled.reason.signalName} while waiting for ${transcript.cancelled.waiting_for}]`
   if (transcript.error) return `[Agent error: ${transcript.error.message}]`
   if (transcript.stop_reason === 'max_steps') return `Model call limits exceeded: run limit (${maxSteps}/${maxSteps})`
   return transcript.final_output || 'No output generated'
 }
 
 function notJudgedReason(transcript: Transcript, judgeError: JudgeError | undefined, maxSteps: number): string {
+  if (transcript.cancelled) return `Not judged: cancelled by ${transcript.cancelled.reason.signalName} while waiting for ${transcript.cancelled.waiting_for}.`
   if (judgeError) return `Judge error: ${judgeError.message}`
   if (transcript.error) return `Not judged: the run failed (${transcript.error.stage}).`
   if (transcript.stop_reason === 'max_steps') return `Not judged: the model used all ${maxSteps} LLM calls without a final answer.`
@@ -344,7 +408,8 @@ function emptyTranscript(spec: RunSpec): Transcript {
     llm_calls: [],
     final_output: null,
     stop_reason: 'error',
-    error: null
+    error: null,
+    cancelled: null
   }
 }
 

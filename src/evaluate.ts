@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createCachingChatClient, type CacheStats } from './llm/cache.js'
-import { evaluateGate } from './aggregate/gate.js'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { evaluateGate } from './aggregate/gate.js'
 import { summarize } from './aggregate/summarize.js'
 import type { RunOptions } from './config/options.js'
 import { parseServerConfig, serverSecrets } from './config/server-config.js'
@@ -10,14 +9,16 @@ import { loadSuiteFile } from './config/suite.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { conformancePassed, runConformance } from './conformance/run.js'
 import type { ConformanceReport } from './conformance/types.js'
-import { resultsConfig, runEvaluation, type EngineDeps, type EngineSettings } from './engine.js'
-import { createChatClient, type ChatClient } from './llm/chat.js'
+import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from './engine.js'
+import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalGate, type JournalHeader } from './execute/journal.js'
+import { createCachingChatClient, type CacheStats } from './llm/cache.js'
+import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory } from './mcp/session.js'
-import { localDate } from './plan/expand.js'
+import { expandMatrix, localDate, runKey } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
-import { RESULTS_VERSION, type ResultsDocument } from './results/types.js'
+import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsDocument, type RunResult } from './results/types.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
 import { redactDeep } from './util/redact.js'
@@ -48,6 +49,8 @@ export interface EvaluateHooks {
   onRunFinished?: EngineDeps['onRunFinished']
   onWarning?: (message: string) => void
   onConformance?: (report: ConformanceReport) => void
+  /** Aborted with a CancelledError when the job is cancelled (SIGINT, SIGTERM). */
+  cancel?: AbortSignal
   /** Replace the HTTP chat client (tests and benchmarks use a scripted server instead). */
   llm?: ChatClient
   llmMaxRetries?: number
@@ -55,11 +58,12 @@ export interface EvaluateHooks {
 
 /**
  * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
- * skip them; one document holds both, and `passed` is both gates.
+ * skip them; one document holds both, and `passed` is both gates. Everything goes through the
+ * run journal first, and the document is built from what the journal holds.
  */
 export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): Promise<ResultsDocument> {
   const { options, suite, server } = prepared
-  const startedAt = new Date()
+  const warn = hooks.onWarning ?? (() => undefined)
   const started = performance.now()
   const settings = {
     filter: options.filter,
@@ -69,29 +73,110 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     baseUrl: options.baseUrl,
     today: localDate(new Date())
   }
-  const report = options.conformance === 'off' ? null : await runConformance(server)
-  if (report) hooks.onConformance?.(report)
-  let doc: ResultsDocument
-  let cacheStats: CacheStats | null = null
-  if (options.skipBehaviour !== null) {
-    doc = skippedBehaviourDocument(suite, server, settings, options.skipBehaviour)
-  } else {
-    const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
-    const { client: llm, stats } = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl })
-    cacheStats = stats
-    doc = await runEvaluation(suite, server, settings, {
-      llm,
-      judge: createGEvalJudge(llm, suite.judge_model),
-      semantic: createSemanticMatcher(llm, suite.judge_model),
-      sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
-      onRunFinished: hooks.onRunFinished
-    })
+  const behaviour: BehaviourStatus = options.skipBehaviour === null ? { status: 'ran', reason: null } : { status: 'skipped', reason: options.skipBehaviour }
+  const header: JournalHeader = {
+    type: 'header',
+    version: JOURNAL_VERSION,
+    suite_hash: journalHash(prepared),
+    started_at: new Date().toISOString(),
+    planned: behaviour.status === 'ran' ? expandMatrix(suite, settings).length : 0,
+    reused: 0,
+    config: resultsConfig(suite, server, settings),
+    cases: suite.cases,
+    behaviour,
+    gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline }
   }
-  if (cacheStats) doc = { ...doc, summary: { ...doc.summary, cache: cacheStats } }
-  const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 }
-  const gate = doc.behaviour.status === 'ran' ? evaluateGate(doc, loadBaseline(options.baseline, hooks.onWarning), options.gate, options.maxDrop) : null
-  const conformance = report ? { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } : null
-  return { ...doc, ...whole, gate, conformance, passed: (gate?.passed ?? true) && (conformance?.passed ?? true) }
+  const reused = options.resume && behaviour.status === 'ran' ? resumableRuns(options.journalPath, header.suite_hash, warn) : []
+  const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
+  try {
+    if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
+      const report = await untilCancelled(runConformance(server), hooks.cancel)
+      if (report) {
+        hooks.onConformance?.(report)
+        journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } })
+      }
+    }
+    let cache: CacheStats | null = null
+    let overhead = emptyUsage()
+    let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
+    if (behaviour.status === 'ran') {
+      const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
+      const caching = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl, secrets: prepared.secrets, onWarning: warn })
+      cache = caching.stats
+      const executed = await executeRuns(suite, settings, {
+        llm: caching.client,
+        judge: createGEvalJudge(caching.client, suite.judge_model),
+        semantic: createSemanticMatcher(caching.client, suite.judge_model),
+        sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+        onRunFinished: hooks.onRunFinished,
+        record: (run) => journal.append({ type: 'run', run }),
+        cancel: hooks.cancel,
+        reuse: new Map(reused.map((r) => [runKey(r), r]))
+      })
+      overhead = executed.overhead
+      cancelled = cancelledSummary(hooks.cancel, executed)
+    }
+    journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled })
+  } finally {
+    journal.close()
+  }
+  return applyGate(documentFromJournal(journal.state), header.gate, warn)
+}
+
+/**
+ * The verdict: the gate (floors and/or deltas) and conformance. A cancelled or incomplete
+ * evaluation gets no gate at all (its unfinished runs would read as regressions) and never passes.
+ */
+export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined): ResultsDocument {
+  if (doc.behaviour.status !== 'ran') return doc
+  if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0) return { ...doc, gate: null, passed: false }
+  const gate = evaluateGate(doc, loadBaseline(settings.baseline, warn), settings.mode, settings.max_drop)
+  return { ...doc, gate, passed: gate.passed && (doc.conformance?.passed ?? true) }
+}
+
+/** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */
+function untilCancelled<T>(promise: Promise<T>, cancel: AbortSignal | undefined): Promise<T | null> {
+  if (!cancel) return promise
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = () => resolve(null)
+    cancel.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => cancel.removeEventListener('abort', onAbort))
+  })
+}
+
+/** The runs an earlier attempt of the same suite finished with a verdict; none when there is no usable journal. */
+function resumableRuns(path: string, suiteHash: string, warn: (message: string) => void): RunResult[] {
+  if (!existsSync(path)) {
+    warn(`resume: no run journal at ${path} yet; running everything.`)
+    return []
+  }
+  try {
+    const { state, skipped } = readJournal(path)
+    if (skipped > 0) warn(`resume: skipped ${skipped} unreadable line(s) of ${path} (cut short by a crash?); their runs run again.`)
+    if (state.header.suite_hash !== suiteHash) {
+      warn(`resume: ${path} is from another suite, models, server or max_steps; running everything.`)
+      return []
+    }
+    return reusableRuns(state)
+  } catch (error) {
+    warn(`resume: ${(error as Error).message}; running everything.`)
+    return []
+  }
+}
+
+/** A journal on disk; where it cannot be written, one warning and a journal in memory only. */
+function openJournal(path: string, header: JournalHeader, reused: RunResult[], secrets: readonly string[], warn: (message: string) => void): JournalWriter {
+  try {
+    return new JournalWriter(path, header, reused, secrets)
+  } catch (error) {
+    warn(`Cannot write the run journal ${path} (${(error as Error).message}): a crash would lose the finished runs.`)
+    return new JournalWriter(null, header, reused, secrets)
+  }
+}
+
+/** What a resumed attempt must share with the journal it reuses: the suite and how runs are bounded. */
+export function journalHash(prepared: Prepared): string {
+  return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps])).digest('hex').slice(0, 16)
 }
 
 /**
@@ -125,15 +210,6 @@ export function loadBaseline(path: string, warn: (message: string) => void = () 
   }
 }
 
-function skippedBehaviourDocument(suite: Suite, server: ServerConfig, settings: Omit<EngineSettings, 'today'>, reason: string): ResultsDocument {
-  return {
-    ...emptyDocument(),
-    config: resultsConfig(suite, server, settings),
-    behaviour: { status: 'skipped', reason },
-    passed: true
-  }
-}
-
 function emptyDocument(startedAt = new Date()): ResultsDocument {
   return {
     version: RESULTS_VERSION,
@@ -149,7 +225,9 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     metrics: null,
     groups: [],
     runs: [],
-    fatal_error: null
+    fatal_error: null,
+    cancelled: null,
+    journal: null
   }
 }
 

@@ -1,16 +1,20 @@
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as core from '@actions/core'
 import { ConfigError, ConfigErrors } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
 import { Defaults } from './constants.js'
-import { evaluate, fatalDocument, prepare, suiteHash, writeResults, type EvaluateHooks } from './evaluate.js'
-import { restoreBaseline, restoreResponses, saveBaseline, saveResponses } from './github/cache.js'
+import { evaluate, fatalDocument, journalHash, prepare, suiteHash, writeResults, type EvaluateHooks } from './evaluate.js'
+import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
+import { restoreBaseline, restoreJournal, restoreResponses, saveBaseline, saveJournal, saveResponses } from './github/cache.js'
 import { uploadResultsArtifact } from './github/artifact.js'
 import { readActionOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
-import { failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
+import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
+import { cancelledReason, failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
+import { MIN_SECRET_LENGTH, redactText, secretForms } from './util/redact.js'
 
 /** Where the baseline lives while it is restored or saved. */
 const BASELINE_DIR = () => join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-baseline')
@@ -29,21 +33,80 @@ const FALLBACK_PUBLISH: PublishOptions = {
 }
 
 /**
+ * After a cancel the runner kills the step 7.5 s after its SIGINT. The files are written first
+ * (milliseconds); the network steps after them share this budget, each at most STEP_MS.
+ */
+const CANCELLED_NETWORK_BUDGET_MS = 5000
+const CANCELLED_STEP_MS = 2000
+
+/**
+ * Runs network steps; once cancelled, each is bounded so that all of them end by the budget's
+ * deadline (a step still running then is abandoned with a warning, and later ones are skipped).
+ */
+function networkSteps(cancel: AbortSignal) {
+  let deadline: number | undefined
+  return async (what: string, task: () => Promise<unknown>): Promise<void> => {
+    if (!cancel.aborted) {
+      await task()
+      return
+    }
+    deadline ??= Date.now() + CANCELLED_NETWORK_BUDGET_MS
+    const ms = Math.min(CANCELLED_STEP_MS, deadline - Date.now())
+    if (ms <= 0) {
+      core.warning(`Cancelled: skipped ${what}, to finish inside the runner's grace period.`)
+      return
+    }
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        core.warning(`Cancelled: gave up on ${what} after ${(ms / 1000).toFixed(1)}s, to finish inside the runner's grace period.`)
+        resolve()
+      }, ms)
+      timer.unref()
+    })
+    await Promise.race([task(), timeout]).finally(() => clearTimeout(timer))
+  }
+}
+
+/**
  * The action: read inputs, evaluate, publish. Outputs, the results file and the report are
- * written on every path, failures included, before the step fails.
+ * written on every path, failures and cancellation included, before the step fails. On SIGINT
+ * or SIGTERM the evaluation stops, every server process tree is ended, and what had finished is
+ * written and published within the runner's grace period; the exit code is 130 or 143.
  */
 export async function run(hooks: EvaluateHooks = {}): Promise<void> {
+  const signals = watchSignals({
+    onCancel: (reason) => {
+      core.warning(`${reason.signalName} received: stopping the evaluation and writing what has finished (a second signal exits at once).`)
+      void terminateAllGroups()
+    },
+    onForce: killAllGroupsSync
+  })
+  try {
+    await runAction(hooks, signals.signal)
+  } finally {
+    signals.dispose()
+  }
+  const cancelled = signals.received()
+  if (cancelled) process.exitCode = CANCEL_EXIT_CODES[cancelled.signalName]
+}
+
+async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<void> {
   let options: RunOptions | undefined
   let publish = FALLBACK_PUBLISH
   let secrets: string[] = []
   let doc: ResultsDocument
   let annotated = false
+  let badConfiguration = false
+  // What the caches keep for the next workflow run or the next attempt, saved after publishing.
+  let saves: { what: string; task: () => Promise<unknown> }[] = []
   try {
     options = readActionOptions()
     publish = readPublishOptions()
     let prepared = prepare(options, process.env)
     secrets = prepared.secrets
-    for (const secret of secrets) core.setSecret(secret)
+    // The runner masks exact strings: every encoded form we might print is masked too.
+    for (const secret of secrets) for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) core.setSecret(form)
     const { suite } = prepared
     core.info(
       `Evaluating ${suite.cases.length} case(s) × ${suite.models.length} model(s) × ${suite.system_prompts.length} system prompt(s), judge ${suite.judge_model}, concurrency ${options.concurrency}`
@@ -52,20 +115,30 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     const hash = suiteHash(prepared)
     const behaviour = options.skipBehaviour === null
     if (behaviour && options.cache !== 'off') await restoreResponses(options.cacheDir, hash)
+    if (behaviour && options.resume) await restoreJournal(options.journalPath, journalHash(prepared))
     if (behaviour && options.baseline === 'auto') {
       prepared = { ...prepared, options: { ...options, baseline: await restoreBaseline(BASELINE_DIR(), publish.baselineKey) } }
     }
     doc = await evaluate(prepared, {
+      cancel,
       ...hooks,
-      onWarning: (message) => core.warning(message),
-      onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(line)),
-      onRunFinished: (r, n, total) => core.info(formatProgressLine(r, n, total))
+      // The runner masks a secret as it is; these lines can carry it in another form too.
+      onWarning: (message) => core.warning(redactText(message, secrets)),
+      onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(redactText(line, secrets))),
+      onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets))
     })
-    if (behaviour && options.cache === 'read-write' && (doc.summary.cache?.misses ?? 0) > 0) await saveResponses(options.cacheDir, hash)
+    const { cacheDir, journalPath } = options
+    // The next attempt of this workflow run ("Re-run failed jobs") picks up what this one finished.
+    if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared)) })
+    if (behaviour && options.cache === 'read-write' && (doc.summary.cache?.misses ?? 0) > 0) saves.push({ what: 'saving the recorded LLM answers', task: () => saveResponses(cacheDir, hash) })
   } catch (error) {
+    saves = []
     const message = error instanceof ConfigError ? error.message : `unexpected error: ${(error as Error).stack ?? String(error)}`
     doc = fatalDocument(message)
-    if (error instanceof ConfigError) annotated = annotateFileErrors(error)
+    if (error instanceof ConfigError) {
+      badConfiguration = true
+      annotated = annotateFileErrors(error)
+    }
   }
 
   const paths = {
@@ -73,7 +146,8 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     reportPath: options?.reportPath ?? Defaults.ReportPath,
     junitPath: Defaults.JunitPath,
     badgePath: Defaults.BadgePath,
-    transcriptsDir: Defaults.TranscriptsDir
+    transcriptsDir: Defaults.TranscriptsDir,
+    journalPath: doc.journal?.path || undefined
   }
   let report = ''
   let files: string[] = []
@@ -82,19 +156,34 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     doc = written.document
     report = written.report
     files = written.files
+    if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
   } catch (error) {
     core.error(`Could not write the results: ${(error as Error).message}`)
   }
   setActionOutputs(doc, paths)
   annotateResults(doc)
   if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
-  const artifactId =
-    publish.uploadArtifact && files.length ? await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays) : undefined
-  await publishComment(doc, publish, artifactId)
-  if (files.length && doc.behaviour.status === 'ran') await saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed)
+  // Cancelled: the comment says so first, then what a re-run needs, then the artifact.
+  const network = networkSteps(cancel)
+  if (cancel.aborted) {
+    await network('the PR comment', () => publishComment(doc, publish, undefined))
+    for (const save of saves) await network(save.what, save.task)
+  }
+  const uploaded = { id: undefined as number | undefined }
+  if (publish.uploadArtifact && files.length) {
+    await network('the artifact upload', async () => (uploaded.id = await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)))
+  }
+  if (!cancel.aborted) {
+    await publishComment(doc, publish, uploaded.id)
+    for (const save of saves) await save.task()
+    if (files.length && doc.behaviour.status === 'ran') await saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed)
+  }
 
   core.info(formatSummaryLine(doc))
-  if (doc.fatal_error !== null) core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
+  if (doc.fatal_error !== null) {
+    core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
+    if (badConfiguration) process.exitCode = 2
+  } else if (doc.cancelled) core.setFailed(cancelledReason(doc))
   else if (!doc.passed) core.setFailed(failureReason(doc))
 }
 

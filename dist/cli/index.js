@@ -7085,16 +7085,18 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6653);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1937);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
+// Done: nothing a server or a request left open may keep the process (and a CI step) alive.
+process.exit();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 6653:
+/***/ 1937:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7141,6 +7143,8 @@ class ConfigErrors extends ConfigError {
     }
 }
 
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/constants.ts
 /** Names of the action's inputs and outputs, in one place (action.yml must agree). */
 const Inputs = {
@@ -7169,7 +7173,8 @@ const Inputs = {
     MaxDrop: 'max_drop',
     Baseline: 'baseline',
     SaveBaseline: 'save_baseline',
-    Cache: 'cache'
+    Cache: 'cache',
+    Resume: 'resume'
 };
 const Outputs = {
     ResultsJson: 'results_json',
@@ -7180,6 +7185,8 @@ const Outputs = {
     Failed: 'failed',
     JunitXml: 'junit_xml',
     BadgeJson: 'badge_json',
+    Journal: 'journal',
+    Cancelled: 'cancelled',
     CommentUrl: 'comment_url'
 };
 const Defaults = {
@@ -7192,10 +7199,12 @@ const Defaults = {
     JunitPath: 'eval-junit.xml',
     BadgePath: 'eval-badge.json',
     TranscriptsDir: 'eval-transcripts',
+    JournalFile: 'eval-runs.jsonl',
     ArtifactName: 'mcp-server-evals'
 };
 
 ;// CONCATENATED MODULE: ./src/config/options.ts
+
 
 
 function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-cache' }) {
@@ -7226,6 +7235,7 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
             ? `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
             : null;
     const parallel = parseBoolean(raw.parallel, true);
+    const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath;
     return {
         serverConfig: required(raw.serverConfig),
         evalCases: required(raw.evalCases),
@@ -7238,7 +7248,7 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
         judgeModel: (raw.judgeModel.value ?? '').trim(),
         models: (raw.models.value ?? '').trim(),
         timeoutSeconds: parseInteger(raw.timeoutSeconds, Defaults.TimeoutSeconds, 1, 86_400),
-        resultsPath: raw.resultsPath?.value?.trim() || Defaults.ResultsPath,
+        resultsPath,
         reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
         conformance,
         conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'], 'error'),
@@ -7247,7 +7257,9 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
         maxDrop: parseFraction(raw.maxDrop, 0.02),
         baseline: (raw.baseline?.value ?? '').trim(),
         cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'], defaults.cache),
-        cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir
+        cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
+        journalPath: (raw.journal?.value ?? '').trim() || (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(resultsPath), Defaults.JournalFile),
+        resume: raw.resume ? parseBoolean(raw.resume, false) : false
     };
 }
 function isOpenRouter(baseUrl) {
@@ -7303,62 +7315,6 @@ function parseBoolean(o, fallback) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/llm/cache.ts
-
-
-
-/**
- * Record and replay: every LLM request (agent turns, judge, semantic matches) is keyed by a hash
- * of the endpoint, model, messages, tools, sampling parameters and the repeat's attempt number
- * (so repeats do not collapse into one answer), and its answer is kept as a file in `dir`.
- * An unchanged suite against an unchanged server then re-runs without calling the model.
- */
-function createCachingChatClient(inner, options) {
-    const stats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0, saved_cost_usd: null };
-    if (options.mode === 'off')
-        return { client: inner, stats };
-    (0,external_node_fs_namespaceObject.mkdirSync)(options.dir, { recursive: true });
-    const client = {
-        async complete(request, signal) {
-            const file = (0,external_node_path_namespaceObject.join)(options.dir, `${requestKey(options.baseURL, request)}.json`);
-            const stored = readStored(file);
-            if (stored) {
-                stats.hits++;
-                stats.saved_tokens += stored.usage?.total_tokens ?? 0;
-                if (stored.usage?.cost_usd !== undefined)
-                    stats.saved_cost_usd = Math.round(((stats.saved_cost_usd ?? 0) + stored.usage.cost_usd) * 1e8) / 1e8;
-                return { ...stored, latency_ms: 0 };
-            }
-            stats.misses++;
-            const response = await inner.complete(request, signal);
-            if (options.mode === 'read-write') {
-                // Write then rename, so a concurrent reader never sees half a file.
-                const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-                (0,external_node_fs_namespaceObject.writeFileSync)(temp, JSON.stringify(response));
-                (0,external_node_fs_namespaceObject.renameSync)(temp, file);
-            }
-            return response;
-        }
-    };
-    return { client, stats };
-}
-function requestKey(baseURL, request) {
-    const { model, messages, tools, temperature, logprobs, top_logprobs, attempt, retry } = request;
-    return (0,external_node_crypto_.createHash)('sha256')
-        .update(JSON.stringify({ baseURL, model, messages, tools: tools ?? null, temperature: temperature ?? 0, logprobs: logprobs ?? false, top_logprobs: top_logprobs ?? null, attempt: attempt ?? 1, retry: retry ?? 0 }))
-        .digest('hex');
-}
-function readStored(file) {
-    try {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/util/text.ts
 /** Shorten to `max` characters with an ellipsis. */
 function ellipsize(text, max) {
@@ -20406,11 +20362,13 @@ function summarize(runs, groups, judgeOverhead = emptyUsage()) {
     }
     const passed = runs.filter((r) => r.status === 'passed').length;
     const errored = runs.filter((r) => r.status === 'error').length;
+    const cancelled = runs.filter((r) => r.status === 'cancelled').length;
     return {
         total: runs.length,
         passed,
-        failed: runs.length - passed - errored,
+        failed: runs.length - passed - errored - cancelled,
         errored,
+        cancelled,
         pass_rate: rate(passed, runs.length),
         tokens: { agent, judge, total: agent.total_tokens + judge.total_tokens },
         llm_calls: llmCalls,
@@ -55543,6 +55501,55 @@ function session_describeError(error) {
     return text;
 }
 
+;// CONCATENATED MODULE: ./src/execute/cancellation.ts
+/** The reason an evaluation's cancel signal carries: which signal, and when it came. */
+class CancelledError extends Error {
+    signalName;
+    at;
+    constructor(signalName, at) {
+        super(`cancelled by ${signalName}`);
+        this.signalName = signalName;
+        this.at = at;
+        this.name = 'CancelledError';
+    }
+}
+/** The exit status of a process ended by a signal, as shells and the Actions runner read it. */
+const CANCEL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 };
+function cancellationOf(signal) {
+    return signal?.aborted && signal.reason instanceof CancelledError ? signal.reason : null;
+}
+/**
+ * A cancelled or timed-out job gets SIGINT, then SIGTERM 7.5 s later. The first signal aborts
+ * the evaluation (`onCancel` runs at once, to end the server process trees); the pipeline then
+ * writes everything with what had finished. A second signal means "now": `onForce` runs (kill
+ * what is left, synchronously) and the process exits with the first signal's code.
+ */
+function watchSignals(handlers = {}) {
+    const controller = new AbortController();
+    let first = null;
+    const onSignal = (name) => {
+        if (first) {
+            handlers.onForce?.();
+            process.exit(CANCEL_EXIT_CODES[first.signalName]);
+        }
+        first = new CancelledError(name, new Date().toISOString());
+        controller.abort(first);
+        handlers.onCancel?.(first);
+    };
+    const onInt = () => onSignal('SIGINT');
+    const onTerm = () => onSignal('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    return {
+        signal: controller.signal,
+        received: () => first,
+        dispose() {
+            process.off('SIGINT', onInt);
+            process.off('SIGTERM', onTerm);
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/agent/exposure.ts
 /**
  * Offer the server to the model as eval-action does: every tool as a function (same description
@@ -55599,6 +55606,7 @@ function functionParameters(schema) {
 ;// CONCATENATED MODULE: ./src/agent/run-agent.ts
 
 
+
 /**
  * The tool-calling loop: ask the model, run every tool call it requests in order, feed the
  * results back, until it answers without tools or `max_steps` LLM calls are spent. Never
@@ -55615,12 +55623,16 @@ async function runAgent(task, session, llm, signal) {
         llm_calls: [],
         final_output: null,
         stop_reason: 'max_steps',
-        error: null
+        error: null,
+        cancelled: null
     };
     let stage = 'llm';
+    // What the run waits for right now, for the record of a cancelled run.
+    let waitingFor = `the model (${task.model})`;
     try {
         for (let step = 0; step < task.max_steps; step++) {
             stage = 'llm';
+            waitingFor = `the model (${task.model})`;
             const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal);
             transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage });
             transcript.messages.push({
@@ -55635,6 +55647,7 @@ async function runAgent(task, session, llm, signal) {
             }
             stage = 'server';
             for (const call of response.tool_calls) {
+                waitingFor = `the tool '${targets.get(call.function.name)?.name ?? call.function.name}'`;
                 const record = await executeCall(call.function.name, call.function.arguments, targets.get(call.function.name), session, signal, transcript);
                 transcript.messages.push({ role: 'tool', tool_call_id: call.id, content: record.result });
             }
@@ -55642,6 +55655,11 @@ async function runAgent(task, session, llm, signal) {
         return transcript;
     }
     catch (error) {
+        if (signal.reason instanceof CancelledError) {
+            transcript.stop_reason = 'cancelled';
+            transcript.cancelled = { reason: signal.reason, waiting_for: waitingFor };
+            return transcript;
+        }
         transcript.stop_reason = 'error';
         transcript.error = signal.aborted
             ? { stage: 'timeout', message: abortReason(signal) }
@@ -55709,12 +55727,23 @@ function abortReason(signal) {
     return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was aborted';
 }
 
+;// CONCATENATED MODULE: ./src/results/types.ts
+const RESULTS_VERSION = 1;
+const GEVAL_METRIC_NAME = 'Response Quality [GEval]';
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: ./src/version.ts
+
+const TOOL_NAME = 'mcp-server-evals';
+const TOOL_VERSION = package_namespaceObject.rE;
+
 ;// CONCATENATED MODULE: ./src/aggregate/groups.ts
 
 /**
  * A group is one case × model × system prompt; its runs are the repeats. It passes when its
  * pass rate reaches its floor: hard cases need every run (1.0 by default), soft cases a share
- * (0.8 by default: 4 of 5). A run that errored counts as not passed.
+ * (0.8 by default: 4 of 5). A run that errored or was cancelled counts as not passed.
  */
 function groupRuns(runs, floors) {
     const groups = new Map();
@@ -55738,6 +55767,7 @@ function groupRuns(runs, floors) {
             runs: attempts.length,
             passed,
             errored: attempts.filter((r) => r.status === 'error').length,
+            cancelled: attempts.filter((r) => r.status === 'cancelled').length,
             pass_rate: round4(passRate),
             floor,
             // A tiny epsilon so 4/5 meets 0.8 whatever the float arithmetic says.
@@ -55795,7 +55825,7 @@ function metricSet(runs, byCase) {
         const golden = byCase.get(run.case_id)?.golden;
         const called = run.tool_calls.map((c) => c.name);
         const check = (name) => run.golden_assertions?.checks.find((c) => c.check === name);
-        if (run.status !== 'error') {
+        if (run.status !== 'error' && run.status !== 'cancelled') {
             if (golden?.expect_tool === null)
                 overTrigger.push(called.length > 0);
             else if (golden?.expect_tool) {
@@ -55847,6 +55877,43 @@ function metricSet(runs, byCase) {
 const metrics_share = (xs) => (xs.length ? round4(xs.filter(Boolean).length / xs.length) : null);
 const ratio = (n, d) => (d ? round4(n / d) : null);
 const mean = (xs) => (xs.length ? round4(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
+
+;// CONCATENATED MODULE: ./src/aggregate/document.ts
+
+
+
+
+
+/**
+ * The results document as a pure function of its parts (the gate is applied after, since it
+ * needs the baseline). Runs are in plan order; every run's `total_duration_s` is the whole
+ * evaluation's, as eval-action reports it. A cancelled or incomplete evaluation never passes.
+ */
+function document_assembleDocument(parts) {
+    const runs = [...parts.runs].sort((a, b) => a.index - b.index).map((r) => ({ ...r, total_duration_s: parts.duration_s }));
+    const ran = parts.behaviour.status === 'ran';
+    const groups = groupRuns(runs, parts.config.pass_floors);
+    const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache };
+    const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0;
+    return {
+        version: RESULTS_VERSION,
+        tool: { name: TOOL_NAME, version: TOOL_VERSION },
+        started_at: parts.started_at,
+        duration_s: parts.duration_s,
+        passed: complete && groups.every((g) => g.success) && (parts.conformance?.passed ?? true),
+        config: parts.config,
+        behaviour: parts.behaviour,
+        conformance: parts.conformance,
+        summary,
+        gate: null,
+        metrics: ran ? computeMetrics(runs, parts.cases) : null,
+        groups,
+        runs,
+        fatal_error: null,
+        cancelled: parts.cancelled,
+        journal: parts.journal
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
 
@@ -56008,10 +56075,10 @@ function localDate(now) {
     const pad = (n) => String(n).padStart(2, '0');
     return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
-
-;// CONCATENATED MODULE: ./src/results/types.ts
-const RESULTS_VERSION = 1;
-const GEVAL_METRIC_NAME = 'Response Quality [GEval]';
+/** Which planned run a record is: the same case, model, prompt and repeat in any attempt of the suite. */
+function runKey(run) {
+    return JSON.stringify([run.case_id, run.model, run.prompt_name, run.attempt]);
+}
 
 ;// CONCATENATED MODULE: ./src/scoring/geval.ts
 
@@ -56267,13 +56334,6 @@ function createPool(concurrency) {
     };
 }
 
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: ./src/version.ts
-
-const TOOL_NAME = 'mcp-server-evals';
-const TOOL_VERSION = package_namespaceObject.rE;
-
 ;// CONCATENATED MODULE: ./src/engine.ts
 
 
@@ -56288,17 +56348,40 @@ const TOOL_VERSION = package_namespaceObject.rE;
 
 
 
-
-
 const TOOL_OUTPUT_LIMIT = 2000;
+/** The runs of a suite, assembled into a results document (conformance and the gate come later). */
+async function runEvaluation(suite, server, settings, deps) {
+    const executed = await executeRuns(suite, settings, deps);
+    return assembleDocument({
+        started_at: executed.started_at,
+        duration_s: executed.duration_s,
+        config: resultsConfig(suite, server, settings),
+        cases: suite.cases,
+        behaviour: { status: 'ran', reason: null },
+        conformance: null,
+        runs: executed.runs,
+        overhead: executed.overhead,
+        cache: null,
+        cancelled: cancelledSummary(deps.cancel, executed),
+        journal: null
+    });
+}
+/** The document's `cancelled` section, when the cancel signal fired. */
+function cancelledSummary(cancel, executed) {
+    const reason = cancellationOf(cancel);
+    if (!reason)
+        return null;
+    return { signal: reason.signalName, at: reason.at, planned: executed.planned, finished: executed.runs.filter((r) => r.status !== 'cancelled').length };
+}
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
  * judge call queues at the front of the pool as soon as the run ends, so judging overlaps the
  * remaining runs instead of waiting for a separate phase. A few servers (up to twice the number of
  * cores) are started ahead of their slot, so server start-up overlaps model latency instead of
- * adding to it. Every failure stays inside its run.
+ * adding to it. Every failure stays inside its run; after a cancel every unfinished run is
+ * recorded as cancelled, with what it was waiting for.
  */
-async function runEvaluation(suite, server, settings, deps) {
+async function executeRuns(suite, settings, deps) {
     const startedAt = new Date();
     const started = performance.now();
     const specs = expandMatrix(suite, { filter: settings.filter, today: settings.today });
@@ -56306,7 +56389,16 @@ async function runEvaluation(suite, server, settings, deps) {
     // Starting many more servers at once than there are cores only makes them fight for the CPU.
     const startingAhead = createPool(Math.min(settings.concurrency, 2 * (0,external_node_os_namespaceObject.availableParallelism)()));
     let finished = 0;
+    const finish = (result, reused = false) => {
+        if (!reused)
+            deps.record?.(result);
+        deps.onRunFinished?.(result, ++finished, specs.length);
+        return result;
+    };
     const results = await Promise.all(specs.map(async (spec) => {
+        const reused = deps.reuse?.get(runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }));
+        if (reused)
+            return finish({ ...reused, index: spec.index }, true);
         const releaseAhead = await startingAhead.acquire();
         let opened;
         let releaseSlot;
@@ -56325,50 +56417,55 @@ async function runEvaluation(suite, server, settings, deps) {
             releaseSlot();
         }
         const { golden } = spec.case;
-        const wantsGolden = golden !== null && agentPhase.transcript.error === null;
-        const scored = agentPhase.judgeable || wantsGolden
-            ? await pool.run(async () => ({
-                verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, agentPhase.transcript.final_output ?? '') : undefined,
-                golden: wantsGolden ? await checkGolden(golden, agentPhase.transcript.tool_calls, deps.semantic.match) : null
-            }), { urgent: true })
-            : { verdict: undefined, golden: null };
-        const result = buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps);
-        deps.onRunFinished?.(result, ++finished, specs.length);
-        return result;
+        const { transcript } = agentPhase;
+        const wantsGolden = golden !== null && transcript.error === null && transcript.cancelled === null;
+        let scored = { golden: null };
+        if (agentPhase.judgeable || wantsGolden) {
+            // A cancel while the run waits for, or is in, its judge call leaves it unjudged: cancelled.
+            const interrupted = () => {
+                transcript.cancelled ??= { reason: cancellationOf(deps.cancel), waiting_for: `the judge (${suite.judge_model})` };
+            };
+            deps.cancel?.addEventListener('abort', interrupted, { once: true });
+            try {
+                scored = await pool.run(async () => deps.cancel?.aborted
+                    ? { golden: null }
+                    : {
+                        verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined,
+                        golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null
+                    }, { urgent: true });
+            }
+            finally {
+                deps.cancel?.removeEventListener('abort', interrupted);
+            }
+            if (transcript.cancelled)
+                scored = { golden: null };
+        }
+        return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps));
     }));
     const duration = round1((performance.now() - started) / 1000);
-    for (const r of results)
-        r.total_duration_s = duration;
     const overhead = emptyUsage();
     addUsage(overhead, deps.judge.stepGenerationUsage);
     addUsage(overhead, deps.semantic.usage);
-    const groups = groupRuns(results, suite.pass_floors);
-    const summary = summarize(results, groups, overhead);
-    return {
-        version: RESULTS_VERSION,
-        tool: { name: TOOL_NAME, version: TOOL_VERSION },
-        started_at: startedAt.toISOString(),
-        duration_s: duration,
-        passed: groups.every((g) => g.success),
-        config: resultsConfig(suite, server, settings),
-        behaviour: { status: 'ran', reason: null },
-        conformance: null,
-        summary,
-        gate: null,
-        metrics: computeMetrics(results, suite.cases),
-        groups,
-        runs: results,
-        fatal_error: null
-    };
+    return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, runs: results, overhead };
+}
+/** This run's signal: its own time limit, or the job's cancellation, whichever comes first. */
+function runSignal(controller, cancel) {
+    return cancel ? AbortSignal.any([controller.signal, cancel]) : controller.signal;
 }
 /** Start this run's own server (or remote session), within timeout_seconds. Never throws. */
 async function openForRun(settings, deps) {
+    const waiting = (waiting_for) => ({ cancelled: { reason: cancellationOf(deps.cancel), waiting_for } });
+    if (deps.cancel?.aborted)
+        return waiting('a free slot');
     const controller = new AbortController();
+    const signal = runSignal(controller, deps.cancel);
     const timer = setTimeout(() => controller.abort(new Error(`the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000);
     try {
-        return { session: await deps.sessions.open(controller.signal) };
+        return { session: await deps.sessions.open(signal) };
     }
     catch (error) {
+        if (cancellationOf(deps.cancel))
+            return waiting('the server to start');
         if (controller.signal.aborted)
             return { error: { stage: 'timeout', message: controller.signal.reason.message } };
         return {
@@ -56384,18 +56481,27 @@ async function openForRun(settings, deps) {
     }
 }
 async function runInSlot(spec, opened, settings, deps) {
-    if (!opened.session) {
+    const notRun = (fill) => {
         const transcript = emptyTranscript(spec);
-        transcript.error = opened.error;
+        fill(transcript);
         return { transcript, session: null, duration_s: 0, judgeable: false };
-    }
+    };
+    if (opened.cancelled)
+        return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = opened.cancelled)));
+    if (!opened.session)
+        return notRun((t) => (t.error = opened.error));
     const { session } = opened;
+    // A cancel that came while this run waited for a slot: it never starts.
+    if (deps.cancel?.aborted) {
+        await session.close();
+        return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = { reason: cancellationOf(deps.cancel), waiting_for: 'a free slot' })));
+    }
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000);
     // eval-action's clock starts after the session is up and stops after it is closed.
     const agentStarted = performance.now();
     try {
-        const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt }, session, deps.llm, controller.signal);
+        const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt }, session, deps.llm, runSignal(controller, deps.cancel));
         await session.close();
         // A hung server says nothing by itself; what it last wrote to stderr often explains why.
         if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
@@ -56413,9 +56519,9 @@ async function runInSlot(spec, opened, settings, deps) {
         await session.close();
     }
 }
-async function judgeRun(judge, spec, finalOutput) {
+async function judgeRun(judge, spec, finalOutput, cancel) {
     try {
-        return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt });
+        return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt }, cancel);
     }
     catch (error) {
         return error instanceof JudgeError ? error : new JudgeError(error.message, emptyUsage());
@@ -56428,7 +56534,8 @@ function buildRunResult(spec, phase, verdict, golden, maxSteps) {
     const judgeError = verdict instanceof JudgeError ? verdict : undefined;
     const error = transcript.error ?? (judgeError ? { stage: 'judge', message: judgeError.message } : null);
     const rubricPassed = judged?.success ?? false;
-    const success = rubricPassed && toolAssertions.passed && (golden?.passed ?? true);
+    const cancelled = transcript.cancelled;
+    const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true);
     const schemas = new Map((phase.session?.tools ?? []).map((t) => [t.name, t.inputSchema]));
     const usage = emptyUsage();
     for (const call of transcript.llm_calls)
@@ -56472,11 +56579,12 @@ function buildRunResult(spec, phase, verdict, golden, maxSteps) {
         kind: spec.case.kind,
         tags: spec.case.tags,
         system_prompt: spec.system_prompt,
-        status: error ? 'error' : success ? 'passed' : 'failed',
+        status: cancelled ? 'cancelled' : error ? 'error' : success ? 'passed' : 'failed',
         threshold: spec.case.threshold,
         final_output: transcript.final_output,
         stop_reason: transcript.stop_reason,
         error,
+        cancelled: cancelled ? { at: cancelled.reason.at, signal: cancelled.reason.signalName, waiting_for: cancelled.waiting_for } : null,
         llm_calls: transcript.llm_calls,
         usage,
         judge: judgeDetails(spec, judged, judgeError),
@@ -56523,6 +56631,8 @@ function judgeDetails(spec, verdict, error) {
 }
 /** eval-action's `actual_output`: the final answer, or its wording for what went wrong. */
 function actualOutput(transcript, maxSteps) {
+    if (transcript.cancelled)
+        return `[Cancelled by ${transcript.cancelled.reason.signalName} while waiting for ${transcript.cancelled.waiting_for}]`;
     if (transcript.error)
         return `[Agent error: ${transcript.error.message}]`;
     if (transcript.stop_reason === 'max_steps')
@@ -56530,6 +56640,8 @@ function actualOutput(transcript, maxSteps) {
     return transcript.final_output || 'No output generated';
 }
 function notJudgedReason(transcript, judgeError, maxSteps) {
+    if (transcript.cancelled)
+        return `Not judged: cancelled by ${transcript.cancelled.reason.signalName} while waiting for ${transcript.cancelled.waiting_for}.`;
     if (judgeError)
         return `Judge error: ${judgeError.message}`;
     if (transcript.error)
@@ -56574,7 +56686,8 @@ function emptyTranscript(spec) {
         llm_calls: [],
         final_output: null,
         stop_reason: 'error',
-        error: null
+        error: null,
+        cancelled: null
     };
 }
 function resultsConfig(suite, server, settings) {
@@ -56596,11 +56709,294 @@ function round1(n) {
     return Math.round(n * 10) / 10;
 }
 
+;// CONCATENATED MODULE: ./src/util/redact.ts
+const REDACTED = '***';
+/** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
+const MIN_SECRET_LENGTH = 4;
+/** Replace every occurrence of every secret in every string of a JSON-like value. */
+function redactDeep(value, secrets) {
+    const active = usable(secrets);
+    if (active.length === 0)
+        return value;
+    const walk = (v) => {
+        if (typeof v === 'string')
+            return replaceAll(v, active);
+        if (Array.isArray(v))
+            return v.map(walk);
+        if (v && typeof v === 'object')
+            return Object.fromEntries(Object.entries(v).map(([k, x]) => [replaceAll(k, active), walk(x)]));
+        return v;
+    };
+    return walk(value);
+}
+function redactText(text, secrets) {
+    return replaceAll(text, usable(secrets));
+}
+function replaceAll(text, forms) {
+    let out = text;
+    for (const form of forms)
+        if (out.includes(form))
+            out = out.split(form).join(REDACTED);
+    return out;
+}
+/**
+ * A secret as it can appear in what we write: as it is, escaped inside a JSON string (once, or
+ * twice for JSON text inside JSON, or with every non-ASCII character as \uXXXX the way Python's
+ * json.dumps writes it), and URL-encoded (with %20 or + for spaces).
+ */
+function secretForms(secret) {
+    const json = (text) => JSON.stringify(text).slice(1, -1);
+    const ascii = json(secret).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const url = encodeURIComponent(secret);
+    return [...new Set([secret, json(secret), json(json(secret)), ascii, url, url.replace(/%20/g, '+')])];
+}
+/** Every form of every secret, longest first, so a secret that contains another is replaced whole. */
+function usable(secrets) {
+    const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms);
+    return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+;// CONCATENATED MODULE: ./src/execute/journal.ts
+
+
+
+
+
+
+const JOURNAL_VERSION = 1;
+/** Appends records to a journal, redacted and flushed; keeps the same records in memory. */
+class JournalWriter {
+    secrets;
+    fd;
+    state;
+    /**
+     * Start a journal at `path` (null: in memory only) with its header and the runs reused from an earlier attempt,
+     * written to a temporary file and renamed over the old journal, so the old one is never
+     * half-replaced.
+     */
+    constructor(path, header, reused, secrets) {
+        this.secrets = secrets;
+        const records = [{ ...header, reused: reused.length }, ...reused.map((run) => ({ type: 'run', run }))];
+        const safe = records.map((r) => redactDeep(r, secrets));
+        this.fd = null;
+        if (path) {
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+            const temp = `${path}.${process.pid}.tmp`;
+            const fd = (0,external_node_fs_namespaceObject.openSync)(temp, 'w');
+            (0,external_node_fs_namespaceObject.writeSync)(fd, safe.map((r) => `${JSON.stringify(r)}\n`).join(''));
+            (0,external_node_fs_namespaceObject.fsyncSync)(fd);
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_namespaceObject.renameSync)(temp, path);
+            this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+        }
+        this.state = { path: path ?? '', header: safe[0], conformance: null, runs: new Map(), end: null };
+        for (const r of safe.slice(1))
+            this.remember(r);
+    }
+    append(record) {
+        const safe = redactDeep(record, this.secrets);
+        if (this.fd !== null) {
+            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${JSON.stringify(safe)}\n`);
+            (0,external_node_fs_namespaceObject.fsyncSync)(this.fd);
+        }
+        this.remember(safe);
+    }
+    close() {
+        if (this.fd !== null)
+            (0,external_node_fs_namespaceObject.closeSync)(this.fd);
+        this.fd = null;
+    }
+    remember(record) {
+        applyRecord(this.state, record);
+    }
+}
+function applyRecord(state, record) {
+    if (record.type === 'run')
+        state.runs.set(runKey(record.run), record.run);
+    else if (record.type === 'conformance')
+        state.conformance = record.section;
+    else if (record.type === 'end')
+        state.end = record;
+}
+/** Why a journal could not be read at all. */
+class JournalError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'JournalError';
+    }
+}
+/**
+ * Read a journal back. Lines that are not JSON records (a line cut short by a crash, or
+ * damage) are skipped and counted, never fatal; a file without a header is a JournalError.
+ */
+function readJournal(path) {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (error) {
+        throw new JournalError(`cannot read the run journal ${path}: ${error.code ?? error.message}`);
+    }
+    let state = null;
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const record = parseRecord(line);
+        if (!record)
+            skipped++;
+        else if (record.type === 'header') {
+            if (state)
+                skipped++;
+            else
+                state = { path, header: record, conformance: null, runs: new Map(), end: null };
+        }
+        else if (state)
+            applyRecord(state, record);
+        else
+            skipped++;
+    }
+    if (!state)
+        throw new JournalError(`${path} is not a run journal of version ${JOURNAL_VERSION}: it has no header line`);
+    return { state, skipped };
+}
+function parseRecord(line) {
+    let value;
+    try {
+        value = JSON.parse(line);
+    }
+    catch {
+        return null;
+    }
+    if (!value || typeof value !== 'object')
+        return null;
+    const record = value;
+    switch (record.type) {
+        case 'header':
+            return record.version === JOURNAL_VERSION && typeof record.suite_hash === 'string' && record.config && Array.isArray(record.cases) ? record : null;
+        case 'run':
+            return isRun(record.run) ? record : null;
+        case 'conformance':
+            return record.section && typeof record.section === 'object' ? record : null;
+        case 'end':
+            return typeof record.duration_s === 'number' ? record : null;
+        default:
+            return null;
+    }
+}
+function isRun(run) {
+    const r = run;
+    return !!r && typeof r.case_id === 'string' && typeof r.model === 'string' && typeof r.prompt_name === 'string' && typeof r.attempt === 'number' && typeof r.status === 'string';
+}
+/** Runs an interrupted attempt finished with a verdict; errored and cancelled runs run again. */
+function reusableRuns(state) {
+    return [...state.runs.values()].filter((r) => r.status === 'passed' || r.status === 'failed');
+}
+/** The results document a journal holds (the gate is applied after, against its baseline). */
+function documentFromJournal(state) {
+    const { header, end } = state;
+    const runs = [...state.runs.values()];
+    return document_assembleDocument({
+        started_at: header.started_at,
+        duration_s: end?.duration_s ?? 0,
+        config: header.config,
+        cases: header.cases,
+        behaviour: header.behaviour,
+        conformance: state.conformance,
+        runs,
+        overhead: end?.overhead ?? emptyUsage(),
+        cache: end?.cache ?? null,
+        cancelled: end?.cancelled ?? null,
+        journal: {
+            path: state.path,
+            reused: header.reused,
+            missing: header.behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/llm/cache.ts
+
+
+
+
+/**
+ * Record and replay: every LLM request (agent turns, judge, semantic matches) is keyed by a hash
+ * of the endpoint, model, messages, tools, sampling parameters and the repeat's attempt number
+ * (so repeats do not collapse into one answer), and its answer is kept as a file in `dir`.
+ * An unchanged suite against an unchanged server then re-runs without calling the model.
+ * The files reach the Actions cache, which pull requests can restore: an answer is stored with
+ * every secret redacted (and replays so), and an unreadable entry is a miss with one warning.
+ */
+function createCachingChatClient(inner, options) {
+    const stats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0, saved_cost_usd: null };
+    if (options.mode === 'off')
+        return { client: inner, stats };
+    (0,external_node_fs_namespaceObject.mkdirSync)(options.dir, { recursive: true });
+    let warned = false;
+    const unreadable = (file, why) => {
+        if (!warned)
+            options.onWarning?.(`Skipped an unreadable recorded LLM answer (${file}: ${why}); the model is asked instead. Further ones are skipped without a warning.`);
+        warned = true;
+    };
+    const client = {
+        async complete(request, signal) {
+            const file = (0,external_node_path_namespaceObject.join)(options.dir, `${requestKey(options.baseURL, request)}.json`);
+            const stored = readStored(file, unreadable);
+            if (stored) {
+                stats.hits++;
+                stats.saved_tokens += stored.usage?.total_tokens ?? 0;
+                if (stored.usage?.cost_usd !== undefined)
+                    stats.saved_cost_usd = Math.round(((stats.saved_cost_usd ?? 0) + stored.usage.cost_usd) * 1e8) / 1e8;
+                return { ...stored, latency_ms: 0 };
+            }
+            stats.misses++;
+            const response = await inner.complete(request, signal);
+            if (options.mode === 'read-write') {
+                // Write then rename, so a concurrent reader never sees half a file.
+                const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+                (0,external_node_fs_namespaceObject.writeFileSync)(temp, JSON.stringify(redactDeep(response, options.secrets ?? [])));
+                (0,external_node_fs_namespaceObject.renameSync)(temp, file);
+            }
+            return response;
+        }
+    };
+    return { client, stats };
+}
+function requestKey(baseURL, request) {
+    const { model, messages, tools, temperature, logprobs, top_logprobs, attempt, retry } = request;
+    return (0,external_node_crypto_.createHash)('sha256')
+        .update(JSON.stringify({ baseURL, model, messages, tools: tools ?? null, temperature: temperature ?? 0, logprobs: logprobs ?? false, top_logprobs: top_logprobs ?? null, attempt: attempt ?? 1, retry: retry ?? 0 }))
+        .digest('hex');
+}
+/** A stored answer; undefined when there is none, or when it is not a whole answer (reported). */
+function readStored(file, unreadable) {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        const value = JSON.parse(text);
+        if (!value || typeof value !== 'object' || !Array.isArray(value.tool_calls) || !('content' in value))
+            throw new Error('not a recorded answer');
+        return value;
+    }
+    catch (error) {
+        unreadable(file, error.message);
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/badge.ts
 function renderBadge(doc) {
     const badge = (message, color) => ({ schemaVersion: 1, label: 'MCP evals', message, color });
     if (doc.fatal_error !== null)
         return badge('error', 'lightgrey');
+    if (doc.cancelled)
+        return badge(`cancelled (${doc.summary.passed}/${doc.summary.total} passed)`, 'lightgrey');
     const conformance = doc.conformance ? (doc.conformance.passed ? '' : ' · conformance failing') : '';
     if (doc.behaviour.status === 'skipped') {
         return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey');
@@ -56628,6 +57024,8 @@ function formatPercent(score) {
 
 /** What went wrong with a run, in words: its error, or the judge against the threshold and each check that did not hold. */
 function failureReasons(run) {
+    if (run.status === 'cancelled' && run.cancelled)
+        return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`];
     if (run.status === 'error' && run.error)
         return [`${run.error.stage} error: ${firstLine(run.error.message)}`];
     const reasons = [];
@@ -56699,6 +57097,8 @@ function behaviourSuite(doc) {
         const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`;
         if (group.success)
             return `${open}</testcase>`;
+        if (runs.length > 0 && runs.every((r) => r.status === 'cancelled'))
+            return `${open}\n      <skipped message="${attr(failureReasons(runs[0]).join('; '))}"/>\n    </testcase>`;
         if (runs.length === 1)
             return `${open}\n${runOutcome(runs[0])}\n    </testcase>`;
         const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`);
@@ -56856,6 +57256,7 @@ const PASS_BADGE = shield(['%E2%9C%93', '2da44e'], 'passed');
 const FAIL_BADGE = shield(['%E2%9C%97', 'd1242f'], 'failed');
 const ERROR_BADGE = shield(['error', '6e7781'], 'error');
 const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged');
+const CANCELLED_BADGE = shield(['cancelled', '6e7781'], 'cancelled');
 /**
  * The Markdown report, in eval-action's structure (header line, summary table, per-run details)
  * with its defects fixed: score badges follow each case's own threshold, the final answer is
@@ -56867,6 +57268,12 @@ function renderMarkdownReport(doc) {
         out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '');
         return out.join('\n');
     }
+    if (doc.cancelled)
+        out.push(...renderCancelled(doc));
+    else if (doc.journal && doc.journal.missing > 0)
+        out.push(`> **Incomplete:** ${doc.journal.missing} planned runs are missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '');
+    if (doc.journal && doc.journal.reused > 0)
+        out.push(`_Resumed: ${doc.journal.reused} runs were taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '');
     if (doc.gate)
         out.push(...renderGate(doc.gate));
     if (doc.conformance)
@@ -56892,11 +57299,25 @@ function renderMarkdownReport(doc) {
         out.push(...runDetails(run), '');
     return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }
+/** A cancelled evaluation: no verdict, what had finished, and how to pick up the rest. */
+function renderCancelled(doc) {
+    const c = doc.cancelled;
+    if (!c)
+        return [];
+    return [
+        `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${c.finished === 0 ? `none of the ${c.planned} planned runs had finished` : `${c.finished} of ${c.planned} planned runs had finished and are shown below; the others are marked cancelled`}. No gate was applied: this is not a verdict.`,
+        '>',
+        '> Re-run the job with `resume: true` (CLI: `--resume`) to run only the missing runs.',
+        ''
+    ];
+}
 function headerLine(doc) {
     const { summary } = doc;
     const seconds = Math.trunc(doc.duration_s);
     const parts = [];
-    if (doc.behaviour.status === 'skipped' && doc.conformance)
+    if (doc.cancelled)
+        parts.push(`**Cancelled** — ${summary.passed} passed, ${summary.failed} failed, ${summary.errored} errored, ${summary.cancelled} cancelled of ${summary.total}`);
+    else if (doc.behaviour.status === 'skipped' && doc.conformance)
         parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`);
     else if (summary.failed + summary.errored === 0)
         parts.push(`**All ${summary.total} evals passed**`);
@@ -57022,6 +57443,8 @@ function groupTable(groups) {
 /** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
 function scoreBadge(run) {
     const score = run.metrics[0]?.score ?? null;
+    if (run.status === 'cancelled')
+        return CANCELLED_BADGE;
     if (run.status === 'error' && score === null)
         return ERROR_BADGE;
     if (score === null)
@@ -57042,7 +57465,7 @@ function toolsCell(run) {
 function runDetails(run) {
     const score = run.metrics[0]?.score ?? null;
     const pct = score === null ? 'N/A' : `${formatPercent(score)}%`;
-    const statusBadge = run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE;
+    const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE;
     const out = [
         '<details>',
         `<summary id="${markdown_anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
@@ -57052,6 +57475,8 @@ function runDetails(run) {
         blockquote(run.input),
         ''
     ];
+    if (run.cancelled)
+        out.push(`##### Cancelled`, '', `By ${run.cancelled.signal} at ${formatTimestamp(run.cancelled.at)}, while waiting for ${escapeMarkdown(run.cancelled.waiting_for)}.`, '');
     if (run.error) {
         out.push(`##### Error (${run.error.stage})`, '', blockquote(run.error.message), '');
         if (run.error.stderr_tail)
@@ -57210,39 +57635,8 @@ function createSemanticMatcher(llm, model) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/util/redact.ts
-const REDACTED = '***';
-/** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
-const MIN_SECRET_LENGTH = 4;
-/** Replace every occurrence of every secret in every string of a JSON-like value. */
-function redactDeep(value, secrets) {
-    const active = usable(secrets);
-    if (active.length === 0)
-        return value;
-    const walk = (v) => {
-        if (typeof v === 'string')
-            return redactText(v, active);
-        if (Array.isArray(v))
-            return v.map(walk);
-        if (v && typeof v === 'object')
-            return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactText(k, active), walk(x)]));
-        return v;
-    };
-    return walk(value);
-}
-function redactText(text, secrets) {
-    let out = text;
-    for (const secret of usable(secrets))
-        if (out.includes(secret))
-            out = out.split(secret).join(REDACTED);
-    return out;
-}
-/** Longest first, so a secret that contains another is replaced whole. */
-function usable(secrets) {
-    return [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
-}
-
 ;// CONCATENATED MODULE: ./src/evaluate.ts
+
 
 
 
@@ -57277,11 +57671,12 @@ function prepare(options, env) {
 }
 /**
  * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
- * skip them; one document holds both, and `passed` is both gates.
+ * skip them; one document holds both, and `passed` is both gates. Everything goes through the
+ * run journal first, and the document is built from what the journal holds.
  */
 async function evaluate(prepared, hooks = {}) {
     const { options, suite, server } = prepared;
-    const startedAt = new Date();
+    const warn = hooks.onWarning ?? (() => undefined);
     const started = performance.now();
     const settings = {
         filter: options.filter,
@@ -57291,32 +57686,112 @@ async function evaluate(prepared, hooks = {}) {
         baseUrl: options.baseUrl,
         today: localDate(new Date())
     };
-    const report = options.conformance === 'off' ? null : await runConformance(server);
-    if (report)
-        hooks.onConformance?.(report);
-    let doc;
-    let cacheStats = null;
-    if (options.skipBehaviour !== null) {
-        doc = skippedBehaviourDocument(suite, server, settings, options.skipBehaviour);
+    const behaviour = options.skipBehaviour === null ? { status: 'ran', reason: null } : { status: 'skipped', reason: options.skipBehaviour };
+    const header = {
+        type: 'header',
+        version: JOURNAL_VERSION,
+        suite_hash: journalHash(prepared),
+        started_at: new Date().toISOString(),
+        planned: behaviour.status === 'ran' ? expandMatrix(suite, settings).length : 0,
+        reused: 0,
+        config: resultsConfig(suite, server, settings),
+        cases: suite.cases,
+        behaviour,
+        gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline }
+    };
+    const reused = options.resume && behaviour.status === 'ran' ? resumableRuns(options.journalPath, header.suite_hash, warn) : [];
+    const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn);
+    try {
+        if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
+            const report = await untilCancelled(runConformance(server), hooks.cancel);
+            if (report) {
+                hooks.onConformance?.(report);
+                journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } });
+            }
+        }
+        let cache = null;
+        let overhead = emptyUsage();
+        let cancelled = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] });
+        if (behaviour.status === 'ran') {
+            const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
+            const caching = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl, secrets: prepared.secrets, onWarning: warn });
+            cache = caching.stats;
+            const executed = await executeRuns(suite, settings, {
+                llm: caching.client,
+                judge: createGEvalJudge(caching.client, suite.judge_model),
+                semantic: createSemanticMatcher(caching.client, suite.judge_model),
+                sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+                onRunFinished: hooks.onRunFinished,
+                record: (run) => journal.append({ type: 'run', run }),
+                cancel: hooks.cancel,
+                reuse: new Map(reused.map((r) => [runKey(r), r]))
+            });
+            overhead = executed.overhead;
+            cancelled = cancelledSummary(hooks.cancel, executed);
+        }
+        journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled });
     }
-    else {
-        const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
-        const { client: llm, stats } = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl });
-        cacheStats = stats;
-        doc = await runEvaluation(suite, server, settings, {
-            llm,
-            judge: createGEvalJudge(llm, suite.judge_model),
-            semantic: createSemanticMatcher(llm, suite.judge_model),
-            sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
-            onRunFinished: hooks.onRunFinished
-        });
+    finally {
+        journal.close();
     }
-    if (cacheStats)
-        doc = { ...doc, summary: { ...doc.summary, cache: cacheStats } };
-    const whole = { started_at: startedAt.toISOString(), duration_s: Math.round((performance.now() - started) / 100) / 10 };
-    const gate = doc.behaviour.status === 'ran' ? evaluateGate(doc, loadBaseline(options.baseline, hooks.onWarning), options.gate, options.maxDrop) : null;
-    const conformance = report ? { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } : null;
-    return { ...doc, ...whole, gate, conformance, passed: (gate?.passed ?? true) && (conformance?.passed ?? true) };
+    return applyGate(documentFromJournal(journal.state), header.gate, warn);
+}
+/**
+ * The verdict: the gate (floors and/or deltas) and conformance. A cancelled or incomplete
+ * evaluation gets no gate at all (its unfinished runs would read as regressions) and never passes.
+ */
+function applyGate(doc, settings, warn = () => undefined) {
+    if (doc.behaviour.status !== 'ran')
+        return doc;
+    if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0)
+        return { ...doc, gate: null, passed: false };
+    const gate = evaluateGate(doc, loadBaseline(settings.baseline, warn), settings.mode, settings.max_drop);
+    return { ...doc, gate, passed: gate.passed && (doc.conformance?.passed ?? true) };
+}
+/** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */
+function untilCancelled(promise, cancel) {
+    if (!cancel)
+        return promise;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => resolve(null);
+        cancel.addEventListener('abort', onAbort, { once: true });
+        promise.then(resolve, reject).finally(() => cancel.removeEventListener('abort', onAbort));
+    });
+}
+/** The runs an earlier attempt of the same suite finished with a verdict; none when there is no usable journal. */
+function resumableRuns(path, suiteHash, warn) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(path)) {
+        warn(`resume: no run journal at ${path} yet; running everything.`);
+        return [];
+    }
+    try {
+        const { state, skipped } = readJournal(path);
+        if (skipped > 0)
+            warn(`resume: skipped ${skipped} unreadable line(s) of ${path} (cut short by a crash?); their runs run again.`);
+        if (state.header.suite_hash !== suiteHash) {
+            warn(`resume: ${path} is from another suite, models, server or max_steps; running everything.`);
+            return [];
+        }
+        return reusableRuns(state);
+    }
+    catch (error) {
+        warn(`resume: ${error.message}; running everything.`);
+        return [];
+    }
+}
+/** A journal on disk; where it cannot be written, one warning and a journal in memory only. */
+function openJournal(path, header, reused, secrets, warn) {
+    try {
+        return new JournalWriter(path, header, reused, secrets);
+    }
+    catch (error) {
+        warn(`Cannot write the run journal ${path} (${error.message}): a crash would lose the finished runs.`);
+        return new JournalWriter(null, header, reused, secrets);
+    }
+}
+/** What a resumed attempt must share with the journal it reuses: the suite and how runs are bounded. */
+function journalHash(prepared) {
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps])).digest('hex').slice(0, 16);
 }
 /**
  * What the recorded LLM answers belong to: the suite file, the models and judge, and the server
@@ -57326,8 +57801,8 @@ async function evaluate(prepared, hooks = {}) {
 function suiteHash(prepared) {
     const { suite, server, options } = prepared;
     const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url];
-    return createHash('sha256')
-        .update(JSON.stringify([readFileSync(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
+    return (0,external_node_crypto_.createHash)('sha256')
+        .update(JSON.stringify([(0,external_node_fs_namespaceObject.readFileSync)(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
         .digest('hex')
         .slice(0, 16);
 }
@@ -57350,14 +57825,6 @@ function loadBaseline(path, warn = () => undefined) {
         return null;
     }
 }
-function skippedBehaviourDocument(suite, server, settings, reason) {
-    return {
-        ...emptyDocument(),
-        config: resultsConfig(suite, server, settings),
-        behaviour: { status: 'skipped', reason },
-        passed: true
-    };
-}
 function emptyDocument(startedAt = new Date()) {
     return {
         version: RESULTS_VERSION,
@@ -57373,7 +57840,9 @@ function emptyDocument(startedAt = new Date()) {
         metrics: null,
         groups: [],
         runs: [],
-        fatal_error: null
+        fatal_error: null,
+        cancelled: null,
+        journal: null
     };
 }
 /** The document written when the evaluation could not run at all, so outputs always exist. */
@@ -57419,10 +57888,12 @@ function writeResults(doc, paths, secrets) {
 
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
 function formatProgressLine(run, finished, total) {
-    const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : '✗';
+    const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : run.status === 'cancelled' ? '-' : '✗';
     const score = run.metrics[0]?.score;
     const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`;
     const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : '';
+    if (run.cancelled)
+        return progress_clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — cancelled while waiting for ${run.cancelled.waiting_for}`);
     let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`;
     if (run.tool_assertions.checks.length > 0) {
         line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`;
@@ -57433,7 +57904,10 @@ function formatProgressLine(run, finished, total) {
     line += ` (${run.duration_s}s)`;
     if (run.error)
         line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`;
-    // Server and model text must not drive the terminal with escape sequences.
+    return progress_clean(line);
+}
+/** Server and model text must not drive the terminal with escape sequences. */
+function progress_clean(line) {
     return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 function formatSummaryLine(doc) {
@@ -57441,6 +57915,8 @@ function formatSummaryLine(doc) {
         return `Evals failed to run: ${doc.fatal_error}`;
     const s = doc.summary;
     const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : '';
+    if (doc.cancelled)
+        return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`;
     if (doc.behaviour.status === 'skipped')
         return `${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
     return `${conformance}${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`;
@@ -57461,11 +57937,20 @@ function formatConformanceLines(report) {
         lines.push(`  ${report.migration.length} migration steps to 2026-07-28 are in the report.`);
     return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
 }
+/** Why a cancelled step failed, in one sentence. */
+function cancelledReason(doc) {
+    const c = doc.cancelled;
+    if (!c)
+        return failureReason(doc);
+    return `Cancelled by ${c.signal} at ${c.at}: ${c.finished} of ${c.planned} planned runs had finished; the rest are recorded as cancelled. Results, report and journal are written.`;
+}
 /** Why the step fails, in one sentence. */
 function failureReason(doc) {
     const reasons = [];
     const repeated = doc.groups.some((g) => g.runs > 1);
     const bad = doc.summary.failed + doc.summary.errored;
+    if (doc.journal && doc.journal.missing > 0)
+        reasons.push(`${doc.journal.missing} planned runs are missing from the journal (the evaluation was interrupted)`);
     if (doc.gate)
         reasons.push(...doc.gate.reasons);
     else if (repeated && doc.summary.groups.failed > 0)
@@ -57479,6 +57964,72 @@ function failureReason(doc) {
     return reasons.join('; ') || 'the evaluation did not pass';
 }
 
+;// CONCATENATED MODULE: ./src/cli/report.ts
+
+
+
+
+
+const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report and JUnit from a run
+journal (what an interrupted or finished evaluation wrote, one line per run), with nothing run again.
+  --from PATH                 the journal (eval-runs.jsonl)
+  --output PATH               results JSON (default eval-results.json)
+  --report PATH               Markdown report (default eval-report.md)
+  --junit PATH                also write JUnit XML there
+  --baseline PATH             gate against this results document (default: the journal's own baseline)`;
+/** `report --from`: every rendering from the journal alone. Exit status as for a run; 2 when the journal cannot be read. */
+function reportCommand(argv) {
+    let values;
+    try {
+        values = (0,external_node_util_namespaceObject.parseArgs)({
+            args: argv,
+            options: {
+                from: { type: 'string' },
+                output: { type: 'string' },
+                report: { type: 'string' },
+                junit: { type: 'string' },
+                baseline: { type: 'string' },
+                help: { type: 'boolean', short: 'h' }
+            },
+            strict: true
+        }).values;
+    }
+    catch (error) {
+        process.stderr.write(`${error.message}\n\n${REPORT_USAGE}\n`);
+        return 2;
+    }
+    if (values.help) {
+        process.stdout.write(`${REPORT_USAGE}\n`);
+        return 0;
+    }
+    const from = values.from;
+    if (!from) {
+        process.stderr.write(`error: --from is required\n\n${REPORT_USAGE}\n`);
+        return 2;
+    }
+    try {
+        const { state, skipped } = readJournal(from);
+        if (skipped > 0)
+            process.stderr.write(`warning: skipped ${skipped} unreadable line(s) of ${from}.\n`);
+        const gate = { ...state.header.gate, ...(values.baseline !== undefined ? { baseline: values.baseline } : {}) };
+        const doc = applyGate(documentFromJournal(state), gate, (message) => process.stderr.write(`warning: ${message}\n`));
+        const paths = {
+            resultsPath: values.output ?? Defaults.ResultsPath,
+            reportPath: values.report ?? Defaults.ReportPath,
+            junitPath: values.junit
+        };
+        const written = writeResults(doc, paths, []);
+        process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${paths.resultsPath}\nReport:  ${paths.reportPath}\n`);
+        return doc.passed ? 0 : 1;
+    }
+    catch (error) {
+        if (!(error instanceof JournalError))
+            throw error;
+        process.stderr.write(`error: ${error.message}\n`);
+        return 2;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 
 
@@ -57487,7 +58038,11 @@ function failureReason(doc) {
 
 
 
+
+
+
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
+       mcp-server-evals report --from eval-runs.jsonl [--output PATH] [--report PATH] [--junit PATH]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
@@ -57511,12 +58066,19 @@ Options (eval-action's flags first):
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
   --cache MODE                record and replay LLM answers: off (default), read-write, read-only
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
+  --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
+  --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
   -h, --help                  this text
   -v, --version               print the version
 
-Exit status: 0 all runs passed (or none ran), 1 a run failed, 2 bad usage or configuration.`;
+Exit status: 0 passed, 1 the gate or conformance failed, 2 bad usage or configuration,
+130 / 143 cancelled by SIGINT / SIGTERM (what had finished is written; a second signal exits at once).
+
+${REPORT_USAGE}`;
 /** The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. */
 async function main(argv, env = process.env) {
+    if (argv[0] === 'report')
+        return reportCommand(argv.slice(1));
     let values;
     try {
         values = (0,external_node_util_namespaceObject.parseArgs)({
@@ -57544,6 +58106,8 @@ async function main(argv, env = process.env) {
                 baseline: { type: 'string' },
                 cache: { type: 'string' },
                 'cache-dir': { type: 'string' },
+                journal: { type: 'string' },
+                resume: { type: 'boolean' },
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean', short: 'v' }
             },
@@ -57585,7 +58149,9 @@ async function main(argv, env = process.env) {
             maxDrop: flag('max-drop'),
             baseline: flag('baseline'),
             cache: flag('cache'),
-            cacheDir: flag('cache-dir')
+            cacheDir: flag('cache-dir'),
+            journal: flag('journal'),
+            resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
         });
         prepared = prepare(options, env);
     }
@@ -57601,14 +58167,32 @@ async function main(argv, env = process.env) {
     const { secrets } = prepared;
     if (prepared.options.skipBehaviour)
         process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`);
-    const doc = await evaluate(prepared, {
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-        onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
-        onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+    const signals = watchSignals({
+        onCancel: (reason) => {
+            process.stderr.write(`\n${reason.signalName}: stopping; writing what has finished (again to exit at once).\n`);
+            void terminateAllGroups();
+        },
+        onForce: killAllGroupsSync
     });
-    const written = writeResults(doc, { ...prepared.options, junitPath: values.junit }, prepared.secrets);
-    process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\n`);
-    return doc.passed ? 0 : 1;
+    try {
+        const doc = await evaluate(prepared, {
+            cancel: signals.signal,
+            onWarning: (message) => process.stderr.write(`warning: ${redactText(message, secrets)}\n`),
+            onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
+            onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+        });
+        const written = writeResults(doc, { ...prepared.options, junitPath: values.junit }, prepared.secrets);
+        process.stdout.write(`${redactText(formatSummaryLine(written.document), secrets)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\nJournal: ${prepared.options.journalPath}\n`);
+        const cancelled = signals.received();
+        if (cancelled) {
+            process.stderr.write(`${cancelledReason(written.document)}\n`);
+            return CANCEL_EXIT_CODES[cancelled.signalName];
+        }
+        return doc.passed ? 0 : 1;
+    }
+    finally {
+        signals.dispose();
+    }
 }
 
 

@@ -2,6 +2,7 @@ import type { Json } from '../config/types.js'
 import type { ChatClient, ChatMessage } from '../llm/chat.js'
 import type { LlmCallResult } from '../results/types.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
+import { CancelledError } from '../execute/cancellation.js'
 import { exposeServer, type ExposedTarget } from './exposure.js'
 
 /** One tool call the model requested, with what came back. `name` is what required_tools matches. */
@@ -28,9 +29,13 @@ export interface Transcript {
   tool_calls: ToolCallRecord[]
   llm_calls: LlmCallResult[]
   final_output: string | null
-  stop_reason: 'final_answer' | 'max_steps' | 'error'
+  stop_reason: StopReason
   error: RunError | null
+  /** Set when the evaluation was cancelled mid-run: the signal, and what the run was waiting for. */
+  cancelled: { reason: CancelledError; waiting_for: string } | null
 }
+
+export type StopReason = 'final_answer' | 'max_steps' | 'error' | 'cancelled'
 
 export interface AgentTask {
   model: string
@@ -57,12 +62,16 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
     llm_calls: [],
     final_output: null,
     stop_reason: 'max_steps',
-    error: null
+    error: null,
+    cancelled: null
   }
   let stage: RunErrorStage = 'llm'
+  // What the run waits for right now, for the record of a cancelled run.
+  let waitingFor = `the model (${task.model})`
   try {
     for (let step = 0; step < task.max_steps; step++) {
       stage = 'llm'
+      waitingFor = `the model (${task.model})`
       const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal)
       transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage })
       transcript.messages.push({
@@ -77,12 +86,18 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
       }
       stage = 'server'
       for (const call of response.tool_calls) {
+        waitingFor = `the tool '${targets.get(call.function.name)?.name ?? call.function.name}'`
         const record = await executeCall(call.function.name, call.function.arguments, targets.get(call.function.name), session, signal, transcript)
         transcript.messages.push({ role: 'tool', tool_call_id: call.id, content: record.result })
       }
     }
     return transcript
   } catch (error) {
+    if (signal.reason instanceof CancelledError) {
+      transcript.stop_reason = 'cancelled'
+      transcript.cancelled = { reason: signal.reason, waiting_for: waitingFor }
+      return transcript
+    }
     transcript.stop_reason = 'error'
     transcript.error = signal.aborted
       ? { stage: 'timeout', message: abortReason(signal) }

@@ -2,11 +2,15 @@ import { parseArgs } from 'node:util'
 import { ConfigError } from '../config/errors.js'
 import { resolveOptions } from '../config/options.js'
 import { evaluate, fatalDocument, prepare, writeResults } from '../evaluate.js'
-import { formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
+import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
+import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
+import { cancelledReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
+import { REPORT_USAGE, reportCommand } from './report.js'
 import { redactText } from '../util/redact.js'
 import { TOOL_VERSION } from '../version.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
+       mcp-server-evals report --from eval-runs.jsonl [--output PATH] [--report PATH] [--junit PATH]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
@@ -30,13 +34,19 @@ Options (eval-action's flags first):
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
   --cache MODE                record and replay LLM answers: off (default), read-write, read-only
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
+  --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
+  --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
   -h, --help                  this text
   -v, --version               print the version
 
-Exit status: 0 all runs passed (or none ran), 1 a run failed, 2 bad usage or configuration.`
+Exit status: 0 passed, 1 the gate or conformance failed, 2 bad usage or configuration,
+130 / 143 cancelled by SIGINT / SIGTERM (what had finished is written; a second signal exits at once).
+
+${REPORT_USAGE}`
 
 /** The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv[0] === 'report') return reportCommand(argv.slice(1))
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({
@@ -64,6 +74,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         baseline: { type: 'string' },
         cache: { type: 'string' },
         'cache-dir': { type: 'string' },
+        journal: { type: 'string' },
+        resume: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' }
       },
@@ -104,7 +116,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       maxDrop: flag('max-drop'),
       baseline: flag('baseline'),
       cache: flag('cache'),
-      cacheDir: flag('cache-dir')
+      cacheDir: flag('cache-dir'),
+      journal: flag('journal'),
+      resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
     })
     prepared = prepare(options, env)
   } catch (error) {
@@ -118,13 +132,32 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 
   const { secrets } = prepared
   if (prepared.options.skipBehaviour) process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`)
-  const doc = await evaluate(prepared, {
-    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-    onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
-    onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+  const signals = watchSignals({
+    onCancel: (reason) => {
+      process.stderr.write(`\n${reason.signalName}: stopping; writing what has finished (again to exit at once).\n`)
+      void terminateAllGroups()
+    },
+    onForce: killAllGroupsSync
   })
-  const written = writeResults(doc, { ...prepared.options, junitPath: values.junit as string | undefined }, prepared.secrets)
-  process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\n`)
-  return doc.passed ? 0 : 1
+  try {
+    const doc = await evaluate(prepared, {
+      cancel: signals.signal,
+      onWarning: (message) => process.stderr.write(`warning: ${redactText(message, secrets)}\n`),
+      onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
+      onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+    })
+    const written = writeResults(doc, { ...prepared.options, junitPath: values.junit as string | undefined }, prepared.secrets)
+    process.stdout.write(
+      `${redactText(formatSummaryLine(written.document), secrets)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\nJournal: ${prepared.options.journalPath}\n`
+    )
+    const cancelled = signals.received()
+    if (cancelled) {
+      process.stderr.write(`${cancelledReason(written.document)}\n`)
+      return CANCEL_EXIT_CODES[cancelled.signalName]
+    }
+    return doc.passed ? 0 : 1
+  } finally {
+    signals.dispose()
+  }
 }
 

@@ -1,4 +1,5 @@
 import type { FailOn } from '../conformance/run.js'
+import { dirname, join } from 'node:path'
 import { Defaults } from '../constants.js'
 import type { CacheMode } from '../llm/cache.js'
 import { ConfigError } from './errors.js'
@@ -30,6 +31,10 @@ export interface RunOptions {
   /** Record and replay of LLM answers. */
   cache: CacheMode
   cacheDir: string
+  /** The run journal (JSON Lines), beside the results document unless set. */
+  journalPath: string
+  /** Reuse the runs an interrupted attempt of the same suite finished (from the journal). */
+  resume: boolean
 }
 
 /** Raw text values keyed by option, with the name the user typed them under (for errors). */
@@ -56,6 +61,8 @@ export interface RawOptions {
   baseline?: RawOption
   cache?: RawOption
   cacheDir?: RawOption
+  journal?: RawOption
+  resume?: RawOption
 }
 
 /** Defaults that differ between the action and the CLI. */
@@ -89,6 +96,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
         ? `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
         : null
   const parallel = parseBoolean(raw.parallel, true)
+  const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath
   return {
     serverConfig: required(raw.serverConfig),
     evalCases: required(raw.evalCases),
@@ -101,7 +109,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     judgeModel: (raw.judgeModel.value ?? '').trim(),
     models: (raw.models.value ?? '').trim(),
     timeoutSeconds: parseInteger(raw.timeoutSeconds, Defaults.TimeoutSeconds, 1, 86_400),
-    resultsPath: raw.resultsPath?.value?.trim() || Defaults.ResultsPath,
+    resultsPath,
     reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
     conformance,
     conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
@@ -110,7 +118,9 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     maxDrop: parseFraction(raw.maxDrop, 0.02),
     baseline: (raw.baseline?.value ?? '').trim(),
     cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'] as const, defaults.cache),
-    cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir
+    cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
+    journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), Defaults.JournalFile),
+    resume: raw.resume ? parseBoolean(raw.resume, false) : false
   }
 }
 

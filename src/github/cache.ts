@@ -32,11 +32,17 @@ export async function restoreResponses(dir: string, suiteHash: string): Promise<
 }
 
 export async function saveResponses(dir: string, suiteHash: string): Promise<void> {
-  if (!existsSync(dir) || !cache.isFeatureAvailable()) return
+  await saveEntry(dir, `mcp-evals-llm-${suiteHash}-${runSuffix()}`, 'recorded LLM answers')
+}
+
+/** Save `path` under `key` where it exists and the service is there; a failure is a warning. */
+async function saveEntry(path: string, key: string, what: string, saved?: string): Promise<void> {
+  if (!existsSync(path) || !cache.isFeatureAvailable()) return
   try {
-    await cache.saveCache([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`)
+    await cache.saveCache([path], key)
+    if (saved) core.info(saved)
   } catch (error) {
-    core.warning(`Could not save recorded LLM answers: ${(error as Error).message}`)
+    core.warning(`Could not save the ${what}: ${(error as Error).message}`)
   }
 }
 
@@ -80,4 +86,23 @@ export async function saveBaseline(resultsPath: string, dir: string, key: string
   } catch (error) {
     core.warning(`Could not save the baseline: ${(error as Error).message}`)
   }
+}
+
+/**
+ * The run journal of an earlier attempt of this workflow run (a re-run of a cancelled or failed
+ * job), restored to `path` so the evaluation can resume from it. Other workflow runs never match.
+ */
+export async function restoreJournal(path: string, journalHash: string): Promise<void> {
+  if (!available('no run journal of an earlier attempt is restored (everything runs)')) return
+  try {
+    const prefix = `mcp-evals-journal-${journalHash}-${github.context.runId}-`
+    const hit = await cache.restoreCache([path], `${prefix}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, [prefix])
+    core.info(hit ? `Restored the run journal of an earlier attempt (${hit}).` : 'No run journal of an earlier attempt to resume from.')
+  } catch (error) {
+    core.warning(`Could not restore the run journal: ${(error as Error).message}`)
+  }
+}
+
+export async function saveJournal(path: string, journalHash: string): Promise<void> {
+  await saveEntry(path, `mcp-evals-journal-${journalHash}-${runSuffix()}`, 'run journal', 'Saved the run journal: a re-run of this job resumes from it.')
 }

@@ -30,7 +30,8 @@ export function readActionOptions(): RunOptions {
     gate: input(Inputs.Gate),
     maxDrop: input(Inputs.MaxDrop),
     baseline: input(Inputs.Baseline),
-    cache: input(Inputs.Cache)
+    cache: input(Inputs.Cache),
+    resume: input(Inputs.Resume)
   }, { cache: 'read-write', cacheDir: join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-cache') })
 }
 

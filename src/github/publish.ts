@@ -13,15 +13,17 @@ const SUMMARY_MAX_BYTES = 1024 * 1024
 /** GitHub shows only the first 10 error and 10 warning annotations of a step. */
 const MAX_ANNOTATIONS = 10
 
-export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; junitPath?: string; badgePath?: string }): void {
+export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; junitPath?: string; badgePath?: string; journalPath?: string }): void {
   core.setOutput(Outputs.ResultsJson, paths.resultsPath)
   core.setOutput(Outputs.ReportMd, paths.reportPath)
   core.setOutput(Outputs.Passed, doc.passed ? 'true' : 'false')
   core.setOutput(Outputs.PassRate, String(doc.summary.pass_rate))
   core.setOutput(Outputs.Total, String(doc.summary.total))
   core.setOutput(Outputs.Failed, String(doc.summary.failed + doc.summary.errored))
+  core.setOutput(Outputs.Cancelled, doc.cancelled ? 'true' : 'false')
   if (paths.junitPath) core.setOutput(Outputs.JunitXml, paths.junitPath)
   if (paths.badgePath) core.setOutput(Outputs.BadgeJson, paths.badgePath)
+  if (paths.journalPath) core.setOutput(Outputs.Journal, paths.journalPath)
 }
 
 /** Append the report to the job summary; a summary problem is a warning, never a failure. */
@@ -42,7 +44,7 @@ export function annotateResults(doc: ResultsDocument): void {
     if (check.status === 'fail') errors.push([`MCP conformance: ${check.id}`, `${check.message} (${check.spec})`])
     if (check.status === 'warn') warnings.push([`MCP conformance: ${check.id}`, `${check.message} (${check.spec})`])
   }
-  for (const run of doc.runs.filter((r) => r.status !== 'passed')) {
+  for (const run of doc.runs.filter((r) => r.status === 'failed' || r.status === 'error')) {
     errors.push([`Eval ${run.status === 'error' ? 'errored' : 'failed'}: ${run.case_id} · ${run.model} · ${run.prompt_name}`, failureReasons(run).join('; ')])
   }
   const emit = (list: [string, string][], annotate: (message: string, props: { title: string }) => void) => {

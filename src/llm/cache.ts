@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { redactDeep } from '../util/redact.js'
 import type { ChatClient, ChatRequest, ChatResponse } from './chat.js'
 
 export type CacheMode = 'read-write' | 'read-only' | 'off'
@@ -20,15 +21,25 @@ export interface CacheStats {
  * of the endpoint, model, messages, tools, sampling parameters and the repeat's attempt number
  * (so repeats do not collapse into one answer), and its answer is kept as a file in `dir`.
  * An unchanged suite against an unchanged server then re-runs without calling the model.
+ * The files reach the Actions cache, which pull requests can restore: an answer is stored with
+ * every secret redacted (and replays so), and an unreadable entry is a miss with one warning.
  */
-export function createCachingChatClient(inner: ChatClient, options: { dir: string; mode: CacheMode; baseURL: string }): { client: ChatClient; stats: CacheStats } {
+export function createCachingChatClient(
+  inner: ChatClient,
+  options: { dir: string; mode: CacheMode; baseURL: string; secrets?: readonly string[]; onWarning?: (message: string) => void }
+): { client: ChatClient; stats: CacheStats } {
   const stats: CacheStats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0, saved_cost_usd: null }
   if (options.mode === 'off') return { client: inner, stats }
   mkdirSync(options.dir, { recursive: true })
+  let warned = false
+  const unreadable = (file: string, why: string) => {
+    if (!warned) options.onWarning?.(`Skipped an unreadable recorded LLM answer (${file}: ${why}); the model is asked instead. Further ones are skipped without a warning.`)
+    warned = true
+  }
   const client: ChatClient = {
     async complete(request, signal) {
       const file = join(options.dir, `${requestKey(options.baseURL, request)}.json`)
-      const stored = readStored(file)
+      const stored = readStored(file, unreadable)
       if (stored) {
         stats.hits++
         stats.saved_tokens += stored.usage?.total_tokens ?? 0
@@ -40,7 +51,7 @@ export function createCachingChatClient(inner: ChatClient, options: { dir: strin
       if (options.mode === 'read-write') {
         // Write then rename, so a concurrent reader never sees half a file.
         const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-        writeFileSync(temp, JSON.stringify(response))
+        writeFileSync(temp, JSON.stringify(redactDeep(response, options.secrets ?? [])))
         renameSync(temp, file)
       }
       return response
@@ -58,10 +69,20 @@ export function requestKey(baseURL: string, request: ChatRequest): string {
     .digest('hex')
 }
 
-function readStored(file: string): ChatResponse | undefined {
+/** A stored answer; undefined when there is none, or when it is not a whole answer (reported). */
+function readStored(file: string, unreadable: (file: string, why: string) => void): ChatResponse | undefined {
+  let text: string
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as ChatResponse
+    text = readFileSync(file, 'utf8')
   } catch {
+    return undefined
+  }
+  try {
+    const value = JSON.parse(text) as Partial<ChatResponse> | null
+    if (!value || typeof value !== 'object' || !Array.isArray(value.tool_calls) || !('content' in value)) throw new Error('not a recorded answer')
+    return value as ChatResponse
+  } catch (error) {
+    unreadable(file, (error as Error).message)
     return undefined
   }
 }

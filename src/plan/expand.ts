@@ -45,3 +45,8 @@ export function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0')
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
+
+/** Which planned run a record is: the same case, model, prompt and repeat in any attempt of the suite. */
+export function runKey(run: { case_id: string; model: string; prompt_name: string; attempt: number }): string {
+  return JSON.stringify([run.case_id, run.model, run.prompt_name, run.attempt])
+}

@@ -11,6 +11,7 @@ export interface EndpointBadge {
 export function renderBadge(doc: ResultsDocument): EndpointBadge {
   const badge = (message: string, color: string): EndpointBadge => ({ schemaVersion: 1, label: 'MCP evals', message, color })
   if (doc.fatal_error !== null) return badge('error', 'lightgrey')
+  if (doc.cancelled) return badge(`cancelled (${doc.summary.passed}/${doc.summary.total} passed)`, 'lightgrey')
   const conformance = doc.conformance ? (doc.conformance.passed ? '' : ' · conformance failing') : ''
   if (doc.behaviour.status === 'skipped') {
     return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey')

@@ -2,7 +2,7 @@ import type { ConformanceSection, ResultsDocument } from '../results/types.js'
 import { escapeMarkdown } from './escape.js'
 import { ellipsize } from '../util/text.js'
 import { failureReasons } from './reasons.js'
-import { headerLine, renderGate, summaryTable } from './markdown.js'
+import { headerLine, renderCancelled, renderGate, summaryTable } from './markdown.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
 export const COMMENT_MAX_CHARS = 65_536
@@ -26,9 +26,10 @@ interface Section {
  */
 export function renderComment(doc: ResultsDocument, context: CommentContext): string {
   const max = context.maxChars ?? COMMENT_MAX_CHARS
-  const verdict = doc.passed ? '✓ passed' : '✗ failed'
+  const verdict = doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed'
   const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc), '']
   if (doc.fatal_error !== null) head.push(`**Evals failed to produce results:** ${escapeMarkdown(doc.fatal_error)}`, '')
+  head.push(...renderCancelled(doc))
   const links = [context.links.summary ? `[job summary](${context.links.summary})` : '', context.links.artifact ? `[artifact](${context.links.artifact})` : ''].filter(Boolean)
   const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : []
 
@@ -36,7 +37,7 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   if (doc.gate && (doc.gate.baseline || !doc.gate.passed)) sections.push({ name: 'gate', lines: renderGate(doc.gate) })
   if (doc.conformance) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance) })
   if (doc.behaviour.status === 'skipped') sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
-  const notPassing = doc.runs.filter((r) => r.status !== 'passed')
+  const notPassing = doc.runs.filter((r) => r.status === 'failed' || r.status === 'error')
   if (notPassing.length > 0) {
     sections.push({
       name: 'runs that did not pass',

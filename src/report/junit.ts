@@ -59,6 +59,7 @@ function behaviourSuite(doc: ResultsDocument): Suite {
     const seconds = runs.reduce((t, r) => t + r.duration_s, 0)
     const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`
     if (group.success) return `${open}</testcase>`
+    if (runs.length > 0 && runs.every((r) => r.status === 'cancelled')) return `${open}\n      <skipped message="${attr(failureReasons(runs[0]).join('; '))}"/>\n    </testcase>`
     if (runs.length === 1) return `${open}\n${runOutcome(runs[0])}\n    </testcase>`
     const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`)
     const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`

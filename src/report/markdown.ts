@@ -15,6 +15,7 @@ const PASS_BADGE = shield(['%E2%9C%93', '2da44e'], 'passed')
 const FAIL_BADGE = shield(['%E2%9C%97', 'd1242f'], 'failed')
 const ERROR_BADGE = shield(['error', '6e7781'], 'error')
 const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged')
+const CANCELLED_BADGE = shield(['cancelled', '6e7781'], 'cancelled')
 
 /**
  * The Markdown report, in eval-action's structure (header line, summary table, per-run details)
@@ -27,6 +28,9 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
     out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '')
     return out.join('\n')
   }
+  if (doc.cancelled) out.push(...renderCancelled(doc))
+  else if (doc.journal && doc.journal.missing > 0) out.push(`> **Incomplete:** ${doc.journal.missing} planned runs are missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '')
+  if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${doc.journal.reused} runs were taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
   if (doc.gate) out.push(...renderGate(doc.gate))
   if (doc.conformance) out.push(...renderConformance(doc.conformance))
   if (doc.behaviour.status === 'skipped') {
@@ -45,11 +49,26 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   return out.join('\n').replace(/\n{3,}/g, '\n\n')
 }
 
+/** A cancelled evaluation: no verdict, what had finished, and how to pick up the rest. */
+export function renderCancelled(doc: ResultsDocument): string[] {
+  const c = doc.cancelled
+  if (!c) return []
+  return [
+    `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${
+      c.finished === 0 ? `none of the ${c.planned} planned runs had finished` : `${c.finished} of ${c.planned} planned runs had finished and are shown below; the others are marked cancelled`
+    }. No gate was applied: this is not a verdict.`,
+    '>',
+    '> Re-run the job with `resume: true` (CLI: `--resume`) to run only the missing runs.',
+    ''
+  ]
+}
+
 export function headerLine(doc: ResultsDocument): string {
   const { summary } = doc
   const seconds = Math.trunc(doc.duration_s)
   const parts: string[] = []
-  if (doc.behaviour.status === 'skipped' && doc.conformance) parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`)
+  if (doc.cancelled) parts.push(`**Cancelled** — ${summary.passed} passed, ${summary.failed} failed, ${summary.errored} errored, ${summary.cancelled} cancelled of ${summary.total}`)
+  else if (doc.behaviour.status === 'skipped' && doc.conformance) parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`)
   else if (summary.failed + summary.errored === 0) parts.push(`**All ${summary.total} evals passed**`)
   else {
     const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ')
@@ -176,6 +195,7 @@ function groupTable(groups: GroupResult[]): string[] {
 /** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
 function scoreBadge(run: RunResult): string {
   const score = run.metrics[0]?.score ?? null
+  if (run.status === 'cancelled') return CANCELLED_BADGE
   if (run.status === 'error' && score === null) return ERROR_BADGE
   if (score === null) return NOT_JUDGED_BADGE
   const pct = formatPercent(score)
@@ -195,7 +215,7 @@ function toolsCell(run: RunResult): string {
 function runDetails(run: RunResult): string[] {
   const score = run.metrics[0]?.score ?? null
   const pct = score === null ? 'N/A' : `${formatPercent(score)}%`
-  const statusBadge = run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
+  const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
   const out = [
     '<details>',
     `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
@@ -205,6 +225,7 @@ function runDetails(run: RunResult): string[] {
     blockquote(run.input),
     ''
   ]
+  if (run.cancelled) out.push(`##### Cancelled`, '', `By ${run.cancelled.signal} at ${formatTimestamp(run.cancelled.at)}, while waiting for ${escapeMarkdown(run.cancelled.waiting_for)}.`, '')
   if (run.error) {
     out.push(`##### Error (${run.error.stage})`, '', blockquote(run.error.message), '')
     if (run.error.stderr_tail) out.push('Server stderr (last lines):', '', codeBlock(truncateText(run.error.stderr_tail, OUTPUT_LIMIT)), '')

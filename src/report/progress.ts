@@ -5,10 +5,11 @@ import { formatPercent } from './numbers.js'
 
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
 export function formatProgressLine(run: RunResult, finished: number, total: number): string {
-  const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : '✗'
+  const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : run.status === 'cancelled' ? '-' : '✗'
   const score = run.metrics[0]?.score
   const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`
   const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : ''
+  if (run.cancelled) return clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — cancelled while waiting for ${run.cancelled.waiting_for}`)
   let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`
   if (run.tool_assertions.checks.length > 0) {
     line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`
@@ -17,7 +18,11 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   if (golden.length > 0) line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`
   line += ` (${run.duration_s}s)`
   if (run.error) line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`
-  // Server and model text must not drive the terminal with escape sequences.
+  return clean(line)
+}
+
+/** Server and model text must not drive the terminal with escape sequences. */
+function clean(line: string): string {
   return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
 }
 
@@ -25,6 +30,7 @@ export function formatSummaryLine(doc: ResultsDocument): string {
   if (doc.fatal_error !== null) return `Evals failed to run: ${doc.fatal_error}`
   const s = doc.summary
   const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : ''
+  if (doc.cancelled) return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`
   if (doc.behaviour.status === 'skipped') return `${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
   return `${conformance}${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`
 }
@@ -42,11 +48,19 @@ export function formatConformanceLines(report: ConformanceReport): string[] {
   return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '))
 }
 
+/** Why a cancelled step failed, in one sentence. */
+export function cancelledReason(doc: ResultsDocument): string {
+  const c = doc.cancelled
+  if (!c) return failureReason(doc)
+  return `Cancelled by ${c.signal} at ${c.at}: ${c.finished} of ${c.planned} planned runs had finished; the rest are recorded as cancelled. Results, report and journal are written.`
+}
+
 /** Why the step fails, in one sentence. */
 export function failureReason(doc: ResultsDocument): string {
   const reasons: string[] = []
   const repeated = doc.groups.some((g) => g.runs > 1)
   const bad = doc.summary.failed + doc.summary.errored
+  if (doc.journal && doc.journal.missing > 0) reasons.push(`${doc.journal.missing} planned runs are missing from the journal (the evaluation was interrupted)`)
   if (doc.gate) reasons.push(...doc.gate.reasons)
   else if (repeated && doc.summary.groups.failed > 0) reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`)
   else if (!repeated && bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)

@@ -4,6 +4,7 @@ import { formatPercent } from './numbers.js'
 
 /** What went wrong with a run, in words: its error, or the judge against the threshold and each check that did not hold. */
 export function failureReasons(run: RunResult): string[] {
+  if (run.status === 'cancelled' && run.cancelled) return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`]
   if (run.status === 'error' && run.error) return [`${run.error.stage} error: ${firstLine(run.error.message)}`]
   const reasons: string[] = []
   const score = run.metrics[0]?.score ?? null

@@ -51,7 +51,8 @@ export interface JudgeDetails {
   error: string | null
 }
 
-export type RunStatus = 'passed' | 'failed' | 'error'
+/** `cancelled`: the job was cancelled (SIGINT/SIGTERM) before this run was finished; never a verdict. */
+export type RunStatus = 'passed' | 'failed' | 'error' | 'cancelled'
 
 /** One agent LLM call: how long it took and what it cost. */
 export interface LlmCallResult {
@@ -60,6 +61,16 @@ export interface LlmCallResult {
   /** Null when the provider reported no usage. */
   usage: TokenUsage | null
 }
+
+/** When a run was cancelled and what it was waiting for at that moment. */
+export interface RunCancellation {
+  at: string
+  signal: CancelSignal
+  /** "a free slot", "the server to start", "the model (openai/gpt-4o)", "the tool 'search'", "the judge". */
+  waiting_for: string
+}
+
+export type CancelSignal = 'SIGINT' | 'SIGTERM'
 
 /** One run. eval-action's fields first, in its order; ours after. */
 export interface RunResult {
@@ -89,8 +100,10 @@ export interface RunResult {
   threshold: number
   /** The model's final answer, or null when it gave none. */
   final_output: string | null
-  stop_reason: 'final_answer' | 'max_steps' | 'error'
+  stop_reason: 'final_answer' | 'max_steps' | 'error' | 'cancelled'
   error: RunError | null
+  /** Set when the run was cancelled: when, and what it was waiting for. */
+  cancelled: RunCancellation | null
   /** Every agent LLM call, in order (judge calls are under `judge`). */
   llm_calls: LlmCallResult[]
   usage: TokenUsage
@@ -110,6 +123,7 @@ export interface GroupResult {
   runs: number
   passed: number
   errored: number
+  cancelled: number
   pass_rate: number
   /** The pass rate it needs: pass_floor_hard or pass_floor_soft. */
   floor: number
@@ -151,6 +165,7 @@ export interface Summary {
   passed: number
   failed: number
   errored: number
+  cancelled: number
   pass_rate: number
   tokens: { agent: TokenUsage; judge: TokenUsage; total: number }
   llm_calls: number
@@ -230,4 +245,24 @@ export interface ResultsDocument {
   runs: RunResult[]
   /** Set when the evaluation could not run at all (bad configuration, missing key). */
   fatal_error: string | null
+  /** Set when the job was cancelled: the signal, when, and how many planned runs had finished. */
+  cancelled: Cancellation | null
+  /** The run journal this document was built from, and what a resumed evaluation reused from it. */
+  journal: JournalInfo | null
+}
+
+export interface Cancellation {
+  signal: CancelSignal
+  at: string
+  /** Runs planned, and how many of them had finished (judged or errored) when the signal came. */
+  planned: number
+  finished: number
+}
+
+export interface JournalInfo {
+  path: string
+  /** Runs taken from an earlier, interrupted attempt instead of being run again. */
+  reused: number
+  /** Planned runs the journal has no record of (the process was killed mid-run). */
+  missing: number
 }

@@ -1,0 +1,60 @@
+import type { CancelSignal } from '../results/types.js'
+
+/** The reason an evaluation's cancel signal carries: which signal, and when it came. */
+export class CancelledError extends Error {
+  constructor(
+    readonly signalName: CancelSignal,
+    readonly at: string
+  ) {
+    super(`cancelled by ${signalName}`)
+    this.name = 'CancelledError'
+  }
+}
+
+/** The exit status of a process ended by a signal, as shells and the Actions runner read it. */
+export const CANCEL_EXIT_CODES: Record<CancelSignal, number> = { SIGINT: 130, SIGTERM: 143 }
+
+export function cancellationOf(signal: AbortSignal | undefined): CancelledError | null {
+  return signal?.aborted && signal.reason instanceof CancelledError ? signal.reason : null
+}
+
+export interface SignalWatch {
+  /** Aborted with a CancelledError on the first SIGINT or SIGTERM. */
+  readonly signal: AbortSignal
+  /** The first signal, once one came. */
+  received(): CancelledError | null
+  /** Stop listening (the process then dies on a signal as usual). */
+  dispose(): void
+}
+
+/**
+ * A cancelled or timed-out job gets SIGINT, then SIGTERM 7.5 s later. The first signal aborts
+ * the evaluation (`onCancel` runs at once, to end the server process trees); the pipeline then
+ * writes everything with what had finished. A second signal means "now": `onForce` runs (kill
+ * what is left, synchronously) and the process exits with the first signal's code.
+ */
+export function watchSignals(handlers: { onCancel?: (reason: CancelledError) => void; onForce?: () => void } = {}): SignalWatch {
+  const controller = new AbortController()
+  let first: CancelledError | null = null
+  const onSignal = (name: CancelSignal) => {
+    if (first) {
+      handlers.onForce?.()
+      process.exit(CANCEL_EXIT_CODES[first.signalName])
+    }
+    first = new CancelledError(name, new Date().toISOString())
+    controller.abort(first)
+    handlers.onCancel?.(first)
+  }
+  const onInt = () => onSignal('SIGINT')
+  const onTerm = () => onSignal('SIGTERM')
+  process.on('SIGINT', onInt)
+  process.on('SIGTERM', onTerm)
+  return {
+    signal: controller.signal,
+    received: () => first,
+    dispose() {
+      process.off('SIGINT', onInt)
+      process.off('SIGTERM', onTerm)
+    }
+  }
+}

@@ -1,0 +1,199 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { assembleDocument } from '../aggregate/document.js'
+import type { EvalCase } from '../config/types.js'
+import { runKey } from '../plan/expand.js'
+import type { CacheStats } from '../llm/cache.js'
+import { emptyUsage, type TokenUsage } from '../llm/chat.js'
+import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult } from '../results/types.js'
+import { redactDeep } from '../util/redact.js'
+
+export const JOURNAL_VERSION = 1
+
+/** How the gate is to be applied when a document is rebuilt from the journal. */
+export interface JournalGate {
+  mode: 'delta' | 'absolute' | 'both' | null
+  max_drop: number
+  baseline: string
+}
+
+/**
+ * The run journal, one JSON object a line: a header (what was planned and how to judge it), the
+ * conformance section, every run the moment it is finished, and an end line. Each line is
+ * flushed to disk before the next step, so a crash (SIGKILL, out of memory) loses only the runs
+ * in flight; the results document is a pure function of these records.
+ */
+export type JournalRecord =
+  | {
+      type: 'header'
+      version: typeof JOURNAL_VERSION
+      /** Which suite this is: a resumed attempt must have the same. */
+      suite_hash: string
+      started_at: string
+      planned: number
+      /** Runs taken from an earlier attempt (they follow the header). */
+      reused: number
+      config: ResultsConfig
+      cases: EvalCase[]
+      behaviour: BehaviourStatus
+      gate: JournalGate
+    }
+  | { type: 'conformance'; section: ConformanceSection }
+  | { type: 'run'; run: RunResult }
+  | { type: 'end'; duration_s: number; overhead: TokenUsage; cache: CacheStats | null; cancelled: Cancellation | null }
+
+export type JournalHeader = Extract<JournalRecord, { type: 'header' }>
+type JournalEnd = Extract<JournalRecord, { type: 'end' }>
+
+/** A journal as read back: the last record of each run wins. */
+export interface JournalState {
+  path: string
+  header: JournalHeader
+  conformance: ConformanceSection | null
+  runs: Map<string, RunResult>
+  end: JournalEnd | null
+}
+
+/** Appends records to a journal, redacted and flushed; keeps the same records in memory. */
+export class JournalWriter {
+  private fd: number | null
+  readonly state: JournalState
+
+  /**
+   * Start a journal at `path` (null: in memory only) with its header and the runs reused from an earlier attempt,
+   * written to a temporary file and renamed over the old journal, so the old one is never
+   * half-replaced.
+   */
+  constructor(path: string | null, header: JournalHeader, reused: RunResult[], private readonly secrets: readonly string[]) {
+    const records: JournalRecord[] = [{ ...header, reused: reused.length }, ...reused.map((run) => ({ type: 'run' as const, run }))]
+    const safe = records.map((r) => redactDeep(r, secrets))
+    this.fd = null
+    if (path) {
+      mkdirSync(dirname(path), { recursive: true })
+      const temp = `${path}.${process.pid}.tmp`
+      const fd = openSync(temp, 'w')
+      writeSync(fd, safe.map((r) => `${JSON.stringify(r)}\n`).join(''))
+      fsyncSync(fd)
+      closeSync(fd)
+      renameSync(temp, path)
+      this.fd = openSync(path, 'a')
+    }
+    this.state = { path: path ?? '', header: safe[0] as JournalHeader, conformance: null, runs: new Map(), end: null }
+    for (const r of safe.slice(1)) this.remember(r)
+  }
+
+  append(record: JournalRecord): void {
+    const safe = redactDeep(record, this.secrets)
+    if (this.fd !== null) {
+      writeSync(this.fd, `${JSON.stringify(safe)}\n`)
+      fsyncSync(this.fd)
+    }
+    this.remember(safe)
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd)
+    this.fd = null
+  }
+
+  private remember(record: JournalRecord): void {
+    applyRecord(this.state, record)
+  }
+}
+
+function applyRecord(state: JournalState, record: JournalRecord): void {
+  if (record.type === 'run') state.runs.set(runKey(record.run), record.run)
+  else if (record.type === 'conformance') state.conformance = record.section
+  else if (record.type === 'end') state.end = record
+}
+
+/** Why a journal could not be read at all. */
+export class JournalError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'JournalError'
+  }
+}
+
+/**
+ * Read a journal back. Lines that are not JSON records (a line cut short by a crash, or
+ * damage) are skipped and counted, never fatal; a file without a header is a JournalError.
+ */
+export function readJournal(path: string): { state: JournalState; skipped: number } {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new JournalError(`cannot read the run journal ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  let state: JournalState | null = null
+  let skipped = 0
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    const record = parseRecord(line)
+    if (!record) skipped++
+    else if (record.type === 'header') {
+      if (state) skipped++
+      else state = { path, header: record, conformance: null, runs: new Map(), end: null }
+    } else if (state) applyRecord(state, record)
+    else skipped++
+  }
+  if (!state) throw new JournalError(`${path} is not a run journal of version ${JOURNAL_VERSION}: it has no header line`)
+  return { state, skipped }
+}
+
+function parseRecord(line: string): JournalRecord | null {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch {
+    return null
+  }
+  if (!value || typeof value !== 'object') return null
+  const record = value as Partial<JournalRecord> & Record<string, unknown>
+  switch (record.type) {
+    case 'header':
+      return record.version === JOURNAL_VERSION && typeof record.suite_hash === 'string' && record.config && Array.isArray(record.cases) ? (record as JournalRecord) : null
+    case 'run':
+      return isRun(record.run) ? (record as JournalRecord) : null
+    case 'conformance':
+      return record.section && typeof record.section === 'object' ? (record as JournalRecord) : null
+    case 'end':
+      return typeof record.duration_s === 'number' ? (record as JournalRecord) : null
+    default:
+      return null
+  }
+}
+
+function isRun(run: unknown): run is RunResult {
+  const r = run as Partial<RunResult> | undefined
+  return !!r && typeof r.case_id === 'string' && typeof r.model === 'string' && typeof r.prompt_name === 'string' && typeof r.attempt === 'number' && typeof r.status === 'string'
+}
+
+/** Runs an interrupted attempt finished with a verdict; errored and cancelled runs run again. */
+export function reusableRuns(state: JournalState): RunResult[] {
+  return [...state.runs.values()].filter((r) => r.status === 'passed' || r.status === 'failed')
+}
+
+/** The results document a journal holds (the gate is applied after, against its baseline). */
+export function documentFromJournal(state: JournalState): ResultsDocument {
+  const { header, end } = state
+  const runs = [...state.runs.values()]
+  return assembleDocument({
+    started_at: header.started_at,
+    duration_s: end?.duration_s ?? 0,
+    config: header.config,
+    cases: header.cases,
+    behaviour: header.behaviour,
+    conformance: state.conformance,
+    runs,
+    overhead: end?.overhead ?? emptyUsage(),
+    cache: end?.cache ?? null,
+    cancelled: end?.cancelled ?? null,
+    journal: {
+      path: state.path,
+      reused: header.reused,
+      missing: header.behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0
+    }
+  })
+}
