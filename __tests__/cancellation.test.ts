@@ -1,16 +1,19 @@
 import { describe, expect, test } from '@jest/globals'
 import { FAULTY_SERVER, suiteOf } from '../__fixtures__/harness.js'
-import { answer, kindOf, startScriptedLlm, steps, toolCalls, userPrompt, verdict, type ChatRequestBody } from '../__fixtures__/scripted-llm.js'
+import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
+import { answer, kindOf, startScriptedLlm, steps, toolCalls, userPrompt, verdict, type ChatRequestBody, type Responder } from '../__fixtures__/scripted-llm.js'
 import { parseSuite } from '../src/config/suite.js'
+import type { ServerConfig } from '../src/config/types.js'
 import { executeRuns } from '../src/engine.js'
 import { CancelledError } from '../src/execute/cancellation.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { liveGroups } from '../src/mcp/process-group.js'
 import { createSessionFactory } from '../src/mcp/session.js'
+import type { RunResult } from '../src/results/types.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const started = Date.now()
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`)
@@ -19,74 +22,136 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_00
 }
 
 const SLOW = 60_000
+const hasToolResult = (request: ChatRequestBody) => request.messages.some((m) => m.role === 'tool')
+
+/**
+ * Run `cases` against `server` and the scripted model, wait until `busy` says every run is where
+ * the test wants it, cancel, and return the runs with how long the shutdown took. Whatever
+ * happens, the evaluation is cancelled and awaited, so a failing test leaves no server behind.
+ */
+async function cancelWhenBusy(options: {
+  cases: string
+  server: ServerConfig
+  concurrency: number
+  responder: Responder
+  busy: (asked: (kind: string, text: string) => boolean, finished: string[]) => boolean
+}): Promise<{ byCase: Record<string, RunResult>; requestsAfterCancel: number; shutdownMs: number }> {
+  const llm = await startScriptedLlm(options.responder)
+  const controller = new AbortController()
+  let running: Promise<{ runs: RunResult[] }> | undefined
+  try {
+    const suite = parseSuite(suiteOf(options.cases), 'test.yaml')
+    const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
+    const finished: string[] = []
+    running = executeRuns(
+      suite,
+      { maxSteps: 5, concurrency: options.concurrency, timeoutSeconds: 120, baseUrl: llm.url, today: '2026-12-01' },
+      {
+        llm: chat,
+        judge: createGEvalJudge(chat, suite.judge_model),
+        semantic: createSemanticMatcher(chat, suite.judge_model, controller.signal),
+        sessions: createSessionFactory(options.server, { probeTimeoutMs: 3000, requestTimeoutMs: 120_000 }),
+        cancel: controller.signal,
+        onRunFinished: (run) => finished.push(run.case_id)
+      }
+    )
+    const asked = (kind: string, text: string) => llm.requests.some((r) => kindOf(r) === kind && JSON.stringify(r.messages).includes(text))
+    await waitFor(() => options.busy(asked, finished), 'every run to be busy')
+    // A tool call goes out right after the model asked for it.
+    await new Promise((r) => setTimeout(r, 300))
+    const requestsBefore = llm.requests.length
+    const cancelledAt = Date.now()
+    controller.abort(new CancelledError('SIGINT', new Date().toISOString()))
+    const { runs } = await running
+    return { byCase: Object.fromEntries(runs.map((r) => [r.case_id, r])), requestsAfterCancel: llm.requests.length - requestsBefore, shutdownMs: Date.now() - cancelledAt }
+  } finally {
+    if (!controller.signal.aborted) {
+      controller.abort(new CancelledError('SIGINT', new Date().toISOString()))
+      await running?.catch(() => undefined)
+    }
+    await llm.close()
+  }
+}
+
+const caseList = (ids: string[], extra: Record<string, string> = {}) => ids.map((id) => `  - id: ${id}\n    prompt: case ${id}\n    rubric: r\n${extra[id] ?? ''}`).join('')
 
 describe('cancelling an evaluation mid-run', () => {
   test('finished runs stay as they were; every other run is cancelled with what it was waiting for', async () => {
-    // fast finishes; slow-model waits for the model; hang-tool waits for a tool that never
-    // answers; slow-judge waits for its judge; queued-a takes fast's slot and waits for the model,
-    // which leaves queued-b waiting for a slot (concurrency 4).
-    const cases = ['fast', 'slow-model', 'hang-tool', 'slow-judge', 'queued-a', 'queued-b'].map((id) => `  - id: ${id}\n    prompt: case ${id}\n    rubric: r\n`).join('')
-    const llm = await startScriptedLlm((request: ChatRequestBody) => {
-      const kind = kindOf(request)
-      if (kind === 'steps') return steps(request.model)
-      if (kind === 'score') return { ...verdict(request.model, 9, 'good'), delayMs: request.messages[0].content?.includes('case slow-judge') ? SLOW : 0 }
-      const prompt = userPrompt(request)
-      if (prompt.includes('slow-model')) return { ...answer(request.model, 'late'), delayMs: SLOW }
-      if (prompt.includes('hang-tool') && !request.messages.some((m) => m.role === 'tool')) return toolCalls(request.model, [{ name: 'hang', args: {} }])
-      if (prompt.includes('queued')) return { ...answer(request.model, 'queued answer'), delayMs: SLOW }
-      return answer(request.model, `answer to ${prompt}`)
+    // fast finishes; slow-model waits for the model; hang-tool for a tool that never answers;
+    // slow-judge for its judge; slow-semantic for the judge model's semantic argument match.
+    // One slot each, so no run waits for another's (concurrency 5).
+    const semantic = '    expect_tool: echo\n    expect_args: {text: "hello there"}\n    arg_match: {text: semantic}\n'
+    const { byCase, requestsAfterCancel, shutdownMs } = await cancelWhenBusy({
+      cases: caseList(['fast', 'slow-model', 'hang-tool', 'slow-judge', 'slow-semantic'], { 'slow-semantic': semantic }),
+      server: FAULTY_SERVER,
+      concurrency: 5,
+      responder: (request) => {
+        const kind = kindOf(request)
+        if (kind === 'steps') return steps(request.model)
+        if (kind === 'semantic') return { ...answer(request.model, 'yes'), delayMs: SLOW }
+        if (kind === 'score') return { ...verdict(request.model, 9, 'good'), delayMs: request.messages[0].content?.includes('case slow-judge') ? SLOW : 0 }
+        const prompt = userPrompt(request)
+        if (prompt.includes('slow-model')) return { ...answer(request.model, 'late'), delayMs: SLOW }
+        if (prompt.includes('hang-tool') && !hasToolResult(request)) return toolCalls(request.model, [{ name: 'hang', args: {} }])
+        if (prompt.includes('slow-semantic') && !hasToolResult(request)) return toolCalls(request.model, [{ name: 'echo', args: { text: 'hi' } }])
+        return answer(request.model, `answer to ${prompt}`)
+      },
+      busy: (asked, finished) =>
+        finished.includes('fast') && asked('agent', 'case slow-model') && asked('score', 'case slow-judge') && asked('agent', 'case hang-tool') && asked('semantic', 'hello there')
     })
-    try {
-      const suite = parseSuite(suiteOf(cases), 'test.yaml')
-      const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
-      const controller = new AbortController()
-      const finished: string[] = []
-      const running = executeRuns(
-        suite,
-        { maxSteps: 5, concurrency: 4, timeoutSeconds: 120, baseUrl: llm.url, today: '2026-12-01' },
-        {
-          llm: chat,
-          judge: createGEvalJudge(chat, suite.judge_model),
-          semantic: createSemanticMatcher(chat, suite.judge_model),
-          sessions: createSessionFactory(FAULTY_SERVER, { probeTimeoutMs: 3000, requestTimeoutMs: 120_000 }),
-          cancel: controller.signal,
-          onRunFinished: (run) => finished.push(run.case_id)
-        }
-      )
-      const asked = (kind: string, text: string) => llm.requests.some((r) => kindOf(r) === kind && JSON.stringify(r.messages).includes(text))
-      await waitFor(
-        () => finished.includes('fast') && asked('agent', 'case slow-model') && asked('score', 'case slow-judge') && asked('agent', 'case hang-tool') && asked('agent', 'case queued-a'),
-        'every run to be busy'
-      )
-      // The hang tool is called right after the model asked for it.
-      await new Promise((r) => setTimeout(r, 300))
-      const requestsBefore = llm.requests.length
-      const cancelledAt = Date.now()
-      controller.abort(new CancelledError('SIGINT', new Date().toISOString()))
-      const { runs } = await running
-      const shutdownMs = Date.now() - cancelledAt
+    expect(byCase.fast).toMatchObject({ status: 'passed', success: true, cancelled: null, final_output: 'answer to case fast' })
+    expect(byCase['slow-model'].cancelled).toMatchObject({ signal: 'SIGINT', waiting_for: 'the model (openai/gpt-4o-mini)' })
+    expect(byCase['hang-tool'].cancelled).toMatchObject({ waiting_for: "the tool 'hang'" })
+    expect(byCase['hang-tool'].tool_calls.map((c) => c.name)).toEqual(['hang'])
+    expect(byCase['slow-judge'].cancelled).toMatchObject({ waiting_for: 'the judge (openai/gpt-4o-mini)' })
+    expect(byCase['slow-judge'].final_output).toBe('answer to case slow-judge')
+    expect(byCase['slow-semantic'].cancelled).toMatchObject({ waiting_for: 'the judge (openai/gpt-4o-mini)' })
+    expect(byCase['slow-semantic'].golden_assertions).toBeNull()
+    for (const id of ['slow-model', 'hang-tool', 'slow-judge', 'slow-semantic']) {
+      // The agents of slow-judge and slow-semantic had finished: only their verdicts are missing.
+      const stop = id === 'slow-judge' || id === 'slow-semantic' ? 'final_answer' : 'cancelled'
+      expect(byCase[id]).toMatchObject({ status: 'cancelled', success: false, stop_reason: stop, error: null, judge: null })
+      expect(byCase[id].metrics[0].reason).toMatch(/^Not judged: cancelled by SIGINT while waiting for /)
+    }
+    // Nothing new was asked of the model after the cancel, and no server is left running.
+    expect(requestsAfterCancel).toBe(0)
+    expect(liveGroups()).toEqual([])
+    // Far below the 60 s the slow replies would take (a generous bound for a loaded machine).
+    expect(shutdownMs).toBeLessThan(10_000)
+  })
 
-      const byCase = Object.fromEntries(runs.map((r) => [r.case_id, r]))
-      expect(byCase.fast).toMatchObject({ status: 'passed', success: true, cancelled: null, final_output: 'answer to case fast' })
-      expect(byCase['slow-model'].cancelled).toMatchObject({ signal: 'SIGINT', waiting_for: 'the model (openai/gpt-4o-mini)' })
-      expect(byCase['hang-tool'].cancelled).toMatchObject({ waiting_for: "the tool 'hang'" })
-      expect(byCase['hang-tool'].tool_calls.map((c) => c.name)).toEqual(['hang'])
-      expect(byCase['slow-judge'].cancelled).toMatchObject({ waiting_for: 'the judge (openai/gpt-4o-mini)' })
-      expect(byCase['slow-judge'].final_output).toBe('answer to case slow-judge')
-      expect(byCase['queued-b'].cancelled).toMatchObject({ waiting_for: 'a free slot' })
-      expect(byCase['queued-b'].llm_calls).toEqual([])
-      for (const id of ['slow-model', 'hang-tool', 'slow-judge', 'queued-a', 'queued-b']) {
-        // The agent of slow-judge had finished: only its verdict is missing.
-        expect(byCase[id]).toMatchObject({ status: 'cancelled', success: false, stop_reason: id === 'slow-judge' ? 'final_answer' : 'cancelled', error: null, judge: null })
-        expect(byCase[id].metrics[0].reason).toMatch(/^Not judged: cancelled by SIGINT while waiting for /)
-      }
-      // Nothing new was asked of the model after the cancel, and no server is left running.
-      expect(llm.requests.length).toBe(requestsBefore)
-      expect(liveGroups()).toEqual([])
-      // Far below the 60 s the slow replies would take (a generous bound for a loaded machine).
+  test('a run waiting for a slot never starts: it is cancelled while waiting for "a free slot"', async () => {
+    const { byCase } = await cancelWhenBusy({
+      cases: caseList(['slow-model', 'queued']),
+      server: FAULTY_SERVER,
+      concurrency: 1,
+      responder: (request) => (kindOf(request) === 'steps' ? steps(request.model) : { ...answer(request.model, 'late'), delayMs: SLOW }),
+      busy: (asked) => asked('agent', 'case slow-model')
+    })
+    expect(byCase['slow-model'].cancelled).toMatchObject({ waiting_for: 'the model (openai/gpt-4o-mini)' })
+    expect(byCase.queued).toMatchObject({ status: 'cancelled', llm_calls: [], tool_calls: [], cancelled: { waiting_for: 'a free slot' } })
+    expect(liveGroups()).toEqual([])
+  })
+
+  test('a remote Streamable HTTP server: the run waiting for the model is cancelled at once', async () => {
+    const http = await startHttpServer()
+    try {
+      const { byCase, shutdownMs } = await cancelWhenBusy({
+        cases: '  - id: remote\n    prompt: weather in Paris\n    rubric: r\n',
+        server: { kind: 'http', url: http.url, headers: {} },
+        concurrency: 1,
+        responder: (request) => {
+          if (kindOf(request) === 'steps') return steps(request.model)
+          if (!hasToolResult(request)) return toolCalls(request.model, [{ name: 'get_weather', args: { city: 'Paris' } }])
+          return { ...answer(request.model, 'late'), delayMs: SLOW }
+        },
+        busy: (asked) => asked('agent', 'get_weather')
+      })
       expect(shutdownMs).toBeLessThan(10_000)
+      expect(byCase.remote).toMatchObject({ status: 'cancelled', cancelled: { waiting_for: 'the model (openai/gpt-4o-mini)' } })
+      expect(byCase.remote.tool_calls).toMatchObject([{ name: 'get_weather', is_error: false }])
     } finally {
-      await llm.close()
+      await http.close()
     }
   })
 })

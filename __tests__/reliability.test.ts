@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -7,6 +7,9 @@ import { join } from 'node:path'
 import { pullRequestEnv, startFakeGitHub } from '../__fixtures__/fake-github.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { answer, kindOf, startScriptedLlm, steps, toolCalls, userPrompt, verdict, type ChatRequestBody, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import schema from '../schema/results.schema.json' with { type: 'json' }
 import type { ResultsDocument, RunResult } from '../src/results/types.js'
 import { secretForms } from '../src/util/redact.js'
 
@@ -27,8 +30,17 @@ interface Started {
   exited: Promise<number | null>
 }
 
+/** Every process a test started, and every pid file: a failing test must not leave them running. */
+const started: ChildProcessWithoutNullStreams[] = []
+const pidFiles: string[] = []
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const pid of pidFiles.splice(0).flatMap(recordedPids)) if (alive(pid)) process.kill(pid, 'SIGKILL')
+})
+
 function start(script: string, args: string[], env: Record<string, string>, cwd: string): Started {
   const child = spawn(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } })
+  started.push(child)
   const output = { stdout: '', stderr: '' }
   child.stdout.on('data', (c: Buffer) => (output.stdout += c.toString()))
   child.stderr.on('data', (c: Buffer) => (output.stderr += c.toString()))
@@ -65,6 +77,7 @@ async function expectAllDead(pids: number[]): Promise<void> {
 
 /** The faulty fixture server behind `sh -c`, both writing their pids down. */
 function wrappedServer(pidFile: string, env: Record<string, string> = {}) {
+  pidFiles.push(pidFile)
   return JSON.stringify({ command: 'sh', args: ['-c', `echo $$ >> "${pidFile}"; "${process.execPath}" "${FAULTY}"; true`], env: { PID_FILE: pidFile, ...env } })
 }
 
@@ -103,6 +116,11 @@ function essence(run: RunResult) {
 }
 
 const readDoc = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as ResultsDocument
+
+const ajv = new Ajv2020({ allErrors: true, strict: false })
+addFormats.default(ajv)
+const validate = ajv.compile(schema)
+const schemaErrors = (doc: unknown) => (validate(doc) ? [] : validate.errors)
 
 describeDist('cancellation, process trees and the run journal (real signals, dist bundles)', () => {
   const state = { slowMs: 60_000 }
@@ -143,6 +161,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     ])
     expect(doc.runs[0]).toMatchObject({ final_output: 'answer to case fast-a', judge: { score: 0.9 } })
     expect(doc.runs[2].cancelled).toMatchObject({ signal: 'SIGINT', waiting_for: 'the model (m/a)' })
+    expect(schemaErrors(doc)).toEqual([])
     const report = readFileSync(join(work, 'eval-report.md'), 'utf8')
     expect(report).toContain('**Cancelled by SIGINT**')
     expect(report).toContain('2 of 4 planned runs had finished')
@@ -232,7 +251,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     await waitFor(() => finishedLines(killed.output.stdout) === 2, 'the fast runs to finish')
     killed.child.kill('SIGKILL')
     await killed.exited
-    // Orphans of a SIGKILLed parent see their stdin close and leave; make sure, for the next tests.
+    // Orphans of a SIGKILLed parent see their stdin close and leave; make sure, for the next steps.
     for (const pid of recordedPids(killed.pidFile)) if (alive(pid)) process.kill(pid, 'SIGKILL')
 
     // The journal alone re-renders what had finished, and says the rest is missing.
@@ -240,6 +259,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     expect(await rendered.exited).toBe(1)
     const partial = readDoc(join(work, 'partial.json'))
     expect(partial).toMatchObject({ passed: false, gate: null, journal: { missing: 2, reused: 0 }, summary: { total: 2, passed: 2 } })
+    expect(schemaErrors(partial)).toEqual([])
     expect(readFileSync(join(work, 'partial.md'), 'utf8')).toContain('**Incomplete:** 2 planned runs are missing from the journal')
 
     state.slowMs = 0

@@ -137,13 +137,13 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
         deps.cancel?.addEventListener('abort', interrupted, { once: true })
         try {
           scored = await pool.run(
-            async () =>
-              deps.cancel?.aborted
-                ? { golden: null }
-                : {
-                    verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined,
-                    golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null
-                  },
+            async () => {
+              if (deps.cancel?.aborted) return { golden: null }
+              const verdict = agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined
+              // No new question to the judge model after a cancel.
+              if (deps.cancel?.aborted) return { golden: null }
+              return { verdict, golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null }
+            },
             { urgent: true }
           )
         } finally {

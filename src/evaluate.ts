@@ -106,7 +106,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       const executed = await executeRuns(suite, settings, {
         llm: caching.client,
         judge: createGEvalJudge(caching.client, suite.judge_model),
-        semantic: createSemanticMatcher(caching.client, suite.judge_model),
+        semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
         sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
         onRunFinished: hooks.onRunFinished,
         record: (run) => journal.append({ type: 'run', run }),

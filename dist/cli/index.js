@@ -56427,12 +56427,15 @@ async function executeRuns(suite, settings, deps) {
             };
             deps.cancel?.addEventListener('abort', interrupted, { once: true });
             try {
-                scored = await pool.run(async () => deps.cancel?.aborted
-                    ? { golden: null }
-                    : {
-                        verdict: agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined,
-                        golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null
-                    }, { urgent: true });
+                scored = await pool.run(async () => {
+                    if (deps.cancel?.aborted)
+                        return { golden: null };
+                    const verdict = agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined;
+                    // No new question to the judge model after a cancel.
+                    if (deps.cancel?.aborted)
+                        return { golden: null };
+                    return { verdict, golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null };
+                }, { urgent: true });
             }
             finally {
                 deps.cancel?.removeEventListener('abort', interrupted);
@@ -57600,9 +57603,10 @@ function formatTimestamp(iso) {
 
 /**
  * `arg_match: semantic`: a cheap yes/no question to the judge model, asked once per pair of
- * values and cached. A failed or unclear answer counts as "no".
+ * values and cached. A failed or unclear answer counts as "no". `cancel` aborts the questions in
+ * flight when the evaluation is cancelled (the run is then recorded as cancelled, not failed).
  */
-function createSemanticMatcher(llm, model) {
+function createSemanticMatcher(llm, model, cancel) {
     const usage = emptyUsage();
     const answers = new Map();
     const ask = async (expected, actual) => {
@@ -57613,7 +57617,7 @@ function createSemanticMatcher(llm, model) {
             'Do they mean the same thing for the purpose of that argument? Answer with only "yes" or "no".'
         ].join('\n');
         try {
-            const response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 });
+            const response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 }, cancel);
             addUsage(usage, response.usage);
             return /^\W*yes\b/i.test(response.content ?? '');
         }
@@ -57719,7 +57723,7 @@ async function evaluate(prepared, hooks = {}) {
             const executed = await executeRuns(suite, settings, {
                 llm: caching.client,
                 judge: createGEvalJudge(caching.client, suite.judge_model),
-                semantic: createSemanticMatcher(caching.client, suite.judge_model),
+                semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
                 sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
                 onRunFinished: hooks.onRunFinished,
                 record: (run) => journal.append({ type: 'run', run }),

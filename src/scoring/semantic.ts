@@ -3,9 +3,10 @@ import type { SemanticMatcher } from './golden.js'
 
 /**
  * `arg_match: semantic`: a cheap yes/no question to the judge model, asked once per pair of
- * values and cached. A failed or unclear answer counts as "no".
+ * values and cached. A failed or unclear answer counts as "no". `cancel` aborts the questions in
+ * flight when the evaluation is cancelled (the run is then recorded as cancelled, not failed).
  */
-export function createSemanticMatcher(llm: ChatClient, model: string): { match: SemanticMatcher; usage: ReturnType<typeof emptyUsage> } {
+export function createSemanticMatcher(llm: ChatClient, model: string, cancel?: AbortSignal): { match: SemanticMatcher; usage: ReturnType<typeof emptyUsage> } {
   const usage = emptyUsage()
   const answers = new Map<string, Promise<boolean>>()
   const ask = async (expected: string, actual: string): Promise<boolean> => {
@@ -16,7 +17,7 @@ export function createSemanticMatcher(llm: ChatClient, model: string): { match: 
       'Do they mean the same thing for the purpose of that argument? Answer with only "yes" or "no".'
     ].join('\n')
     try {
-      const response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 })
+      const response = await llm.complete({ model, messages: [{ role: 'user', content: prompt }], temperature: 0 }, cancel)
       addUsage(usage, response.usage)
       return /^\W*yes\b/i.test(response.content ?? '')
     } catch {
