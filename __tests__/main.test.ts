@@ -37,7 +37,7 @@ describe('run() glues inputs, engine and outputs', () => {
   afterAll(() => process.chdir(startDir))
 
   test('a failing eval: outputs first, then one setFailed; secrets masked', async () => {
-    await run()
+    expect(await run()).toBe(1)
     expect(core.setSecret).toHaveBeenCalledWith('hunter2-very-secret')
     expect(core.setSecret).toHaveBeenCalledWith('sk-or-v1-abcdef')
     expect(Object.fromEntries(core.setOutput.mock.calls)).toEqual({
@@ -76,7 +76,9 @@ describe('run() glues inputs, engine and outputs', () => {
 
   test('bad input: the error names it and outputs are still set', async () => {
     core.inputs.max_steps = 'lots'
-    await run()
+    // The exit code of bad configuration; run() leaves process.exitCode alone.
+    expect(await run()).toBe(2)
+    expect(process.exitCode ?? 0).toBe(0)
     expect(core.setFailed).toHaveBeenCalledWith("input 'max_steps': must be a whole number, got 'lots'")
     expect(core.setOutput).toHaveBeenCalledWith('passed', 'false')
     expect(readFileSync(join(cwd, 'eval-report.md'), 'utf8')).toContain('Evals failed to produce results')

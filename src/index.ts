@@ -1,5 +1,4 @@
 import { run } from './main.js'
 
-await run()
-// The step is over: nothing a server or a request left open may keep it running.
-process.exit()
+// The step is over: exit with run()'s code, and let nothing a server or a request left open keep it running.
+process.exit(await run())

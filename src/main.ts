@@ -72,9 +72,11 @@ function networkSteps(cancel: AbortSignal) {
  * The action: read inputs, evaluate, publish. Outputs, the results file and the report are
  * written on every path, failures and cancellation included, before the step fails. On SIGINT
  * or SIGTERM the evaluation stops, every server process tree is ended, and what had finished is
- * written and published within the runner's grace period; the exit code is 130 or 143.
+ * written and published within the runner's grace period. Returns the exit code for the entry
+ * point to exit with (it is not set here, so tests that call run() keep their own): 0 passed,
+ * 1 failed, 2 bad configuration, 130 / 143 cancelled by SIGINT / SIGTERM.
  */
-export async function run(hooks: EvaluateHooks = {}): Promise<void> {
+export async function run(hooks: EvaluateHooks = {}): Promise<number> {
   const signals = watchSignals({
     onCancel: (reason) => {
       core.warning(`${reason.signalName} received: stopping the evaluation and writing what has finished (a second signal exits at once).`)
@@ -82,16 +84,17 @@ export async function run(hooks: EvaluateHooks = {}): Promise<void> {
     },
     onForce: killAllGroupsSync
   })
+  let code: number
   try {
-    await runAction(hooks, signals.signal)
+    code = await runAction(hooks, signals.signal)
   } finally {
     signals.dispose()
   }
   const cancelled = signals.received()
-  if (cancelled) process.exitCode = CANCEL_EXIT_CODES[cancelled.signalName]
+  return cancelled ? CANCEL_EXIT_CODES[cancelled.signalName] : code
 }
 
-async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<void> {
+async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<number> {
   let options: RunOptions | undefined
   let publish = FALLBACK_PUBLISH
   let secrets: string[] = []
@@ -182,9 +185,11 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<voi
   core.info(formatSummaryLine(doc))
   if (doc.fatal_error !== null) {
     core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
-    if (badConfiguration) process.exitCode = 2
-  } else if (doc.cancelled) core.setFailed(cancelledReason(doc))
+    return badConfiguration ? 2 : 1
+  }
+  if (doc.cancelled) core.setFailed(cancelledReason(doc))
   else if (!doc.passed) core.setFailed(failureReason(doc))
+  return doc.passed ? 0 : 1
 }
 
 /**
