@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { FAULTY_SERVER, suiteOf } from '../__fixtures__/harness.js'
+import { FAULTY_SERVER, fixturePath, suiteOf } from '../__fixtures__/harness.js'
 import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
 import { answer, kindOf, startScriptedLlm, steps, toolCalls, userPrompt, verdict, type ChatRequestBody, type Responder } from '../__fixtures__/scripted-llm.js'
 import { parseSuite } from '../src/config/suite.js'
@@ -35,6 +35,8 @@ async function cancelWhenBusy(options: {
   concurrency: number
   responder: Responder
   busy: (asked: (kind: string, text: string) => boolean, finished: string[]) => boolean
+  /** How long to wait after `busy` (a tool call goes out right after the model asked for it). */
+  settleMs?: number
 }): Promise<{ byCase: Record<string, RunResult>; requestsAfterCancel: number; shutdownMs: number }> {
   const llm = await startScriptedLlm(options.responder)
   const controller = new AbortController()
@@ -57,8 +59,7 @@ async function cancelWhenBusy(options: {
     )
     const asked = (kind: string, text: string) => llm.requests.some((r) => kindOf(r) === kind && JSON.stringify(r.messages).includes(text))
     await waitFor(() => options.busy(asked, finished), 'every run to be busy')
-    // A tool call goes out right after the model asked for it.
-    await new Promise((r) => setTimeout(r, 300))
+    await new Promise((r) => setTimeout(r, options.settleMs ?? 300))
     const requestsBefore = llm.requests.length
     const cancelledAt = Date.now()
     controller.abort(new CancelledError('SIGINT', new Date().toISOString()))
@@ -131,6 +132,29 @@ describe('cancelling an evaluation mid-run', () => {
     expect(byCase['slow-model'].cancelled).toMatchObject({ waiting_for: 'the model (openai/gpt-4o-mini)' })
     expect(byCase.queued).toMatchObject({ status: 'cancelled', llm_calls: [], tool_calls: [], cancelled: { waiting_for: 'a free slot' } })
     expect(liveGroups()).toEqual([])
+  })
+
+  test('a cancel while a finished run closes its session (a slow close) leaves it cancelled, never failed', async () => {
+    // The server ignores stdin EOF, so each close waits for it and then ends its group.
+    const slowToClose: ServerConfig = { kind: 'stdio', command: process.execPath, args: [fixturePath('servers/faulty-server.mjs')], env: { IGNORE_STDIN_EOF: '1' } }
+    let answeredAt = 0
+    const { byCase } = await cancelWhenBusy({
+      cases: caseList(['closing']),
+      server: slowToClose,
+      concurrency: 1,
+      responder: (request) => {
+        if (kindOf(request) === 'steps') return steps(request.model)
+        if (kindOf(request) === 'score') return { ...verdict(request.model, 9, 'good'), delayMs: SLOW }
+        answeredAt = Date.now()
+        return answer(request.model, 'done')
+      },
+      // Inside the close (it waits 500 ms for the server to leave): the answer is back, the
+      // judge not asked yet. Were the cancel to come later, the judge is waited for: cancelled too.
+      busy: () => answeredAt > 0 && Date.now() - answeredAt > 150,
+      settleMs: 0
+    })
+    expect(byCase.closing.status).toBe('cancelled')
+    expect(byCase.closing.metrics[0].reason).toMatch(/^Not judged: cancelled by SIGINT/)
   })
 
   test('a remote Streamable HTTP server: the run waiting for the model is cancelled at once', async () => {

@@ -229,6 +229,17 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     await expectAllDead(recordedPids(run.pidFile))
   })
 
+  test('SIGHUP (a closed terminal) cancels like SIGINT: exit 129, no process left', async () => {
+    state.slowMs = 60_000
+    const work = mkdtempSync(join(tmpdir(), 'cancel-hup-'))
+    const run = cliRun(work)
+    await waitFor(() => finishedLines(run.output.stdout) === 2, 'the fast runs to finish')
+    run.child.kill('SIGHUP')
+    expect(await run.exited).toBe(129)
+    expect(readDoc(join(work, 'eval-results.json')).cancelled).toMatchObject({ signal: 'SIGHUP', finished: 2 })
+    await expectAllDead(recordedPids(run.pidFile))
+  })
+
   test('a second signal exits at once, and still no process is left', async () => {
     state.slowMs = 60_000
     const work = mkdtempSync(join(tmpdir(), 'cancel-twice-'))

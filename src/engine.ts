@@ -45,6 +45,8 @@ export interface EngineDeps {
   cancel?: AbortSignal
   /** Runs finished by an earlier, interrupted attempt, by `runKey`; they are taken as they are. */
   reuse?: ReadonlyMap<string, RunResult>
+  /** Secrets out of a text, applied before anything is cut short (a cut secret is no longer found whole). */
+  redact?: (text: string) => string
 }
 
 /** What the behaviour layer produced, before it is assembled into a document. */
@@ -58,6 +60,8 @@ export interface ExecutedRuns {
 }
 
 const TOOL_OUTPUT_LIMIT = 2000
+/** How much of a server's stderr a run record keeps. */
+const STDERR_TAIL_CHARS = 4096
 
 /** The runs of a suite, assembled into a results document (conformance and the gate come later). */
 export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
@@ -135,6 +139,8 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
           transcript.cancelled ??= { reason: cancellationOf(deps.cancel)!, waiting_for: `the judge (${suite.judge_model})` }
         }
         deps.cancel?.addEventListener('abort', interrupted, { once: true })
+        // A cancel that came while the session was closing: the listener will not fire for it.
+        if (deps.cancel?.aborted) interrupted()
         try {
           scored = await pool.run(
             async () => {
@@ -151,7 +157,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
         }
         if (transcript.cancelled) scored = { golden: null }
       }
-      return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps))
+      return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t)))
     })
   )
 
@@ -253,8 +259,16 @@ async function judgeRun(judge: Judge, spec: RunSpec, finalOutput: string, cancel
   }
 }
 
-function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict | JudgeError | undefined, golden: GoldenAssertions | null, maxSteps: number): RunResult {
+function buildRunResult(
+  spec: RunSpec,
+  phase: AgentPhase,
+  verdict: JudgeVerdict | JudgeError | undefined,
+  golden: GoldenAssertions | null,
+  maxSteps: number,
+  redact: (text: string) => string
+): RunResult {
   const { transcript } = phase
+  if (transcript.error?.stderr_tail) transcript.error.stderr_tail = redact(transcript.error.stderr_tail).slice(-STDERR_TAIL_CHARS)
   const toolAssertions = checkRequiredTools(spec.case.required_tools, transcript.tool_calls)
   const judged = verdict && !(verdict instanceof JudgeError) ? verdict : undefined
   const judgeError = verdict instanceof JudgeError ? verdict : undefined
@@ -296,7 +310,7 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, verdict: JudgeVerdict 
       }
     }),
     tool_assertions: toolAssertions,
-    conversation: toConversation(transcript),
+    conversation: toConversation(transcript, redact),
     duration_s: phase.duration_s,
     total_duration_s: 0,
     index: spec.index,
@@ -374,7 +388,7 @@ function notJudgedReason(transcript: Transcript, judgeError: JudgeError | undefi
 }
 
 /** eval-action's conversation: no system message, no call ids, tool output cut at 2000 chars. */
-function toConversation(transcript: Transcript): ConversationEntry[] {
+function toConversation(transcript: Transcript, redact: (text: string) => string): ConversationEntry[] {
   const entries: ConversationEntry[] = []
   let assistantCalls = 0
   let toolResults = 0
@@ -391,7 +405,8 @@ function toConversation(transcript: Transcript): ConversationEntry[] {
       entries.push(entry)
     } else if (message.role === 'tool') {
       const record = transcript.tool_calls[toolResults++]
-      const content = message.content.length > TOOL_OUTPUT_LIMIT ? `${message.content.slice(0, TOOL_OUTPUT_LIMIT)}\n... (truncated)` : message.content
+      const text = redact(message.content)
+      const content = text.length > TOOL_OUTPUT_LIMIT ? `${text.slice(0, TOOL_OUTPUT_LIMIT)}\n... (truncated)` : text
       entries.push({ role: 'tool', content, ...(record ? { tool_name: record.name } : {}) })
     }
   }

@@ -14,14 +14,14 @@ import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusa
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory } from './mcp/session.js'
-import { expandMatrix, localDate, runKey } from './plan/expand.js'
+import { expandMatrix, localDate, runKey, type RunSpec } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
 import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsDocument, type RunResult } from './results/types.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
-import { redactDeep } from './util/redact.js'
+import { redactDeep, redactText } from './util/redact.js'
 import { TOOL_NAME, TOOL_VERSION } from './version.js'
 
 /** A validated configuration, ready to run. */
@@ -74,23 +74,24 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     today: localDate(new Date())
   }
   const behaviour: BehaviourStatus = options.skipBehaviour === null ? { status: 'ran', reason: null } : { status: 'skipped', reason: options.skipBehaviour }
+  const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
   const header: JournalHeader = {
     type: 'header',
     version: JOURNAL_VERSION,
     suite_hash: journalHash(prepared),
     started_at: new Date().toISOString(),
-    planned: behaviour.status === 'ran' ? expandMatrix(suite, settings).length : 0,
+    planned: plan.length,
     reused: 0,
     config: resultsConfig(suite, server, settings),
     cases: suite.cases,
     behaviour,
     gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline }
   }
-  const reused = options.resume && behaviour.status === 'ran' ? resumableRuns(options.journalPath, header.suite_hash, warn) : []
+  const reused = options.resume && behaviour.status === 'ran' ? inPlan(resumableRuns(options.journalPath, header.suite_hash, warn), plan) : []
   const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
   try {
     if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
-      const report = await untilCancelled(runConformance(server), hooks.cancel)
+      const report = await untilCancelled(runConformance(server, { signal: hooks.cancel }), hooks.cancel)
       if (report) {
         hooks.onConformance?.(report)
         journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } })
@@ -111,7 +112,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
         onRunFinished: hooks.onRunFinished,
         record: (run) => journal.append({ type: 'run', run }),
         cancel: hooks.cancel,
-        reuse: new Map(reused.map((r) => [runKey(r), r]))
+        reuse: new Map(reused.map((r) => [runKey(r), r])),
+        redact: (text) => redactText(text, prepared.secrets)
       })
       overhead = executed.overhead
       cancelled = cancelledSummary(hooks.cancel, executed)
@@ -144,6 +146,18 @@ function untilCancelled<T>(promise: Promise<T>, cancel: AbortSignal | undefined)
   })
 }
 
+/**
+ * Of an earlier attempt's runs, those this evaluation plans (another --filter plans others), each
+ * at its place in this plan.
+ */
+function inPlan(runs: RunResult[], plan: RunSpec[]): RunResult[] {
+  const indexes = new Map(plan.map((spec) => [runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }), spec.index]))
+  return runs.flatMap((run) => {
+    const index = indexes.get(runKey(run))
+    return index === undefined ? [] : [{ ...run, index }]
+  })
+}
+
 /** The runs an earlier attempt of the same suite finished with a verdict; none when there is no usable journal. */
 function resumableRuns(path: string, suiteHash: string, warn: (message: string) => void): RunResult[] {
   if (!existsSync(path)) {
@@ -167,16 +181,22 @@ function resumableRuns(path: string, suiteHash: string, warn: (message: string) 
 /** A journal on disk; where it cannot be written, one warning and a journal in memory only. */
 function openJournal(path: string, header: JournalHeader, reused: RunResult[], secrets: readonly string[], warn: (message: string) => void): JournalWriter {
   try {
-    return new JournalWriter(path, header, reused, secrets)
+    return new JournalWriter(path, header, reused, secrets, warn)
   } catch (error) {
     warn(`Cannot write the run journal ${path} (${(error as Error).message}): a crash would lose the finished runs.`)
     return new JournalWriter(null, header, reused, secrets)
   }
 }
 
-/** What a resumed attempt must share with the journal it reuses: the suite and how runs are bounded. */
+/**
+ * What a resumed attempt must share with the journal it reuses: the suite, how runs are bounded,
+ * and the server's working directory and the names of its variables and headers (their values
+ * are secrets and stay out of any hash).
+ */
 export function journalHash(prepared: Prepared): string {
-  return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps])).digest('hex').slice(0, 16)
+  const { server } = prepared
+  const shape = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()]
+  return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape])).digest('hex').slice(0, 16)
 }
 
 /**

@@ -14,7 +14,7 @@ import { annotateResults, publishComment, setActionOutputs, writeJobSummary } fr
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
 import { cancelledReason, failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
-import { MIN_SECRET_LENGTH, redactText, secretForms } from './util/redact.js'
+import { MIN_SECRET_LENGTH, redactDeep, redactText, secretForms } from './util/redact.js'
 
 /** Where the baseline lives while it is restored or saved. */
 const BASELINE_DIR = () => join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-baseline')
@@ -34,37 +34,48 @@ const FALLBACK_PUBLISH: PublishOptions = {
 
 /**
  * After a cancel the runner kills the step 7.5 s after its SIGINT. The files are written first
- * (milliseconds); the network steps after them share this budget, each at most STEP_MS.
+ * (milliseconds); the network steps share what is left of this budget, counted from the signal,
+ * each at most STEP_MS.
  */
 const CANCELLED_NETWORK_BUDGET_MS = 5000
 const CANCELLED_STEP_MS = 2000
 
 /**
- * Runs network steps; once cancelled, each is bounded so that all of them end by the budget's
- * deadline (a step still running then is abandoned with a warning, and later ones are skipped).
+ * Runs network steps (cache restores and saves, the comment, the artifact). Once the job is
+ * cancelled — before a step or while it runs — each is bounded so that all of them end by the
+ * budget's deadline: a step still running then is abandoned with a warning, and later ones are
+ * skipped.
  */
 function networkSteps(cancel: AbortSignal) {
   let deadline: number | undefined
+  const startBudget = () => (deadline ??= Date.now() + CANCELLED_NETWORK_BUDGET_MS)
+  if (cancel.aborted) startBudget()
+  else cancel.addEventListener('abort', startBudget, { once: true })
   return async (what: string, task: () => Promise<unknown>): Promise<void> => {
-    if (!cancel.aborted) {
-      await task()
-      return
-    }
-    deadline ??= Date.now() + CANCELLED_NETWORK_BUDGET_MS
-    const ms = Math.min(CANCELLED_STEP_MS, deadline - Date.now())
-    if (ms <= 0) {
+    if (deadline !== undefined && deadline <= Date.now()) {
       core.warning(`Cancelled: skipped ${what}, to finish inside the runner's grace period.`)
       return
     }
     let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        core.warning(`Cancelled: gave up on ${what} after ${(ms / 1000).toFixed(1)}s, to finish inside the runner's grace period.`)
-        resolve()
-      }, ms)
-      timer.unref()
+    let arm: (() => void) | undefined
+    const gaveUp = new Promise<void>((resolve) => {
+      arm = () => {
+        const ms = Math.max(0, Math.min(CANCELLED_STEP_MS, startBudget() - Date.now()))
+        timer = setTimeout(() => {
+          core.warning(`Cancelled: gave up on ${what} after ${(ms / 1000).toFixed(1)}s, to finish inside the runner's grace period.`)
+          resolve()
+        }, ms)
+        timer.unref()
+      }
+      if (cancel.aborted) arm()
+      else cancel.addEventListener('abort', arm, { once: true })
     })
-    await Promise.race([task(), timeout]).finally(() => clearTimeout(timer))
+    try {
+      await Promise.race([task(), gaveUp])
+    } finally {
+      clearTimeout(timer)
+      if (arm) cancel.removeEventListener('abort', arm)
+    }
   }
 }
 
@@ -103,6 +114,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
   let badConfiguration = false
   // What the caches keep for the next workflow run or the next attempt, saved after publishing.
   let saves: { what: string; task: () => Promise<unknown> }[] = []
+  const network = networkSteps(cancel)
   try {
     options = readActionOptions()
     publish = readPublishOptions()
@@ -117,10 +129,13 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
     const hash = suiteHash(prepared)
     const behaviour = options.skipBehaviour === null
-    if (behaviour && options.cache !== 'off') await restoreResponses(options.cacheDir, hash)
-    if (behaviour && options.resume) await restoreJournal(options.journalPath, journalHash(prepared))
+    const { cacheDir, journalPath, baselineKey } = { ...options, baselineKey: publish.baselineKey }
+    if (behaviour && options.cache !== 'off') await network('restoring the recorded LLM answers', () => restoreResponses(cacheDir, hash))
+    if (behaviour && options.resume) await network('restoring the run journal', () => restoreJournal(journalPath, journalHash(prepared), baselineKey))
     if (behaviour && options.baseline === 'auto') {
-      prepared = { ...prepared, options: { ...options, baseline: await restoreBaseline(BASELINE_DIR(), publish.baselineKey) } }
+      let baseline = ''
+      await network('restoring the baseline', async () => (baseline = await restoreBaseline(BASELINE_DIR(), baselineKey)))
+      prepared = { ...prepared, options: { ...options, baseline } }
     }
     doc = await evaluate(prepared, {
       cancel,
@@ -130,9 +145,8 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
       onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(redactText(line, secrets))),
       onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets))
     })
-    const { cacheDir, journalPath } = options
     // The next attempt of this workflow run ("Re-run failed jobs") picks up what this one finished.
-    if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared)) })
+    if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared), publish.baselineKey) })
     if (behaviour && options.cache === 'read-write' && (doc.summary.cache?.misses ?? 0) > 0) saves.push({ what: 'saving the recorded LLM answers', task: () => saveResponses(cacheDir, hash) })
   } catch (error) {
     saves = []
@@ -162,24 +176,28 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
   } catch (error) {
     core.error(`Could not write the results: ${(error as Error).message}`)
+    // What is published below must be redacted all the same.
+    doc = redactDeep(doc, secrets)
   }
   setActionOutputs(doc, paths)
   annotateResults(doc)
   if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
   // Cancelled: the comment says so first, then what a re-run needs, then the artifact.
-  const network = networkSteps(cancel)
-  if (cancel.aborted) {
-    await network('the PR comment', () => publishComment(doc, publish, undefined))
-    for (const save of saves) await network(save.what, save.task)
+  let commented = false
+  const comment = async (artifactId: number | undefined) => {
+    commented = true
+    await network('the PR comment', () => publishComment(doc, publish, artifactId))
   }
+  if (cancel.aborted) await comment(undefined)
+  if (cancel.aborted) for (const save of saves.splice(0)) await network(save.what, save.task)
   const uploaded = { id: undefined as number | undefined }
   if (publish.uploadArtifact && files.length) {
     await network('the artifact upload', async () => (uploaded.id = await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)))
   }
-  if (!cancel.aborted) {
-    await publishComment(doc, publish, uploaded.id)
-    for (const save of saves) await save.task()
-    if (files.length && doc.behaviour.status === 'ran') await saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed)
+  if (!commented) await comment(uploaded.id)
+  for (const save of saves) await network(save.what, save.task)
+  if (files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
+    await network('saving the baseline', () => saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))
   }
 
   core.info(formatSummaryLine(doc))
@@ -188,6 +206,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     return badConfiguration ? 2 : 1
   }
   if (doc.cancelled) core.setFailed(cancelledReason(doc))
+  else if (cancel.aborted) core.setFailed(`Cancelled while publishing: the evaluation had finished (passed: ${doc.passed}) and its results are written.`)
   else if (!doc.passed) core.setFailed(failureReason(doc))
   return doc.passed ? 0 : 1
 }

@@ -40625,6 +40625,11 @@ function lintTools(probe) {
 ;// CONCATENATED MODULE: ./src/conformance/probe.ts
 
 
+/** What a probe gets instead of a new server after a cancel. */
+const CANCELLED_CONNECTION = {
+    request: async (req) => ({ method: req.method, request: { method: req.method }, response: { failure: 'cancelled' } }),
+    close: async () => undefined
+};
 const probe_UNKNOWN_TOOL = 'mcp-server-evals-no-such-tool';
 const probe_MISSING_RESOURCE = 'mcp-server-evals://no-such-resource';
 const probe_UNSUPPORTED_VERSION = '2099-01-01';
@@ -40643,7 +40648,7 @@ function classifyDiscover(exchange) {
 async function probeServer(config, options = {}) {
     const discoverTimeout = options.discoverTimeoutMs ?? 3000;
     const timeout = options.requestTimeoutMs ?? 5000;
-    const open = () => (config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers));
+    const open = () => options.signal?.aborted ? CANCELLED_CONNECTION : config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers);
     const transport = config.kind;
     const main = open();
     try {
@@ -55362,7 +55367,8 @@ const QUIET_SERVER_ENV = {
     PRETTY_PRINT_JSONRPC: 'false'
 };
 const CLIENT_INFO = { name: 'mcp-server-evals', version: '0.1.0' };
-const STDERR_TAIL_BYTES = 4096;
+/** More than the 4 KB the record keeps: a secret across the cut is redacted whole before the record cuts it. */
+const STDERR_TAIL_BYTES = 8192;
 /**
  * Opens sessions against one server. The era verdict (modern or legacy) is learned once, by the
  * SDK's `server/discover` probe on the first open, and handed to every later open as `prior`,
@@ -55514,14 +55520,14 @@ class CancelledError extends Error {
     }
 }
 /** The exit status of a process ended by a signal, as shells and the Actions runner read it. */
-const CANCEL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 };
+const CANCEL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 function cancellationOf(signal) {
     return signal?.aborted && signal.reason instanceof CancelledError ? signal.reason : null;
 }
 /**
- * A cancelled or timed-out job gets SIGINT, then SIGTERM 7.5 s later. The first signal aborts
- * the evaluation (`onCancel` runs at once, to end the server process trees); the pipeline then
- * writes everything with what had finished. A second signal means "now": `onForce` runs (kill
+ * A cancelled or timed-out job gets SIGINT, then SIGTERM 7.5 s later; a closed terminal sends
+ * SIGHUP. The first signal aborts the evaluation (`onCancel` runs at once, to end the server
+ * process trees); the pipeline then writes everything with what had finished. A second signal means "now": `onForce` runs (kill
  * what is left, synchronously) and the process exits with the first signal's code.
  */
 function watchSignals(handlers = {}) {
@@ -55536,16 +55542,15 @@ function watchSignals(handlers = {}) {
         controller.abort(first);
         handlers.onCancel?.(first);
     };
-    const onInt = () => onSignal('SIGINT');
-    const onTerm = () => onSignal('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    const listeners = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((name) => [name, () => onSignal(name)]);
+    for (const [name, handler] of listeners)
+        process.on(name, handler);
     return {
         signal: controller.signal,
         received: () => first,
         dispose() {
-            process.off('SIGINT', onInt);
-            process.off('SIGTERM', onTerm);
+            for (const [name, handler] of listeners)
+                process.off(name, handler);
         }
     };
 }
@@ -56349,6 +56354,8 @@ function createPool(concurrency) {
 
 
 const TOOL_OUTPUT_LIMIT = 2000;
+/** How much of a server's stderr a run record keeps. */
+const STDERR_TAIL_CHARS = 4096;
 /** The runs of a suite, assembled into a results document (conformance and the gate come later). */
 async function runEvaluation(suite, server, settings, deps) {
     const executed = await executeRuns(suite, settings, deps);
@@ -56426,6 +56433,9 @@ async function executeRuns(suite, settings, deps) {
                 transcript.cancelled ??= { reason: cancellationOf(deps.cancel), waiting_for: `the judge (${suite.judge_model})` };
             };
             deps.cancel?.addEventListener('abort', interrupted, { once: true });
+            // A cancel that came while the session was closing: the listener will not fire for it.
+            if (deps.cancel?.aborted)
+                interrupted();
             try {
                 scored = await pool.run(async () => {
                     if (deps.cancel?.aborted)
@@ -56443,7 +56453,7 @@ async function executeRuns(suite, settings, deps) {
             if (transcript.cancelled)
                 scored = { golden: null };
         }
-        return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps));
+        return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t)));
     }));
     const duration = round1((performance.now() - started) / 1000);
     const overhead = emptyUsage();
@@ -56530,8 +56540,10 @@ async function judgeRun(judge, spec, finalOutput, cancel) {
         return error instanceof JudgeError ? error : new JudgeError(error.message, emptyUsage());
     }
 }
-function buildRunResult(spec, phase, verdict, golden, maxSteps) {
+function buildRunResult(spec, phase, verdict, golden, maxSteps, redact) {
     const { transcript } = phase;
+    if (transcript.error?.stderr_tail)
+        transcript.error.stderr_tail = redact(transcript.error.stderr_tail).slice(-STDERR_TAIL_CHARS);
     const toolAssertions = checkRequiredTools(spec.case.required_tools, transcript.tool_calls);
     const judged = verdict && !(verdict instanceof JudgeError) ? verdict : undefined;
     const judgeError = verdict instanceof JudgeError ? verdict : undefined;
@@ -56573,7 +56585,7 @@ function buildRunResult(spec, phase, verdict, golden, maxSteps) {
             };
         }),
         tool_assertions: toolAssertions,
-        conversation: toConversation(transcript),
+        conversation: toConversation(transcript, redact),
         duration_s: phase.duration_s,
         total_duration_s: 0,
         index: spec.index,
@@ -56654,7 +56666,7 @@ function notJudgedReason(transcript, judgeError, maxSteps) {
     return 'Not judged.';
 }
 /** eval-action's conversation: no system message, no call ids, tool output cut at 2000 chars. */
-function toConversation(transcript) {
+function toConversation(transcript, redact) {
     const entries = [];
     let assistantCalls = 0;
     let toolResults = 0;
@@ -56673,7 +56685,8 @@ function toConversation(transcript) {
         }
         else if (message.role === 'tool') {
             const record = transcript.tool_calls[toolResults++];
-            const content = message.content.length > TOOL_OUTPUT_LIMIT ? `${message.content.slice(0, TOOL_OUTPUT_LIMIT)}\n... (truncated)` : message.content;
+            const text = redact(message.content);
+            const content = text.length > TOOL_OUTPUT_LIMIT ? `${text.slice(0, TOOL_OUTPUT_LIMIT)}\n... (truncated)` : text;
             entries.push({ role: 'tool', content, ...(record ? { tool_name: record.name } : {}) });
         }
     }
@@ -56770,6 +56783,7 @@ const JOURNAL_VERSION = 1;
 /** Appends records to a journal, redacted and flushed; keeps the same records in memory. */
 class JournalWriter {
     secrets;
+    onWriteError;
     fd;
     state;
     /**
@@ -56777,8 +56791,9 @@ class JournalWriter {
      * written to a temporary file and renamed over the old journal, so the old one is never
      * half-replaced.
      */
-    constructor(path, header, reused, secrets) {
+    constructor(path, header, reused, secrets, onWriteError = () => undefined) {
         this.secrets = secrets;
+        this.onWriteError = onWriteError;
         const records = [{ ...header, reused: reused.length }, ...reused.map((run) => ({ type: 'run', run }))];
         const safe = records.map((r) => redactDeep(r, secrets));
         this.fd = null;
@@ -56796,18 +56811,32 @@ class JournalWriter {
         for (const r of safe.slice(1))
             this.remember(r);
     }
+    /** Never throws: a disk that fails mid-run (full, gone) costs the journal, not the evaluation. */
     append(record) {
         const safe = redactDeep(record, this.secrets);
         if (this.fd !== null) {
-            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${JSON.stringify(safe)}\n`);
-            (0,external_node_fs_namespaceObject.fsyncSync)(this.fd);
+            try {
+                (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${JSON.stringify(safe)}\n`);
+                (0,external_node_fs_namespaceObject.fsyncSync)(this.fd);
+            }
+            catch (error) {
+                this.close();
+                this.onWriteError(`Cannot append to the run journal ${this.state.path} (${error.code ?? error.message}): it stops here; the results are still written.`);
+            }
         }
         this.remember(safe);
     }
     close() {
-        if (this.fd !== null)
-            (0,external_node_fs_namespaceObject.closeSync)(this.fd);
+        const fd = this.fd;
         this.fd = null;
+        if (fd !== null) {
+            try {
+                (0,external_node_fs_namespaceObject.closeSync)(fd);
+            }
+            catch {
+                // Already reported by append, or nothing left to lose.
+            }
+        }
     }
     remember(record) {
         applyRecord(this.state, record);
@@ -57691,23 +57720,24 @@ async function evaluate(prepared, hooks = {}) {
         today: localDate(new Date())
     };
     const behaviour = options.skipBehaviour === null ? { status: 'ran', reason: null } : { status: 'skipped', reason: options.skipBehaviour };
+    const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : [];
     const header = {
         type: 'header',
         version: JOURNAL_VERSION,
         suite_hash: journalHash(prepared),
         started_at: new Date().toISOString(),
-        planned: behaviour.status === 'ran' ? expandMatrix(suite, settings).length : 0,
+        planned: plan.length,
         reused: 0,
         config: resultsConfig(suite, server, settings),
         cases: suite.cases,
         behaviour,
         gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline }
     };
-    const reused = options.resume && behaviour.status === 'ran' ? resumableRuns(options.journalPath, header.suite_hash, warn) : [];
+    const reused = options.resume && behaviour.status === 'ran' ? inPlan(resumableRuns(options.journalPath, header.suite_hash, warn), plan) : [];
     const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn);
     try {
         if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
-            const report = await untilCancelled(runConformance(server), hooks.cancel);
+            const report = await untilCancelled(runConformance(server, { signal: hooks.cancel }), hooks.cancel);
             if (report) {
                 hooks.onConformance?.(report);
                 journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } });
@@ -57728,7 +57758,8 @@ async function evaluate(prepared, hooks = {}) {
                 onRunFinished: hooks.onRunFinished,
                 record: (run) => journal.append({ type: 'run', run }),
                 cancel: hooks.cancel,
-                reuse: new Map(reused.map((r) => [runKey(r), r]))
+                reuse: new Map(reused.map((r) => [runKey(r), r])),
+                redact: (text) => redactText(text, prepared.secrets)
             });
             overhead = executed.overhead;
             cancelled = cancelledSummary(hooks.cancel, executed);
@@ -57762,6 +57793,17 @@ function untilCancelled(promise, cancel) {
         promise.then(resolve, reject).finally(() => cancel.removeEventListener('abort', onAbort));
     });
 }
+/**
+ * Of an earlier attempt's runs, those this evaluation plans (another --filter plans others), each
+ * at its place in this plan.
+ */
+function inPlan(runs, plan) {
+    const indexes = new Map(plan.map((spec) => [runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }), spec.index]));
+    return runs.flatMap((run) => {
+        const index = indexes.get(runKey(run));
+        return index === undefined ? [] : [{ ...run, index }];
+    });
+}
 /** The runs an earlier attempt of the same suite finished with a verdict; none when there is no usable journal. */
 function resumableRuns(path, suiteHash, warn) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(path)) {
@@ -57786,16 +57828,22 @@ function resumableRuns(path, suiteHash, warn) {
 /** A journal on disk; where it cannot be written, one warning and a journal in memory only. */
 function openJournal(path, header, reused, secrets, warn) {
     try {
-        return new JournalWriter(path, header, reused, secrets);
+        return new JournalWriter(path, header, reused, secrets, warn);
     }
     catch (error) {
         warn(`Cannot write the run journal ${path} (${error.message}): a crash would lose the finished runs.`);
         return new JournalWriter(null, header, reused, secrets);
     }
 }
-/** What a resumed attempt must share with the journal it reuses: the suite and how runs are bounded. */
+/**
+ * What a resumed attempt must share with the journal it reuses: the suite, how runs are bounded,
+ * and the server's working directory and the names of its variables and headers (their values
+ * are secrets and stay out of any hash).
+ */
 function journalHash(prepared) {
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps])).digest('hex').slice(0, 16);
+    const { server } = prepared;
+    const shape = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape])).digest('hex').slice(0, 16);
 }
 /**
  * What the recorded LLM answers belong to: the suite file, the models and judge, and the server
@@ -57981,7 +58029,11 @@ journal (what an interrupted or finished evaluation wrote, one line per run), wi
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
   --baseline PATH             gate against this results document (default: the journal's own baseline)`;
-/** `report --from`: every rendering from the journal alone. Exit status as for a run; 2 when the journal cannot be read. */
+/**
+ * `report --from`: every rendering from the journal alone. Exit status 0 when the document
+ * passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the journal
+ * cannot be read.
+ */
 function reportCommand(argv) {
     let values;
     try {
@@ -58076,7 +58128,7 @@ Options (eval-action's flags first):
   -v, --version               print the version
 
 Exit status: 0 passed, 1 the gate or conformance failed, 2 bad usage or configuration,
-130 / 143 cancelled by SIGINT / SIGTERM (what had finished is written; a second signal exits at once).
+130 / 143 / 129 cancelled by SIGINT / SIGTERM / SIGHUP (what had finished is written; a second signal exits at once).
 
 ${REPORT_USAGE}`;
 /** The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. */

@@ -40,7 +40,7 @@ Options (eval-action's flags first):
   -v, --version               print the version
 
 Exit status: 0 passed, 1 the gate or conformance failed, 2 bad usage or configuration,
-130 / 143 cancelled by SIGINT / SIGTERM (what had finished is written; a second signal exits at once).
+130 / 143 / 129 cancelled by SIGINT / SIGTERM / SIGHUP (what had finished is written; a second signal exits at once).
 
 ${REPORT_USAGE}`
 

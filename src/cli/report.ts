@@ -12,7 +12,11 @@ journal (what an interrupted or finished evaluation wrote, one line per run), wi
   --junit PATH                also write JUnit XML there
   --baseline PATH             gate against this results document (default: the journal's own baseline)`
 
-/** `report --from`: every rendering from the journal alone. Exit status as for a run; 2 when the journal cannot be read. */
+/**
+ * `report --from`: every rendering from the journal alone. Exit status 0 when the document
+ * passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the journal
+ * cannot be read.
+ */
 export function reportCommand(argv: string[]): number {
   let values: Record<string, string | boolean | undefined>
   try {

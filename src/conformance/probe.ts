@@ -40,6 +40,14 @@ export interface ProbeOptions {
   /** How long server/discover may stay silent before the server counts as legacy. */
   discoverTimeoutMs?: number
   requestTimeoutMs?: number
+  /** Once aborted (the job was cancelled), no further server is started: later probes fail at once. */
+  signal?: AbortSignal
+}
+
+/** What a probe gets instead of a new server after a cancel. */
+const CANCELLED_CONNECTION: Connection = {
+  request: async (req) => ({ method: req.method, request: { method: req.method }, response: { failure: 'cancelled' } }),
+  close: async () => undefined
 }
 
 const UNKNOWN_TOOL = 'mcp-server-evals-no-such-tool'
@@ -68,7 +76,8 @@ interface Connection {
 export async function probeServer(config: ServerConfig, options: ProbeOptions = {}): Promise<ProbeData> {
   const discoverTimeout = options.discoverTimeoutMs ?? 3000
   const timeout = options.requestTimeoutMs ?? 5000
-  const open = (): Connection => (config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers))
+  const open = (): Connection =>
+    options.signal?.aborted ? CANCELLED_CONNECTION : config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers)
   const transport = config.kind
 
   const main = open()

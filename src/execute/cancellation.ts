@@ -12,14 +12,14 @@ export class CancelledError extends Error {
 }
 
 /** The exit status of a process ended by a signal, as shells and the Actions runner read it. */
-export const CANCEL_EXIT_CODES: Record<CancelSignal, number> = { SIGINT: 130, SIGTERM: 143 }
+export const CANCEL_EXIT_CODES: Record<CancelSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }
 
 export function cancellationOf(signal: AbortSignal | undefined): CancelledError | null {
   return signal?.aborted && signal.reason instanceof CancelledError ? signal.reason : null
 }
 
 export interface SignalWatch {
-  /** Aborted with a CancelledError on the first SIGINT or SIGTERM. */
+  /** Aborted with a CancelledError on the first SIGINT, SIGTERM or SIGHUP. */
   readonly signal: AbortSignal
   /** The first signal, once one came. */
   received(): CancelledError | null
@@ -28,9 +28,9 @@ export interface SignalWatch {
 }
 
 /**
- * A cancelled or timed-out job gets SIGINT, then SIGTERM 7.5 s later. The first signal aborts
- * the evaluation (`onCancel` runs at once, to end the server process trees); the pipeline then
- * writes everything with what had finished. A second signal means "now": `onForce` runs (kill
+ * A cancelled or timed-out job gets SIGINT, then SIGTERM 7.5 s later; a closed terminal sends
+ * SIGHUP. The first signal aborts the evaluation (`onCancel` runs at once, to end the server
+ * process trees); the pipeline then writes everything with what had finished. A second signal means "now": `onForce` runs (kill
  * what is left, synchronously) and the process exits with the first signal's code.
  */
 export function watchSignals(handlers: { onCancel?: (reason: CancelledError) => void; onForce?: () => void } = {}): SignalWatch {
@@ -45,16 +45,13 @@ export function watchSignals(handlers: { onCancel?: (reason: CancelledError) => 
     controller.abort(first)
     handlers.onCancel?.(first)
   }
-  const onInt = () => onSignal('SIGINT')
-  const onTerm = () => onSignal('SIGTERM')
-  process.on('SIGINT', onInt)
-  process.on('SIGTERM', onTerm)
+  const listeners = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((name) => [name, () => onSignal(name)] as const)
+  for (const [name, handler] of listeners) process.on(name, handler)
   return {
     signal: controller.signal,
     received: () => first,
     dispose() {
-      process.off('SIGINT', onInt)
-      process.off('SIGTERM', onTerm)
+      for (const [name, handler] of listeners) process.off(name, handler)
     }
   }
 }

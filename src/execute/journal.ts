@@ -64,7 +64,13 @@ export class JournalWriter {
    * written to a temporary file and renamed over the old journal, so the old one is never
    * half-replaced.
    */
-  constructor(path: string | null, header: JournalHeader, reused: RunResult[], private readonly secrets: readonly string[]) {
+  constructor(
+    path: string | null,
+    header: JournalHeader,
+    reused: RunResult[],
+    private readonly secrets: readonly string[],
+    private readonly onWriteError: (message: string) => void = () => undefined
+  ) {
     const records: JournalRecord[] = [{ ...header, reused: reused.length }, ...reused.map((run) => ({ type: 'run' as const, run }))]
     const safe = records.map((r) => redactDeep(r, secrets))
     this.fd = null
@@ -82,18 +88,31 @@ export class JournalWriter {
     for (const r of safe.slice(1)) this.remember(r)
   }
 
+  /** Never throws: a disk that fails mid-run (full, gone) costs the journal, not the evaluation. */
   append(record: JournalRecord): void {
     const safe = redactDeep(record, this.secrets)
     if (this.fd !== null) {
-      writeSync(this.fd, `${JSON.stringify(safe)}\n`)
-      fsyncSync(this.fd)
+      try {
+        writeSync(this.fd, `${JSON.stringify(safe)}\n`)
+        fsyncSync(this.fd)
+      } catch (error) {
+        this.close()
+        this.onWriteError(`Cannot append to the run journal ${this.state.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): it stops here; the results are still written.`)
+      }
     }
     this.remember(safe)
   }
 
   close(): void {
-    if (this.fd !== null) closeSync(this.fd)
+    const fd = this.fd
     this.fd = null
+    if (fd !== null) {
+      try {
+        closeSync(fd)
+      } catch {
+        // Already reported by append, or nothing left to lose.
+      }
+    }
   }
 
   private remember(record: JournalRecord): void {

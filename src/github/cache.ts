@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import * as cache from '@actions/cache'
@@ -92,10 +93,10 @@ export async function saveBaseline(resultsPath: string, dir: string, key: string
  * The run journal of an earlier attempt of this workflow run (a re-run of a cancelled or failed
  * job), restored to `path` so the evaluation can resume from it. Other workflow runs never match.
  */
-export async function restoreJournal(path: string, journalHash: string): Promise<void> {
+export async function restoreJournal(path: string, journalHash: string, jobKey: string): Promise<void> {
   if (!available('no run journal of an earlier attempt is restored (everything runs)')) return
   try {
-    const prefix = `mcp-evals-journal-${journalHash}-${github.context.runId}-`
+    const prefix = journalPrefix(journalHash, jobKey)
     const hit = await cache.restoreCache([path], `${prefix}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, [prefix])
     core.info(hit ? `Restored the run journal of an earlier attempt (${hit}).` : 'No run journal of an earlier attempt to resume from.')
   } catch (error) {
@@ -103,6 +104,17 @@ export async function restoreJournal(path: string, journalHash: string): Promise
   }
 }
 
-export async function saveJournal(path: string, journalHash: string): Promise<void> {
-  await saveEntry(path, `mcp-evals-journal-${journalHash}-${runSuffix()}`, 'run journal', 'Saved the run journal: a re-run of this job resumes from it.')
+export async function saveJournal(path: string, journalHash: string, jobKey: string): Promise<void> {
+  await saveEntry(path, `${journalPrefix(journalHash, jobKey)}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, 'run journal', 'Saved the run journal: a re-run of this job resumes from it.')
+}
+
+/**
+ * One journal per suite, job and matrix leg of this workflow run. A matrix leg is told apart by
+ * the runner's OS and architecture and by `jobKey` (the comment key): legs that differ in
+ * something else need their own comment_key, as they do for their own comments.
+ */
+function journalPrefix(journalHash: string, jobKey: string): string {
+  const job = [process.env.GITHUB_JOB ?? '', process.env.RUNNER_OS ?? '', process.env.RUNNER_ARCH ?? '', jobKey].join('/')
+  const jobHash = createHash('sha256').update(job).digest('hex').slice(0, 12)
+  return `mcp-evals-journal-${journalHash}-${jobHash}-${github.context.runId}-`
 }

@@ -66,7 +66,8 @@ const QUIET_SERVER_ENV = {
 }
 
 const CLIENT_INFO = { name: 'mcp-server-evals', version: '0.1.0' }
-const STDERR_TAIL_BYTES = 4096
+/** More than the 4 KB the record keeps: a secret across the cut is redacted whole before the record cuts it. */
+const STDERR_TAIL_BYTES = 8192
 
 /**
  * Opens sessions against one server. The era verdict (modern or legacy) is learned once, by the

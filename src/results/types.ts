@@ -70,7 +70,8 @@ export interface RunCancellation {
   waiting_for: string
 }
 
-export type CancelSignal = 'SIGINT' | 'SIGTERM'
+/** SIGHUP: the terminal closed (servers in their own process groups no longer get it themselves). */
+export type CancelSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
 
 /** One run. eval-action's fields first, in its order; ours after. */
 export interface RunResult {
