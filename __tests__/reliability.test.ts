@@ -137,11 +137,19 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     return { ...start(CLI, args, {}, work), pidFile }
   }
 
-  test('SIGINT mid-run (CLI): exit 130, finished runs kept, the rest cancelled, everything written, no process left', async () => {
+  /** The CLI in a fresh folder, once both fast runs have finished and both slow ones wait for the model. */
+  async function cliPastFastRuns(prefix: string, extra: string[] = []) {
     state.slowMs = 60_000
-    const work = mkdtempSync(join(tmpdir(), 'cancel-cli-'))
-    const run = cliRun(work, ['--junit', 'junit.xml'])
-    await waitFor(() => finishedLines(run.output.stdout) === 2 && llm.requests.filter((r) => userPrompt(r).includes('slow')).length >= 2, 'the fast runs to finish')
+    const work = mkdtempSync(join(tmpdir(), prefix))
+    const before = llm.requests.length
+    const run = cliRun(work, extra)
+    const slowAsked = () => llm.requests.slice(before).filter((r) => userPrompt(r).includes('slow')).length >= 2
+    await waitFor(() => finishedLines(run.output.stdout) === 2 && slowAsked(), 'the fast runs to finish')
+    return { work, run }
+  }
+
+  test('SIGINT mid-run (CLI): exit 130, finished runs kept, the rest cancelled, everything written, no process left', async () => {
+    const { work, run } = await cliPastFastRuns('cancel-cli-', ['--junit', 'junit.xml'])
     run.child.kill('SIGINT')
     // As the runner does: SIGTERM 7.5 s after SIGINT. Exit code 130 shows we were gone before it.
     const runnerTerm = setTimeout(() => run.child.kill('SIGTERM'), RUNNER_GRACE_MS)
@@ -150,6 +158,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     expect(code).toBe(130)
     expect(run.output.stderr).toContain('SIGINT: stopping')
     expect(run.output.stderr).toContain('Cancelled by SIGINT')
+    expect(run.output.stdout).toMatch(/^\[\d\/4\] - slow-c · m\/a · default — cancelled while waiting for the model \(m\/a\)$/m)
 
     const doc = readDoc(join(work, 'eval-results.json'))
     expect(doc).toMatchObject({ passed: false, gate: null, cancelled: { signal: 'SIGINT', planned: 4, finished: 2 }, summary: { total: 4, passed: 2, cancelled: 2, failed: 0 } })
@@ -210,6 +219,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     expect(api.comments).toHaveLength(1)
     expect(api.comments[0].body).toContain('### MCP Server Evals — ⊘ cancelled')
     expect(existsSync(join(work, 'eval-transcripts/001-fast-a-m-a-default.json'))).toBe(true)
+    expect(JSON.parse(readFileSync(join(work, 'eval-badge.json'), 'utf8'))).toMatchObject({ message: 'cancelled (2/4 passed)', color: 'lightgrey' })
     expect(readDoc(join(work, 'eval-results.json')).runs.map((r) => r.status)).toEqual(['passed', 'passed', 'cancelled', 'cancelled'])
     await expectAllDead(recordedPids(pidFile))
   })
@@ -230,10 +240,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
   })
 
   test('SIGHUP (a closed terminal) cancels like SIGINT: exit 129, no process left', async () => {
-    state.slowMs = 60_000
-    const work = mkdtempSync(join(tmpdir(), 'cancel-hup-'))
-    const run = cliRun(work)
-    await waitFor(() => finishedLines(run.output.stdout) === 2, 'the fast runs to finish')
+    const { work, run } = await cliPastFastRuns('cancel-hup-')
     run.child.kill('SIGHUP')
     expect(await run.exited).toBe(129)
     expect(readDoc(join(work, 'eval-results.json')).cancelled).toMatchObject({ signal: 'SIGHUP', finished: 2 })
@@ -241,10 +248,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
   })
 
   test('a second signal exits at once, and still no process is left', async () => {
-    state.slowMs = 60_000
-    const work = mkdtempSync(join(tmpdir(), 'cancel-twice-'))
-    const run = cliRun(work)
-    await waitFor(() => finishedLines(run.output.stdout) === 2, 'the fast runs to finish')
+    const { work, run } = await cliPastFastRuns('cancel-twice-')
     run.child.kill('SIGINT')
     run.child.kill('SIGINT')
     expect(await run.exited).toBe(130)
@@ -256,10 +260,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
   })
 
   test('SIGKILL mid-run, then --resume: only the missing runs run, and the document equals an uninterrupted one', async () => {
-    state.slowMs = 60_000
-    const work = mkdtempSync(join(tmpdir(), 'resume-'))
-    const killed = cliRun(work)
-    await waitFor(() => finishedLines(killed.output.stdout) === 2, 'the fast runs to finish')
+    const { work, run: killed } = await cliPastFastRuns('resume-')
     killed.child.kill('SIGKILL')
     await killed.exited
     // Orphans of a SIGKILLed parent see their stdin close and leave; make sure, for the next steps.

@@ -7,7 +7,7 @@ import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/ch
 import { validateArgs } from './scoring/args-schema.js'
 import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './scoring/golden.js'
 import { ServerError, type McpSession, type SessionFactory } from './mcp/session.js'
-import { expandMatrix, runKey, type RunSpec } from './plan/expand.js'
+import { expandMatrix, specKey, type RunSpec } from './plan/expand.js'
 import {
   GEVAL_METRIC_NAME,
   type Cancellation,
@@ -112,7 +112,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
 
   const results = await Promise.all(
     specs.map(async (spec) => {
-      const reused = deps.reuse?.get(runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }))
+      const reused = deps.reuse?.get(specKey(spec))
       if (reused) return finish({ ...reused, index: spec.index }, true)
       const releaseAhead = await startingAhead.acquire()
       let opened: OpenedSession

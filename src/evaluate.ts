@@ -14,7 +14,7 @@ import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusa
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory } from './mcp/session.js'
-import { expandMatrix, localDate, runKey, type RunSpec } from './plan/expand.js'
+import { expandMatrix, localDate, runKey, specKey, type RunSpec } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
@@ -49,7 +49,7 @@ export interface EvaluateHooks {
   onRunFinished?: EngineDeps['onRunFinished']
   onWarning?: (message: string) => void
   onConformance?: (report: ConformanceReport) => void
-  /** Aborted with a CancelledError when the job is cancelled (SIGINT, SIGTERM). */
+  /** Aborted with a CancelledError when the job is cancelled (SIGINT, SIGTERM, SIGHUP). */
   cancel?: AbortSignal
   /** Replace the HTTP chat client (tests and benchmarks use a scripted server instead). */
   llm?: ChatClient
@@ -151,7 +151,7 @@ function untilCancelled<T>(promise: Promise<T>, cancel: AbortSignal | undefined)
  * at its place in this plan.
  */
 function inPlan(runs: RunResult[], plan: RunSpec[]): RunResult[] {
-  const indexes = new Map(plan.map((spec) => [runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }), spec.index]))
+  const indexes = new Map(plan.map((spec) => [specKey(spec), spec.index]))
   return runs.flatMap((run) => {
     const index = indexes.get(runKey(run))
     return index === undefined ? [] : [{ ...run, index }]

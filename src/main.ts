@@ -85,7 +85,7 @@ function networkSteps(cancel: AbortSignal) {
  * or SIGTERM the evaluation stops, every server process tree is ended, and what had finished is
  * written and published within the runner's grace period. Returns the exit code for the entry
  * point to exit with (it is not set here, so tests that call run() keep their own): 0 passed,
- * 1 failed, 2 bad configuration, 130 / 143 cancelled by SIGINT / SIGTERM.
+ * 1 failed, 2 bad configuration, 130 / 143 / 129 cancelled by SIGINT / SIGTERM / SIGHUP.
  */
 export async function run(hooks: EvaluateHooks = {}): Promise<number> {
   const signals = watchSignals({
@@ -129,7 +129,8 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
     const hash = suiteHash(prepared)
     const behaviour = options.skipBehaviour === null
-    const { cacheDir, journalPath, baselineKey } = { ...options, baselineKey: publish.baselineKey }
+    const { cacheDir, journalPath } = options
+    const { baselineKey } = publish
     if (behaviour && options.cache !== 'off') await network('restoring the recorded LLM answers', () => restoreResponses(cacheDir, hash))
     if (behaviour && options.resume) await network('restoring the run journal', () => restoreJournal(journalPath, journalHash(prepared), baselineKey))
     if (behaviour && options.baseline === 'auto') {
@@ -146,7 +147,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
       onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets))
     })
     // The next attempt of this workflow run ("Re-run failed jobs") picks up what this one finished.
-    if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared), publish.baselineKey) })
+    if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared), baselineKey) })
     if (behaviour && options.cache === 'read-write' && (doc.summary.cache?.misses ?? 0) > 0) saves.push({ what: 'saving the recorded LLM answers', task: () => saveResponses(cacheDir, hash) })
   } catch (error) {
     saves = []
@@ -188,13 +189,15 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     commented = true
     await network('the PR comment', () => publishComment(doc, publish, artifactId))
   }
-  if (cancel.aborted) await comment(undefined)
-  if (cancel.aborted) for (const save of saves.splice(0)) await network(save.what, save.task)
-  const uploaded = { id: undefined as number | undefined }
-  if (publish.uploadArtifact && files.length) {
-    await network('the artifact upload', async () => (uploaded.id = await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)))
+  if (cancel.aborted) {
+    await comment(undefined)
+    for (const save of saves.splice(0)) await network(save.what, save.task)
   }
-  if (!commented) await comment(uploaded.id)
+  let artifactId: number | undefined
+  if (publish.uploadArtifact && files.length) {
+    await network('the artifact upload', async () => (artifactId = await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)))
+  }
+  if (!commented) await comment(artifactId)
   for (const save of saves) await network(save.what, save.task)
   if (files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
     await network('saving the baseline', () => saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))

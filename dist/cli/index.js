@@ -56084,6 +56084,10 @@ function localDate(now) {
 function runKey(run) {
     return JSON.stringify([run.case_id, run.model, run.prompt_name, run.attempt]);
 }
+/** The `runKey` of the run a spec plans. */
+function specKey(spec) {
+    return runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt });
+}
 
 ;// CONCATENATED MODULE: ./src/scoring/geval.ts
 
@@ -56403,7 +56407,7 @@ async function executeRuns(suite, settings, deps) {
         return result;
     };
     const results = await Promise.all(specs.map(async (spec) => {
-        const reused = deps.reuse?.get(runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }));
+        const reused = deps.reuse?.get(specKey(spec));
         if (reused)
             return finish({ ...reused, index: spec.index }, true);
         const releaseAhead = await startingAhead.acquire();
@@ -57339,7 +57343,7 @@ function renderCancelled(doc) {
     return [
         `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${c.finished === 0 ? `none of the ${c.planned} planned runs had finished` : `${c.finished} of ${c.planned} planned runs had finished and are shown below; the others are marked cancelled`}. No gate was applied: this is not a verdict.`,
         '>',
-        '> Re-run the job with `resume: true` (CLI: `--resume`) to run only the missing runs.',
+        '> With `resume: true` in the workflow, **Re-run failed jobs** runs only the missing runs (CLI: `--resume`).',
         ''
     ];
 }
@@ -57798,7 +57802,7 @@ function untilCancelled(promise, cancel) {
  * at its place in this plan.
  */
 function inPlan(runs, plan) {
-    const indexes = new Map(plan.map((spec) => [runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt }), spec.index]));
+    const indexes = new Map(plan.map((spec) => [specKey(spec), spec.index]));
     return runs.flatMap((run) => {
         const index = indexes.get(runKey(run));
         return index === undefined ? [] : [{ ...run, index }];

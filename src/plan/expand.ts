@@ -50,3 +50,8 @@ export function localDate(now: Date): string {
 export function runKey(run: { case_id: string; model: string; prompt_name: string; attempt: number }): string {
   return JSON.stringify([run.case_id, run.model, run.prompt_name, run.attempt])
 }
+
+/** The `runKey` of the run a spec plans. */
+export function specKey(spec: RunSpec): string {
+  return runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt })
+}

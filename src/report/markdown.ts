@@ -58,7 +58,7 @@ export function renderCancelled(doc: ResultsDocument): string[] {
       c.finished === 0 ? `none of the ${c.planned} planned runs had finished` : `${c.finished} of ${c.planned} planned runs had finished and are shown below; the others are marked cancelled`
     }. No gate was applied: this is not a verdict.`,
     '>',
-    '> Re-run the job with `resume: true` (CLI: `--resume`) to run only the missing runs.',
+    '> With `resume: true` in the workflow, **Re-run failed jobs** runs only the missing runs (CLI: `--resume`).',
     ''
   ]
 }
