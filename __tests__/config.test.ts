@@ -1,11 +1,13 @@
 import { describe, expect, test } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fixturePath } from '../__fixtures__/harness.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { parseServerConfig, serverSecrets } from '../src/config/server-config.js'
 import { loadSuiteFile, parseSuite } from '../src/config/suite.js'
+import { evaluate, journalHash, prepare, suiteHash, writeResults } from '../src/evaluate.js'
 
 const base = `system_prompts:
   default: You help. Today is {today}.
@@ -137,7 +139,7 @@ describe('parseServerConfig', () => {
   test('a path to a JSON file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
     writeFileSync(join(dir, 'server.json'), '{"command":"node"}')
-    expect(parseServerConfig('server.json', 'server_config', dir)).toMatchObject({ kind: 'stdio', command: 'node', args: [] })
+    expect(parseServerConfig('server.json', { baseDir: dir })).toMatchObject({ kind: 'stdio', command: 'node', args: [] })
   })
 
   test('bad JSON names the input, line and column', () => {
@@ -211,5 +213,151 @@ describe('resolveOptions', () => {
 
   test('no key is needed for a non-OpenRouter endpoint (e.g. a local Ollama)', () => {
     expect(resolveOptions(raw({ apiKey: '', baseUrl: 'http://127.0.0.1:11434/v1/' })).baseUrl).toBe('http://127.0.0.1:11434/v1')
+  })
+})
+
+describe('${NAME} placeholders in server_config', () => {
+  const env = { TOKEN: 'tok-secret-123', HOST: 'mcp.example.com', BIN: 'node', DIR: '/srv/app', EMPTY: '' }
+  const parse = (config: unknown, from: NodeJS.ProcessEnv = env) => parseServerConfig(JSON.stringify(config), { env: from })
+
+  test('expanded in command, args, env values and cwd; never in keys', () => {
+    expect(parse({ command: '${BIN}', args: ['s.js', '--token=${TOKEN}'], env: { ['${TOKEN}']: 'k', API_TOKEN: '${TOKEN}' }, cwd: '${DIR}/x' })).toEqual({
+      kind: 'stdio',
+      command: 'node',
+      args: ['s.js', '--token=tok-secret-123'],
+      env: { ['${TOKEN}']: 'k', API_TOKEN: 'tok-secret-123' },
+      cwd: '/srv/app/x',
+      expanded: ['tok-secret-123'],
+      template: { command: '${BIN}', args: ['s.js', '--token=${TOKEN}'], cwd: '${DIR}/x' }
+    })
+  })
+
+  test('expanded in url, header values and auth', () => {
+    expect(parse({ url: 'https://${HOST}/mcp', headers: { 'X-Key': '${TOKEN}' }, auth: '${TOKEN}' })).toEqual({
+      kind: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { 'X-Key': 'tok-secret-123', Authorization: 'Bearer tok-secret-123' },
+      expanded: ['mcp.example.com', 'tok-secret-123'],
+      template: { url: 'https://${HOST}/mcp' }
+    })
+  })
+
+  test('inside an mcpServers wrapper too', () => {
+    expect(parse({ mcpServers: { x: { command: 'uvx', args: ['${TOKEN}'] } } })).toMatchObject({ args: ['tok-secret-123'] })
+  })
+
+  test('$${NAME} is a literal ${NAME}; a $ not followed by { is left alone', () => {
+    const config = parse({ command: 'sh', args: ['-c', 'echo $HOME $1 $${TOKEN} ${not-a-name} $$ $'] }, {})
+    expect(config).toEqual({ kind: 'stdio', command: 'sh', args: ['-c', 'echo $HOME $1 ${TOKEN} ${not-a-name} $$ $'], env: {} })
+    expect(serverSecrets(config)).toEqual([])
+  })
+
+  test('${RUN_DIR} is left as it is', () => {
+    expect(parse({ command: 'node', args: ['${RUN_DIR}/out'], env: { OUT: '${RUN_DIR}' } }, {})).toEqual({
+      kind: 'stdio',
+      command: 'node',
+      args: ['${RUN_DIR}/out'],
+      env: { OUT: '${RUN_DIR}' }
+    })
+  })
+
+  test.each([
+    [{ command: 'node', env: { API_TOKEN: '${SERVER_API_TOKEN}' } }, 'env.API_TOKEN'],
+    [{ command: 'node', args: ['a', 'b', '--key=${SERVER_API_TOKEN}'] }, 'args[2]'],
+    [{ command: '${SERVER_API_TOKEN}' }, 'command'],
+    [{ command: 'node', cwd: '${SERVER_API_TOKEN}' }, 'cwd'],
+    [{ url: 'https://x.example/${SERVER_API_TOKEN}' }, 'url'],
+    [{ url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${SERVER_API_TOKEN}' } }, 'headers.Authorization'],
+    [{ url: 'https://x.example/mcp', auth: '${SERVER_API_TOKEN}' }, 'auth'],
+    [{ mcpServers: { srv: { command: 'node', args: ['${SERVER_API_TOKEN}'] } } }, 'mcpServers.srv.args[0]']
+  ])('an unset variable is an error naming the input, the path and the variable (%j)', (config, path) => {
+    const error = errorOf(() => parse(config, { PATH: '/bin' }))
+    expect(error.where).toMatchObject({ input: 'server_config', path })
+    expect(error.message).toBe(
+      `input 'server_config' at ${path}: environment variable SERVER_API_TOKEN is not set (placeholder \${SERVER_API_TOKEN}); ` +
+        "set it in the step's env: (`SERVER_API_TOKEN: ${{ secrets.SERVER_API_TOKEN }}`) or in the shell, or write $${SERVER_API_TOKEN} for a literal ${SERVER_API_TOKEN}"
+    )
+  })
+
+  test('a close name is suggested; a file config names the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
+    writeFileSync(join(dir, 'server.json'), '{"command":"node","env":{"API_TOKEN":"${SERVER_API_TOKN}"}}')
+    const error = errorOf(() => parseServerConfig('server.json', { baseDir: dir, env: { SERVER_API_TOKEN: 'x', PATH: '/bin' } }))
+    expect(error.where).toMatchObject({ input: 'server_config', file: 'server.json', path: 'env.API_TOKEN' })
+    expect(error.message).toContain('environment variable SERVER_API_TOKN is not set (placeholder ${SERVER_API_TOKN}; did you mean SERVER_API_TOKEN?)')
+  })
+
+  test('a variable set to an empty string expands to an empty string (a fork gets empty secrets)', () => {
+    const config = parse({ command: 'node', args: ['--key=${EMPTY}'], env: { K: '${EMPTY}' } })
+    expect(config).toMatchObject({ args: ['--key='], env: { K: '' }, expanded: [] })
+    expect(serverSecrets(config)).toEqual([])
+    // An empty token adds no Authorization header.
+    expect(parse({ url: 'https://x.example/mcp', auth: '${EMPTY}' })).toMatchObject({ headers: {} })
+  })
+
+  test('a URL that is invalid after expansion is shown as written, never with the secret', () => {
+    const error = errorOf(() => parse({ url: '${TOKEN}' }))
+    expect(error.message).toBe("input 'server_config' at url: not a valid URL: ${TOKEN} (after expanding its placeholders)")
+  })
+
+  test('a value substituted into args, env, headers or the URL is a secret; one in the command or cwd is not', () => {
+    const secrets = serverSecrets(parse({ command: '${BIN}', args: ['--token=${TOKEN}'], env: { PLAIN: 'plain-value' } }))
+    expect(secrets).toEqual(expect.arrayContaining(['tok-secret-123', 'plain-value']))
+    // "node" redacted would turn every "nodes" in a report into "***s".
+    expect(secrets).not.toContain('node')
+    expect(serverSecrets(parse({ url: 'https://${HOST}/mcp?key=${TOKEN}' }))).toEqual(['mcp.example.com', 'tok-secret-123'])
+  })
+
+  const optionsIn = (dir: string, values: Record<string, string>) => {
+    const all: Record<string, string> = {
+      evalCases: join(dir, 'evals.yaml'),
+      apiKey: 'k',
+      conformance: 'only',
+      resultsPath: join(dir, 'eval-results.json'),
+      ...values
+    }
+    const names = ['serverConfig', 'evalCases', 'apiKey', 'filter', 'maxSteps', 'parallel', 'concurrency', 'baseUrl', 'judgeModel', 'models', 'timeoutSeconds', 'conformance', 'resultsPath']
+    return resolveOptions(Object.fromEntries(names.map((k) => [k, { value: all[k] ?? '', name: k }])) as unknown as RawOptions)
+  }
+
+  test('the suite and journal hashes do not change with a secret', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-hash-'))
+    writeFileSync(join(dir, 'evals.yaml'), base)
+    const options = optionsIn(dir, {
+      serverConfig: JSON.stringify({ command: 'node', args: ['s.js', '--token=${SECRET}'], env: { API_TOKEN: '${SECRET}' }, cwd: '${SECRET}' })
+    })
+    const one = prepare(options, { SECRET: 'first-secret-value' })
+    const two = prepare(options, { SECRET: 'second-secret-value' })
+    const fork = prepare(options, { SECRET: '' })
+    expect(one.server).toMatchObject({ args: ['s.js', '--token=first-secret-value'] })
+    expect(one.secrets).toContain('first-secret-value')
+    for (const other of [two, fork]) {
+      expect(suiteHash(other)).toBe(suiteHash(one))
+      expect(journalHash(other)).toBe(journalHash(one))
+    }
+    const remote = optionsIn(dir, { serverConfig: JSON.stringify({ url: 'https://mcp.example.com/mcp?key=${SECRET}' }) })
+    expect(suiteHash(prepare(remote, { SECRET: 'first-secret-value' }))).toBe(suiteHash(prepare(remote, { SECRET: 'second-secret-value' })))
+    // The server as written still counts.
+    const otherServer = optionsIn(dir, { serverConfig: JSON.stringify({ command: 'node', args: ['t.js', '--token=${SECRET}'] }) })
+    expect(suiteHash(prepare(otherServer, { SECRET: 'first-secret-value' }))).not.toBe(suiteHash(one))
+  })
+
+  test('a secret given only through ${X} in args is redacted from everything written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-redact-'))
+    writeFileSync(join(dir, 'evals.yaml'), base)
+    const secret = 'sk-args-only-4f9e1c'
+    const options = optionsIn(dir, { serverConfig: JSON.stringify({ command: process.execPath, args: [fixturePath('../examples/server/server.mjs'), '--token=${ARG_SECRET}'] }) })
+    const prepared = prepare(options, { ARG_SECRET: secret })
+    expect(prepared.server).toMatchObject({ args: [expect.any(String), `--token=${secret}`] })
+    expect(prepared.secrets).toContain(secret)
+    // The server really started with the token (its conformance report is in), and the journal the document is built from is redacted already.
+    const doc = await evaluate(prepared)
+    expect(doc.conformance?.checks.length).toBeGreaterThan(0)
+    const paths = { resultsPath: join(dir, 'eval-results.json'), reportPath: join(dir, 'eval-report.md'), transcriptsDir: join(dir, 't') }
+    const { files, document } = writeResults(doc, paths, prepared.secrets)
+    const written = [...files, ...readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f))].map((f) => readFileSync(f, 'utf8')).join('\n')
+    expect(document.config?.server).toMatchObject({ args: [expect.any(String), '--token=***'] })
+    expect(written).toContain('--token=***')
+    expect(written).not.toContain(secret)
   })
 })

@@ -114,6 +114,32 @@ describeDist('dist/index.js (the action)', () => {
     expect(JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')).fatal_error).toContain('promt')
   })
 
+  test('a filter that selects no case, or no model to run, is an invalid configuration — never a green check', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    const inputs = {
+      server_config: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
+      eval_cases: join(root, 'examples/eval_cases.yaml'),
+      openrouter_api_key: 'k',
+      base_url: demo().url
+    }
+    const filtered = await runNode([join(root, 'dist/index.js')], actionEnv(work, { ...inputs, filter: 'tokio' }), work)
+    expect(filtered.code).toBe(2)
+    expect(filtered.stdout).toContain("::error::input 'filter': 'tokio' matches no case id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting")
+    expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'false', total: '0', pass_rate: '' })
+    for (const file of ['eval-report.md', 'summary']) {
+      const text = readFileSync(join(work, file), 'utf8')
+      expect(text).toContain('> **✗ Invalid configuration** — nothing was evaluated')
+      expect(text).not.toContain('All 0 evals passed')
+    }
+    const noModels = await runNode([join(root, 'dist/index.js')], { ...actionEnv(work, inputs), EVAL_MODELS: ',' }, work)
+    expect(noModels.code).toBe(2)
+    expect(noModels.stdout).toContain('no model to evaluate: the models input, EVAL_MODELS and the YAML')
+    // Conformance alone was asked for: that is not "nothing".
+    const conformanceOnly = await runNode([join(root, 'dist/index.js')], { ...actionEnv(work, { ...inputs, conformance: 'only' }), EVAL_MODELS: ',' }, work)
+    expect(conformanceOnly.code).toBe(0)
+    expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'true', total: '0', pass_rate: '' })
+  })
+
   test('no API key (a pull request from a fork): conformance alone, behaviour skipped with one clear line', async () => {
     const work = mkdtempSync(join(tmpdir(), 'action-'))
     const { code, stdout } = await runNode(

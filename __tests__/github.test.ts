@@ -5,6 +5,7 @@ import { startFakeGitHub } from '../__fixtures__/fake-github.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { stickyMarker, upsertStickyComment } from '../src/github/comment.js'
 import { renderBadge } from '../src/report/badge.js'
+import { groupRuns } from '../src/aggregate/groups.js'
 import { COMMENT_MAX_CHARS, renderComment } from '../src/report/comment.js'
 import { renderJUnit } from '../src/report/junit.js'
 import type { ResultsDocument } from '../src/results/types.js'
@@ -96,7 +97,7 @@ describe('size budgets', () => {
   test('a comment over budget drops whole sections, keeps the verdict and the marker last', () => {
     const doc = golden()
     const many = Array.from({ length: 400 }, (_, i) => ({ ...doc.runs[1], case_id: `case-${i}`, index: i + 1 }))
-    const big = { ...doc, runs: many }
+    const big = { ...doc, runs: many, groups: groupRuns(many, { hard: 1, soft: 0.8 }) }
     const marker = stickyMarker('k')
     const body = renderComment(big, { marker, links: {}, maxChars: 20_000 })
     expect(body.length).toBeLessThanOrEqual(20_000)

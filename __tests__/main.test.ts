@@ -56,7 +56,7 @@ describe('run() glues inputs, engine and outputs', () => {
     expect(core.error).toHaveBeenCalledWith(expect.stringContaining('judge 30% < threshold 70%'), { title: 'Eval failed: one · openai/gpt-4o-mini · d' })
     expect(core.warning).toHaveBeenCalledWith(expect.stringContaining('The artifact service is not available here'))
     expect(core.setFailed).toHaveBeenCalledTimes(1)
-    expect(core.setFailed).toHaveBeenCalledWith('1 of 1 evals did not pass (one · openai/gpt-4o-mini · d)')
+    expect(core.setFailed).toHaveBeenCalledWith('1 of 1 eval did not pass; not passing: one · openai/gpt-4o-mini · d')
     expect(core.setOutput.mock.invocationCallOrder[0]).toBeLessThan(core.setFailed.mock.invocationCallOrder[0])
     const results = readFileSync(join(cwd, 'eval-results.json'), 'utf8')
     expect(results).not.toContain('hunter2-very-secret')

@@ -83,7 +83,10 @@ describe('repeats in a real run', () => {
     expect(failureReason(doc)).toBe('1 of 2 groups did not reach their pass floor')
     const report = renderMarkdownReport(doc)
     expect(report).toContain('1/2 groups at their pass floor')
-    expect(report).toContain('<td align="center">4/5</td><td align="center">100%</td>')
+    // The matrix: the soft group reached its floor with a failure (◐), the hard one did not (✗).
+    expect(report).toContain('<tr><td><code>flaky</code></td><td align="center">◐ 4/5</td></tr>')
+    expect(report).toContain('<tr><td><code>strict</code></td><td align="center">✗ 4/5</td></tr>')
+    expect(report).toMatch(/- ✗ `strict` · `openai\/gpt-4o-mini` · default — 4\/5 passed, floor 100% \(run \d\)/)
     expect(report).toContain('id="strict-openai-gpt-4o-mini-default-5"')
     const junit = renderJUnit(doc)
     expect(junit).toContain('<testsuite name="behaviour" tests="2" failures="1" errors="0"')

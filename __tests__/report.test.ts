@@ -33,9 +33,10 @@ describe('renderMarkdownReport', () => {
     expect(report).toContain('panic: out of memory')
   })
 
-  test('an empty run list says all 0 passed; a fatal error says why', () => {
-    const empty = { ...loadGolden(), runs: [], summary: { ...loadGolden().summary, total: 0, passed: 0, failed: 0, errored: 0 } }
-    expect(renderMarkdownReport(empty)).toContain('**All 0 evals passed**')
+  test('an empty run list never says all 0 passed; a fatal error says why', () => {
+    const empty = { ...loadGolden(), runs: [], summary: { ...loadGolden().summary, total: 0, passed: 0, failed: 0, errored: 0, pass_rate: null } }
+    expect(renderMarkdownReport(empty)).toContain('> **✗ No runs** — no behaviour run was planned')
+    expect(renderMarkdownReport(empty)).not.toContain('All 0')
     const fatal = renderMarkdownReport(fatalDocument("input 'eval_cases': is required", new Date('2026-01-02T03:04:05Z')))
     expect(fatal).toContain('> **Evals failed to produce results.**')
     expect(fatal).toContain("> input 'eval\\_cases'")

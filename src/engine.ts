@@ -37,6 +37,11 @@ export interface EngineDeps {
   /** For `arg_match: semantic`; its tokens count as judge tokens. */
   semantic: { match: SemanticMatcher; usage: TokenUsage }
   sessions: SessionFactory
+  /**
+   * Called as each run starts, once it has its server and a pool slot (a run that never starts —
+   * its server failed, a cancel came first, an earlier attempt's run is reused — is not).
+   */
+  onRunStarted?: (spec: RunSpec) => void
   /** Called as each run is finished (judged), in completion order. */
   onRunFinished?: (run: RunResult, finished: number, total: number) => void
   /** Called first with each run the moment it is finished, reused runs excepted (the journal appends it). */
@@ -123,6 +128,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       } finally {
         releaseAhead()
       }
+      if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
       let agentPhase: AgentPhase
       try {
         agentPhase = await runInSlot(spec, opened, settings, deps)

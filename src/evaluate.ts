@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { compareWithBaseline } from './aggregate/changes.js'
 import { evaluateGate } from './aggregate/gate.js'
 import { summarize } from './aggregate/summarize.js'
+import { renamingInput } from './config/errors.js'
+import { ConfigError } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
-import { parseServerConfig, serverSecrets } from './config/server-config.js'
+import { parseServerConfig, serverSecrets, serverTemplate } from './config/server-config.js'
 import { loadSuiteFile } from './config/suite.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { conformancePassed, runConformance } from './conformance/run.js'
@@ -22,6 +25,7 @@ import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsD
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
 import { redactDeep, redactText } from './util/redact.js'
+import { count } from './util/words.js'
 import { TOOL_NAME, TOOL_VERSION } from './version.js'
 
 /** A validated configuration, ready to run. */
@@ -35,17 +39,41 @@ export interface Prepared {
 
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
-  const server = parseServerConfig(options.serverConfig)
-  const suite = loadSuiteFile(options.evalCases, {
-    models: options.models,
-    judgeModel: options.judgeModel,
-    envModels: env.EVAL_MODELS,
-    envJudgeModel: env.EVAL_JUDGE_MODEL
-  })
+  // Errors name what the user typed: the action's inputs, or the CLI's flags.
+  const names = options.names ?? { serverConfig: 'server_config', evalCases: 'eval_cases', filter: 'filter', models: 'models' }
+  const server = parseServerConfig(options.serverConfig, { env, input: names.serverConfig })
+  const suite = renamingInput('eval_cases', names.evalCases, () =>
+    loadSuiteFile(options.evalCases, {
+      models: options.models,
+      judgeModel: options.judgeModel,
+      envModels: env.EVAL_MODELS,
+      envJudgeModel: env.EVAL_JUDGE_MODEL
+    })
+  )
+  if (options.skipBehaviour === null) checkPlan(suite, options, names)
   return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0) }
 }
 
+/**
+ * An evaluation that would run nothing is an error, not a green check: a filter that selects no
+ * case, or no model to run (`EVAL_MODELS=","`). Conformance alone is asked for with `conformance: only`.
+ */
+function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; models: string }): void {
+  const ids = suite.cases.map((c) => c.id)
+  if (options.filter !== '' && !ids.some((id) => id.includes(options.filter))) {
+    const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
+    throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter })
+  }
+  if (suite.models.length === 0) {
+    throw new ConfigError(
+      `no model to evaluate: ${names.models.startsWith('-') ? names.models : `the ${names.models} input`}, EVAL_MODELS and the YAML's models give an empty list (EVAL_MODELS="," means none); to run only the protocol checks, set conformance to only`,
+      { file: options.evalCases }
+    )
+  }
+}
+
 export interface EvaluateHooks {
+  onRunStarted?: EngineDeps['onRunStarted']
   onRunFinished?: EngineDeps['onRunFinished']
   onWarning?: (message: string) => void
   onConformance?: (report: ConformanceReport) => void
@@ -109,6 +137,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
         judge: createGEvalJudge(caching.client, suite.judge_model),
         semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
         sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+        onRunStarted: hooks.onRunStarted,
         onRunFinished: hooks.onRunFinished,
         record: (run) => journal.append({ type: 'run', run }),
         cancel: hooks.cancel,
@@ -132,8 +161,10 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
 export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined): ResultsDocument {
   if (doc.behaviour.status !== 'ran') return doc
   if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0) return { ...doc, gate: null, passed: false }
-  const gate = evaluateGate(doc, loadBaseline(settings.baseline, warn), settings.mode, settings.max_drop)
-  return { ...doc, gate, passed: gate.passed && (doc.conformance?.passed ?? true) }
+  const baseline = loadBaseline(settings.baseline, warn)
+  const gate = evaluateGate(doc, baseline, settings.mode, settings.max_drop)
+  const changes = baseline ? compareWithBaseline(doc, gate, baseline) : null
+  return { ...doc, gate, changes, passed: gate.passed && (doc.conformance?.passed ?? true) }
 }
 
 /** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */
@@ -166,7 +197,7 @@ function resumableRuns(path: string, suiteHash: string, warn: (message: string) 
   }
   try {
     const { state, skipped } = readJournal(path)
-    if (skipped > 0) warn(`resume: skipped ${skipped} unreadable line(s) of ${path} (cut short by a crash?); their runs run again.`)
+    if (skipped > 0) warn(`resume: skipped ${count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`)
     if (state.header.suite_hash !== suiteHash) {
       warn(`resume: ${path} is from another suite, models, server or max_steps; running everything.`)
       return []
@@ -194,7 +225,7 @@ function openJournal(path: string, header: JournalHeader, reused: RunResult[], s
  * are secrets and stay out of any hash).
  */
 export function journalHash(prepared: Prepared): string {
-  const { server } = prepared
+  const server = serverTemplate(prepared.server)
   const shape = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()]
   return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape])).digest('hex').slice(0, 16)
 }
@@ -205,7 +236,9 @@ export function journalHash(prepared: Prepared): string {
  * recorded request, so a changed server never replays an old answer.
  */
 export function suiteHash(prepared: Prepared): string {
-  const { suite, server, options } = prepared
+  const { suite, options } = prepared
+  // As written: a secret substituted into args or the URL must not change the hash.
+  const server = serverTemplate(prepared.server)
   const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url]
   return createHash('sha256')
     .update(JSON.stringify([readFileSync(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
@@ -247,23 +280,42 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     runs: [],
     fatal_error: null,
     cancelled: null,
-    journal: null
+    journal: null,
+    changes: null
   }
 }
 
-/** The document written when the evaluation could not run at all, so outputs always exist. */
-export function fatalDocument(message: string, startedAt = new Date()): ResultsDocument {
+/**
+ * The document written when the evaluation could not run at all, so outputs always exist:
+ * `configuration` for an invalid configuration, `internal` for an unexpected error.
+ */
+export function fatalDocument(message: string, startedAt = new Date(), kind: 'configuration' | 'internal' = 'configuration'): ResultsDocument {
   return {
     ...emptyDocument(startedAt),
     passed: false,
-    behaviour: { status: 'skipped', reason: 'the configuration is invalid' },
-    summary: { ...summarize([], []), pass_rate: 0 },
+    behaviour: { status: 'skipped', reason: kind === 'configuration' ? 'the configuration is invalid' : 'the evaluation could not run' },
     fatal_error: message
   }
 }
 
+/**
+ * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
+ * 0.8700000000000001 in floating point and 0.87 in the document, while a cost of $0.0000012 keeps
+ * its digits.
+ */
+export function withoutFloatNoise<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'number') return Number.isInteger(v) || !Number.isFinite(v) ? v : Number(v.toPrecision(12))
+    if (Array.isArray(v)) return v.map(walk)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    return v
+  }
+  return walk(value) as T
+}
+
 export interface OutputPaths {
-  resultsPath: string
+  /** Undefined: the document is not written (`report --from eval-results.json` keeps its input). */
+  resultsPath: string | undefined
   reportPath: string
   junitPath?: string
   badgePath?: string
@@ -276,14 +328,11 @@ export interface OutputPaths {
  * per-run transcripts), with every secret redacted first. Returns the texts and the files.
  */
 export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: readonly string[]) {
-  const safe = redactDeep(doc, secrets)
+  const safe = redactDeep(withoutFloatNoise(doc), secrets)
   const results = `${JSON.stringify(safe, null, 2)}\n`
   const report = renderMarkdownReport(safe)
   const junit = renderJUnit(safe)
-  const outputs: [string, string][] = [
-    [paths.resultsPath, results],
-    [paths.reportPath, report]
-  ]
+  const outputs: [string, string][] = [...(paths.resultsPath ? [[paths.resultsPath, results] as [string, string]] : []), [paths.reportPath, report]]
   if (paths.junitPath) outputs.push([paths.junitPath, junit])
   if (paths.badgePath) outputs.push([paths.badgePath, `${JSON.stringify(renderBadge(safe), null, 2)}\n`])
   if (paths.transcriptsDir) {

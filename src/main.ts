@@ -12,6 +12,7 @@ import { uploadResultsArtifact } from './github/artifact.js'
 import { readActionOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
+import { formatPlanLine } from './report/plan-line.js'
 import { cancelledReason, failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
 import { MIN_SECRET_LENGTH, redactDeep, redactText, secretForms } from './util/redact.js'
@@ -123,9 +124,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     // The runner masks exact strings: every encoded form we might print is masked too.
     for (const secret of secrets) for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) core.setSecret(form)
     const { suite } = prepared
-    core.info(
-      `Evaluating ${suite.cases.length} case(s) × ${suite.models.length} model(s) × ${suite.system_prompts.length} system prompt(s), judge ${suite.judge_model}, concurrency ${options.concurrency}`
-    )
+    if (!options.skipBehaviour) core.info(formatPlanLine(suite, options))
     if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
     const hash = suiteHash(prepared)
     const behaviour = options.skipBehaviour === null
@@ -152,7 +151,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
   } catch (error) {
     saves = []
     const message = error instanceof ConfigError ? error.message : `unexpected error: ${(error as Error).stack ?? String(error)}`
-    doc = fatalDocument(message)
+    doc = fatalDocument(message, new Date(), error instanceof ConfigError ? 'configuration' : 'internal')
     if (error instanceof ConfigError) {
       badConfiguration = true
       annotated = annotateFileErrors(error)

@@ -7085,9 +7085,9 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1937);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2152);
 
-process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
+process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
 // Done: nothing a server or a request left open may keep the process (and a CI step) alive.
 process.exit();
 
@@ -7096,31 +7096,45 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1937:
+/***/ 2152:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ main)
+  iW: () => (/* binding */ main)
 });
+
+// UNUSED EXPORTS: describeParseError, formatCacheLine
 
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/config/errors.ts
 /** A problem with the user's configuration, located as precisely as we can. */
 class ConfigError extends Error {
+    detail;
     where;
-    constructor(message, where = {}) {
-        super(formatLocated(message, where));
+    constructor(
+    /** The problem alone, without where it is. */
+    detail, where = {}) {
+        super(formatLocated(detail, where));
+        this.detail = detail;
         this.where = where;
         this.name = 'ConfigError';
     }
+    /** The same problem under another name for its input (a CLI flag where the action names an input). */
+    withInput(input) {
+        return new ConfigError(this.detail, { ...this.where, input });
+    }
+}
+/** A CLI flag (`--eval-cases`) reads as typed; an action input reads `input 'eval_cases'`. */
+function isFlag(name) {
+    return name.startsWith('-');
 }
 function formatLocated(message, where) {
     const parts = [];
     if (where.input)
-        parts.push(`input '${where.input}'`);
+        parts.push(isFlag(where.input) ? where.input : `input '${where.input}'`);
     if (where.file) {
         let pos = where.file;
         if (where.line !== undefined)
@@ -7140,6 +7154,25 @@ class ConfigErrors extends ConfigError {
         super(errors.map((e) => e.message).join('\n'));
         this.errors = errors;
         this.name = 'ConfigErrors';
+    }
+    withInput(input) {
+        return new ConfigErrors(this.errors.map((e) => (e.where.input ? e.withInput(input) : e)));
+    }
+}
+/**
+ * Run `parse`, and where it blames the input `from` (a parser that knows only the action's input
+ * name), blame `to` instead: the CLI names the flag the user typed.
+ */
+function renamingInput(from, to, parse) {
+    try {
+        return parse();
+    }
+    catch (error) {
+        if (from === to || !(error instanceof ConfigError))
+            throw error;
+        if (error instanceof ConfigErrors ? error.errors.some((e) => e.where.input === from) : error.where.input === from)
+            throw error.withInput(to);
+        throw error;
     }
 }
 
@@ -7227,12 +7260,19 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
     const apiKey = (raw.apiKey.value ?? '').trim();
     const keyMissing = apiKey === '' && isOpenRouter(baseUrl);
     // Without a key (a pull request from a fork gets no secrets) conformance still runs.
-    if (keyMissing && conformance === 'off')
-        throw new ConfigError('is required (or set conformance to auto or only)', { input: raw.apiKey.name });
+    const keyVariables = raw.apiKey.env ?? [];
+    if (keyMissing && conformance === 'off') {
+        const orVariables = keyVariables.length ? `set ${keyVariables.join(' or ')}, or ` : '';
+        const conformanceName = raw.conformance?.name ?? 'conformance';
+        const orConformance = isFlag(conformanceName) ? `pass ${conformanceName} auto or only` : `set ${conformanceName} to auto or only`;
+        throw new ConfigError(`is required (or ${orVariables}${orConformance})`, { input: raw.apiKey.name });
+    }
     const skipBehaviour = conformance === 'only'
         ? 'conformance is "only"'
         : keyMissing
-            ? `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
+            ? keyVariables.length
+                ? `no API key (no ${[raw.apiKey.name, ...keyVariables].join(', ').replace(/, ([^,]*)$/, ' or $1')}): only the free conformance layer ran`
+                : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
             : null;
     const parallel = parseBoolean(raw.parallel, true);
     const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath;
@@ -7259,7 +7299,8 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
         cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'], defaults.cache),
         cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
         journalPath: (raw.journal?.value ?? '').trim() || (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(resultsPath), Defaults.JournalFile),
-        resume: raw.resume ? parseBoolean(raw.resume, false) : false
+        resume: raw.resume ? parseBoolean(raw.resume, false) : false,
+        names: { serverConfig: raw.serverConfig.name, evalCases: raw.evalCases.name, filter: raw.filter.name, models: raw.models.name }
     };
 }
 function isOpenRouter(baseUrl) {
@@ -7311,10 +7352,296 @@ function parseBoolean(o, fallback) {
     throw new ConfigError(`must be true or false, got '${text}'`, { input: o.name });
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/demo/example.ts
+
+
+
+
+const PACKAGE_NAME = 'mcp-server-evals';
+const EXAMPLE_SERVER = 'examples/server/server.mjs';
+const EXAMPLE_CASES = 'examples/eval_cases.yaml';
+/** The folder holding this package's package.json, walking up from each start in turn; null when none does. */
+function findPackageRoot(starts) {
+    for (const start of starts) {
+        let dir = start;
+        for (;;) {
+            try {
+                const pkg = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json'), 'utf8'));
+                if (pkg.name === PACKAGE_NAME)
+                    return dir;
+            }
+            catch {
+                // No package.json here, or not JSON: keep walking up.
+            }
+            const parent = (0,external_node_path_namespaceObject.dirname)(dir);
+            if (parent === dir)
+                break;
+            dir = parent;
+        }
+    }
+    return null;
+}
+/**
+ * Where the running code is: this module (src/demo/ under tsx and jest; the bundle, dist/cli/, once
+ * built, unless the bundler pinned it to the build machine), then the script that was run.
+ */
+function starts() {
+    const found = [];
+    try {
+        found.push((0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url)));
+    }
+    catch {
+        // Not a file: URL (a bundler rewrote it).
+    }
+    const script = process.argv[1];
+    if (script) {
+        try {
+            found.push((0,external_node_path_namespaceObject.dirname)((0,external_node_fs_namespaceObject.realpathSync)(script)));
+        }
+        catch {
+            found.push((0,external_node_path_namespaceObject.dirname)(script));
+        }
+    }
+    return found;
+}
+/** The bundled example's server config (run with `node`) and eval cases, as absolute paths. Throws ConfigError when they are not here. */
+function bundledExample(root = findPackageRoot(starts())) {
+    if (root === null) {
+        throw new ConfigError(`cannot find the bundled example: no ${PACKAGE_NAME} package.json above this program; pass --server-config and --eval-cases`, { input: '--demo' });
+    }
+    const server = (0,external_node_path_namespaceObject.join)(root, EXAMPLE_SERVER);
+    const cases = (0,external_node_path_namespaceObject.join)(root, EXAMPLE_CASES);
+    const missing = [server, cases].filter((p) => !(0,external_node_fs_namespaceObject.existsSync)(p));
+    if (missing.length > 0) {
+        throw new ConfigError(`the bundled example is not here (missing ${missing.join(' and ')}); pass --server-config and --eval-cases`, { input: '--demo' });
+    }
+    return { serverConfig: JSON.stringify({ command: 'node', args: [server] }), evalCases: cases };
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+;// CONCATENATED MODULE: ./__fixtures__/scripted-llm.ts
+
+async function startScriptedLlm(responder, options = {}) {
+    const requests = [];
+    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
+        const chunks = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', async () => {
+            if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+                res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+                return;
+            }
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            const index = requests.push(body) - 1;
+            try {
+                const reply = await responder(body, index);
+                const delay = (options.delayMs ?? 0) + (reply.delayMs ?? 0);
+                // A client that gave up (aborted, cancelled) ends the wait: no timer outlives the test.
+                if (delay > 0)
+                    await new Promise((r) => {
+                        const timer = setTimeout(r, delay);
+                        res.once('close', () => (clearTimeout(timer), r()));
+                    });
+                if (res.destroyed)
+                    return;
+                const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+                res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);
+            }
+            catch (error) {
+                res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
+            }
+        });
+    });
+    server.keepAliveTimeout = 1000;
+    await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}/v1`,
+        requests,
+        close: () => new Promise((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+        })
+    };
+}
+/** OpenRouter-style usage, with the cost of the call. */
+const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cost: 0.00015 };
+function completion(model, message, finish, logprobs) {
+    return {
+        body: {
+            id: 'chatcmpl-test',
+            object: 'chat.completion',
+            created: 0,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish, logprobs: logprobs ?? null }],
+            usage
+        }
+    };
+}
+let callCounter = 0;
+/** The model asks for these tool calls (one turn, possibly parallel). */
+function toolCalls(model, calls) {
+    return completion(model, {
+        content: null,
+        tool_calls: calls.map((c) => ({
+            id: `call_${++callCounter}`,
+            type: 'function',
+            function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) }
+        }))
+    }, 'tool_calls');
+}
+/** The model answers in text. */
+function answer(model, content) {
+    return completion(model, { content }, 'stop');
+}
+/** GEval evaluation steps. */
+function steps(model, list = ['Check the answer addresses the input.', 'Check facts against the criteria.', 'Penalise missing details.']) {
+    return answer(model, JSON.stringify({ steps: list }));
+}
+/**
+ * A GEval verdict; with `alternatives` ({score: probability}) it carries top_logprobs on the
+ * score token, and a digit inside the reason that must not be mistaken for the score.
+ */
+function verdict(model, score, reason, alternatives) {
+    const content = `{"reason": "${reason}", "score": ${score}}`;
+    if (!alternatives)
+        return answer(model, content);
+    const token = (t) => ({ token: t, logprob: -0.01, bytes: null, top_logprobs: [{ token: t, logprob: -0.01, bytes: null }] });
+    const scoreToken = {
+        token: String(score),
+        logprob: Math.log(alternatives[score] ?? 0.5),
+        bytes: null,
+        top_logprobs: Object.entries(alternatives).map(([t, p]) => ({ token: t, logprob: Math.log(p), bytes: null }))
+    };
+    return completion(model, { content }, 'stop', {
+        content: [token('{"'), token('reason'), token('": "'), token(reason), token(String(score)), token('", "'), token('score'), token('": '), scoreToken, token('}')]
+    });
+}
+/** Which of the three kinds of request this is. */
+function kindOf(request) {
+    const first = request.messages[0]?.content ?? '';
+    if (first.includes('generate 3-4 concise evaluation steps'))
+        return 'steps';
+    if (first.startsWith('You are an evaluator'))
+        return 'score';
+    if (first.startsWith('Two values were given for the same argument'))
+        return 'semantic';
+    return 'agent';
+}
+/** The user prompt of an agent request. */
+function userPrompt(request) {
+    return request.messages.find((m) => m.role === 'user')?.content ?? '';
+}
+/** How many tool results the agent has already seen in this run. */
+function toolResults(request) {
+    return request.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+}
+/**
+ * A responder that plays agent scripts keyed by a substring of the user prompt, generates GEval
+ * steps, and scores answers with `score(answer, input)`.
+ */
+function scriptedBrain(scripts, score, options = {}) {
+    return (request) => {
+        const kind = kindOf(request);
+        if (kind === 'steps')
+            return steps(request.model);
+        // Semantic argument matches: "yes" when one value contains the other, or both name New York.
+        if (kind === 'semantic') {
+            const [expected, actual] = (request.messages[0].content ?? '')
+                .split('\n')
+                .slice(1, 3)
+                .map((l) => String(JSON.parse(l.replace(/^\w+: /, ''))).toLowerCase());
+            const same = expected.includes(actual) || actual.includes(expected) || [expected, actual].every((v) => /nyc|new york/.test(v));
+            return answer(request.model, same ? 'yes' : 'no');
+        }
+        if (kind === 'score') {
+            const text = request.messages[0].content ?? '';
+            const input = between(text, '\nInput:\n', '\n\nActual Output:\n');
+            const output = between(text, '\n\nActual Output:\n', '\n\nParameters:');
+            const s = score(output, input);
+            return verdict(request.model, s, `scored ${s} for the answer`, options.logprobs ? { [s]: 0.7, [Math.max(0, s - 1)]: 0.3 } : undefined);
+        }
+        const prompt = userPrompt(request);
+        const key = Object.keys(scripts).find((k) => prompt.includes(k));
+        if (!key)
+            return answer(request.model, 'I cannot help with that.');
+        const script = scripts[key];
+        const turnsTaken = request.messages.filter((m) => m.role === 'assistant').length;
+        if (turnsTaken < script.turns.length)
+            return toolCalls(request.model, script.turns[turnsTaken]);
+        return answer(request.model, typeof script.answer === 'function' ? script.answer(toolResults(request)) : script.answer);
+    };
+}
+function between(text, start, end) {
+    const a = text.indexOf(start);
+    if (a < 0)
+        return '';
+    const b = text.indexOf(end, a + start.length);
+    return text.slice(a + start.length, b < 0 ? undefined : b);
+}
+
+;// CONCATENATED MODULE: ./examples/demo-model/brain.ts
+
+/**
+ * A scripted stand-in for a real model, for running the bundled example with no API key and no
+ * network: it plays what a good model does on each case of examples/eval_cases.yaml, calling the
+ * travel server's real tools, and judges answers by the facts the rubric asks for.
+ */
+const demoBrain = scriptedBrain({
+    'weather like in Paris': {
+        turns: [[{ name: 'get_weather', args: { city: 'Paris', units: 'celsius' } }]],
+        answer: (results) => {
+            const w = JSON.parse(results[0]);
+            return `It's ${w.condition} in Paris right now, ${w.temperature}°C.`;
+        }
+    },
+    '250 euros': {
+        turns: [[{ name: 'convert_currency', args: { amount: 250, from: 'EUR', to: 'USD' } }]],
+        answer: (results) => `250 EUR is about ${JSON.parse(results[0]).converted} USD at the convert_currency tool's reference rate.`
+    },
+    'time zone is Tokyo': {
+        turns: [[{ name: 'get_local_time', args: { city: 'Tokyo' } }]],
+        answer: 'Tokyo is in the Asia/Tokyo time zone (Japan Standard Time, UTC+9).'
+    },
+    '2-day trip to Sydney': {
+        turns: [
+            [
+                { name: 'plan_trip', args: { city: 'Sydney', days: 2 } },
+                { name: 'get_weather', args: { city: 'Sydney' } }
+            ]
+        ],
+        answer: (results) => {
+            const plan = JSON.parse(results[0]);
+            const weather = JSON.parse(results[1]);
+            return `${plan.plan.map((d) => `Day ${d.day}: ${d.visit}`).join('. ')}. The weather is ${weather.condition}, ${weather.temperature}°C.`;
+        }
+    },
+    'What can you help me with': {
+        turns: [],
+        answer: 'I can check the weather, convert currencies, tell you a city’s time zone, suggest attractions and plan trips.'
+    }
+}, (answer) => {
+    const facts = ['light rain', 'USD', 'Asia/Tokyo', 'Day 2', 'weather'];
+    return facts.some((f) => answer.includes(f)) ? 9 : 2;
+}, { logprobs: true });
+
+;// CONCATENATED MODULE: ./src/demo/model.ts
+// The demo model, for `--demo`: the scripted brain `npm run example` and `npm run demo-model` use,
+// served in-process. Re-exported from where the example and the tests keep it, so there is one copy.
+
+
+/** An OpenAI-compatible endpoint on 127.0.0.1 (a free port) that plays a good model on the bundled example's cases. */
+function startDemoModel() {
+    return startScriptedLlm(demoBrain);
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/util/text.ts
 /** Shorten to `max` characters with an ellipsis. */
 function ellipsize(text, max) {
@@ -7328,7 +7655,46 @@ function round4(n) {
     return Math.round(n * 10000) / 10000;
 }
 
+;// CONCATENATED MODULE: ./src/util/words.ts
+/** "1 check", "2 checks"; `plural` defaults to the noun with an "s". */
+function words_count(n, noun, plural = `${noun}s`) {
+    return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+}
+/** A share as a percentage with at most one decimal: 0.875 → "87.5%", 1 → "100%". */
+function percent(share) {
+    return `${Math.round(share * 1000) / 10}%`;
+}
+/** A change of a share in percentage points, signed, with an arrow: ▲ +2.5 pt, ▼ −10 pt, ±0 pt. */
+function pointsDelta(delta) {
+    const pt = Math.round(delta * 1000) / 10;
+    if (pt === 0)
+        return '±0 pt';
+    return pt > 0 ? `▲ +${pt} pt` : `▼ −${-pt} pt`;
+}
+/** A relative change of a measured figure: ▲ +25%, ▼ −10%, ±0%. */
+function relativeDelta(before, after) {
+    if (before === 0)
+        return after === 0 ? '±0%' : '▲ new';
+    const pct = Math.round(((after - before) / before) * 1000) / 10;
+    if (pct === 0)
+        return '±0%';
+    return pct > 0 ? `▲ +${pct}%` : `▼ −${-pct}%`;
+}
+/** Seconds for a table cell: tenths below 10 s, whole seconds above, "<0.1s" for less; "—" when not measured. */
+function seconds(s) {
+    if (s === null || s === undefined || !Number.isFinite(s) || s < 0)
+        return '—';
+    if (s < 0.05)
+        return '<0.1s';
+    return s < 10 ? `${Math.round(s * 10) / 10}s` : `${Math.round(s)}s`;
+}
+/** A cost in US dollars, with enough digits for a cent's fraction. */
+function usd(cost) {
+    return `$${cost.toFixed(4)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/aggregate/gate.ts
+
 
 /** Metrics where a rise is the regression. */
 const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate']);
@@ -7345,15 +7711,15 @@ function evaluateGate(doc, baseline, requested, maxDrop) {
     const reasons = [];
     const useFloors = mode !== 'delta' || !baseline;
     if (useFloors && belowFloor.length > 0) {
-        const what = doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${doc.groups.length} evals did not pass` : `${belowFloor.length} of ${doc.groups.length} groups below their pass floor`;
-        reasons.push(`${what} (${belowFloor.slice(0, 5).map(groupKey).join('; ')}${belowFloor.length > 5 ? '; …' : ''})`);
+        // The groups themselves are listed once, by whoever renders the failures.
+        reasons.push(doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${words_count(doc.groups.length, 'eval')} did not pass` : `${belowFloor.length} of ${words_count(doc.groups.length, 'group')} below their pass floor`);
     }
     if (!baseline) {
         return {
             mode,
             max_drop: maxDrop,
             baseline: null,
-            note: mode === 'absolute' ? null : `no baseline: gated on the pass floors alone`,
+            note: 'no baseline: the pass floors decide',
             metrics: [],
             regressed: [],
             fixed: [],
@@ -7375,7 +7741,7 @@ function evaluateGate(doc, baseline, requested, maxDrop) {
             reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${pct(maxDrop)})`);
         }
         if (regressed.length > 0)
-            reasons.push(`delta: ${regressed.length} group(s) went from passing to failing: ${regressed.slice(0, 5).join('; ')}${regressed.length > 5 ? '; …' : ''}`);
+            reasons.push(`delta: ${words_count(regressed.length, 'group')} went from passing to failing`);
     }
     return {
         mode,
@@ -7417,6 +7783,89 @@ function share(groups) {
 }
 const pct = (x) => `${Math.round(x * 1000) / 10}%`;
 const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
+
+;// CONCATENATED MODULE: ./src/aggregate/changes.ts
+
+/** How much of an answer the document keeps for a side-by-side of a regression. */
+const SNAPSHOT_ANSWER_CHARS = 2000;
+/**
+ * What differs from the baseline: conformance findings, the tool surface, cost and run time,
+ * and for each group that regressed, a run from each side. Pure; the gate supplies the groups.
+ */
+function compareWithBaseline(doc, gate, baseline) {
+    const before = baseline.document;
+    return {
+        baseline: { source: baseline.source, started_at: before.started_at },
+        conformance: doc.conformance && before.conformance ? findingChanges(doc.conformance, before.conformance) : null,
+        tools: toolSurfaceDiff(doc, before),
+        cost_usd: { baseline: totalCost(before), current: totalCost(doc) },
+        median_run_s: { baseline: medianRunSeconds(before.runs), current: medianRunSeconds(doc.runs) },
+        regressions: gate.regressed.map((group) => ({
+            group,
+            baseline: snapshot(runsOf(before, group).find((r) => r.status === 'passed')),
+            current: snapshot(runsOf(doc, group).find((r) => r.status !== 'passed'))
+        }))
+    };
+}
+/** A finding is new when the baseline did not have it at that status (a warning that became a failure is news). */
+function findingChanges(now, then) {
+    const findings = (s) => s.checks.flatMap((c) => (c.status === 'fail' || c.status === 'warn' ? [{ id: c.id, status: c.status, message: c.message }] : []));
+    const key = (f) => `${f.id} ${f.status}`;
+    const current = findings(now);
+    const previous = findings(then);
+    const had = new Set(previous.map(key));
+    const has = new Set(current.map((f) => f.id));
+    return { new: current.filter((f) => !had.has(key(f))), resolved: previous.filter((f) => !has.has(f.id)) };
+}
+function toolSurfaceDiff(doc, baseline) {
+    const now = doc.conformance?.tools;
+    const then = baseline.conformance?.tools;
+    if (!now || !then)
+        return null;
+    const previous = new Map(then.map((t) => [t.name, t]));
+    const current = new Map(now.map((t) => [t.name, t]));
+    const changed = [];
+    for (const tool of now) {
+        const old = previous.get(tool.name);
+        if (!old)
+            continue;
+        const what = [];
+        if (old.description_sha !== tool.description_sha)
+            what.push('description');
+        if (old.input_schema_sha !== tool.input_schema_sha)
+            what.push('input schema');
+        if (old.output_schema_sha !== tool.output_schema_sha)
+            what.push('output schema');
+        if (what.length)
+            changed.push({ name: tool.name, what });
+    }
+    return { added: now.filter((t) => !previous.has(t.name)).map((t) => t.name), removed: then.filter((t) => !current.has(t.name)).map((t) => t.name), changed };
+}
+/** The agent's and the judge's cost, as the provider reported it; null when it reported none. */
+function totalCost(doc) {
+    const costs = [doc.summary.tokens.agent, doc.summary.tokens.judge].map((u) => u.cost_usd).filter((c) => typeof c === 'number');
+    return costs.length ? costs.reduce((a, b) => a + b, 0) : null;
+}
+/** The median duration of the runs that reached a verdict (errored and cancelled runs say nothing about speed). */
+function medianRunSeconds(runs) {
+    const times = runs.filter((r) => r.status === 'passed' || r.status === 'failed').map((r) => r.duration_s).sort((a, b) => a - b);
+    if (times.length === 0)
+        return null;
+    const mid = Math.floor(times.length / 2);
+    return times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+}
+const runsOf = (doc, group) => doc.runs.filter((r) => groupKey(r) === group);
+function snapshot(run) {
+    if (!run)
+        return null;
+    const answer = run.final_output;
+    return {
+        status: run.status,
+        final_output: answer === null ? null : answer.length > SNAPSHOT_ANSWER_CHARS ? `${answer.slice(0, SNAPSHOT_ANSWER_CHARS)}…` : answer,
+        tool_calls: run.tool_calls.map((c) => ({ name: c.name, args: c.args })),
+        score: run.metrics[0]?.score ?? null
+    };
+}
 
 ;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state, value, kind, f) {
@@ -20337,7 +20786,7 @@ const emptyUsage = () => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens
 
 
 /** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
-function summarize(runs, groups, judgeOverhead = emptyUsage()) {
+function summarize_summarize(runs, groups, judgeOverhead = emptyUsage()) {
     const agent = emptyUsage();
     const judge = emptyUsage();
     addUsage(judge, judgeOverhead);
@@ -20354,7 +20803,7 @@ function summarize(runs, groups, judgeOverhead = emptyUsage()) {
         toolCalls += run.tool_calls.length;
         toolErrors += run.tool_calls.filter((c) => c.is_error).length;
         schemaInvalid += run.tool_calls.filter((c) => c.schema_valid === false).length;
-        const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 };
+        const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: null };
         m.total++;
         if (run.status === 'passed')
             m.passed++;
@@ -20380,23 +20829,55 @@ function summarize(runs, groups, judgeOverhead = emptyUsage()) {
         by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
     };
 }
-/** Pass rate rounded to 4 places; an empty set passes (eval-action: zero results is success). */
+/** Pass rate rounded to 4 places; null for an empty set (nothing ran is not 100 %). */
 function rate(passed, total) {
-    return total === 0 ? 1 : round4(passed / total);
+    return total === 0 ? null : round4(passed / total);
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/util/suggest.ts
+/** Levenshtein distance, for "did you mean" suggestions. */
+function editDistance(a, b) {
+    const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+        let diagonal = prev[0];
+        prev[0] = i;
+        for (let j = 1; j <= b.length; j++) {
+            const above = prev[j];
+            prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+            diagonal = above;
+        }
+    }
+    return prev[b.length];
+}
+/** The known name closest to `word`, when it is close enough to be a plausible typo. */
+function nearest(word, known) {
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of known) {
+        const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+        if (d < bestDistance) {
+            best = candidate;
+            bestDistance = d;
+        }
+    }
+    return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/config/server-config.ts
+
 
 
 
 /**
  * Parse the `server_config` input: inline JSON, or a path to a JSON file. Accepts eval-action's
  * shapes (stdio `{command, args, env}`, remote `{url, headers}`) and the `mcpServers` wrapper
- * used by MCP client configs when it holds exactly one server.
+ * used by MCP client configs when it holds exactly one server. `${NAME}` in a string value (not
+ * a key) is replaced by the environment variable NAME; `$${NAME}` is a literal `${NAME}`.
  */
-function parseServerConfig(value, input = 'server_config', baseDir = process.cwd()) {
+function parseServerConfig(value, options = {}) {
+    const { input = 'server_config', baseDir = process.cwd(), env = process.env } = options;
     const trimmed = value.trim();
     if (trimmed === '')
         throw new ConfigError('is required', { input });
@@ -20417,11 +20898,45 @@ function parseServerConfig(value, input = 'server_config', baseDir = process.cwd
         const { line, column } = jsonErrorPosition(text, error);
         throw new ConfigError(`invalid JSON: ${error.message}`, { input, file: file ?? '<inline>', line, column });
     }
-    return validateServerConfig(data, { input, file });
+    return validateServerConfig(data, { input, file }, env, '');
 }
-function validateServerConfig(data, where) {
+/** `$${NAME}` (an escape) or `${NAME}`. */
+const PLACEHOLDER = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Left as it is, escaped or not: resolved later, per run. */
+const RESERVED = new Set(['RUN_DIR']);
+/** Substitutes placeholders from `env`, and remembers whether it did and what it put in. */
+class Expander {
+    env;
+    fail;
+    values = new Set();
+    substituted = false;
+    constructor(env, fail) {
+        this.env = env;
+        this.fail = fail;
+    }
+    /** `secret`: whether what it substitutes is kept from every output (a command or a directory is not a credential). */
+    expand(value, path, secret = true) {
+        return value.replace(PLACEHOLDER, (whole, escape, name) => {
+            if (RESERVED.has(name))
+                return whole;
+            if (escape)
+                return whole.slice(1);
+            const found = this.env[name];
+            if (found === undefined) {
+                const near = nearest(name, Object.keys(this.env).filter((k) => this.env[k] !== undefined));
+                const hint = near ? `; did you mean ${near}?` : '';
+                return this.fail(`environment variable ${name} is not set (placeholder \${${name}}${hint}); set it in the step's env: (\`${name}: \${{ secrets.${name} }}\`) or in the shell, or write $\${${name}} for a literal \${${name}}`, path);
+            }
+            this.substituted = true;
+            if (found !== '' && secret)
+                this.values.add(found);
+            return found;
+        });
+    }
+}
+function validateServerConfig(data, where, env, prefix) {
     const fail = (message, path) => {
-        throw new ConfigError(message, { ...where, path });
+        throw new ConfigError(message, { ...where, path: path === undefined ? prefix.replace(/\.$/, '') || undefined : prefix + path });
     };
     if (!isObject(data))
         return fail('must be a JSON object');
@@ -20429,29 +20944,43 @@ function validateServerConfig(data, where) {
         const names = Object.keys(data.mcpServers);
         if (names.length !== 1)
             return fail(`mcpServers must hold exactly one server (found ${names.length})`, 'mcpServers');
-        return validateServerConfig(data.mcpServers[names[0]], where);
+        return validateServerConfig(data.mcpServers[names[0]], where, env, `${prefix}mcpServers.${names[0]}.`);
     }
     const known = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'type', 'transport'];
     for (const key of Object.keys(data))
         if (!known.includes(key))
             fail(`unknown key '${key}' (known: ${known.join(', ')})`, key);
+    const expander = new Expander(env, fail);
+    const expand = (value, path, secret = true) => expander.expand(value, path, secret);
+    const expandMap = (map, path) => {
+        for (const [k, v] of Object.entries(map))
+            map[k] = expand(v, `${path}.${k}`);
+        return map;
+    };
+    const expansion = () => (expander.substituted ? { expanded: [...expander.values] } : {});
     if (typeof data.url === 'string') {
         if (data.command !== undefined)
             fail("give either 'command' (stdio) or 'url' (HTTP), not both");
+        const written = data.url;
+        const expandedUrl = expand(written, 'url');
+        // A URL with a secret in it is shown as written, never expanded.
+        const shown = expandedUrl === written ? written : `${written} (after expanding its placeholders)`;
         let url;
         try {
-            url = new URL(data.url);
+            url = new URL(expandedUrl);
         }
         catch {
-            return fail(`not a valid URL: ${data.url}`, 'url');
+            return fail(`not a valid URL: ${shown}`, 'url');
         }
         if (url.protocol !== 'http:' && url.protocol !== 'https:')
             fail('must be an http(s) URL', 'url');
-        const headers = stringMap(data.headers, 'headers', fail);
-        if (typeof data.auth === 'string' && data.auth !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
-            headers.Authorization = data.auth.startsWith('Bearer ') ? data.auth : `Bearer ${data.auth}`;
+        const headers = expandMap(stringMap(data.headers, 'headers', fail), 'headers');
+        const auth = typeof data.auth === 'string' ? expand(data.auth, 'auth') : '';
+        if (auth !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+            headers.Authorization = auth.startsWith('Bearer ') ? auth : `Bearer ${auth}`;
         }
-        return { kind: 'http', url: url.toString(), headers };
+        const urlWritten = expander.substituted ? { template: { url: written } } : {};
+        return { kind: 'http', url: url.toString(), headers, ...expansion(), ...urlWritten };
     }
     if (typeof data.command !== 'string' || data.command.trim() === '') {
         return fail("needs 'command' (a stdio server) or 'url' (a Streamable HTTP server)");
@@ -20461,12 +20990,25 @@ function validateServerConfig(data, where) {
     }
     if (data.cwd !== undefined && typeof data.cwd !== 'string')
         fail('must be a string', 'cwd');
-    return {
-        kind: 'stdio',
+    const template = {
         command: data.command,
         args: data.args ?? [],
-        env: stringMap(data.env, 'env', fail),
         ...(typeof data.cwd === 'string' ? { cwd: data.cwd } : {})
+    };
+    const command = expand(template.command, 'command', false);
+    if (command.trim() === '')
+        fail('is empty after expanding its placeholders', 'command');
+    const args = template.args.map((a, i) => expand(a, `args[${i}]`));
+    const cwd = template.cwd === undefined ? undefined : expand(template.cwd, 'cwd', false);
+    const serverEnv = expandMap(stringMap(data.env, 'env', fail), 'env');
+    return {
+        kind: 'stdio',
+        command,
+        args,
+        env: serverEnv,
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...expansion(),
+        ...(expander.substituted ? { template } : {})
     };
 }
 function stringMap(value, path, fail) {
@@ -20506,9 +21048,12 @@ function jsonErrorPosition(text, error) {
     const pos = lineCounter.linePos(first.pos[0]);
     return { line: pos.line, column: pos.col };
 }
-/** The values that must never be printed: env values and header values of the server config. */
+/**
+ * The values that must never be printed: env values and header values of the server config, and
+ * every value a `${NAME}` placeholder put in, wherever it landed (args, command, url…).
+ */
 function serverSecrets(config) {
-    const values = config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers);
+    const values = [...(config.expanded ?? []), ...(config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers))];
     const secrets = new Set();
     for (const v of values) {
         if (v === '')
@@ -20521,40 +21066,15 @@ function serverSecrets(config) {
     }
     return [...secrets];
 }
+/** The config with its hashed values as written (placeholders unexpanded), for hashes that must not change with a secret. */
+function serverTemplate(config) {
+    return config.template ? { ...config, ...config.template } : config;
+}
 
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
 var _2020 = __nccwpck_require__(2210);
 ;// CONCATENATED MODULE: ./schema/eval-cases.schema.json
 const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}},"runs":{"type":"integer","minimum":1,"maximum":100,"default":1,"description":"How many times each case × model × system prompt runs (cases may override). 5 is recommended for gating."},"pass_floor_hard":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of a hard case\'s runs that must pass (default 1.0: 5/5)."},"pass_floor_soft":{"type":"number","minimum":0,"maximum":1,"default":0.8,"description":"Share of a soft case\'s runs that must pass (default 0.8: 4/5)."}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."},"expect_tool":{"type":["string","null"],"minLength":1,"description":"Golden set: the tool the model should call first; null means no tool may be called (a negative case)."},"expect_args":{"type":"object","description":"Golden set: arguments one call of expect_tool must carry; how each compares is set by arg_match (default exact)."},"arg_match":{"type":"object","additionalProperties":{"$ref":"#/$defs/argMatchMode"},"description":"Per argument of expect_args: exact (default), contains, pattern, any, semantic (the judge model decides), number, or {number: tolerance}."},"expect_sequence":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"description":"Golden set: tools that must be called in this order."},"sequence":{"enum":["in_order","exact"],"default":"in_order","description":"in_order: expect_sequence is a subsequence of the calls; exact: the calls are exactly expect_sequence."},"forbidden_tools":{"type":"array","items":{"type":"string","minLength":1},"description":"Golden set: tools that must not be called."},"max_tool_calls":{"type":"integer","minimum":0,"description":"Golden set: at most this many tool calls."},"runs":{"type":"integer","minimum":1,"maximum":100,"description":"Runs of this case per model and system prompt (overrides the suite\'s runs)."},"kind":{"enum":["hard","soft"],"default":"soft","description":"hard: every run must pass (pass_floor_hard); soft: pass_floor_soft of them."},"tags":{"type":"array","items":{"type":"string","minLength":1},"description":"Free labels, carried into the results."}},"dependentRequired":{"expect_args":["expect_tool"],"arg_match":["expect_args"],"sequence":["expect_sequence"]}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}},"argMatchMode":{"oneOf":[{"enum":["exact","contains","pattern","any","semantic","number"]},{"type":"object","additionalProperties":false,"required":["number"],"properties":{"number":{"type":"number","minimum":0,"description":"Absolute tolerance."}}}]}}}');
-;// CONCATENATED MODULE: ./src/util/suggest.ts
-/** Levenshtein distance, for "did you mean" suggestions. */
-function editDistance(a, b) {
-    const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-        let diagonal = prev[0];
-        prev[0] = i;
-        for (let j = 1; j <= b.length; j++) {
-            const above = prev[j];
-            prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-            diagonal = above;
-        }
-    }
-    return prev[b.length];
-}
-/** The known name closest to `word`, when it is close enough to be a plausible typo. */
-function nearest(word, known) {
-    let best;
-    let bestDistance = Infinity;
-    for (const candidate of known) {
-        const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
-        if (d < bestDistance) {
-            best = candidate;
-            bestDistance = d;
-        }
-    }
-    return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/scoring/python-values.ts
 /**
  * Python's `str()` of a JSON value, as eval-action's matchers see it: `True`, `None`, dicts and
@@ -40152,11 +40672,12 @@ function evidenceOf(exchange) {
 /** "error -32601 (Method not found)", "a result", "no answer" — for messages. */
 function describeResponse(exchange) {
     const { response } = exchange;
-    const http = response.status !== undefined ? `HTTP ${response.status} ` : '';
+    // "HTTP 200 with a result", not "HTTP 200 a result".
+    const http = response.status !== undefined ? `HTTP ${response.status} with ` : '';
     if (response.frame?.error)
         return `${http}error ${response.frame.error.code} (${response.frame.error.message})`;
     if (response.frame?.result)
-        return `${http}a result${response.frame.result.isError === true ? ' with isError: true' : ''}`;
+        return `${http}a result${response.frame.result.isError === true ? ' (isError: true)' : ''}`;
     if (response.timedOut)
         return 'no answer before the timeout';
     if (response.failure)
@@ -40766,6 +41287,7 @@ async function probeLegacy(open, timeout) {
 
 
 
+
 const LEGACY_INITIALIZE = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' };
 /** Layer 0: probe the server on the wire and check it against the 2026-07-28 revision. No LLM. */
 async function runConformance(config, options = {}) {
@@ -40776,7 +41298,29 @@ async function runConformance(config, options = {}) {
 }
 /** The checks, as a pure function of what the probes saw. */
 function evaluateProbe(probe) {
-    return probe.era === 'modern' ? modernReport(probe) : legacyReport(probe);
+    const report = probe.era === 'modern' ? modernReport(probe) : legacyReport(probe);
+    return { ...report, tools: fingerprintTools(listedTools(probe)) };
+}
+/** Hashes of what a model reads of each tool; key order does not change a schema's hash. */
+function fingerprintTools(tools) {
+    if (!tools)
+        return null;
+    const sha = (value) => (0,external_node_crypto_.createHash)('sha256').update(canonicalJson(value)).digest('hex').slice(0, 12);
+    return tools
+        .map((t) => ({
+        name: t.name,
+        description_sha: sha(typeof t.description === 'string' ? t.description : ''),
+        input_schema_sha: sha(t.inputSchema ?? null),
+        output_schema_sha: t.outputSchema === undefined ? null : sha(t.outputSchema)
+    }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+function canonicalJson(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonicalJson).join(',')}]`;
+    if (common_isObject(value))
+        return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+    return JSON.stringify(value) ?? 'null';
 }
 /** The checks for a modern server, in report order; each is a pure function of the probes. */
 const MODERN_CHECKS = [
@@ -55507,7 +56051,10 @@ function session_describeError(error) {
     return text;
 }
 
+;// CONCATENATED MODULE: external "node:events"
+const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: ./src/execute/cancellation.ts
+
 /** The reason an evaluation's cancel signal carries: which signal, and when it came. */
 class CancelledError extends Error {
     signalName;
@@ -55532,6 +56079,9 @@ function cancellationOf(signal) {
  */
 function watchSignals(handlers = {}) {
     const controller = new AbortController();
+    // Every run waiting for a slot or the judge, and every request in flight, listens (and stops
+    // listening when done): dozens at once is the design, not a leak, so no MaxListeners warning.
+    (0,external_node_events_namespaceObject.setMaxListeners)(0, controller.signal);
     let first = null;
     const onSignal = (name) => {
         if (first) {
@@ -55733,15 +56283,15 @@ function abortReason(signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/results/types.ts
-const RESULTS_VERSION = 1;
+const types_RESULTS_VERSION = 1;
 const GEVAL_METRIC_NAME = 'Response Quality [GEval]';
 
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/version.ts
 
-const TOOL_NAME = 'mcp-server-evals';
-const TOOL_VERSION = package_namespaceObject.rE;
+const version_TOOL_NAME = 'mcp-server-evals';
+const version_TOOL_VERSION = package_namespaceObject.rE;
 
 ;// CONCATENATED MODULE: ./src/aggregate/groups.ts
 
@@ -55898,11 +56448,11 @@ function document_assembleDocument(parts) {
     const runs = [...parts.runs].sort((a, b) => a.index - b.index).map((r) => ({ ...r, total_duration_s: parts.duration_s }));
     const ran = parts.behaviour.status === 'ran';
     const groups = groupRuns(runs, parts.config.pass_floors);
-    const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache };
+    const summary = { ...summarize_summarize(runs, groups, parts.overhead), cache: parts.cache };
     const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0;
     return {
-        version: RESULTS_VERSION,
-        tool: { name: TOOL_NAME, version: TOOL_VERSION },
+        version: types_RESULTS_VERSION,
+        tool: { name: version_TOOL_NAME, version: version_TOOL_VERSION },
         started_at: parts.started_at,
         duration_s: parts.duration_s,
         passed: complete && groups.every((g) => g.success) && (parts.conformance?.passed ?? true),
@@ -55916,7 +56466,8 @@ function document_assembleDocument(parts) {
         runs,
         fatal_error: null,
         cancelled: parts.cancelled,
-        journal: parts.journal
+        journal: parts.journal,
+        changes: null
     };
 }
 
@@ -56420,6 +56971,8 @@ async function executeRuns(suite, settings, deps) {
         finally {
             releaseAhead();
         }
+        if (opened.session && !deps.cancel?.aborted)
+            deps.onRunStarted?.(spec);
         let agentPhase;
         try {
             agentPhase = await runInSlot(spec, opened, settings, deps);
@@ -57038,6 +57591,8 @@ function renderBadge(doc) {
         return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey');
     }
     const { passed, total, pass_rate } = doc.summary;
+    if (pass_rate === null)
+        return badge('no runs', 'lightgrey');
     const color = doc.passed ? 'brightgreen' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red';
     return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${conformance}`, color);
 }
@@ -57238,48 +57793,356 @@ function truncateText(text, max) {
     return `${text.slice(0, max)}\n… (truncated: ${text.length - max} more characters)`;
 }
 
-;// CONCATENATED MODULE: ./src/report/conformance.ts
+;// CONCATENATED MODULE: ./src/report/metric-labels.ts
+/** The tool-use metrics, in report order, with the words a reviewer reads. */
+const METRIC_LABELS = [
+    ['tool_selection_accuracy', 'Tool selection accuracy'],
+    ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
+    ['argument_correctness', 'Argument correctness'],
+    ['sequence_correctness', 'Sequence correctness'],
+    ['task_completion', 'Task completion (judge)'],
+    ['schema_invalid_call_rate', 'Calls outside the input schema'],
+    ['tool_error_rate', 'Tool error rate'],
+    ['tool_set_precision', 'Tool-set precision'],
+    ['tool_set_recall', 'Tool-set recall'],
+    ['tool_set_f1', 'Tool-set F1']
+];
+/** Every gated metric's label: the two pass rates, then the tool-use metrics. */
+function metricLabel(name) {
+    if (name === 'pass_rate')
+        return 'Run pass rate';
+    if (name === 'group_pass_rate')
+        return 'Group pass rate';
+    return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? name;
+}
+
+;// CONCATENATED MODULE: ./src/report/timestamp.ts
+/** "2026-11-30 12:00" (UTC) from an ISO timestamp, as eval-action's header shows it. */
+function formatTimestamp(iso) {
+    return iso.slice(0, 16).replace('T', ' ');
+}
+
+;// CONCATENATED MODULE: ./src/report/changes.ts
 
 
-const ICON = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' };
+
+
+
+
+const LIST_MAX = 20;
 /**
- * The conformance section: a verdict line, a compact table of the checks that ran, the skipped
- * ones on one line, every failure and warning expanded with its evidence, and for a legacy
- * server the steps to 2026-07-28.
+ * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the
+ * groups that were fixed, are new or went away (the regressed ones are named once, under the
+ * failures); new and resolved conformance findings; the tool surface; cost and run time.
  */
-function renderConformance(section) {
-    const ran = section.checks.filter((c) => c.status !== 'skip');
-    const count = (status) => section.checks.filter((c) => c.status === status).length;
-    const verdict = section.passed ? '✓ passed' : '✗ failed';
-    const out = [`## Protocol conformance — ${verdict}`, ''];
-    const era = section.era === 'modern' ? `Modern server (MCP ${section.negotiated_version})` : `**Legacy server** (${section.negotiated_version ?? 'no handshake'})`;
-    const who = section.server_info ? ` · ${escapeMarkdown(`${section.server_info.name} ${section.server_info.version}`.trim())}` : '';
-    out.push(`> ${era} over ${section.transport}${who} · ${section.checks.length} checks: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`, '');
-    if (section.error)
-        out.push(`**The server could not be probed:** ${escapeMarkdown(section.error)}`, '');
-    if (ran.length > 0) {
-        out.push('<table>', '<tr><th></th><th>Check</th><th>Severity</th><th>Result</th></tr>');
-        for (const check of ran) {
-            out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(ellipsize(check.message, 300))}</td></tr>`);
+function renderWhatChanged(gate, changes, heading = '####') {
+    const out = [`${heading} What changed since the baseline`, '', `Baseline: ${codeSpan(changes.baseline.source)} (${formatTimestamp(changes.baseline.started_at)}).`, ''];
+    if (gate.metrics.length > 0) {
+        out.push('<table>', '<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th><th></th></tr>');
+        for (const m of gate.metrics) {
+            const verdict = m.failed ? `✗ over the allowed ${percent(gate.max_drop)}` : '';
+            out.push(`<tr><td>${metricLabel(m.name)}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td><td>${verdict}</td></tr>`);
         }
         out.push('</table>', '');
     }
-    const skipped = section.checks.filter((c) => c.status === 'skip');
-    if (skipped.length > 0)
-        out.push(`Skipped: ${skipped.map((c) => `\`${c.id}\``).join(', ')} (${escapeMarkdown(skipped[0].message)}${skipped.some((c) => c.message !== skipped[0].message) ? ', …' : ''}).`, '');
+    const groups = [
+        gate.regressed.length ? `**${gate.regressed.length} regressed** (marked ▼ below)` : '0 regressed',
+        `${gate.fixed.length} fixed`,
+        `${gate.added.length} new`,
+        `${gate.removed.length} removed`
+    ];
+    out.push(`**Groups:** ${groups.join(' · ')}`, '');
+    const named = (label, items) => items.length ? [`- ${label}: ${items.slice(0, LIST_MAX).map((i) => codeSpan(i)).join(', ')}${items.length > LIST_MAX ? `, and ${items.length - LIST_MAX} more` : ''}`] : [];
+    const lists = [...named('Fixed', gate.fixed), ...named('New', gate.added), ...named('Removed', gate.removed)];
+    if (lists.length)
+        out.push(...lists, '');
+    if (changes.conformance) {
+        const { new: fresh, resolved } = changes.conformance;
+        const parts = [fresh.length ? `**${words_count(fresh.length, 'new finding')}** (marked *new*)` : 'no new findings', resolved.length ? `${words_count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : ''];
+        out.push(`**Conformance:** ${parts.filter(Boolean).join(' · ')}`, '');
+    }
+    if (changes.tools) {
+        const { added, removed, changed } = changes.tools;
+        const parts = [
+            ...added.map((t) => `+ ${codeSpan(t)}`),
+            ...removed.map((t) => `− ${codeSpan(t)}`),
+            ...changed.map((t) => `${codeSpan(t.name)} (${t.what.join(', ')} changed)`)
+        ];
+        if (parts.length)
+            out.push(`**Tools:** ${parts.slice(0, LIST_MAX).join(', ')}${parts.length > LIST_MAX ? ', …' : ''}`, '');
+    }
+    const figures = [];
+    const { cost_usd: cost, median_run_s: median } = changes;
+    if (cost.baseline !== null && cost.current !== null)
+        figures.push(`**Cost:** ${usd(cost.baseline)} → ${usd(cost.current)} (${relativeDelta(cost.baseline, cost.current)})`);
+    if (median.baseline !== null && median.current !== null)
+        figures.push(`**Median run:** ${seconds(median.baseline)} → ${seconds(median.current)} (${relativeDelta(median.baseline, median.current)})`);
+    if (figures.length)
+        out.push(figures.join(' · '), '');
+    return out;
+}
+/** For each regressed group: the baseline's passing run beside the run that now fails. */
+function renderRegressions(changes, limit = 10) {
+    if (changes.regressions.length === 0)
+        return [];
+    const out = [];
+    for (const r of changes.regressions.slice(0, limit)) {
+        out.push(`<details><summary>▼ ${escapeHtml(r.group)}: the baseline's run and this one</summary>`, '');
+        out.push(...side('Baseline', r.baseline), ...side('Now', r.current));
+        out.push('</details>', '');
+    }
+    if (changes.regressions.length > limit)
+        out.push(`_${words_count(changes.regressions.length - limit, 'more regressed group')}: their runs are in the results document (\`changes.regressions\`)._`, '');
+    return out;
+}
+function side(label, run) {
+    if (!run)
+        return [`**${label}:** _no run recorded._`, ''];
+    const score = run.score === null ? 'not judged' : `${formatPercent(run.score)}%`;
+    const calls = run.tool_calls.map((c) => `${codeSpan(c.name)}${escapeMarkdown(`(${Object.entries(c.args).map(([k, v]) => `${k}=${pyStr(v)}`).join(', ')})`)}`);
+    const out = [`**${label}** — ${run.status}, judge ${score}; tool calls: ${calls.length ? calls.join(' → ') : 'none'}`, ''];
+    out.push(run.final_output ? blockquote(truncateText(run.final_output, 1500)) : '> _No final answer._', '');
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/report/conformance.ts
+
+
+
+const ICON = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' };
+/** "21 passed, 1 failed, 1 warning, 6 skipped": only the counts that are not zero. */
+function checkTally(section) {
+    const n = (status) => section.checks.filter((c) => c.status === status).length;
+    const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? words_count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : ''];
+    return parts.filter(Boolean).join(', ') || 'no checks';
+}
+function eraLine(section) {
+    return section.era === 'modern' ? `modern server (MCP ${section.negotiated_version})` : `**legacy server** (${section.negotiated_version ?? 'no handshake'})`;
+}
+/**
+ * A check id as code. Ids sit in lists, never in a narrow table column where a browser would
+ * break them at their hyphens (and a copied id must stay searchable, so no non-breaking hyphens).
+ */
+function checkId(id) {
+    return `<code>${escapeHtml(id)}</code>`;
+}
+/** One line per failure and warning, new ones (against the baseline) marked *new*. */
+function findingLines(section, newIds, messageChars = 300) {
+    const lines = [];
+    if (section.error)
+        lines.push(`- ✗ **The server could not be probed:** ${escapeMarkdown(section.error)}`);
     for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-        out.push(`<details><summary>${ICON[check.status]} <code>${check.id}</code> (${check.severity})</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '', escapeMarkdown(check.message), '');
+        lines.push(`- ${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' *new*' : ''} — ${escapeMarkdown(ellipsize(check.message, messageChars))}`);
+    }
+    return lines;
+}
+/**
+ * The conformance section: a verdict line, every failure and warning shown (with its evidence
+ * one click away), the passing checks collapsed into one line, the skipped ones on one line, and
+ * for a legacy server the steps to 2026-07-28.
+ */
+function renderConformance(section, newIds = new Set()) {
+    const verdict = section.passed ? '✓ passed' : '✗ failed';
+    const who = section.server_info ? ` · ${escapeMarkdown(`${section.server_info.name} ${section.server_info.version}`.trim())}` : '';
+    const era = eraLine(section);
+    const out = [
+        `## Protocol conformance — ${verdict}`,
+        '',
+        `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${words_count(section.checks.length, 'check')}: ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
+        ''
+    ];
+    const findings = findingLines(section, newIds);
+    if (findings.length)
+        out.push(...findings, '');
+    for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
+        out.push(`<details><summary>${ICON[check.status]} ${checkId(check.id)}: the rule and the evidence</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '', escapeMarkdown(check.message), '');
         if (check.evidence)
             out.push('Request:', '', codeBlock(check.evidence.request, 'json'), '', 'Response:', '', codeBlock(check.evidence.response), '');
         out.push('</details>', '');
     }
+    const passing = section.checks.filter((c) => c.status === 'pass');
+    if (passing.length)
+        out.push(`<details><summary>✓ ${passing.length} passed</summary>`, '', passing.map((c) => checkId(c.id)).join(' · '), '', '</details>', '');
+    const skipped = section.checks.filter((c) => c.status === 'skip');
+    if (skipped.length > 0)
+        out.push(`Skipped: ${skipped.map((c) => checkId(c.id)).join(', ')} (${escapeMarkdown(skipped[0].message)}${skipped.some((c) => c.message !== skipped[0].message) ? ', …' : ''}).`, '');
     if (section.migration.length > 0) {
         out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '');
     }
     return out;
 }
+/** The comment's view: one verdict line with the counts, then the failures and warnings. */
+function conformanceDigest(section, newIds = new Set()) {
+    const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport}: ${checkTally(section)}`, ''];
+    const findings = findingLines(section, newIds);
+    if (findings.length)
+        lines.push(...findings, '');
+    if (section.migration.length)
+        lines.push(`${words_count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '');
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/report/failures.ts
+
+
+
+
+
+const REASON_CHARS = 300;
+/**
+ * The groups below their pass floor, regressions first (each named here once), with why their
+ * first failing run failed; then how many runs failed inside a group that still reached its floor.
+ */
+function renderFailures(doc, heading = '####', limit = 50) {
+    const regressed = new Set(doc.gate?.regressed ?? []);
+    const failing = doc.groups.filter((g) => !g.success && g.cancelled < g.runs);
+    if (failing.length === 0)
+        return flakyLine(doc);
+    const ordered = [...failing.filter((g) => regressed.has(groupKey(g))), ...failing.filter((g) => !regressed.has(groupKey(g)))];
+    const out = [`${heading} Did not pass (${failing.length})`, ''];
+    for (const group of ordered.slice(0, limit))
+        out.push(failureLine(doc, group, regressed.has(groupKey(group))));
+    if (ordered.length > limit)
+        out.push(`- … and ${ordered.length - limit} more in the full report`);
+    out.push('', ...flakyLine(doc));
+    return out;
+}
+function failureLine(doc, group, regressed) {
+    const runs = group.run_indexes.map((i) => doc.runs.find((r) => r.index === i)).filter((r) => r !== undefined);
+    const first = runs.find((r) => r.status === 'failed' || r.status === 'error');
+    const allErrored = group.errored === group.runs;
+    const where = `${codeSpan(group.case_id)} · ${codeSpan(group.model)} · ${escapeMarkdown(group.prompt_name)}`;
+    const tally = group.runs > 1 ? ` — ${group.passed}/${group.runs} passed, floor ${percent(group.floor)}` : '';
+    const why = first ? ` — ${escapeMarkdown(ellipsize(failureReasons(first).join('; '), REASON_CHARS))}` : '';
+    const repeat = first && group.runs > 1 ? ` (run ${first.attempt})` : '';
+    return `- ${allErrored ? '⚠' : '✗'} ${where}${regressed ? ' **▼ regressed**' : ''}${tally}${repeat}${why}`;
+}
+/** Runs that failed although their group reached its floor: worth a look, not a failure. */
+function flakyLine(doc) {
+    const passingGroups = new Set(doc.groups.filter((g) => g.success).flatMap((g) => g.run_indexes));
+    const flaky = doc.runs.filter((r) => passingGroups.has(r.index) && (r.status === 'failed' || r.status === 'error'));
+    if (flaky.length === 0)
+        return [];
+    return [`_${words_count(flaky.length, 'run')} failed inside ${flaky.length === 1 ? 'a group that' : 'groups that'} still reached the pass floor; see the job summary._`, ''];
+}
+
+;// CONCATENATED MODULE: ./src/report/headline.ts
+
+
+/**
+ * The headline of every rendering (report, comment, job summary): it follows the verdict, in
+ * this order — the configuration was invalid, the job was cancelled, the behaviour evals were
+ * skipped, the evaluation failed, it passed. It never says "passed" about something that failed,
+ * nor "All 0 evals passed" about something that evaluated nothing.
+ */
+function verdictHeadline(doc) {
+    const { summary } = doc;
+    if (doc.fatal_error !== null) {
+        return doc.behaviour.reason === 'the configuration is invalid' ? '**✗ Invalid configuration** — nothing was evaluated' : '**✗ The evaluation could not run** — nothing was evaluated';
+    }
+    const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : '', summary.cancelled ? `${summary.cancelled} cancelled` : '']
+        .filter(Boolean)
+        .join(', ');
+    const tally = [`${summary.passed} passed`, problems].filter(Boolean).join(', ');
+    if (doc.cancelled)
+        return `**⊘ Cancelled** — ${tally} of ${words_count(summary.total, 'run')}; no verdict`;
+    if (doc.behaviour.status === 'skipped') {
+        const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'failed'}` : 'nothing was evaluated';
+        return `**${doc.passed ? '✓' : '✗'} ${conformance[0].toUpperCase()}${conformance.slice(1)}** — behaviour evals skipped`;
+    }
+    if (summary.total === 0)
+        return `**${doc.passed ? '✓' : '✗'} No runs** — no behaviour run was planned`;
+    const allPassed = summary.total > 0 && summary.passed === summary.total;
+    if (doc.passed) {
+        // eval-action's headline when every run passed; else say the floors carried it.
+        return allPassed ? `**All ${words_count(summary.total, 'eval')} passed**` : `**✓ Passed** — ${summary.passed}/${summary.total} runs passed (${problems}), within the pass floors`;
+    }
+    if (allPassed)
+        return `**✗ Failed** — all ${words_count(summary.total, 'run')} passed, but ${whyFailed(doc)}`;
+    return `**${summary.passed}/${summary.total} passed** — ${problems || whyFailed(doc)}`;
+}
+/** Why a document whose runs all passed still failed: conformance, or the delta gate. */
+function whyFailed(doc) {
+    const reasons = [];
+    if (doc.conformance && !doc.conformance.passed)
+        reasons.push('protocol conformance failed');
+    if (doc.gate && !doc.gate.passed)
+        reasons.push(`the ${doc.gate.mode} gate failed`);
+    if (doc.journal && doc.journal.missing > 0)
+        reasons.push(`${words_count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`);
+    return reasons.join(' and ') || 'the gate failed';
+}
+/**
+ * The headline line as the report and the comment show it: verdict · extras · time. The comment
+ * names the gate here (its gate section is collapsed); the report has a gate line of its own.
+ */
+function headerLine(doc, options = {}) {
+    const parts = [verdictHeadline(doc)];
+    if (doc.fatal_error === null) {
+        if (doc.groups.some((g) => g.runs > 1))
+            parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`);
+        if (doc.conformance && doc.behaviour.status === 'ran')
+            parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
+        if (options.gate && doc.gate && !doc.cancelled)
+            parts.push(doc.gate.baseline ? `gate: ${doc.gate.mode} against the baseline` : 'no baseline: the pass floors decide');
+    }
+    const secondsTaken = Math.trunc(doc.duration_s);
+    if (secondsTaken > 0)
+        parts.push(`${secondsTaken}s`);
+    parts.push(formatTimestamp(doc.started_at));
+    return `> ${parts.join(' · ')}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/matrix.ts
+
+/** The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its floor, ⚠ every run errored, ⊘ cancelled. */
+function groupSymbol(group) {
+    if (group.cancelled > 0 && group.passed + group.cancelled === group.runs && !group.success)
+        return '⊘';
+    if (!group.success)
+        return group.errored === group.runs ? '⚠' : '✗';
+    return group.passed === group.runs ? '✓' : '◐';
+}
+/**
+ * Cases × models (× system prompts when there are several): each cell is a group's `k/N` with
+ * its symbol, ▼ when it regressed against the baseline and ▲ when it was fixed.
+ */
+function renderMatrix(groups, gate) {
+    if (groups.length === 0)
+        return [];
+    const prompts = [...new Set(groups.map((g) => g.prompt_name))];
+    const columns = [...new Map(groups.map((g) => [JSON.stringify([g.model, g.prompt_name]), { model: g.model, prompt: g.prompt_name }])).values()];
+    const cases = [...new Set(groups.map((g) => g.case_id))];
+    const byKey = new Map(groups.map((g) => [JSON.stringify([g.case_id, g.model, g.prompt_name]), g]));
+    const regressed = new Set(gate?.regressed ?? []);
+    const fixed = new Set(gate?.fixed ?? []);
+    const header = columns
+        .map((c) => `<th align="center"><code>${escapeHtml(c.model)}</code>${prompts.length > 1 ? `<br>${escapeHtml(c.prompt)}` : ''}</th>`)
+        .join('');
+    const rows = cases.map((caseId) => {
+        const cells = columns.map((c) => {
+            const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]));
+            if (!g)
+                return '<td align="center">—</td>';
+            const key = `${g.case_id} · ${g.model} · ${g.prompt_name}`;
+            const mark = regressed.has(key) ? ' ▼' : fixed.has(key) ? ' ▲' : '';
+            return `<td align="center">${groupSymbol(g)} ${g.passed}/${g.runs}${mark}</td>`;
+        });
+        return `<tr><td><code>${escapeHtml(caseId)}</code></td>${cells.join('')}</tr>`;
+    });
+    const shown = new Set(groups.map(groupSymbol));
+    const legend = `✓ every run passed · ◐ reached its pass floor · ✗ below it${shown.has('⚠') ? ' · ⚠ errored' : ''}${shown.has('⊘') ? ' · ⊘ cancelled' : ''}${gate?.regressed.length ? ' · ▼ regressed' : ''}${gate?.fixed.length ? ' · ▲ fixed' : ''}`;
+    return ['<table>', `<tr><th>Case</th>${header}</tr>`, ...rows, '</table>', '', `<sub>${legend}</sub>`, ''];
+}
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+
+
+
+
+
 
 
 
@@ -57294,9 +58157,11 @@ const ERROR_BADGE = shield(['error', '6e7781'], 'error');
 const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged');
 const CANCELLED_BADGE = shield(['cancelled', '6e7781'], 'cancelled');
 /**
- * The Markdown report, in eval-action's structure (header line, summary table, per-run details)
- * with its defects fixed: score badges follow each case's own threshold, the final answer is
- * shown, errors are explained, and every string from a server or a model is escaped.
+ * The Markdown report (also the job summary), in eval-action's structure — header line, summary
+ * table, per-run details — with its defects fixed and what a reviewer needs first: the verdict,
+ * what changed since the baseline, what did not pass, the matrix; failing runs before passing
+ * ones (collapsed). Score badges follow each case's own threshold, the final answer is shown,
+ * errors are explained, and every string from a server or a model is escaped.
  */
 function renderMarkdownReport(doc) {
     const out = ['# Eval Report', '', headerLine(doc), ''];
@@ -57307,13 +58172,18 @@ function renderMarkdownReport(doc) {
     if (doc.cancelled)
         out.push(...renderCancelled(doc));
     else if (doc.journal && doc.journal.missing > 0)
-        out.push(`> **Incomplete:** ${doc.journal.missing} planned runs are missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '');
+        out.push(`> **Incomplete:** ${words_count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '');
     if (doc.journal && doc.journal.reused > 0)
-        out.push(`_Resumed: ${doc.journal.reused} runs were taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '');
+        out.push(`_Resumed: ${words_count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '');
+    if (doc.gate && doc.changes)
+        out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes));
     if (doc.gate)
         out.push(...renderGate(doc.gate));
+    if (doc.runs.length > 0)
+        out.push(...renderFailures(doc, '##'));
+    const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []);
     if (doc.conformance)
-        out.push(...renderConformance(doc.conformance));
+        out.push(...renderConformance(doc.conformance, newIds));
     if (doc.behaviour.status === 'skipped') {
         out.push('## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, '');
         return out.join('\n').replace(/\n{3,}/g, '\n\n');
@@ -57322,14 +58192,13 @@ function renderMarkdownReport(doc) {
         return out.join('\n');
     if (doc.conformance)
         out.push('## Behaviour evals', '');
+    const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size;
+    if (columns > 1 || doc.groups.some((g) => g.runs > 1))
+        out.push(...renderMatrix(doc.groups, doc.gate));
     out.push(...summaryTable(doc.runs), '');
-    if (doc.groups.some((g) => g.runs > 1))
-        out.push(...groupTable(doc.groups), '');
     out.push(usageLine(doc), '');
     if (doc.metrics)
         out.push(...metricsTable(doc.metrics, doc.config?.models ?? []));
-    if ((doc.config?.models.length ?? 0) > 1)
-        out.push(...modelMatrix(doc.runs, doc.config?.models ?? []));
     out.push('### Details', '');
     for (const run of doc.runs)
         out.push(...runDetails(run), '');
@@ -57341,45 +58210,25 @@ function renderCancelled(doc) {
     if (!c)
         return [];
     return [
-        `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${c.finished === 0 ? `none of the ${c.planned} planned runs had finished` : `${c.finished} of ${c.planned} planned runs had finished and are shown below; the others are marked cancelled`}. No gate was applied: this is not a verdict.`,
+        `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${c.finished === 0
+            ? `none of the ${words_count(c.planned, 'planned run')} had finished`
+            : `${c.finished} of ${words_count(c.planned, 'planned run')} had finished and ${c.finished === 1 ? 'is' : 'are'} shown below; the others are marked cancelled`}. No gate was applied: this is not a verdict.`,
         '>',
         '> With `resume: true` in the workflow, **Re-run failed jobs** runs only the missing runs (CLI: `--resume`).',
         ''
     ];
 }
-function headerLine(doc) {
-    const { summary } = doc;
-    const seconds = Math.trunc(doc.duration_s);
-    const parts = [];
-    if (doc.cancelled)
-        parts.push(`**Cancelled** — ${summary.passed} passed, ${summary.failed} failed, ${summary.errored} errored, ${summary.cancelled} cancelled of ${summary.total}`);
-    else if (doc.behaviour.status === 'skipped' && doc.conformance)
-        parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`);
-    else if (summary.failed + summary.errored === 0)
-        parts.push(`**All ${summary.total} evals passed**`);
-    else {
-        const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ');
-        parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`);
-    }
-    if (doc.groups.some((g) => g.runs > 1))
-        parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`);
-    if (doc.conformance && doc.behaviour.status === 'ran')
-        parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
-    if (seconds > 0)
-        parts.push(`${seconds}s`);
-    parts.push(formatTimestamp(doc.started_at));
-    return `> ${parts.join(' · ')}`;
-}
+/** Tokens, LLM and tool calls, the judge and the response cache, on one line. */
 function usageLine(doc) {
     const { summary } = doc;
     return [
         `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd)}`,
         `**LLM calls:** ${summary.llm_calls}`,
-        `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
+        `**Tool calls:** ${summary.tool_calls} (${words_count(summary.tool_errors, 'error')}, ${summary.schema_invalid_calls} outside the input schema)`,
         `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
         ...(summary.cache && summary.cache.mode !== 'off'
             ? [
-                `**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens${summary.cache.saved_cost_usd !== null ? ` ($${summary.cache.saved_cost_usd.toFixed(4)})` : ''} saved`
+                `**Cache (${summary.cache.mode}):** ${words_count(summary.cache.hits, 'hit')}, ${words_count(summary.cache.misses, 'miss', 'misses')}, ${words_count(summary.cache.saved_tokens, 'token')}${summary.cache.saved_cost_usd !== null ? ` (${usd(summary.cache.saved_cost_usd)})` : ''} saved`
             ]
             : [])
     ].join(' · ');
@@ -57387,30 +58236,43 @@ function usageLine(doc) {
 function costNote(agent, judge) {
     if (agent === undefined && judge === undefined)
         return '';
-    return ` ($${((agent ?? 0) + (judge ?? 0)).toFixed(4)} as the provider reported)`;
+    return ` (${usd((agent ?? 0) + (judge ?? 0))} as the provider reported)`;
 }
+/**
+ * One row per run, eval-action's columns; runs that did not pass first, the passing ones
+ * collapsed below them (with repeats there can be hundreds).
+ */
 function summaryTable(runs) {
     const withTools = runs.some((r) => r.tool_assertions.checks.length > 0);
     const headers = ['Score', 'Case', 'Provider', 'Model', 'Prompt', ...(withTools ? ['Tools'] : []), 'Time', 'Details'];
-    const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`];
-    for (const run of runs) {
-        const [provider, model] = splitModel(run.model);
-        const cells = [
-            scoreBadge(run),
-            `<code>${escapeHtml(run.case_id)}</code>`,
-            escapeHtml(provider),
-            `<code>${escapeHtml(model)}</code>`,
-            escapeHtml(run.prompt_name),
-            ...(withTools ? [toolsCell(run)] : []),
-            run.duration_s > 0 ? `${roundHalfEven(run.duration_s)}s` : '-',
-            `<a href="#${markdown_anchor(run)}">View</a>`
-        ];
-        rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`);
-    }
-    rows.push('</table>');
-    return rows;
+    const table = (list) => {
+        const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`];
+        for (const run of list) {
+            const [provider, model] = splitModel(run.model);
+            const cells = [
+                scoreBadge(run),
+                `<code>${escapeHtml(run.case_id)}</code>`,
+                escapeHtml(provider),
+                `<code>${escapeHtml(model)}</code>`,
+                escapeHtml(run.prompt_name),
+                ...(withTools ? [toolsCell(run)] : []),
+                run.status === 'cancelled' ? '—' : seconds(run.duration_s),
+                `<a href="#user-content-${markdown_anchor(run)}">View</a>`
+            ];
+            rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`);
+        }
+        rows.push('</table>');
+        return rows;
+    };
+    const notPassing = runs.filter((r) => r.status !== 'passed');
+    const passing = runs.filter((r) => r.status === 'passed');
+    if (notPassing.length === 0)
+        return table(passing);
+    if (passing.length === 0)
+        return table(notPassing);
+    return [...table(notPassing), '', `<details><summary>${words_count(passing.length, 'passing run')}</summary>`, '', ...table(passing), '', '</details>'];
 }
-/** The verdict's reasons first: which gate, which metric, how far; then what changed. */
+/** The gate: which one, against what, and each reason it failed (what changed is its own section). */
 function renderGate(gate) {
     const against = gate.baseline ? ` against the baseline ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)})` : '';
     const out = [`**Gate: ${gate.mode}**${against} — ${gate.passed ? '✓ passed' : '✗ failed'}${gate.note ? ` (${escapeMarkdown(gate.note)})` : ''}`, ''];
@@ -57418,22 +58280,8 @@ function renderGate(gate) {
         out.push(`- ${escapeMarkdown(reason)}`);
     if (gate.reasons.length)
         out.push('');
-    const list = (label, items) => (items.length ? [`${label} (${items.length}): ${items.slice(0, 20).map((i) => codeSpan(i)).join(', ')}${items.length > 20 ? ', …' : ''}`, ''] : []);
-    out.push(...list('Regressed', gate.regressed), ...list('Fixed', gate.fixed), ...list('New', gate.added), ...list('Removed', gate.removed));
     return out;
 }
-const METRIC_LABELS = [
-    ['tool_selection_accuracy', 'Tool selection accuracy'],
-    ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
-    ['argument_correctness', 'Argument correctness'],
-    ['sequence_correctness', 'Sequence correctness'],
-    ['task_completion', 'Task completion (judge)'],
-    ['schema_invalid_call_rate', 'Calls outside the input schema'],
-    ['tool_error_rate', 'Tool error rate'],
-    ['tool_set_precision', 'Tool-set precision'],
-    ['tool_set_recall', 'Tool-set recall'],
-    ['tool_set_f1', 'Tool-set F1']
-];
 /** Metrics overall and per model; a metric no run applies to shows as —. */
 function metricsTable(metrics, models) {
     const columns = [['Overall', metrics.overall], ...models.filter((m) => metrics.by_model[m]).map((m) => [m, metrics.by_model[m]])];
@@ -57448,33 +58296,6 @@ function metricsTable(metrics, models) {
         '</table>',
         ''
     ];
-}
-/** Cases × models: how many of each case's runs passed with each model. */
-function modelMatrix(runs, models) {
-    const cases = [...new Set(runs.map((r) => r.case_id))];
-    const cell = (caseId, model) => {
-        const list = runs.filter((r) => r.case_id === caseId && r.model === model);
-        if (list.length === 0)
-            return '—';
-        const passed = list.filter((r) => r.status === 'passed').length;
-        return `${passed === list.length ? '✓' : passed === 0 ? '✗' : '◐'} ${passed}/${list.length}`;
-    };
-    return [
-        '<table>',
-        `<tr><th>Case</th>${models.map((m) => `<th align="center"><code>${escapeHtml(m)}</code></th>`).join('')}</tr>`,
-        ...cases.map((c) => `<tr><td><code>${escapeHtml(c)}</code></td>${models.map((m) => `<td align="center">${cell(c, m)}</td>`).join('')}</tr>`),
-        '</table>',
-        ''
-    ];
-}
-/** Repeats: each case × model × prompt, k of N runs passed, against its floor. */
-function groupTable(groups) {
-    const rows = ['<table>', '<tr><th align="center">Group</th><th align="center">Case</th><th align="center">Model</th><th align="center">Prompt</th><th align="center">Kind</th><th align="center">Passed</th><th align="center">Floor</th></tr>'];
-    for (const g of groups) {
-        rows.push(`<tr><td align="center">${g.success ? PASS_BADGE : FAIL_BADGE}</td><td align="center"><code>${escapeHtml(g.case_id)}</code></td><td align="center"><code>${escapeHtml(g.model)}</code></td><td align="center">${escapeHtml(g.prompt_name)}</td><td align="center">${g.kind}</td><td align="center">${g.passed}/${g.runs}</td><td align="center">${formatPercent(g.floor)}%</td></tr>`);
-    }
-    rows.push('</table>');
-    return rows;
 }
 /** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
 function scoreBadge(run) {
@@ -57628,9 +58449,6 @@ function splitModel(model) {
     const slash = model.indexOf('/');
     return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)];
 }
-function formatTimestamp(iso) {
-    return iso.slice(0, 16).replace('T', ' ');
-}
 
 ;// CONCATENATED MODULE: ./src/scoring/semantic.ts
 
@@ -57695,16 +58513,38 @@ function createSemanticMatcher(llm, model, cancel) {
 
 
 
+
+
+
+
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 function prepare(options, env) {
-    const server = parseServerConfig(options.serverConfig);
-    const suite = loadSuiteFile(options.evalCases, {
+    // Errors name what the user typed: the action's inputs, or the CLI's flags.
+    const names = options.names ?? { serverConfig: 'server_config', evalCases: 'eval_cases', filter: 'filter', models: 'models' };
+    const server = parseServerConfig(options.serverConfig, { env, input: names.serverConfig });
+    const suite = renamingInput('eval_cases', names.evalCases, () => loadSuiteFile(options.evalCases, {
         models: options.models,
         judgeModel: options.judgeModel,
         envModels: env.EVAL_MODELS,
         envJudgeModel: env.EVAL_JUDGE_MODEL
-    });
+    }));
+    if (options.skipBehaviour === null)
+        checkPlan(suite, options, names);
     return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0) };
+}
+/**
+ * An evaluation that would run nothing is an error, not a green check: a filter that selects no
+ * case, or no model to run (`EVAL_MODELS=","`). Conformance alone is asked for with `conformance: only`.
+ */
+function checkPlan(suite, options, names) {
+    const ids = suite.cases.map((c) => c.id);
+    if (options.filter !== '' && !ids.some((id) => id.includes(options.filter))) {
+        const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '');
+        throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter });
+    }
+    if (suite.models.length === 0) {
+        throw new ConfigError(`no model to evaluate: ${names.models.startsWith('-') ? names.models : `the ${names.models} input`}, EVAL_MODELS and the YAML's models give an empty list (EVAL_MODELS="," means none); to run only the protocol checks, set conformance to only`, { file: options.evalCases });
+    }
 }
 /**
  * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
@@ -57759,6 +58599,7 @@ async function evaluate(prepared, hooks = {}) {
                 judge: createGEvalJudge(caching.client, suite.judge_model),
                 semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
                 sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+                onRunStarted: hooks.onRunStarted,
                 onRunFinished: hooks.onRunFinished,
                 record: (run) => journal.append({ type: 'run', run }),
                 cancel: hooks.cancel,
@@ -57784,8 +58625,10 @@ function applyGate(doc, settings, warn = () => undefined) {
         return doc;
     if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0)
         return { ...doc, gate: null, passed: false };
-    const gate = evaluateGate(doc, loadBaseline(settings.baseline, warn), settings.mode, settings.max_drop);
-    return { ...doc, gate, passed: gate.passed && (doc.conformance?.passed ?? true) };
+    const baseline = loadBaseline(settings.baseline, warn);
+    const gate = evaluateGate(doc, baseline, settings.mode, settings.max_drop);
+    const changes = baseline ? compareWithBaseline(doc, gate, baseline) : null;
+    return { ...doc, gate, changes, passed: gate.passed && (doc.conformance?.passed ?? true) };
 }
 /** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */
 function untilCancelled(promise, cancel) {
@@ -57817,7 +58660,7 @@ function resumableRuns(path, suiteHash, warn) {
     try {
         const { state, skipped } = readJournal(path);
         if (skipped > 0)
-            warn(`resume: skipped ${skipped} unreadable line(s) of ${path} (cut short by a crash?); their runs run again.`);
+            warn(`resume: skipped ${words_count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`);
         if (state.header.suite_hash !== suiteHash) {
             warn(`resume: ${path} is from another suite, models, server or max_steps; running everything.`);
             return [];
@@ -57845,7 +58688,7 @@ function openJournal(path, header, reused, secrets, warn) {
  * are secrets and stay out of any hash).
  */
 function journalHash(prepared) {
-    const { server } = prepared;
+    const server = serverTemplate(prepared.server);
     const shape = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()];
     return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape])).digest('hex').slice(0, 16);
 }
@@ -57855,7 +58698,9 @@ function journalHash(prepared) {
  * recorded request, so a changed server never replays an old answer.
  */
 function suiteHash(prepared) {
-    const { suite, server, options } = prepared;
+    const { suite, options } = prepared;
+    // As written: a secret substituted into args or the URL must not change the hash.
+    const server = serverTemplate(prepared.server);
     const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url];
     return (0,external_node_crypto_.createHash)('sha256')
         .update(JSON.stringify([(0,external_node_fs_namespaceObject.readFileSync)(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
@@ -57872,8 +58717,8 @@ function loadBaseline(path, warn = () => undefined) {
     }
     try {
         const document = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
-        if (document.version !== RESULTS_VERSION || !Array.isArray(document.groups))
-            throw new Error(`not a version ${RESULTS_VERSION} results document with groups`);
+        if (document.version !== types_RESULTS_VERSION || !Array.isArray(document.groups))
+            throw new Error(`not a version ${types_RESULTS_VERSION} results document with groups`);
         return { document, source: path };
     }
     catch (error) {
@@ -57898,32 +58743,49 @@ function emptyDocument(startedAt = new Date()) {
         runs: [],
         fatal_error: null,
         cancelled: null,
-        journal: null
+        journal: null,
+        changes: null
     };
 }
-/** The document written when the evaluation could not run at all, so outputs always exist. */
-function fatalDocument(message, startedAt = new Date()) {
+/**
+ * The document written when the evaluation could not run at all, so outputs always exist:
+ * `configuration` for an invalid configuration, `internal` for an unexpected error.
+ */
+function fatalDocument(message, startedAt = new Date(), kind = 'configuration') {
     return {
         ...emptyDocument(startedAt),
         passed: false,
-        behaviour: { status: 'skipped', reason: 'the configuration is invalid' },
-        summary: { ...summarize([], []), pass_rate: 0 },
+        behaviour: { status: 'skipped', reason: kind === 'configuration' ? 'the configuration is invalid' : 'the evaluation could not run' },
         fatal_error: message
     };
+}
+/**
+ * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
+ * 0.8700000000000001 in floating point and 0.87 in the document, while a cost of $0.0000012 keeps
+ * its digits.
+ */
+function withoutFloatNoise(value) {
+    const walk = (v) => {
+        if (typeof v === 'number')
+            return Number.isInteger(v) || !Number.isFinite(v) ? v : Number(v.toPrecision(12));
+        if (Array.isArray(v))
+            return v.map(walk);
+        if (v && typeof v === 'object')
+            return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+        return v;
+    };
+    return walk(value);
 }
 /**
  * Write the results document and everything rendered from it (report, JUnit XML, badge,
  * per-run transcripts), with every secret redacted first. Returns the texts and the files.
  */
 function writeResults(doc, paths, secrets) {
-    const safe = redactDeep(doc, secrets);
+    const safe = redactDeep(withoutFloatNoise(doc), secrets);
     const results = `${JSON.stringify(safe, null, 2)}\n`;
     const report = renderMarkdownReport(safe);
     const junit = renderJUnit(safe);
-    const outputs = [
-        [paths.resultsPath, results],
-        [paths.reportPath, report]
-    ];
+    const outputs = [...(paths.resultsPath ? [[paths.resultsPath, results]] : []), [paths.reportPath, report]];
     if (paths.junitPath)
         outputs.push([paths.junitPath, junit]);
     if (paths.badgePath)
@@ -57939,7 +58801,31 @@ function writeResults(doc, paths, secrets) {
     return { document: safe, results, report, junit, files: outputs.map(([path]) => path) };
 }
 
+;// CONCATENATED MODULE: ./src/report/plan-line.ts
+
+/** "1 case", "2 cases". */
+function plural(n, one, many = `${one}s`) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/**
+ * What is about to run, in one line, as the action and the CLI print it first:
+ * "Evaluating 5 cases × 2 models × 1 system prompt = 10 runs, judge openai/gpt-4o-mini, concurrency 4".
+ * The run count is the plan's (repeats included, "(with repeats)" when they add runs); a filter
+ * shows how many of the suite's cases it kept.
+ */
+function formatPlanLine(suite, options) {
+    const filter = options.filter ?? '';
+    const planned = expandMatrix(suite, { filter, today: '' }).length;
+    const cases = filter ? suite.cases.filter((c) => c.id.includes(filter)).length : suite.cases.length;
+    const caseText = filter ? `${cases} of ${plural(suite.cases.length, 'case')} (filter ${JSON.stringify(filter)})` : plural(cases, 'case');
+    const product = cases * suite.models.length * suite.system_prompts.length;
+    const runs = `${plural(planned, 'run')}${planned !== product ? ' (with repeats)' : ''}`;
+    return `Evaluating ${caseText} × ${plural(suite.models.length, 'model')} × ${plural(suite.system_prompts.length, 'system prompt')} = ${runs}, judge ${suite.judge_model}, concurrency ${options.concurrency}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/progress.ts
+
+
 
 
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
@@ -57957,7 +58843,7 @@ function formatProgressLine(run, finished, total) {
     const golden = run.golden_assertions?.checks ?? [];
     if (golden.length > 0)
         line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`;
-    line += ` (${run.duration_s}s)`;
+    line += ` (${seconds(run.duration_s)})`;
     if (run.error)
         line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`;
     return progress_clean(line);
@@ -57968,21 +58854,23 @@ function progress_clean(line) {
 }
 function formatSummaryLine(doc) {
     if (doc.fatal_error !== null)
-        return `Evals failed to run: ${doc.fatal_error}`;
+        return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`;
     const s = doc.summary;
     const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : '';
     if (doc.cancelled)
         return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`;
     if (doc.behaviour.status === 'skipped')
-        return `${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
-    return `${conformance}${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`;
+        return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
+    const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`;
+    const verdict = doc.passed ? 'PASSED' : 'FAILED';
+    return `${verdict}: ${conformance}${s.passed}/${s.total} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${words_count(s.tokens.total, 'token')} · ${doc.duration_s}s`;
 }
 /** The conformance verdict in a line, then one line per failure or warning. */
 function formatConformanceLines(report) {
     const count = (status) => report.checks.filter((c) => c.status === status).length;
     const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`;
     const lines = [
-        `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
+        `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${words_count(count('warn'), 'warning')}, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
     ];
     if (report.error)
         lines.push(`  ✗ ${report.error}`);
@@ -57990,7 +58878,7 @@ function formatConformanceLines(report) {
         if (c.status === 'fail' || c.status === 'warn')
             lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`);
     if (report.migration.length)
-        lines.push(`  ${report.migration.length} migration steps to 2026-07-28 are in the report.`);
+        lines.push(`  ${words_count(report.migration.length, 'migration step')} to 2026-07-28 ${report.migration.length === 1 ? 'is' : 'are'} in the report.`);
     return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
 }
 /** Why a cancelled step failed, in one sentence. */
@@ -58013,11 +58901,232 @@ function failureReason(doc) {
         reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`);
     else if (!repeated && bad > 0)
         reasons.push(`${bad} of ${doc.summary.total} evals did not pass`);
+    const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs);
+    if (below.length > 0 && doc.gate && !doc.gate.passed)
+        reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`);
     if (doc.conformance && !doc.conformance.passed) {
         const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id);
         reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`);
     }
     return reasons.join('; ') || 'the evaluation did not pass';
+}
+
+;// CONCATENATED MODULE: ./src/report/verdict-rules.ts
+/**
+ * What decides `passed` and the exit code, in one text: `--help`, the README and action.yml
+ * carry it word for word (a test holds them to it).
+ */
+const VERDICT_RULES = [
+    '`passed` is true, and the step succeeds (exit 0), exactly when all of these hold:',
+    '1. conformance passed under `conformance_fail_on` (or was off);',
+    '2. where the behaviour evals ran, their gate passed: with `gate: absolute` (the default without a baseline) every group',
+    '   (a case × model × system prompt over its repeats) reached its pass floor, so a failed run fails',
+    '   the step only when it takes its group below the floor (hard cases need every run by default,',
+    '   soft cases 80%); with `gate: delta` (the default with a baseline) no aggregate metric fell by',
+    '   more than `max_drop` and no group went from passing to failing; `both` needs both;',
+    '3. the evaluation was not cancelled and no planned run is missing.',
+    'Otherwise exit 1. A usage or configuration error exits 2 before anything runs; a cancelled',
+    'job exits 130, 143 or 129 (SIGINT, SIGTERM, SIGHUP).'
+].join('\n');
+/** The same rules on one line, for action.yml's `passed` output. */
+const VERDICT_RULES_LINE = VERDICT_RULES.replace(/\n\s*/g, ' ');
+
+;// CONCATENATED MODULE: ./src/cli/live-progress.ts
+
+/** Back to the start of the line, and erase it. */
+const CLEAR_LINE = '\r\x1b[2K';
+/**
+ * The CLI's progress: one line per finished run, as always; on a terminal (outside CI) also one
+ * status line at the bottom — "12/40 done · 4 in flight · 2 failed · 1m05s · $0.0123" — that
+ * every event rewrites in place, with the run lines printed above it.
+ */
+class LiveProgress {
+    out;
+    options;
+    now;
+    startedAt;
+    inFlight = new Set();
+    done = 0;
+    failed = 0;
+    costUsd = null;
+    /** Whether the status line is on the screen now. */
+    drawn = false;
+    live;
+    timer;
+    constructor(out, options) {
+        this.out = out;
+        this.options = options;
+        this.now = options.now ?? (() => performance.now());
+        this.startedAt = this.now();
+        this.live = options.isTTY && options.total > 0;
+        if (this.live) {
+            this.draw();
+            const tick = options.tickMs ?? 1000;
+            if (tick > 0) {
+                this.timer = setInterval(() => this.draw(), tick);
+                this.timer.unref();
+            }
+        }
+    }
+    /** Whether a status line should be kept: a terminal, not CI, not a dumb terminal. */
+    static wanted(stream, env) {
+        return stream.isTTY === true && !env.CI && env.TERM !== 'dumb';
+    }
+    /** A line printed above the status line (to `to`, stderr for instance, when not to this output). */
+    line(text, to = this.out) {
+        if (!this.live) {
+            to.write(`${text}\n`);
+            return;
+        }
+        if (to === this.out) {
+            this.out.write(`${CLEAR_LINE}${text}\n${this.status()}`);
+            this.drawn = true;
+            return;
+        }
+        this.erase();
+        to.write(`${text}\n`);
+        this.draw();
+    }
+    /** A run got its server and its slot. */
+    started(spec) {
+        this.inFlight.add(specKey(spec));
+        if (this.live)
+            this.draw();
+    }
+    /** A run finished; `text` is its progress line. */
+    finished(run, text) {
+        this.inFlight.delete(runKey(run));
+        this.done++;
+        if (run.status === 'failed' || run.status === 'error')
+            this.failed++;
+        for (const usage of [run.usage, run.judge?.usage]) {
+            if (usage?.cost_usd !== undefined)
+                this.costUsd = (this.costUsd ?? 0) + usage.cost_usd;
+        }
+        this.line(text);
+    }
+    /** Remove the status line for good (the evaluation ended, or was cancelled); later lines are plain. */
+    stop() {
+        if (this.timer)
+            clearInterval(this.timer);
+        this.timer = undefined;
+        this.erase();
+        this.live = false;
+    }
+    /** "12/40 done · 4 in flight · 2 failed · 1m05s · $0.0123"; the spend only once a run reported a cost. */
+    status() {
+        const parts = [`${this.done}/${this.options.total} done`, `${this.inFlight.size} in flight`, `${this.failed} failed`, formatElapsed(this.now() - this.startedAt)];
+        if (this.costUsd !== null)
+            parts.push(`$${this.costUsd.toFixed(4)}`);
+        const text = parts.join(' · ');
+        const width = this.out.columns;
+        // A status line that wraps cannot be erased in place.
+        return width && text.length >= width ? text.slice(0, Math.max(1, width - 1)) : text;
+    }
+    draw() {
+        if (!this.live)
+            return;
+        this.out.write(`${CLEAR_LINE}${this.status()}`);
+        this.drawn = true;
+    }
+    erase() {
+        if (!this.drawn)
+            return;
+        this.out.write(CLEAR_LINE);
+        this.drawn = false;
+    }
+}
+/** "42s", "1m05s", "2h03m07s". */
+function formatElapsed(ms) {
+    const total = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (h > 0)
+        return `${h}h${pad(m)}m${pad(s)}s`;
+    if (m > 0)
+        return `${m}m${pad(s)}s`;
+    return `${s}s`;
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+
+
+
+
+
+
+
+
+/** GitHub rejects issue and PR comments over this many characters. */
+const COMMENT_MAX_CHARS = 65_536;
+const collapsed = (summary, lines) => [`<details><summary>${summary}</summary>`, '', ...lines, '</details>', ''];
+/**
+ * The sticky PR comment says what a reviewer needs, in the order they need it: the verdict, what
+ * changed since the baseline, what did not pass and why, the cases × models matrix, and the rest
+ * collapsed. A passing comment is short. Sections that do not fit GitHub's limit are left out
+ * whole, the last ones first, with a note saying where the full report is.
+ */
+function renderComment(doc, context) {
+    const max = context.maxChars ?? COMMENT_MAX_CHARS;
+    const verdict = doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed';
+    const head = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), ''];
+    if (doc.fatal_error !== null)
+        head.push(codeBlock(doc.fatal_error), '');
+    head.push(...renderCancelled(doc));
+    const links = [context.links.summary ? `[job summary](${context.links.summary})` : '', context.links.artifact ? `[artifact](${context.links.artifact})` : ''].filter(Boolean);
+    const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : [];
+    const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []);
+    const sections = [];
+    if (doc.gate && doc.changes) {
+        const g = doc.gate;
+        // A passing comment stays short: what changed is one click away, its counts in the summary line.
+        const lines = doc.passed
+            ? collapsed(`What changed since the baseline: ${g.regressed.length} regressed · ${g.fixed.length} fixed · ${g.added.length} new · ${g.removed.length} removed`, renderWhatChanged(g, doc.changes).slice(2))
+            : renderWhatChanged(g, doc.changes);
+        sections.push({ name: 'what changed', lines });
+    }
+    sections.push({ name: 'failures', lines: renderFailures(doc) });
+    if (doc.conformance && !doc.conformance.passed)
+        sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) });
+    if (doc.behaviour.status === 'skipped' && doc.fatal_error === null)
+        sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] });
+    if (doc.groups.length > 0) {
+        const matrix = renderMatrix(doc.groups, doc.gate);
+        const distinct = (key) => new Set(doc.groups.map(key)).size;
+        const prompts = distinct((g) => g.prompt_name);
+        const shape = [words_count(distinct((g) => g.case_id), 'case'), words_count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [words_count(prompts, 'system prompt')] : [])].join(' × ');
+        sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] });
+    }
+    if (doc.conformance && doc.conformance.passed)
+        sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) });
+    if (doc.changes && doc.changes.regressions.length > 0)
+        sections.push({ name: 'regressed runs', lines: renderRegressions(doc.changes) });
+    if (doc.gate && !doc.passed)
+        sections.push({ name: 'gate', lines: collapsed(`Gate: ${doc.gate.mode} — ${doc.gate.passed ? '✓ passed' : '✗ failed'}`, renderGate(doc.gate)) });
+    if (doc.runs.length > 0 && !doc.passed)
+        sections.push({ name: 'usage', lines: collapsed('Tokens, calls and cache', [usageLine(doc), '']) });
+    const render = (kept, leftOut) => [
+        ...head,
+        ...kept.flatMap((s) => s.lines),
+        ...(leftOut.length ? [`_Left out to fit GitHub's comment limit: ${leftOut.join(', ')}. The full report is in the job summary and the artifact._`, ''] : []),
+        ...footer,
+        context.marker
+    ].join('\n');
+    const kept = sections.filter((s) => s.lines.length > 0);
+    const leftOut = [];
+    let body = render(kept, leftOut);
+    while (body.length > max && kept.length > 0) {
+        leftOut.unshift(kept.pop().name);
+        body = render(kept, leftOut);
+    }
+    if (body.length > max) {
+        // Even the verdict is too long (a huge fatal error): cut it, keep the marker.
+        const room = max - context.marker.length - 40;
+        body = `${body.slice(0, room)}\n\n_(cut to fit)_\n${context.marker}`;
+    }
+    return body;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/report.ts
@@ -58026,19 +59135,68 @@ function failureReason(doc) {
 
 
 
-const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report and JUnit from a run
-journal (what an interrupted or finished evaluation wrote, one line per run), with nothing run again.
-  --from PATH                 the journal (eval-runs.jsonl)
-  --output PATH               results JSON (default eval-results.json)
+
+
+
+
+
+const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report, JUnit and the PR
+comment from a saved results document (eval-results.json) or a run journal (eval-runs.jsonl, what an
+interrupted or finished evaluation wrote, one line per run), with nothing run again.
+  --from PATH                 eval-results.json or eval-runs.jsonl
+  --baseline PATH             compare with this earlier results document: the gate and "What changed"
+                              (default: a journal's own baseline; a results document keeps its gate)
+  --gate MODE                 delta (default with a baseline), absolute, both
+  --max-drop X                largest allowed fall of an aggregate metric (default: as recorded, else 0.02)
+  --output PATH               results JSON (default: eval-results.json from a journal; none from a results document)
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
-  --baseline PATH             gate against this results document (default: the journal's own baseline)`;
+  --comment PATH              also write the sticky PR comment's Markdown there`;
+class ReportError extends Error {
+}
+function gateMode(value) {
+    if (value === undefined)
+        return null;
+    if (value === 'delta' || value === 'absolute' || value === 'both')
+        return value;
+    throw new ReportError(`--gate: must be one of delta, absolute, both, got '${String(value)}'`);
+}
+function maxDrop(value) {
+    if (value === undefined)
+        return undefined;
+    const n = Number(value);
+    if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+        throw new ReportError(`--max-drop: must be a number from 0 to 1, got '${String(value)}'`);
+    return n;
+}
+/** A saved results document, or null when the file is not one (then it is read as a journal). */
+function readResultsDocument(path) {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (error) {
+        throw new ReportError(`cannot read --from ${path}: ${error.message}`);
+    }
+    let data;
+    try {
+        data = JSON.parse(text);
+    }
+    catch {
+        return null; // JSON Lines: a journal
+    }
+    const doc = data;
+    if (doc?.version !== types_RESULTS_VERSION || !Array.isArray(doc.runs) || !Array.isArray(doc.groups)) {
+        throw new ReportError(`--from ${path} is JSON but not a version ${types_RESULTS_VERSION} results document (eval-results.json) or a run journal (eval-runs.jsonl)`);
+    }
+    return doc;
+}
 /**
- * `report --from`: every rendering from the journal alone. Exit status 0 when the document
- * passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the journal
- * cannot be read.
+ * `report --from`: every rendering from a saved document or a journal. Exit status 0 when the
+ * document passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the
+ * input cannot be read or the flags are wrong.
  */
-function reportCommand(argv) {
+function reportCommand(argv, io = process) {
     let values;
     try {
         values = (0,external_node_util_namespaceObject.parseArgs)({
@@ -58048,44 +59206,70 @@ function reportCommand(argv) {
                 output: { type: 'string' },
                 report: { type: 'string' },
                 junit: { type: 'string' },
+                comment: { type: 'string' },
                 baseline: { type: 'string' },
+                gate: { type: 'string' },
+                'max-drop': { type: 'string' },
                 help: { type: 'boolean', short: 'h' }
             },
             strict: true
         }).values;
     }
     catch (error) {
-        process.stderr.write(`${error.message}\n\n${REPORT_USAGE}\n`);
+        io.stderr.write(`error: ${error.message}\nRun mcp-server-evals report --help for the flags.\n`);
         return 2;
     }
     if (values.help) {
-        process.stdout.write(`${REPORT_USAGE}\n`);
+        io.stdout.write(`${REPORT_USAGE}\n`);
         return 0;
     }
     const from = values.from;
     if (!from) {
-        process.stderr.write(`error: --from is required\n\n${REPORT_USAGE}\n`);
+        io.stderr.write(`error: --from is required\n\n${REPORT_USAGE}\n`);
         return 2;
     }
+    const warn = (message) => io.stderr.write(`warning: ${message}\n`);
+    const baseline = values.baseline;
     try {
-        const { state, skipped } = readJournal(from);
-        if (skipped > 0)
-            process.stderr.write(`warning: skipped ${skipped} unreadable line(s) of ${from}.\n`);
-        const gate = { ...state.header.gate, ...(values.baseline !== undefined ? { baseline: values.baseline } : {}) };
-        const doc = applyGate(documentFromJournal(state), gate, (message) => process.stderr.write(`warning: ${message}\n`));
+        let doc = readResultsDocument(from);
+        const fromDocument = doc !== null;
+        if (doc) {
+            // The gate it ran under, unless that was only the default for "no baseline".
+            const mode = gateMode(values.gate) ?? (doc.gate?.baseline ? doc.gate.mode : null);
+            if (baseline !== undefined || values.gate !== undefined) {
+                doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: maxDrop(values['max-drop']) ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? '' }, warn);
+            }
+        }
+        else {
+            const { state, skipped } = readJournal(from);
+            if (skipped > 0)
+                warn(`skipped ${words_count(skipped, 'unreadable line')} of ${from}.`);
+            const gate = {
+                mode: gateMode(values.gate) ?? state.header.gate.mode,
+                max_drop: maxDrop(values['max-drop']) ?? state.header.gate.max_drop,
+                baseline: baseline ?? state.header.gate.baseline
+            };
+            doc = applyGate(documentFromJournal(state), gate, warn);
+        }
         const paths = {
-            resultsPath: values.output ?? Defaults.ResultsPath,
+            // Re-rendering a results document writes a new one only where asked, never over its input by default.
+            resultsPath: values.output ?? (fromDocument ? undefined : Defaults.ResultsPath),
             reportPath: values.report ?? Defaults.ReportPath,
             junitPath: values.junit
         };
         const written = writeResults(doc, paths, []);
-        process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${paths.resultsPath}\nReport:  ${paths.reportPath}\n`);
-        return doc.passed ? 0 : 1;
+        const comment = values.comment;
+        if (comment) {
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(comment), { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(comment, renderComment(written.document, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }));
+        }
+        io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`);
+        return written.document.passed ? 0 : 1;
     }
     catch (error) {
-        if (!(error instanceof JournalError))
+        if (!(error instanceof JournalError) && !(error instanceof ReportError))
             throw error;
-        process.stderr.write(`error: ${error.message}\n`);
+        io.stderr.write(`error: ${error.message}\n`);
         return 2;
     }
 }
@@ -58101,7 +59285,15 @@ function reportCommand(argv) {
 
 
 
+
+
+
+
+
+
+
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
+       mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-runs.jsonl [--output PATH] [--report PATH] [--junit PATH]
 
 Options (eval-action's flags first):
@@ -58128,131 +59320,217 @@ Options (eval-action's flags first):
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
   --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
+  --demo                      try it with no key and no network: the bundled demo model, a scripted stand-in
+                              for a real model on 127.0.0.1, against the bundled example server and cases
+                              (unless --server-config / --eval-cases say otherwise); not with --base-url or --api-key
   -h, --help                  this text
   -v, --version               print the version
 
-Exit status: 0 passed, 1 the gate or conformance failed, 2 bad usage or configuration,
-130 / 143 / 129 cancelled by SIGINT / SIGTERM / SIGHUP (what had finished is written; a second signal exits at once).
+On a terminal (and not under CI) a status line at the bottom shows runs done, in flight and
+failed, the time and the spend; elsewhere the output is plain lines.
+
+Verdict and exit status (the action's inputs conformance_fail_on, gate and max_drop are the
+flags --conformance-fail-on, --gate and --max-drop):
+${VERDICT_RULES}
+After a signal, what had finished is written; a second signal exits at once.
 
 ${REPORT_USAGE}`;
-/** The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. */
-async function main(argv, env = process.env) {
+const HINT = "Run 'mcp-server-evals --help' for the options.";
+const OPTIONS = {
+    'server-config': { type: 'string' },
+    'eval-cases': { type: 'string' },
+    filter: { type: 'string' },
+    output: { type: 'string' },
+    report: { type: 'string' },
+    'max-steps': { type: 'string' },
+    parallel: { type: 'boolean' },
+    'no-parallel': { type: 'boolean' },
+    concurrency: { type: 'string' },
+    'base-url': { type: 'string' },
+    models: { type: 'string' },
+    'judge-model': { type: 'string' },
+    'timeout-seconds': { type: 'string' },
+    'api-key': { type: 'string' },
+    conformance: { type: 'string' },
+    'conformance-fail-on': { type: 'string' },
+    junit: { type: 'string' },
+    gate: { type: 'string' },
+    'max-drop': { type: 'string' },
+    baseline: { type: 'string' },
+    cache: { type: 'string' },
+    'cache-dir': { type: 'string' },
+    journal: { type: 'string' },
+    resume: { type: 'boolean' },
+    demo: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' }
+};
+/** A usage error: the command line itself is wrong (the help hint follows it). */
+class UsageError extends ConfigError {
+}
+/** The placeholder key `--demo` sends (the demo model reads none). */
+const DEMO_API_KEY = 'demo-key-not-used';
+/**
+ * The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. A usage
+ * or configuration error is printed and exits 2 before anything runs or any file is written.
+ */
+async function main(argv, env = process.env, io = { stdout: process.stdout, stderr: process.stderr }) {
     if (argv[0] === 'report')
-        return reportCommand(argv.slice(1));
+        return reportCommand(argv.slice(1), io);
+    const usageError = (message, hint = true) => {
+        io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`);
+        return 2;
+    };
     let values;
     try {
-        values = (0,external_node_util_namespaceObject.parseArgs)({
-            args: argv,
-            options: {
-                'server-config': { type: 'string' },
-                'eval-cases': { type: 'string' },
-                filter: { type: 'string' },
-                output: { type: 'string' },
-                report: { type: 'string' },
-                'max-steps': { type: 'string' },
-                parallel: { type: 'boolean' },
-                'no-parallel': { type: 'boolean' },
-                concurrency: { type: 'string' },
-                'base-url': { type: 'string' },
-                models: { type: 'string' },
-                'judge-model': { type: 'string' },
-                'timeout-seconds': { type: 'string' },
-                'api-key': { type: 'string' },
-                conformance: { type: 'string' },
-                'conformance-fail-on': { type: 'string' },
-                junit: { type: 'string' },
-                gate: { type: 'string' },
-                'max-drop': { type: 'string' },
-                baseline: { type: 'string' },
-                cache: { type: 'string' },
-                'cache-dir': { type: 'string' },
-                journal: { type: 'string' },
-                resume: { type: 'boolean' },
-                help: { type: 'boolean', short: 'h' },
-                version: { type: 'boolean', short: 'v' }
-            },
-            strict: true
-        }).values;
+        values = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, options: OPTIONS, strict: true }).values;
     }
     catch (error) {
-        process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-        return 2;
+        return usageError(describeParseError(error));
     }
     if (values.help) {
-        process.stdout.write(`${USAGE}\n`);
+        io.stdout.write(`${USAGE}\n`);
         return 0;
     }
     if (values.version) {
-        process.stdout.write(`${TOOL_VERSION}\n`);
+        io.stdout.write(`${version_TOOL_VERSION}\n`);
         return 0;
     }
-    const flag = (name) => ({ value: values[name], name: `--${name}` });
-    let prepared;
+    const text = (name) => values[name];
+    const flag = (name) => ({ value: text(name), name: `--${name}` });
+    let demo = null;
     try {
-        const options = resolveOptions({
-            serverConfig: flag('server-config'),
-            evalCases: flag('eval-cases'),
-            apiKey: { value: values['api-key'] ?? env.OPENROUTER_API_KEY ?? env.OPENAI_API_KEY, name: '--api-key (or OPENROUTER_API_KEY)' },
-            filter: flag('filter'),
-            maxSteps: flag('max-steps'),
-            parallel: { value: values['no-parallel'] ? 'false' : 'true', name: '--parallel' },
-            concurrency: flag('concurrency'),
-            baseUrl: flag('base-url'),
-            judgeModel: flag('judge-model'),
-            models: flag('models'),
-            timeoutSeconds: flag('timeout-seconds'),
-            resultsPath: flag('output'),
-            reportPath: flag('report'),
-            conformance: flag('conformance'),
-            conformanceFailOn: flag('conformance-fail-on'),
-            gate: flag('gate'),
-            maxDrop: flag('max-drop'),
-            baseline: flag('baseline'),
-            cache: flag('cache'),
-            cacheDir: flag('cache-dir'),
-            journal: flag('journal'),
-            resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
-        });
-        prepared = prepare(options, env);
+        let prepared;
+        try {
+            const demoSources = values.demo ? demoDefaults(values) : null;
+            if (values.demo)
+                demo = await startDemoModel();
+            const options = resolveOptions({
+                serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: '--server-config' },
+                evalCases: { value: text('eval-cases') ?? demoSources?.evalCases, name: '--eval-cases' },
+                apiKey: demo
+                    ? { value: DEMO_API_KEY, name: '--api-key' }
+                    : { value: text('api-key') || env.OPENROUTER_API_KEY || env.OPENAI_API_KEY, name: '--api-key', env: ['OPENROUTER_API_KEY', 'OPENAI_API_KEY'] },
+                filter: flag('filter'),
+                maxSteps: flag('max-steps'),
+                parallel: { value: values['no-parallel'] ? 'false' : 'true', name: '--parallel' },
+                concurrency: flag('concurrency'),
+                baseUrl: demo ? { value: demo.url, name: '--demo' } : flag('base-url'),
+                judgeModel: flag('judge-model'),
+                models: flag('models'),
+                timeoutSeconds: flag('timeout-seconds'),
+                resultsPath: flag('output'),
+                reportPath: flag('report'),
+                conformance: flag('conformance'),
+                conformanceFailOn: flag('conformance-fail-on'),
+                gate: flag('gate'),
+                maxDrop: flag('max-drop'),
+                baseline: flag('baseline'),
+                cache: flag('cache'),
+                cacheDir: flag('cache-dir'),
+                journal: flag('journal'),
+                resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
+            });
+            prepared = prepare(options, env);
+        }
+        catch (error) {
+            if (!(error instanceof ConfigError))
+                throw error;
+            // Nothing is written: the last results and report stay as they were.
+            return usageError(error.message, isAboutTheCommandLine(error));
+        }
+        return await run(prepared, values, env, io, demo);
     }
-    catch (error) {
-        if (!(error instanceof ConfigError))
-            throw error;
-        process.stderr.write(`error: ${error.message}\n`);
-        const output = values.output ?? 'eval-results.json';
-        const report = values.report ?? 'eval-report.md';
-        writeResults(fatalDocument(error.message), { resultsPath: output, reportPath: report }, []);
-        return 2;
+    finally {
+        await demo?.close();
     }
-    const { secrets } = prepared;
-    if (prepared.options.skipBehaviour)
-        process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`);
+}
+/** The evaluation itself, once everything is valid: progress, then the files and the verdict. */
+async function run(prepared, values, env, io, demo) {
+    const { secrets, options, suite } = prepared;
+    const say = (line) => io.stdout.write(`${redactText(line, secrets)}\n`);
+    if (demo) {
+        say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model.`);
+    }
+    if (options.skipBehaviour)
+        say(`Behaviour evals skipped: ${options.skipBehaviour}.`);
+    else
+        say(formatPlanLine(suite, options));
+    const planned = options.skipBehaviour ? 0 : expandMatrix(suite, { filter: options.filter, today: '' }).length;
+    const live = new LiveProgress(io.stdout, { isTTY: LiveProgress.wanted(io.stdout, env), total: planned });
     const signals = watchSignals({
         onCancel: (reason) => {
-            process.stderr.write(`\n${reason.signalName}: stopping; writing what has finished (again to exit at once).\n`);
+            live.stop();
+            io.stderr.write(`\n${reason.signalName}: stopping; writing what has finished (again to exit at once).\n`);
             void terminateAllGroups();
         },
-        onForce: killAllGroupsSync
+        onForce: () => {
+            live.stop();
+            killAllGroupsSync();
+        }
     });
     try {
         const doc = await evaluate(prepared, {
             cancel: signals.signal,
-            onWarning: (message) => process.stderr.write(`warning: ${redactText(message, secrets)}\n`),
-            onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
-            onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+            onWarning: (message) => live.line(`warning: ${redactText(message, secrets)}`, io.stderr),
+            onConformance: (report) => formatConformanceLines(report).forEach((l) => live.line(redactText(l, secrets))),
+            onRunStarted: (spec) => live.started(spec),
+            onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets))
         });
-        const written = writeResults(doc, { ...prepared.options, junitPath: values.junit }, prepared.secrets);
-        process.stdout.write(`${redactText(formatSummaryLine(written.document), secrets)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\nJournal: ${prepared.options.journalPath}\n`);
+        live.stop();
+        const written = writeResults(doc, { ...options, junitPath: values.junit }, secrets);
+        say(formatSummaryLine(written.document));
+        const cache = formatCacheLine(written.document);
+        if (cache)
+            say(cache);
+        io.stdout.write(`Results: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n`);
         const cancelled = signals.received();
         if (cancelled) {
-            process.stderr.write(`${cancelledReason(written.document)}\n`);
+            io.stderr.write(`${cancelledReason(written.document)}\n`);
             return CANCEL_EXIT_CODES[cancelled.signalName];
         }
         return doc.passed ? 0 : 1;
     }
     finally {
+        live.stop();
         signals.dispose();
     }
+}
+/** "Cache: 12 hits, 3 misses (4,200 tokens saved)", when the response cache was used; else null. */
+function formatCacheLine(doc) {
+    const cache = doc.summary.cache;
+    if (!cache || cache.mode === 'off')
+        return null;
+    const saved = [`${cache.saved_tokens.toLocaleString('en-US')} tokens`, ...(cache.saved_cost_usd !== null ? [`$${cache.saved_cost_usd.toFixed(4)}`] : [])].join(', ');
+    return `Cache: ${plural(cache.hits, 'hit')}, ${plural(cache.misses, 'miss', 'misses')} (${saved} saved)`;
+}
+/** `--demo`: it brings its own model, and the bundled example for what is not given. */
+function demoDefaults(values) {
+    const clashing = ['base-url', 'api-key'].filter((name) => values[name] !== undefined).map((name) => `--${name}`);
+    if (clashing.length > 0) {
+        throw new UsageError(`cannot be combined with ${clashing.join(' or ')}: it runs against the bundled demo model, on its own local URL and with no key`, { input: '--demo' });
+    }
+    if (values['server-config'] !== undefined && values['eval-cases'] !== undefined)
+        return {};
+    return bundledExample();
+}
+/** Errors about the flags themselves get the help hint; errors inside a file or a JSON value do not. */
+function isAboutTheCommandLine(error) {
+    if (error instanceof UsageError)
+        return true;
+    if (error instanceof ConfigErrors)
+        return false;
+    return error.where.file === undefined && error.where.path === undefined && (error.where.input ?? '').startsWith('--');
+}
+const FLAG_NAMES = Object.keys(OPTIONS);
+/** parseArgs' message, first sentence only, with a "did you mean" for a mistyped long flag. */
+function describeParseError(error) {
+    const message = error.message.split(". To specify a")[0];
+    const unknown = /^Unknown option '--([^'=]+)/.exec(message);
+    if (!unknown)
+        return message;
+    const suggestion = nearest(unknown[1].replace(/_/g, '-'), FLAG_NAMES);
+    return suggestion ? `${message}; did you mean --${suggestion}?` : message;
 }
 
 

@@ -59,6 +59,7 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     runs,
     fatal_error: null,
     cancelled: parts.cancelled,
-    journal: parts.journal
+    journal: parts.journal,
+    changes: null
   }
 }

@@ -1,12 +1,13 @@
 import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../results/types.js'
 import { round4 } from '../util/text.js'
+import { count } from '../util/words.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
 /** Metrics where a rise is the regression. */
 const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate'])
 
-const groupKey = (g: Pick<GroupResult, 'case_id' | 'model' | 'prompt_name'>) => `${g.case_id} · ${g.model} · ${g.prompt_name}`
+export const groupKey = (g: Pick<GroupResult, 'case_id' | 'model' | 'prompt_name'>) => `${g.case_id} · ${g.model} · ${g.prompt_name}`
 
 /**
  * The gate. `absolute`: every group reaches its pass floor. `delta`: against a baseline (an
@@ -20,15 +21,15 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
   const reasons: string[] = []
   const useFloors = mode !== 'delta' || !baseline
   if (useFloors && belowFloor.length > 0) {
-    const what = doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${doc.groups.length} evals did not pass` : `${belowFloor.length} of ${doc.groups.length} groups below their pass floor`
-    reasons.push(`${what} (${belowFloor.slice(0, 5).map(groupKey).join('; ')}${belowFloor.length > 5 ? '; …' : ''})`)
+    // The groups themselves are listed once, by whoever renders the failures.
+    reasons.push(doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${count(doc.groups.length, 'eval')} did not pass` : `${belowFloor.length} of ${count(doc.groups.length, 'group')} below their pass floor`)
   }
   if (!baseline) {
     return {
       mode,
       max_drop: maxDrop,
       baseline: null,
-      note: mode === 'absolute' ? null : `no baseline: gated on the pass floors alone`,
+      note: 'no baseline: the pass floors decide',
       metrics: [],
       regressed: [],
       fixed: [],
@@ -50,7 +51,7 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
     for (const m of metrics.filter((x) => x.failed)) {
       reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${pct(maxDrop)})`)
     }
-    if (regressed.length > 0) reasons.push(`delta: ${regressed.length} group(s) went from passing to failing: ${regressed.slice(0, 5).join('; ')}${regressed.length > 5 ? '; …' : ''}`)
+    if (regressed.length > 0) reasons.push(`delta: ${count(regressed.length, 'group')} went from passing to failing`)
   }
   return {
     mode,

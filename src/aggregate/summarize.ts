@@ -19,7 +19,7 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
     toolCalls += run.tool_calls.length
     toolErrors += run.tool_calls.filter((c) => c.is_error).length
     schemaInvalid += run.tool_calls.filter((c) => c.schema_valid === false).length
-    const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: 0 }
+    const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: null }
     m.total++
     if (run.status === 'passed') m.passed++
     byModel.set(run.model, m)
@@ -45,7 +45,7 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
   }
 }
 
-/** Pass rate rounded to 4 places; an empty set passes (eval-action: zero results is success). */
-function rate(passed: number, total: number): number {
-  return total === 0 ? 1 : round4(passed / total)
+/** Pass rate rounded to 4 places; null for an empty set (nothing ran is not 100 %). */
+function rate(passed: number, total: number): number | null {
+  return total === 0 ? null : round4(passed / total)
 }

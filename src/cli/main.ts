@@ -1,15 +1,24 @@
 import { parseArgs } from 'node:util'
-import { ConfigError } from '../config/errors.js'
+import { ConfigError, ConfigErrors } from '../config/errors.js'
 import { resolveOptions } from '../config/options.js'
-import { evaluate, fatalDocument, prepare, writeResults } from '../evaluate.js'
+import { bundledExample } from '../demo/example.js'
+import { startDemoModel, type DemoModel } from '../demo/model.js'
+import { evaluate, prepare, writeResults, type Prepared } from '../evaluate.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
+import { expandMatrix } from '../plan/expand.js'
+import { formatPlanLine, plural } from '../report/plan-line.js'
 import { cancelledReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
-import { REPORT_USAGE, reportCommand } from './report.js'
+import { VERDICT_RULES } from '../report/verdict-rules.js'
+import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
+import { nearest } from '../util/suggest.js'
 import { TOOL_VERSION } from '../version.js'
+import { LiveProgress, type Output } from './live-progress.js'
+import { REPORT_USAGE, reportCommand } from './report.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
+       mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-runs.jsonl [--output PATH] [--report PATH] [--junit PATH]
 
 Options (eval-action's flags first):
@@ -36,128 +45,218 @@ Options (eval-action's flags first):
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
   --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
+  --demo                      try it with no key and no network: the bundled demo model, a scripted stand-in
+                              for a real model on 127.0.0.1, against the bundled example server and cases
+                              (unless --server-config / --eval-cases say otherwise); not with --base-url or --api-key
   -h, --help                  this text
   -v, --version               print the version
 
-Exit status: 0 passed, 1 the gate or conformance failed, 2 bad usage or configuration,
-130 / 143 / 129 cancelled by SIGINT / SIGTERM / SIGHUP (what had finished is written; a second signal exits at once).
+On a terminal (and not under CI) a status line at the bottom shows runs done, in flight and
+failed, the time and the spend; elsewhere the output is plain lines.
+
+Verdict and exit status (the action's inputs conformance_fail_on, gate and max_drop are the
+flags --conformance-fail-on, --gate and --max-drop):
+${VERDICT_RULES}
+After a signal, what had finished is written; a second signal exits at once.
 
 ${REPORT_USAGE}`
 
-/** The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (argv[0] === 'report') return reportCommand(argv.slice(1))
-  let values: Record<string, string | boolean | undefined>
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        'server-config': { type: 'string' },
-        'eval-cases': { type: 'string' },
-        filter: { type: 'string' },
-        output: { type: 'string' },
-        report: { type: 'string' },
-        'max-steps': { type: 'string' },
-        parallel: { type: 'boolean' },
-        'no-parallel': { type: 'boolean' },
-        concurrency: { type: 'string' },
-        'base-url': { type: 'string' },
-        models: { type: 'string' },
-        'judge-model': { type: 'string' },
-        'timeout-seconds': { type: 'string' },
-        'api-key': { type: 'string' },
-        conformance: { type: 'string' },
-        'conformance-fail-on': { type: 'string' },
-        junit: { type: 'string' },
-        gate: { type: 'string' },
-        'max-drop': { type: 'string' },
-        baseline: { type: 'string' },
-        cache: { type: 'string' },
-        'cache-dir': { type: 'string' },
-        journal: { type: 'string' },
-        resume: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' }
-      },
-      strict: true
-    }).values
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
+const HINT = "Run 'mcp-server-evals --help' for the options."
+
+const OPTIONS = {
+  'server-config': { type: 'string' },
+  'eval-cases': { type: 'string' },
+  filter: { type: 'string' },
+  output: { type: 'string' },
+  report: { type: 'string' },
+  'max-steps': { type: 'string' },
+  parallel: { type: 'boolean' },
+  'no-parallel': { type: 'boolean' },
+  concurrency: { type: 'string' },
+  'base-url': { type: 'string' },
+  models: { type: 'string' },
+  'judge-model': { type: 'string' },
+  'timeout-seconds': { type: 'string' },
+  'api-key': { type: 'string' },
+  conformance: { type: 'string' },
+  'conformance-fail-on': { type: 'string' },
+  junit: { type: 'string' },
+  gate: { type: 'string' },
+  'max-drop': { type: 'string' },
+  baseline: { type: 'string' },
+  cache: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  journal: { type: 'string' },
+  resume: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' }
+} as const
+
+/** Where the CLI writes (the process's streams; tests pass their own). */
+export interface CliIO {
+  stdout: Output & { isTTY?: boolean }
+  stderr: Output
+}
+
+/** A usage error: the command line itself is wrong (the help hint follows it). */
+class UsageError extends ConfigError {}
+
+/** The placeholder key `--demo` sends (the demo model reads none). */
+const DEMO_API_KEY = 'demo-key-not-used'
+
+/**
+ * The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. A usage
+ * or configuration error is printed and exits 2 before anything runs or any file is written.
+ */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  if (argv[0] === 'report') return reportCommand(argv.slice(1), io)
+  const usageError = (message: string, hint = true) => {
+    io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
     return 2
   }
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({ args: argv, options: OPTIONS, strict: true }).values
+  } catch (error) {
+    return usageError(describeParseError(error as Error))
+  }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`)
+    io.stdout.write(`${USAGE}\n`)
     return 0
   }
   if (values.version) {
-    process.stdout.write(`${TOOL_VERSION}\n`)
+    io.stdout.write(`${TOOL_VERSION}\n`)
     return 0
   }
-  const flag = (name: string) => ({ value: values[name] as string | undefined, name: `--${name}` })
-  let prepared
-  try {
-    const options = resolveOptions({
-      serverConfig: flag('server-config'),
-      evalCases: flag('eval-cases'),
-      apiKey: { value: (values['api-key'] as string | undefined) ?? env.OPENROUTER_API_KEY ?? env.OPENAI_API_KEY, name: '--api-key (or OPENROUTER_API_KEY)' },
-      filter: flag('filter'),
-      maxSteps: flag('max-steps'),
-      parallel: { value: values['no-parallel'] ? 'false' : 'true', name: '--parallel' },
-      concurrency: flag('concurrency'),
-      baseUrl: flag('base-url'),
-      judgeModel: flag('judge-model'),
-      models: flag('models'),
-      timeoutSeconds: flag('timeout-seconds'),
-      resultsPath: flag('output'),
-      reportPath: flag('report'),
-      conformance: flag('conformance'),
-      conformanceFailOn: flag('conformance-fail-on'),
-      gate: flag('gate'),
-      maxDrop: flag('max-drop'),
-      baseline: flag('baseline'),
-      cache: flag('cache'),
-      cacheDir: flag('cache-dir'),
-      journal: flag('journal'),
-      resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
-    })
-    prepared = prepare(options, env)
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    process.stderr.write(`error: ${error.message}\n`)
-    const output = (values.output as string | undefined) ?? 'eval-results.json'
-    const report = (values.report as string | undefined) ?? 'eval-report.md'
-    writeResults(fatalDocument(error.message), { resultsPath: output, reportPath: report }, [])
-    return 2
-  }
+  const text = (name: string) => values[name] as string | undefined
+  const flag = (name: string) => ({ value: text(name), name: `--${name}` })
 
-  const { secrets } = prepared
-  if (prepared.options.skipBehaviour) process.stdout.write(`Behaviour evals skipped: ${prepared.options.skipBehaviour}.\n`)
+  let demo: DemoModel | null = null
+  try {
+    let prepared: Prepared
+    try {
+      const demoSources = values.demo ? demoDefaults(values) : null
+      if (values.demo) demo = await startDemoModel()
+      const options = resolveOptions({
+        serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: '--server-config' },
+        evalCases: { value: text('eval-cases') ?? demoSources?.evalCases, name: '--eval-cases' },
+        apiKey: demo
+          ? { value: DEMO_API_KEY, name: '--api-key' }
+          : { value: text('api-key') || env.OPENROUTER_API_KEY || env.OPENAI_API_KEY, name: '--api-key', env: ['OPENROUTER_API_KEY', 'OPENAI_API_KEY'] },
+        filter: flag('filter'),
+        maxSteps: flag('max-steps'),
+        parallel: { value: values['no-parallel'] ? 'false' : 'true', name: '--parallel' },
+        concurrency: flag('concurrency'),
+        baseUrl: demo ? { value: demo.url, name: '--demo' } : flag('base-url'),
+        judgeModel: flag('judge-model'),
+        models: flag('models'),
+        timeoutSeconds: flag('timeout-seconds'),
+        resultsPath: flag('output'),
+        reportPath: flag('report'),
+        conformance: flag('conformance'),
+        conformanceFailOn: flag('conformance-fail-on'),
+        gate: flag('gate'),
+        maxDrop: flag('max-drop'),
+        baseline: flag('baseline'),
+        cache: flag('cache'),
+        cacheDir: flag('cache-dir'),
+        journal: flag('journal'),
+        resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
+      })
+      prepared = prepare(options, env)
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error
+      // Nothing is written: the last results and report stay as they were.
+      return usageError(error.message, isAboutTheCommandLine(error))
+    }
+    return await run(prepared, values, env, io, demo)
+  } finally {
+    await demo?.close()
+  }
+}
+
+/** The evaluation itself, once everything is valid: progress, then the files and the verdict. */
+async function run(prepared: Prepared, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, io: CliIO, demo: DemoModel | null): Promise<number> {
+  const { secrets, options, suite } = prepared
+  const say = (line: string) => io.stdout.write(`${redactText(line, secrets)}\n`)
+  if (demo) {
+    say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model.`)
+  }
+  if (options.skipBehaviour) say(`Behaviour evals skipped: ${options.skipBehaviour}.`)
+  else say(formatPlanLine(suite, options))
+
+  const planned = options.skipBehaviour ? 0 : expandMatrix(suite, { filter: options.filter, today: '' }).length
+  const live = new LiveProgress(io.stdout, { isTTY: LiveProgress.wanted(io.stdout, env), total: planned })
   const signals = watchSignals({
     onCancel: (reason) => {
-      process.stderr.write(`\n${reason.signalName}: stopping; writing what has finished (again to exit at once).\n`)
+      live.stop()
+      io.stderr.write(`\n${reason.signalName}: stopping; writing what has finished (again to exit at once).\n`)
       void terminateAllGroups()
     },
-    onForce: killAllGroupsSync
+    onForce: () => {
+      live.stop()
+      killAllGroupsSync()
+    }
   })
   try {
     const doc = await evaluate(prepared, {
       cancel: signals.signal,
-      onWarning: (message) => process.stderr.write(`warning: ${redactText(message, secrets)}\n`),
-      onConformance: (report) => process.stdout.write(formatConformanceLines(report).map((l) => `${redactText(l, secrets)}\n`).join('')),
-      onRunFinished: (run, n, total) => process.stdout.write(`${redactText(formatProgressLine(run, n, total), secrets)}\n`)
+      onWarning: (message) => live.line(`warning: ${redactText(message, secrets)}`, io.stderr),
+      onConformance: (report) => formatConformanceLines(report).forEach((l) => live.line(redactText(l, secrets))),
+      onRunStarted: (spec) => live.started(spec),
+      onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets))
     })
-    const written = writeResults(doc, { ...prepared.options, junitPath: values.junit as string | undefined }, prepared.secrets)
-    process.stdout.write(
-      `${redactText(formatSummaryLine(written.document), secrets)}\nResults: ${prepared.options.resultsPath}\nReport:  ${prepared.options.reportPath}\nJournal: ${prepared.options.journalPath}\n`
-    )
+    live.stop()
+    const written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined }, secrets)
+    say(formatSummaryLine(written.document))
+    const cache = formatCacheLine(written.document)
+    if (cache) say(cache)
+    io.stdout.write(`Results: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n`)
     const cancelled = signals.received()
     if (cancelled) {
-      process.stderr.write(`${cancelledReason(written.document)}\n`)
+      io.stderr.write(`${cancelledReason(written.document)}\n`)
       return CANCEL_EXIT_CODES[cancelled.signalName]
     }
     return doc.passed ? 0 : 1
   } finally {
+    live.stop()
     signals.dispose()
   }
 }
 
+/** "Cache: 12 hits, 3 misses (4,200 tokens saved)", when the response cache was used; else null. */
+export function formatCacheLine(doc: ResultsDocument): string | null {
+  const cache = doc.summary.cache
+  if (!cache || cache.mode === 'off') return null
+  const saved = [`${cache.saved_tokens.toLocaleString('en-US')} tokens`, ...(cache.saved_cost_usd !== null ? [`$${cache.saved_cost_usd.toFixed(4)}`] : [])].join(', ')
+  return `Cache: ${plural(cache.hits, 'hit')}, ${plural(cache.misses, 'miss', 'misses')} (${saved} saved)`
+}
+
+/** `--demo`: it brings its own model, and the bundled example for what is not given. */
+function demoDefaults(values: Record<string, string | boolean | undefined>): { serverConfig?: string; evalCases?: string } {
+  const clashing = ['base-url', 'api-key'].filter((name) => values[name] !== undefined).map((name) => `--${name}`)
+  if (clashing.length > 0) {
+    throw new UsageError(`cannot be combined with ${clashing.join(' or ')}: it runs against the bundled demo model, on its own local URL and with no key`, { input: '--demo' })
+  }
+  if (values['server-config'] !== undefined && values['eval-cases'] !== undefined) return {}
+  return bundledExample()
+}
+
+/** Errors about the flags themselves get the help hint; errors inside a file or a JSON value do not. */
+function isAboutTheCommandLine(error: ConfigError): boolean {
+  if (error instanceof UsageError) return true
+  if (error instanceof ConfigErrors) return false
+  return error.where.file === undefined && error.where.path === undefined && (error.where.input ?? '').startsWith('--')
+}
+
+const FLAG_NAMES = Object.keys(OPTIONS)
+
+/** parseArgs' message, first sentence only, with a "did you mean" for a mistyped long flag. */
+export function describeParseError(error: Error): string {
+  const message = error.message.split(". To specify a")[0]
+  const unknown = /^Unknown option '--([^'=]+)/.exec(message)
+  if (!unknown) return message
+  const suggestion = nearest(unknown[1].replace(/_/g, '-'), FLAG_NAMES)
+  return suggestion ? `${message}; did you mean --${suggestion}?` : message
+}

@@ -1,23 +1,69 @@
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { writeResults, applyGate } from '../evaluate.js'
 import { documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
+import { renderComment } from '../report/comment.js'
 import { formatSummaryLine } from '../report/progress.js'
+import { RESULTS_VERSION, type ResultsDocument } from '../results/types.js'
 import { Defaults } from '../constants.js'
+import { count } from '../util/words.js'
 
-export const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report and JUnit from a run
-journal (what an interrupted or finished evaluation wrote, one line per run), with nothing run again.
-  --from PATH                 the journal (eval-runs.jsonl)
-  --output PATH               results JSON (default eval-results.json)
+export const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report, JUnit and the PR
+comment from a saved results document (eval-results.json) or a run journal (eval-runs.jsonl, what an
+interrupted or finished evaluation wrote, one line per run), with nothing run again.
+  --from PATH                 eval-results.json or eval-runs.jsonl
+  --baseline PATH             compare with this earlier results document: the gate and "What changed"
+                              (default: a journal's own baseline; a results document keeps its gate)
+  --gate MODE                 delta (default with a baseline), absolute, both
+  --max-drop X                largest allowed fall of an aggregate metric (default: as recorded, else 0.02)
+  --output PATH               results JSON (default: eval-results.json from a journal; none from a results document)
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
-  --baseline PATH             gate against this results document (default: the journal's own baseline)`
+  --comment PATH              also write the sticky PR comment's Markdown there`
+
+class ReportError extends Error {}
+
+function gateMode(value: string | boolean | undefined): 'delta' | 'absolute' | 'both' | null {
+  if (value === undefined) return null
+  if (value === 'delta' || value === 'absolute' || value === 'both') return value
+  throw new ReportError(`--gate: must be one of delta, absolute, both, got '${String(value)}'`)
+}
+
+function maxDrop(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new ReportError(`--max-drop: must be a number from 0 to 1, got '${String(value)}'`)
+  return n
+}
+
+/** A saved results document, or null when the file is not one (then it is read as a journal). */
+function readResultsDocument(path: string): ResultsDocument | null {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ReportError(`cannot read --from ${path}: ${(error as Error).message}`)
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return null // JSON Lines: a journal
+  }
+  const doc = data as Partial<ResultsDocument>
+  if (doc?.version !== RESULTS_VERSION || !Array.isArray(doc.runs) || !Array.isArray(doc.groups)) {
+    throw new ReportError(`--from ${path} is JSON but not a version ${RESULTS_VERSION} results document (eval-results.json) or a run journal (eval-runs.jsonl)`)
+  }
+  return doc as ResultsDocument
+}
 
 /**
- * `report --from`: every rendering from the journal alone. Exit status 0 when the document
- * passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the journal
- * cannot be read.
+ * `report --from`: every rendering from a saved document or a journal. Exit status 0 when the
+ * document passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the
+ * input cannot be read or the flags are wrong.
  */
-export function reportCommand(argv: string[]): number {
+export function reportCommand(argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown } } = process): number {
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({
@@ -27,40 +73,65 @@ export function reportCommand(argv: string[]): number {
         output: { type: 'string' },
         report: { type: 'string' },
         junit: { type: 'string' },
+        comment: { type: 'string' },
         baseline: { type: 'string' },
+        gate: { type: 'string' },
+        'max-drop': { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       },
       strict: true
     }).values
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${REPORT_USAGE}\n`)
+    io.stderr.write(`error: ${(error as Error).message}\nRun mcp-server-evals report --help for the flags.\n`)
     return 2
   }
   if (values.help) {
-    process.stdout.write(`${REPORT_USAGE}\n`)
+    io.stdout.write(`${REPORT_USAGE}\n`)
     return 0
   }
   const from = values.from as string | undefined
   if (!from) {
-    process.stderr.write(`error: --from is required\n\n${REPORT_USAGE}\n`)
+    io.stderr.write(`error: --from is required\n\n${REPORT_USAGE}\n`)
     return 2
   }
+  const warn = (message: string) => io.stderr.write(`warning: ${message}\n`)
+  const baseline = values.baseline as string | undefined
   try {
-    const { state, skipped } = readJournal(from)
-    if (skipped > 0) process.stderr.write(`warning: skipped ${skipped} unreadable line(s) of ${from}.\n`)
-    const gate = { ...state.header.gate, ...(values.baseline !== undefined ? { baseline: values.baseline as string } : {}) }
-    const doc = applyGate(documentFromJournal(state), gate, (message) => process.stderr.write(`warning: ${message}\n`))
+    let doc = readResultsDocument(from)
+    const fromDocument = doc !== null
+    if (doc) {
+      // The gate it ran under, unless that was only the default for "no baseline".
+      const mode = gateMode(values.gate) ?? (doc.gate?.baseline ? doc.gate.mode : null)
+      if (baseline !== undefined || values.gate !== undefined) {
+        doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: maxDrop(values['max-drop']) ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? '' }, warn)
+      }
+    } else {
+      const { state, skipped } = readJournal(from)
+      if (skipped > 0) warn(`skipped ${count(skipped, 'unreadable line')} of ${from}.`)
+      const gate = {
+        mode: gateMode(values.gate) ?? state.header.gate.mode,
+        max_drop: maxDrop(values['max-drop']) ?? state.header.gate.max_drop,
+        baseline: baseline ?? state.header.gate.baseline
+      }
+      doc = applyGate(documentFromJournal(state), gate, warn)
+    }
     const paths = {
-      resultsPath: (values.output as string | undefined) ?? Defaults.ResultsPath,
+      // Re-rendering a results document writes a new one only where asked, never over its input by default.
+      resultsPath: (values.output as string | undefined) ?? (fromDocument ? undefined : Defaults.ResultsPath),
       reportPath: (values.report as string | undefined) ?? Defaults.ReportPath,
       junitPath: values.junit as string | undefined
     }
     const written = writeResults(doc, paths, [])
-    process.stdout.write(`${formatSummaryLine(written.document)}\nResults: ${paths.resultsPath}\nReport:  ${paths.reportPath}\n`)
-    return doc.passed ? 0 : 1
+    const comment = values.comment as string | undefined
+    if (comment) {
+      mkdirSync(dirname(comment), { recursive: true })
+      writeFileSync(comment, renderComment(written.document, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+    }
+    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
+    return written.document.passed ? 0 : 1
   } catch (error) {
-    if (!(error instanceof JournalError)) throw error
-    process.stderr.write(`error: ${error.message}\n`)
+    if (!(error instanceof JournalError) && !(error instanceof ReportError)) throw error
+    io.stderr.write(`error: ${error.message}\n`)
     return 2
   }
 }

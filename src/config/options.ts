@@ -2,7 +2,7 @@ import type { FailOn } from '../conformance/run.js'
 import { dirname, join } from 'node:path'
 import { Defaults } from '../constants.js'
 import type { CacheMode } from '../llm/cache.js'
-import { ConfigError } from './errors.js'
+import { ConfigError, isFlag } from './errors.js'
 
 /** Everything a run needs to know, from action inputs or CLI flags, validated once. */
 export interface RunOptions {
@@ -35,10 +35,23 @@ export interface RunOptions {
   journalPath: string
   /** Reuse the runs an interrupted attempt of the same suite finished (from the journal). */
   resume: boolean
+  /**
+   * What the user calls the server config and the eval cases (the action's inputs, or the CLI's
+   * flags), so errors found while they are read name what was typed.
+   */
+  names?: { serverConfig: string; evalCases: string; filter: string; models: string }
 }
 
-/** Raw text values keyed by option, with the name the user typed them under (for errors). */
-export type RawOption = { value: string | undefined; name: string }
+/**
+ * Raw text values keyed by option, with the name the user typed them under (for errors): an
+ * action input (`eval_cases`) or a CLI flag (`--eval-cases`, which errors print as it is).
+ */
+export type RawOption = {
+  value: string | undefined
+  name: string
+  /** Environment variables that can give the value instead (the CLI's API key). */
+  env?: string[]
+}
 
 export interface RawOptions {
   serverConfig: RawOption
@@ -88,12 +101,20 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
   const apiKey = (raw.apiKey.value ?? '').trim()
   const keyMissing = apiKey === '' && isOpenRouter(baseUrl)
   // Without a key (a pull request from a fork gets no secrets) conformance still runs.
-  if (keyMissing && conformance === 'off') throw new ConfigError('is required (or set conformance to auto or only)', { input: raw.apiKey.name })
+  const keyVariables = raw.apiKey.env ?? []
+  if (keyMissing && conformance === 'off') {
+    const orVariables = keyVariables.length ? `set ${keyVariables.join(' or ')}, or ` : ''
+    const conformanceName = raw.conformance?.name ?? 'conformance'
+    const orConformance = isFlag(conformanceName) ? `pass ${conformanceName} auto or only` : `set ${conformanceName} to auto or only`
+    throw new ConfigError(`is required (or ${orVariables}${orConformance})`, { input: raw.apiKey.name })
+  }
   const skipBehaviour =
     conformance === 'only'
       ? 'conformance is "only"'
       : keyMissing
-        ? `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
+        ? keyVariables.length
+          ? `no API key (no ${[raw.apiKey.name, ...keyVariables].join(', ').replace(/, ([^,]*)$/, ' or $1')}): only the free conformance layer ran`
+          : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
         : null
   const parallel = parseBoolean(raw.parallel, true)
   const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath
@@ -120,7 +141,8 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'] as const, defaults.cache),
     cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
     journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), Defaults.JournalFile),
-    resume: raw.resume ? parseBoolean(raw.resume, false) : false
+    resume: raw.resume ? parseBoolean(raw.resume, false) : false,
+    names: { serverConfig: raw.serverConfig.name, evalCases: raw.evalCases.name, filter: raw.filter.name, models: raw.models.name }
   }
 }
 

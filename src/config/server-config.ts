@@ -1,14 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { LineCounter, parseDocument } from 'yaml'
 import { ConfigError } from './errors.js'
+import { nearest } from '../util/suggest.js'
 import type { ServerConfig } from './types.js'
+
+export interface ServerConfigOptions {
+  /** The input's name, for messages. */
+  input?: string
+  /** Where a relative path to a JSON file is resolved. */
+  baseDir?: string
+  /** Where `${NAME}` placeholders are looked up. */
+  env?: NodeJS.ProcessEnv
+}
 
 /**
  * Parse the `server_config` input: inline JSON, or a path to a JSON file. Accepts eval-action's
  * shapes (stdio `{command, args, env}`, remote `{url, headers}`) and the `mcpServers` wrapper
- * used by MCP client configs when it holds exactly one server.
+ * used by MCP client configs when it holds exactly one server. `${NAME}` in a string value (not
+ * a key) is replaced by the environment variable NAME; `$${NAME}` is a literal `${NAME}`.
  */
-export function parseServerConfig(value: string, input = 'server_config', baseDir = process.cwd()): ServerConfig {
+export function parseServerConfig(value: string, options: ServerConfigOptions = {}): ServerConfig {
+  const { input = 'server_config', baseDir = process.cwd(), env = process.env } = options
   const trimmed = value.trim()
   if (trimmed === '') throw new ConfigError('is required', { input })
   let text = trimmed
@@ -26,36 +38,85 @@ export function parseServerConfig(value: string, input = 'server_config', baseDi
     const { line, column } = jsonErrorPosition(text, error as Error)
     throw new ConfigError(`invalid JSON: ${(error as Error).message}`, { input, file: file ?? '<inline>', line, column })
   }
-  return validateServerConfig(data, { input, file })
+  return validateServerConfig(data, { input, file }, env, '')
 }
 
-function validateServerConfig(data: unknown, where: { input: string; file?: string }): ServerConfig {
+/** `$${NAME}` (an escape) or `${NAME}`. */
+const PLACEHOLDER = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+/** Left as it is, escaped or not: resolved later, per run. */
+const RESERVED = new Set(['RUN_DIR'])
+
+/** Substitutes placeholders from `env`, and remembers whether it did and what it put in. */
+class Expander {
+  readonly values = new Set<string>()
+  substituted = false
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly fail: (message: string, path?: string) => never
+  ) {}
+
+  /** `secret`: whether what it substitutes is kept from every output (a command or a directory is not a credential). */
+  expand(value: string, path: string, secret = true): string {
+    return value.replace(PLACEHOLDER, (whole: string, escape: string, name: string) => {
+      if (RESERVED.has(name)) return whole
+      if (escape) return whole.slice(1)
+      const found = this.env[name]
+      if (found === undefined) {
+        const near = nearest(name, Object.keys(this.env).filter((k) => this.env[k] !== undefined))
+        const hint = near ? `; did you mean ${near}?` : ''
+        return this.fail(
+          `environment variable ${name} is not set (placeholder \${${name}}${hint}); set it in the step's env: (\`${name}: \${{ secrets.${name} }}\`) or in the shell, or write $\${${name}} for a literal \${${name}}`,
+          path
+        )
+      }
+      this.substituted = true
+      if (found !== '' && secret) this.values.add(found)
+      return found
+    })
+  }
+}
+
+function validateServerConfig(data: unknown, where: { input: string; file?: string }, env: NodeJS.ProcessEnv, prefix: string): ServerConfig {
   const fail = (message: string, path?: string): never => {
-    throw new ConfigError(message, { ...where, path })
+    throw new ConfigError(message, { ...where, path: path === undefined ? prefix.replace(/\.$/, '') || undefined : prefix + path })
   }
   if (!isObject(data)) return fail('must be a JSON object')
   if (isObject(data.mcpServers)) {
     const names = Object.keys(data.mcpServers)
     if (names.length !== 1) return fail(`mcpServers must hold exactly one server (found ${names.length})`, 'mcpServers')
-    return validateServerConfig(data.mcpServers[names[0]], where)
+    return validateServerConfig(data.mcpServers[names[0]], where, env, `${prefix}mcpServers.${names[0]}.`)
   }
   const known = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'type', 'transport']
   for (const key of Object.keys(data)) if (!known.includes(key)) fail(`unknown key '${key}' (known: ${known.join(', ')})`, key)
+  const expander = new Expander(env, fail)
+  const expand = (value: string, path: string, secret = true) => expander.expand(value, path, secret)
+  const expandMap = (map: Record<string, string>, path: string) => {
+    for (const [k, v] of Object.entries(map)) map[k] = expand(v, `${path}.${k}`)
+    return map
+  }
+  const expansion = () => (expander.substituted ? { expanded: [...expander.values] } : {})
 
   if (typeof data.url === 'string') {
     if (data.command !== undefined) fail("give either 'command' (stdio) or 'url' (HTTP), not both")
+    const written = data.url
+    const expandedUrl = expand(written, 'url')
+    // A URL with a secret in it is shown as written, never expanded.
+    const shown = expandedUrl === written ? written : `${written} (after expanding its placeholders)`
     let url: URL
     try {
-      url = new URL(data.url)
+      url = new URL(expandedUrl)
     } catch {
-      return fail(`not a valid URL: ${data.url}`, 'url')
+      return fail(`not a valid URL: ${shown}`, 'url')
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('must be an http(s) URL', 'url')
-    const headers = stringMap(data.headers, 'headers', fail)
-    if (typeof data.auth === 'string' && data.auth !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
-      headers.Authorization = data.auth.startsWith('Bearer ') ? data.auth : `Bearer ${data.auth}`
+    const headers = expandMap(stringMap(data.headers, 'headers', fail), 'headers')
+    const auth = typeof data.auth === 'string' ? expand(data.auth, 'auth') : ''
+    if (auth !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+      headers.Authorization = auth.startsWith('Bearer ') ? auth : `Bearer ${auth}`
     }
-    return { kind: 'http', url: url.toString(), headers }
+    const urlWritten = expander.substituted ? { template: { url: written } } : {}
+    return { kind: 'http', url: url.toString(), headers, ...expansion(), ...urlWritten }
   }
   if (typeof data.command !== 'string' || data.command.trim() === '') {
     return fail("needs 'command' (a stdio server) or 'url' (a Streamable HTTP server)")
@@ -64,12 +125,24 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     fail('must be an array of strings', 'args')
   }
   if (data.cwd !== undefined && typeof data.cwd !== 'string') fail('must be a string', 'cwd')
-  return {
-    kind: 'stdio',
+  const template = {
     command: data.command,
     args: (data.args as string[] | undefined) ?? [],
-    env: stringMap(data.env, 'env', fail),
     ...(typeof data.cwd === 'string' ? { cwd: data.cwd } : {})
+  }
+  const command = expand(template.command, 'command', false)
+  if (command.trim() === '') fail('is empty after expanding its placeholders', 'command')
+  const args = template.args.map((a, i) => expand(a, `args[${i}]`))
+  const cwd = template.cwd === undefined ? undefined : expand(template.cwd, 'cwd', false)
+  const serverEnv = expandMap(stringMap(data.env, 'env', fail), 'env')
+  return {
+    kind: 'stdio',
+    command,
+    args,
+    env: serverEnv,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...expansion(),
+    ...(expander.substituted ? { template } : {})
   }
 }
 
@@ -107,9 +180,12 @@ function jsonErrorPosition(text: string, error: Error): { line?: number; column?
   return { line: pos.line, column: pos.col }
 }
 
-/** The values that must never be printed: env values and header values of the server config. */
+/**
+ * The values that must never be printed: env values and header values of the server config, and
+ * every value a `${NAME}` placeholder put in, wherever it landed (args, command, url…).
+ */
 export function serverSecrets(config: ServerConfig): string[] {
-  const values = config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers)
+  const values = [...(config.expanded ?? []), ...(config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers))]
   const secrets = new Set<string>()
   for (const v of values) {
     if (v === '') continue
@@ -119,4 +195,9 @@ export function serverSecrets(config: ServerConfig): string[] {
     if (bearer) secrets.add(bearer[1])
   }
   return [...secrets]
+}
+
+/** The config with its hashed values as written (placeholders unexpanded), for hashes that must not change with a secret. */
+export function serverTemplate(config: ServerConfig): ServerConfig {
+  return config.template ? ({ ...config, ...config.template } as ServerConfig) : config
 }

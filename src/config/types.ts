@@ -1,10 +1,22 @@
 /** A JSON value as it came from YAML or a server. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
-/** How to reach the MCP server under test. */
+/**
+ * How to reach the MCP server under test. When `${NAME}` placeholders were substituted from the
+ * environment, `expanded` holds the substituted values (secrets, wherever they landed) and
+ * `template` the hashed values as written, so hashes do not change with a secret.
+ */
 export type ServerConfig =
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers: Record<string, string> }
+  | {
+      kind: 'stdio'
+      command: string
+      args: string[]
+      env: Record<string, string>
+      cwd?: string
+      expanded?: string[]
+      template?: { command: string; args: string[]; cwd?: string }
+    }
+  | { kind: 'http'; url: string; headers: Record<string, string>; expanded?: string[]; template?: { url: string } }
 
 /** One entry of a case's `required_tools`, normalised from eval-action's string or map form. */
 export interface ToolRequirement {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { ServerConfig } from '../config/types.js'
 import { describeResponse, errorCode, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './checks/common.js'
 import {
@@ -31,9 +32,9 @@ import {
   checkResultType,
   checkToolsOrder
 } from './checks/results.js'
-import { checkSchemas, checkToolNames, lintTools, listedTools } from './checks/schemas.js'
+import { checkSchemas, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
 import { probeServer, type ProbeData, type ProbeOptions } from './probe.js'
-import { META, MODERN_VERSION, type CheckResult, type ConformanceReport } from './types.js'
+import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 
 export const LEGACY_INITIALIZE: CheckSpec = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' }
 
@@ -47,7 +48,28 @@ export async function runConformance(config: ServerConfig, options: ProbeOptions
 
 /** The checks, as a pure function of what the probes saw. */
 export function evaluateProbe(probe: ProbeData): ConformanceReport {
-  return probe.era === 'modern' ? modernReport(probe) : legacyReport(probe)
+  const report = probe.era === 'modern' ? modernReport(probe) : legacyReport(probe)
+  return { ...report, tools: fingerprintTools(listedTools(probe)) }
+}
+
+/** Hashes of what a model reads of each tool; key order does not change a schema's hash. */
+export function fingerprintTools(tools: Tool[] | undefined): ToolFingerprint[] | null {
+  if (!tools) return null
+  const sha = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 12)
+  return tools
+    .map((t) => ({
+      name: t.name,
+      description_sha: sha(typeof t.description === 'string' ? t.description : ''),
+      input_schema_sha: sha(t.inputSchema ?? null),
+      output_schema_sha: t.outputSchema === undefined ? null : sha(t.outputSchema)
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`
+  return JSON.stringify(value) ?? 'null'
 }
 
 /** The checks for a modern server, in report order; each is a pure function of the probes. */
@@ -67,7 +89,7 @@ export const MODERN_CHECKS: [string, (probe: ProbeData) => CheckResult | CheckRe
   ['description lint', lintTools]
 ]
 
-function modernReport(probe: ProbeData): ConformanceReport {
+function modernReport(probe: ProbeData): Omit<ConformanceReport, 'tools'> {
   const checks = MODERN_CHECKS.flatMap(([, check]) => check(probe))
   const info = resultOf(probe.discover)?._meta
   return {
@@ -105,7 +127,7 @@ const MODERN_ONLY = [
  * A 2025-era server is not simply failed: it is held to what its era requires (handshake,
  * schemas, ordering, error shapes) and told what to change for 2026-07-28.
  */
-function legacyReport(probe: ProbeData): ConformanceReport {
+function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools'> {
   const init = probe.initialize
   const initResult = resultOf(init)
   const version = typeof initResult?.protocolVersion === 'string' ? initResult.protocolVersion : null

@@ -29,6 +29,16 @@ export interface ConformanceReport {
   migration: string[]
   /** Set when the server could not be probed at all (did not start, refused every request). */
   error: string | null
+  /** What the server lists as tools, fingerprinted, so a later run can say what changed; null when it listed none. */
+  tools: ToolFingerprint[] | null
+}
+
+/** A listed tool: its name and hashes of what a model reads (a changed description is a changed tool). */
+export interface ToolFingerprint {
+  name: string
+  description_sha: string
+  input_schema_sha: string
+  output_schema_sha: string | null
 }
 
 export const MODERN_VERSION = '2026-07-28'

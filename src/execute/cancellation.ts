@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { CancelSignal } from '../results/types.js'
 
 /** The reason an evaluation's cancel signal carries: which signal, and when it came. */
@@ -35,6 +36,9 @@ export interface SignalWatch {
  */
 export function watchSignals(handlers: { onCancel?: (reason: CancelledError) => void; onForce?: () => void } = {}): SignalWatch {
   const controller = new AbortController()
+  // Every run waiting for a slot or the judge, and every request in flight, listens (and stops
+  // listening when done): dozens at once is the design, not a leak, so no MaxListeners warning.
+  setMaxListeners(0, controller.signal)
   let first: CancelledError | null = null
   const onSignal = (name: CancelSignal) => {
     if (first) {

@@ -17,7 +17,7 @@ export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: str
   core.setOutput(Outputs.ResultsJson, paths.resultsPath)
   core.setOutput(Outputs.ReportMd, paths.reportPath)
   core.setOutput(Outputs.Passed, doc.passed ? 'true' : 'false')
-  core.setOutput(Outputs.PassRate, String(doc.summary.pass_rate))
+  core.setOutput(Outputs.PassRate, doc.summary.pass_rate === null ? '' : String(doc.summary.pass_rate))
   core.setOutput(Outputs.Total, String(doc.summary.total))
   core.setOutput(Outputs.Failed, String(doc.summary.failed + doc.summary.errored))
   core.setOutput(Outputs.Cancelled, doc.cancelled ? 'true' : 'false')

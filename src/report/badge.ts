@@ -17,6 +17,7 @@ export function renderBadge(doc: ResultsDocument): EndpointBadge {
     return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey')
   }
   const { passed, total, pass_rate } = doc.summary
+  if (pass_rate === null) return badge('no runs', 'lightgrey')
   const color = doc.passed ? 'brightgreen' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red'
   return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${conformance}`, color)
 }

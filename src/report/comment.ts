@@ -1,8 +1,12 @@
-import type { ConformanceSection, ResultsDocument } from '../results/types.js'
-import { escapeMarkdown } from './escape.js'
-import { ellipsize } from '../util/text.js'
-import { failureReasons } from './reasons.js'
-import { headerLine, renderCancelled, renderGate, summaryTable } from './markdown.js'
+import type { ResultsDocument } from '../results/types.js'
+import { codeBlock, escapeMarkdown } from './escape.js'
+import { renderWhatChanged, renderRegressions } from './changes.js'
+import { conformanceDigest } from './conformance.js'
+import { renderFailures } from './failures.js'
+import { headerLine } from './headline.js'
+import { renderCancelled, renderGate, usageLine } from './markdown.js'
+import { renderMatrix } from './matrix.js'
+import { count } from '../util/words.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
 export const COMMENT_MAX_CHARS = 65_536
@@ -19,39 +23,47 @@ interface Section {
   lines: string[]
 }
 
+const collapsed = (summary: string, lines: string[]) => [`<details><summary>${summary}</summary>`, '', ...lines, '</details>', '']
+
 /**
- * The sticky PR comment: a compact view of the report. Verdict first, then conformance
- * findings, the runs that did not pass, and the summary table; sections that do not fit the
- * budget are left out whole (the last ones first) with a note saying where the full report is.
+ * The sticky PR comment says what a reviewer needs, in the order they need it: the verdict, what
+ * changed since the baseline, what did not pass and why, the cases × models matrix, and the rest
+ * collapsed. A passing comment is short. Sections that do not fit GitHub's limit are left out
+ * whole, the last ones first, with a note saying where the full report is.
  */
 export function renderComment(doc: ResultsDocument, context: CommentContext): string {
   const max = context.maxChars ?? COMMENT_MAX_CHARS
   const verdict = doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed'
-  const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc), '']
-  if (doc.fatal_error !== null) head.push(`**Evals failed to produce results:** ${escapeMarkdown(doc.fatal_error)}`, '')
+  const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), '']
+  if (doc.fatal_error !== null) head.push(codeBlock(doc.fatal_error), '')
   head.push(...renderCancelled(doc))
   const links = [context.links.summary ? `[job summary](${context.links.summary})` : '', context.links.artifact ? `[artifact](${context.links.artifact})` : ''].filter(Boolean)
   const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : []
 
+  const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? [])
   const sections: Section[] = []
-  if (doc.gate && (doc.gate.baseline || !doc.gate.passed)) sections.push({ name: 'gate', lines: renderGate(doc.gate) })
-  if (doc.conformance) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance) })
-  if (doc.behaviour.status === 'skipped') sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
-  const notPassing = doc.runs.filter((r) => r.status === 'failed' || r.status === 'error')
-  if (notPassing.length > 0) {
-    sections.push({
-      name: 'runs that did not pass',
-      lines: [
-        `**Did not pass (${notPassing.length}):**`,
-        '',
-        ...notPassing.map((r) => {
-          return `- ${r.status === 'error' ? '⚠' : '✗'} ${escapeMarkdown(`${r.case_id} · ${r.model} · ${r.prompt_name}`)} — ${escapeMarkdown(ellipsize(failureReasons(r).join('; '), 300))}`
-        }),
-        ''
-      ]
-    })
+  if (doc.gate && doc.changes) {
+    const g = doc.gate
+    // A passing comment stays short: what changed is one click away, its counts in the summary line.
+    const lines = doc.passed
+      ? collapsed(`What changed since the baseline: ${g.regressed.length} regressed · ${g.fixed.length} fixed · ${g.added.length} new · ${g.removed.length} removed`, renderWhatChanged(g, doc.changes).slice(2))
+      : renderWhatChanged(g, doc.changes)
+    sections.push({ name: 'what changed', lines })
   }
-  if (doc.runs.length > 0) sections.push({ name: 'summary table', lines: [...summaryTable(doc.runs).map(stripAnchorLinks), ''] })
+  sections.push({ name: 'failures', lines: renderFailures(doc) })
+  if (doc.conformance && !doc.conformance.passed) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
+  if (doc.behaviour.status === 'skipped' && doc.fatal_error === null) sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
+  if (doc.groups.length > 0) {
+    const matrix = renderMatrix(doc.groups, doc.gate)
+    const distinct = (key: (g: (typeof doc.groups)[number]) => string) => new Set(doc.groups.map(key)).size
+    const prompts = distinct((g) => g.prompt_name)
+    const shape = [count(distinct((g) => g.case_id), 'case'), count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [count(prompts, 'system prompt')] : [])].join(' × ')
+    sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] })
+  }
+  if (doc.conformance && doc.conformance.passed) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
+  if (doc.changes && doc.changes.regressions.length > 0) sections.push({ name: 'regressed runs', lines: renderRegressions(doc.changes) })
+  if (doc.gate && !doc.passed) sections.push({ name: 'gate', lines: collapsed(`Gate: ${doc.gate.mode} — ${doc.gate.passed ? '✓ passed' : '✗ failed'}`, renderGate(doc.gate)) })
+  if (doc.runs.length > 0 && !doc.passed) sections.push({ name: 'usage', lines: collapsed('Tokens, calls and cache', [usageLine(doc), '']) })
 
   const render = (kept: Section[], leftOut: string[]) =>
     [
@@ -61,7 +73,7 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
       ...footer,
       context.marker
     ].join('\n')
-  const kept = [...sections]
+  const kept = sections.filter((s) => s.lines.length > 0)
   const leftOut: string[] = []
   let body = render(kept, leftOut)
   while (body.length > max && kept.length > 0) {
@@ -74,25 +86,4 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     body = `${body.slice(0, room)}\n\n_(cut to fit)_\n${context.marker}`
   }
   return body
-}
-
-function conformanceDigest(section: ConformanceSection): string[] {
-  const count = (status: string) => section.checks.filter((c) => c.status === status).length
-  const era = section.era === 'modern' ? `modern (MCP ${section.negotiated_version})` : `**legacy** (${section.negotiated_version ?? 'no handshake'})`
-  const lines = [
-    `**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${era} over ${section.transport}: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped`,
-    ''
-  ]
-  if (section.error) lines.push(`- ✗ ${escapeMarkdown(section.error)}`)
-  for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-    lines.push(`- ${check.status === 'fail' ? '✗' : '⚠'} \`${check.id}\` — ${escapeMarkdown(ellipsize(check.message, 300))}`)
-  }
-  if (section.migration.length) lines.push(`- ${section.migration.length} steps to migrate to 2026-07-28 are in the full report.`)
-  lines.push('')
-  return lines
-}
-
-/** The report's "View" links point at anchors of the full report, which a comment does not have. */
-function stripAnchorLinks(line: string): string {
-  return line.replace(/<a href="#[^"]*">View<\/a>/g, '—')
 }

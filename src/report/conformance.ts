@@ -2,42 +2,76 @@ import type { CheckResult } from '../conformance/types.js'
 import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
 import { codeBlock, escapeHtml, escapeMarkdown } from './escape.js'
+import { count } from '../util/words.js'
 
 const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' }
 
+/** "21 passed, 1 failed, 1 warning, 6 skipped": only the counts that are not zero. */
+export function checkTally(section: ConformanceSection): string {
+  const n = (status: CheckResult['status']) => section.checks.filter((c) => c.status === status).length
+  const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : '']
+  return parts.filter(Boolean).join(', ') || 'no checks'
+}
+
+export function eraLine(section: ConformanceSection): string {
+  return section.era === 'modern' ? `modern server (MCP ${section.negotiated_version})` : `**legacy server** (${section.negotiated_version ?? 'no handshake'})`
+}
+
 /**
- * The conformance section: a verdict line, a compact table of the checks that ran, the skipped
- * ones on one line, every failure and warning expanded with its evidence, and for a legacy
- * server the steps to 2026-07-28.
+ * A check id as code. Ids sit in lists, never in a narrow table column where a browser would
+ * break them at their hyphens (and a copied id must stay searchable, so no non-breaking hyphens).
  */
-export function renderConformance(section: ConformanceSection): string[] {
-  const ran = section.checks.filter((c) => c.status !== 'skip')
-  const count = (status: CheckResult['status']) => section.checks.filter((c) => c.status === status).length
-  const verdict = section.passed ? '✓ passed' : '✗ failed'
-  const out = [`## Protocol conformance — ${verdict}`, '']
-  const era = section.era === 'modern' ? `Modern server (MCP ${section.negotiated_version})` : `**Legacy server** (${section.negotiated_version ?? 'no handshake'})`
-  const who = section.server_info ? ` · ${escapeMarkdown(`${section.server_info.name} ${section.server_info.version}`.trim())}` : ''
-  out.push(
-    `> ${era} over ${section.transport}${who} · ${section.checks.length} checks: ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
-    ''
-  )
-  if (section.error) out.push(`**The server could not be probed:** ${escapeMarkdown(section.error)}`, '')
-  if (ran.length > 0) {
-    out.push('<table>', '<tr><th></th><th>Check</th><th>Severity</th><th>Result</th></tr>')
-    for (const check of ran) {
-      out.push(`<tr><td>${ICON[check.status]}</td><td><code>${check.id}</code></td><td>${check.severity}</td><td>${escapeHtml(ellipsize(check.message, 300))}</td></tr>`)
-    }
-    out.push('</table>', '')
-  }
-  const skipped = section.checks.filter((c) => c.status === 'skip')
-  if (skipped.length > 0) out.push(`Skipped: ${skipped.map((c) => `\`${c.id}\``).join(', ')} (${escapeMarkdown(skipped[0].message)}${skipped.some((c) => c.message !== skipped[0].message) ? ', …' : ''}).`, '')
+export function checkId(id: string): string {
+  return `<code>${escapeHtml(id)}</code>`
+}
+
+/** One line per failure and warning, new ones (against the baseline) marked *new*. */
+export function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>, messageChars = 300): string[] {
+  const lines: string[] = []
+  if (section.error) lines.push(`- ✗ **The server could not be probed:** ${escapeMarkdown(section.error)}`)
   for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-    out.push(`<details><summary>${ICON[check.status]} <code>${check.id}</code> (${check.severity})</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '', escapeMarkdown(check.message), '')
+    lines.push(`- ${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' *new*' : ''} — ${escapeMarkdown(ellipsize(check.message, messageChars))}`)
+  }
+  return lines
+}
+
+/**
+ * The conformance section: a verdict line, every failure and warning shown (with its evidence
+ * one click away), the passing checks collapsed into one line, the skipped ones on one line, and
+ * for a legacy server the steps to 2026-07-28.
+ */
+export function renderConformance(section: ConformanceSection, newIds: ReadonlySet<string> = new Set()): string[] {
+  const verdict = section.passed ? '✓ passed' : '✗ failed'
+  const who = section.server_info ? ` · ${escapeMarkdown(`${section.server_info.name} ${section.server_info.version}`.trim())}` : ''
+  const era = eraLine(section)
+  const out = [
+    `## Protocol conformance — ${verdict}`,
+    '',
+    `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${count(section.checks.length, 'check')}: ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
+    ''
+  ]
+  const findings = findingLines(section, newIds)
+  if (findings.length) out.push(...findings, '')
+  for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
+    out.push(`<details><summary>${ICON[check.status]} ${checkId(check.id)}: the rule and the evidence</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '', escapeMarkdown(check.message), '')
     if (check.evidence) out.push('Request:', '', codeBlock(check.evidence.request, 'json'), '', 'Response:', '', codeBlock(check.evidence.response), '')
     out.push('</details>', '')
   }
+  const passing = section.checks.filter((c) => c.status === 'pass')
+  if (passing.length) out.push(`<details><summary>✓ ${passing.length} passed</summary>`, '', passing.map((c) => checkId(c.id)).join(' · '), '', '</details>', '')
+  const skipped = section.checks.filter((c) => c.status === 'skip')
+  if (skipped.length > 0) out.push(`Skipped: ${skipped.map((c) => checkId(c.id)).join(', ')} (${escapeMarkdown(skipped[0].message)}${skipped.some((c) => c.message !== skipped[0].message) ? ', …' : ''}).`, '')
   if (section.migration.length > 0) {
     out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '')
   }
   return out
+}
+
+/** The comment's view: one verdict line with the counts, then the failures and warnings. */
+export function conformanceDigest(section: ConformanceSection, newIds: ReadonlySet<string> = new Set()): string[] {
+  const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport}: ${checkTally(section)}`, '']
+  const findings = findingLines(section, newIds)
+  if (findings.length) lines.push(...findings, '')
+  if (section.migration.length) lines.push(`${count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '')
+  return lines
 }

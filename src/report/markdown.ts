@@ -1,8 +1,15 @@
 import type { Json } from '../config/types.js'
-import type { ConversationEntry, GateResult, GroupResult, MetricSet, MetricsReport, ResultsDocument, RunResult } from '../results/types.js'
+import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDocument, RunResult } from '../results/types.js'
+import { renderRegressions, renderWhatChanged } from './changes.js'
 import { renderConformance } from './conformance.js'
+import { renderFailures } from './failures.js'
+import { headerLine } from './headline.js'
+import { renderMatrix } from './matrix.js'
+import { METRIC_LABELS } from './metric-labels.js'
+import { formatTimestamp } from './timestamp.js'
+import { count, seconds, usd } from '../util/words.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
-import { formatPercent, roundHalfEven } from './numbers.js'
+import { formatPercent } from './numbers.js'
 import { pyStr } from '../scoring/python-values.js'
 
 const OUTPUT_LIMIT = 2000
@@ -18,9 +25,11 @@ const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged')
 const CANCELLED_BADGE = shield(['cancelled', '6e7781'], 'cancelled')
 
 /**
- * The Markdown report, in eval-action's structure (header line, summary table, per-run details)
- * with its defects fixed: score badges follow each case's own threshold, the final answer is
- * shown, errors are explained, and every string from a server or a model is escaped.
+ * The Markdown report (also the job summary), in eval-action's structure — header line, summary
+ * table, per-run details — with its defects fixed and what a reviewer needs first: the verdict,
+ * what changed since the baseline, what did not pass, the matrix; failing runs before passing
+ * ones (collapsed). Score badges follow each case's own threshold, the final answer is shown,
+ * errors are explained, and every string from a server or a model is escaped.
  */
 export function renderMarkdownReport(doc: ResultsDocument): string {
   const out: string[] = ['# Eval Report', '', headerLine(doc), '']
@@ -29,21 +38,24 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
     return out.join('\n')
   }
   if (doc.cancelled) out.push(...renderCancelled(doc))
-  else if (doc.journal && doc.journal.missing > 0) out.push(`> **Incomplete:** ${doc.journal.missing} planned runs are missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '')
-  if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${doc.journal.reused} runs were taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
+  else if (doc.journal && doc.journal.missing > 0) out.push(`> **Incomplete:** ${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '')
+  if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
+  if (doc.gate && doc.changes) out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes))
   if (doc.gate) out.push(...renderGate(doc.gate))
-  if (doc.conformance) out.push(...renderConformance(doc.conformance))
+  if (doc.runs.length > 0) out.push(...renderFailures(doc, '##'))
+  const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? [])
+  if (doc.conformance) out.push(...renderConformance(doc.conformance, newIds))
   if (doc.behaviour.status === 'skipped') {
     out.push('## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, '')
     return out.join('\n').replace(/\n{3,}/g, '\n\n')
   }
   if (doc.runs.length === 0) return out.join('\n')
   if (doc.conformance) out.push('## Behaviour evals', '')
+  const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size
+  if (columns > 1 || doc.groups.some((g) => g.runs > 1)) out.push(...renderMatrix(doc.groups, doc.gate))
   out.push(...summaryTable(doc.runs), '')
-  if (doc.groups.some((g) => g.runs > 1)) out.push(...groupTable(doc.groups), '')
   out.push(usageLine(doc), '')
   if (doc.metrics) out.push(...metricsTable(doc.metrics, doc.config?.models ?? []))
-  if ((doc.config?.models.length ?? 0) > 1) out.push(...modelMatrix(doc.runs, doc.config?.models ?? []))
   out.push('### Details', '')
   for (const run of doc.runs) out.push(...runDetails(run), '')
   return out.join('\n').replace(/\n{3,}/g, '\n\n')
@@ -55,7 +67,9 @@ export function renderCancelled(doc: ResultsDocument): string[] {
   if (!c) return []
   return [
     `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${
-      c.finished === 0 ? `none of the ${c.planned} planned runs had finished` : `${c.finished} of ${c.planned} planned runs had finished and are shown below; the others are marked cancelled`
+      c.finished === 0
+        ? `none of the ${count(c.planned, 'planned run')} had finished`
+        : `${c.finished} of ${count(c.planned, 'planned run')} had finished and ${c.finished === 1 ? 'is' : 'are'} shown below; the others are marked cancelled`
     }. No gate was applied: this is not a verdict.`,
     '>',
     '> With `resume: true` in the workflow, **Re-run failed jobs** runs only the missing runs (CLI: `--resume`).',
@@ -63,34 +77,17 @@ export function renderCancelled(doc: ResultsDocument): string[] {
   ]
 }
 
-export function headerLine(doc: ResultsDocument): string {
-  const { summary } = doc
-  const seconds = Math.trunc(doc.duration_s)
-  const parts: string[] = []
-  if (doc.cancelled) parts.push(`**Cancelled** — ${summary.passed} passed, ${summary.failed} failed, ${summary.errored} errored, ${summary.cancelled} cancelled of ${summary.total}`)
-  else if (doc.behaviour.status === 'skipped' && doc.conformance) parts.push(`**Conformance ${doc.conformance.passed ? 'passed' : 'failed'}**, behaviour evals skipped`)
-  else if (summary.failed + summary.errored === 0) parts.push(`**All ${summary.total} evals passed**`)
-  else {
-    const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : ''].filter(Boolean).join(', ')
-    parts.push(`**${summary.passed}/${summary.total} passed** — ${problems}`)
-  }
-  if (doc.groups.some((g) => g.runs > 1)) parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`)
-  if (doc.conformance && doc.behaviour.status === 'ran') parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`)
-  if (seconds > 0) parts.push(`${seconds}s`)
-  parts.push(formatTimestamp(doc.started_at))
-  return `> ${parts.join(' · ')}`
-}
-
-function usageLine(doc: ResultsDocument): string {
+/** Tokens, LLM and tool calls, the judge and the response cache, on one line. */
+export function usageLine(doc: ResultsDocument): string {
   const { summary } = doc
   return [
     `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd)}`,
     `**LLM calls:** ${summary.llm_calls}`,
-    `**Tool calls:** ${summary.tool_calls} (${summary.tool_errors} errors, ${summary.schema_invalid_calls} outside the input schema)`,
+    `**Tool calls:** ${summary.tool_calls} (${count(summary.tool_errors, 'error')}, ${summary.schema_invalid_calls} outside the input schema)`,
     `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
     ...(summary.cache && summary.cache.mode !== 'off'
       ? [
-          `**Cache (${summary.cache.mode}):** ${summary.cache.hits} hits, ${summary.cache.misses} misses, ${summary.cache.saved_tokens.toLocaleString('en-US')} tokens${summary.cache.saved_cost_usd !== null ? ` ($${summary.cache.saved_cost_usd.toFixed(4)})` : ''} saved`
+          `**Cache (${summary.cache.mode}):** ${count(summary.cache.hits, 'hit')}, ${count(summary.cache.misses, 'miss', 'misses')}, ${count(summary.cache.saved_tokens, 'token')}${summary.cache.saved_cost_usd !== null ? ` (${usd(summary.cache.saved_cost_usd)})` : ''} saved`
         ]
       : [])
   ].join(' · ')
@@ -98,54 +95,50 @@ function usageLine(doc: ResultsDocument): string {
 
 function costNote(agent: number | undefined, judge: number | undefined): string {
   if (agent === undefined && judge === undefined) return ''
-  return ` ($${((agent ?? 0) + (judge ?? 0)).toFixed(4)} as the provider reported)`
+  return ` (${usd((agent ?? 0) + (judge ?? 0))} as the provider reported)`
 }
 
+/**
+ * One row per run, eval-action's columns; runs that did not pass first, the passing ones
+ * collapsed below them (with repeats there can be hundreds).
+ */
 export function summaryTable(runs: RunResult[]): string[] {
   const withTools = runs.some((r) => r.tool_assertions.checks.length > 0)
   const headers = ['Score', 'Case', 'Provider', 'Model', 'Prompt', ...(withTools ? ['Tools'] : []), 'Time', 'Details']
-  const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`]
-  for (const run of runs) {
-    const [provider, model] = splitModel(run.model)
-    const cells = [
-      scoreBadge(run),
-      `<code>${escapeHtml(run.case_id)}</code>`,
-      escapeHtml(provider),
-      `<code>${escapeHtml(model)}</code>`,
-      escapeHtml(run.prompt_name),
-      ...(withTools ? [toolsCell(run)] : []),
-      run.duration_s > 0 ? `${roundHalfEven(run.duration_s)}s` : '-',
-      `<a href="#${anchor(run)}">View</a>`
-    ]
-    rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`)
+  const table = (list: RunResult[]) => {
+    const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`]
+    for (const run of list) {
+      const [provider, model] = splitModel(run.model)
+      const cells = [
+        scoreBadge(run),
+        `<code>${escapeHtml(run.case_id)}</code>`,
+        escapeHtml(provider),
+        `<code>${escapeHtml(model)}</code>`,
+        escapeHtml(run.prompt_name),
+        ...(withTools ? [toolsCell(run)] : []),
+        run.status === 'cancelled' ? '—' : seconds(run.duration_s),
+        `<a href="#user-content-${anchor(run)}">View</a>`
+      ]
+      rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`)
+    }
+    rows.push('</table>')
+    return rows
   }
-  rows.push('</table>')
-  return rows
+  const notPassing = runs.filter((r) => r.status !== 'passed')
+  const passing = runs.filter((r) => r.status === 'passed')
+  if (notPassing.length === 0) return table(passing)
+  if (passing.length === 0) return table(notPassing)
+  return [...table(notPassing), '', `<details><summary>${count(passing.length, 'passing run')}</summary>`, '', ...table(passing), '', '</details>']
 }
 
-/** The verdict's reasons first: which gate, which metric, how far; then what changed. */
+/** The gate: which one, against what, and each reason it failed (what changed is its own section). */
 export function renderGate(gate: GateResult): string[] {
   const against = gate.baseline ? ` against the baseline ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)})` : ''
   const out = [`**Gate: ${gate.mode}**${against} — ${gate.passed ? '✓ passed' : '✗ failed'}${gate.note ? ` (${escapeMarkdown(gate.note)})` : ''}`, '']
   for (const reason of gate.reasons) out.push(`- ${escapeMarkdown(reason)}`)
   if (gate.reasons.length) out.push('')
-  const list = (label: string, items: string[]) => (items.length ? [`${label} (${items.length}): ${items.slice(0, 20).map((i) => codeSpan(i)).join(', ')}${items.length > 20 ? ', …' : ''}`, ''] : [])
-  out.push(...list('Regressed', gate.regressed), ...list('Fixed', gate.fixed), ...list('New', gate.added), ...list('Removed', gate.removed))
   return out
 }
-
-const METRIC_LABELS: [keyof Omit<MetricSet, 'runs'>, string][] = [
-  ['tool_selection_accuracy', 'Tool selection accuracy'],
-  ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
-  ['argument_correctness', 'Argument correctness'],
-  ['sequence_correctness', 'Sequence correctness'],
-  ['task_completion', 'Task completion (judge)'],
-  ['schema_invalid_call_rate', 'Calls outside the input schema'],
-  ['tool_error_rate', 'Tool error rate'],
-  ['tool_set_precision', 'Tool-set precision'],
-  ['tool_set_recall', 'Tool-set recall'],
-  ['tool_set_f1', 'Tool-set F1']
-]
 
 /** Metrics overall and per model; a metric no run applies to shows as —. */
 function metricsTable(metrics: MetricsReport, models: string[]): string[] {
@@ -160,36 +153,6 @@ function metricsTable(metrics: MetricsReport, models: string[]): string[] {
     '</table>',
     ''
   ]
-}
-
-/** Cases × models: how many of each case's runs passed with each model. */
-function modelMatrix(runs: RunResult[], models: string[]): string[] {
-  const cases = [...new Set(runs.map((r) => r.case_id))]
-  const cell = (caseId: string, model: string) => {
-    const list = runs.filter((r) => r.case_id === caseId && r.model === model)
-    if (list.length === 0) return '—'
-    const passed = list.filter((r) => r.status === 'passed').length
-    return `${passed === list.length ? '✓' : passed === 0 ? '✗' : '◐'} ${passed}/${list.length}`
-  }
-  return [
-    '<table>',
-    `<tr><th>Case</th>${models.map((m) => `<th align="center"><code>${escapeHtml(m)}</code></th>`).join('')}</tr>`,
-    ...cases.map((c) => `<tr><td><code>${escapeHtml(c)}</code></td>${models.map((m) => `<td align="center">${cell(c, m)}</td>`).join('')}</tr>`),
-    '</table>',
-    ''
-  ]
-}
-
-/** Repeats: each case × model × prompt, k of N runs passed, against its floor. */
-function groupTable(groups: GroupResult[]): string[] {
-  const rows = ['<table>', '<tr><th align="center">Group</th><th align="center">Case</th><th align="center">Model</th><th align="center">Prompt</th><th align="center">Kind</th><th align="center">Passed</th><th align="center">Floor</th></tr>']
-  for (const g of groups) {
-    rows.push(
-      `<tr><td align="center">${g.success ? PASS_BADGE : FAIL_BADGE}</td><td align="center"><code>${escapeHtml(g.case_id)}</code></td><td align="center"><code>${escapeHtml(g.model)}</code></td><td align="center">${escapeHtml(g.prompt_name)}</td><td align="center">${g.kind}</td><td align="center">${g.passed}/${g.runs}</td><td align="center">${formatPercent(g.floor)}%</td></tr>`
-    )
-  }
-  rows.push('</table>')
-  return rows
 }
 
 /** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
@@ -334,8 +297,4 @@ export function anchor(run: Pick<RunResult, 'case_id' | 'model' | 'prompt_name'>
 function splitModel(model: string): [string, string] {
   const slash = model.indexOf('/')
   return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)]
-}
-
-function formatTimestamp(iso: string): string {
-  return iso.slice(0, 16).replace('T', ' ')
 }

@@ -1,7 +1,9 @@
+import { groupKey } from '../aggregate/gate.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { formatPercent } from './numbers.js'
+import { count as plural, percent, seconds } from '../util/words.js'
 
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
 export function formatProgressLine(run: RunResult, finished: number, total: number): string {
@@ -16,7 +18,7 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   }
   const golden = run.golden_assertions?.checks ?? []
   if (golden.length > 0) line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`
-  line += ` (${run.duration_s}s)`
+  line += ` (${seconds(run.duration_s)})`
   if (run.error) line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`
   return clean(line)
 }
@@ -27,12 +29,14 @@ function clean(line: string): string {
 }
 
 export function formatSummaryLine(doc: ResultsDocument): string {
-  if (doc.fatal_error !== null) return `Evals failed to run: ${doc.fatal_error}`
+  if (doc.fatal_error !== null) return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`
   const s = doc.summary
   const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : ''
   if (doc.cancelled) return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`
-  if (doc.behaviour.status === 'skipped') return `${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
-  return `${conformance}${s.passed}/${s.total} passed (${Math.round(s.pass_rate * 1000) / 10}%), ${s.failed} failed, ${s.errored} errored · ${s.tokens.total} tokens · ${doc.duration_s}s`
+  if (doc.behaviour.status === 'skipped') return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
+  const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`
+  const verdict = doc.passed ? 'PASSED' : 'FAILED'
+  return `${verdict}: ${conformance}${s.passed}/${s.total} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${plural(s.tokens.total, 'token')} · ${doc.duration_s}s`
 }
 
 /** The conformance verdict in a line, then one line per failure or warning. */
@@ -40,11 +44,11 @@ export function formatConformanceLines(report: ConformanceReport): string[] {
   const count = (status: string) => report.checks.filter((c) => c.status === status).length
   const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`
   const lines = [
-    `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
+    `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${plural(count('warn'), 'warning')}, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
   ]
   if (report.error) lines.push(`  ✗ ${report.error}`)
   for (const c of report.checks) if (c.status === 'fail' || c.status === 'warn') lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`)
-  if (report.migration.length) lines.push(`  ${report.migration.length} migration steps to 2026-07-28 are in the report.`)
+  if (report.migration.length) lines.push(`  ${plural(report.migration.length, 'migration step')} to 2026-07-28 ${report.migration.length === 1 ? 'is' : 'are'} in the report.`)
   return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '))
 }
 
@@ -64,6 +68,8 @@ export function failureReason(doc: ResultsDocument): string {
   if (doc.gate) reasons.push(...doc.gate.reasons)
   else if (repeated && doc.summary.groups.failed > 0) reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`)
   else if (!repeated && bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
+  const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs)
+  if (below.length > 0 && doc.gate && !doc.gate.passed) reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`)
   if (doc.conformance && !doc.conformance.passed) {
     const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id)
     reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`)

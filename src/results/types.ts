@@ -158,7 +158,7 @@ export interface ModelSummary {
   model: string
   total: number
   passed: number
-  pass_rate: number
+  pass_rate: number | null
 }
 
 export interface Summary {
@@ -167,7 +167,8 @@ export interface Summary {
   failed: number
   errored: number
   cancelled: number
-  pass_rate: number
+  /** Null when nothing ran: no run is not a 100 % pass rate. */
+  pass_rate: number | null
   tokens: { agent: TokenUsage; judge: TokenUsage; total: number }
   llm_calls: number
   tool_calls: number
@@ -250,6 +251,55 @@ export interface ResultsDocument {
   cancelled: Cancellation | null
   /** The run journal this document was built from, and what a resumed evaluation reused from it. */
   journal: JournalInfo | null
+  /** What changed since the baseline; null without one. */
+  changes: Changes | null
+}
+
+/** One run as the baseline and this evaluation saw it, for a group that regressed. */
+export interface RunSnapshot {
+  status: RunStatus
+  final_output: string | null
+  tool_calls: { name: string; args: Record<string, Json> }[]
+  score: number | null
+}
+
+/** A conformance finding (fail or warn) that the baseline did not have, or that went away. */
+export interface FindingChange {
+  id: string
+  status: 'fail' | 'warn'
+  message: string
+}
+
+/** The tools the server lists, against the baseline's. */
+export interface ToolSurfaceDiff {
+  added: string[]
+  removed: string[]
+  /** Tools whose description, input schema or output schema changed, and which of them. */
+  changed: { name: string; what: ('description' | 'input schema' | 'output schema')[] }[]
+}
+
+/** A measured figure before and after (null where one side did not measure it). */
+export interface FigureChange {
+  baseline: number | null
+  current: number | null
+}
+
+/**
+ * Everything that differs from the baseline document, computed once when the gate is applied, so
+ * a renderer (or `report --from`) never needs the baseline file again.
+ */
+export interface Changes {
+  baseline: { source: string; started_at: string }
+  /** Conformance findings new since the baseline, and those that went away; null when either side has no conformance section. */
+  conformance: { new: FindingChange[]; resolved: FindingChange[] } | null
+  /** Null when either side did not list the tools (conformance off or failed to probe). */
+  tools: ToolSurfaceDiff | null
+  /** Total cost in USD as the provider reported it; null on a side that reported none. */
+  cost_usd: FigureChange
+  /** Median run duration in seconds over the runs that finished. */
+  median_run_s: FigureChange
+  /** For each regressed group ("case · model · prompt"): its first failing run now, and a passing run of the baseline. */
+  regressions: { group: string; baseline: RunSnapshot | null; current: RunSnapshot | null }[]
 }
 
 export interface Cancellation {

@@ -36,9 +36,10 @@ function evidenceOf(exchange: Exchange): { request: string; response: string } {
 /** "error -32601 (Method not found)", "a result", "no answer" — for messages. */
 export function describeResponse(exchange: Exchange): string {
   const { response } = exchange
-  const http = response.status !== undefined ? `HTTP ${response.status} ` : ''
+  // "HTTP 200 with a result", not "HTTP 200 a result".
+  const http = response.status !== undefined ? `HTTP ${response.status} with ` : ''
   if (response.frame?.error) return `${http}error ${response.frame.error.code} (${response.frame.error.message})`
-  if (response.frame?.result) return `${http}a result${response.frame.result.isError === true ? ' with isError: true' : ''}`
+  if (response.frame?.result) return `${http}a result${response.frame.result.isError === true ? ' (isError: true)' : ''}`
   if (response.timedOut) return 'no answer before the timeout'
   if (response.failure) return response.failure
   return `${http}no JSON-RPC response`

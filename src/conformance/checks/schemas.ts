@@ -21,7 +21,7 @@ export const LINT_SCHEMA_SIZE: CheckSpec = { id: 'lint-schema-size', severity: '
 export const LARGE_SCHEMA_CHARS = 8000
 const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/
 
-interface Tool {
+export interface Tool {
   name: string
   description?: unknown
   inputSchema?: unknown

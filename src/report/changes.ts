@@ -1,0 +1,80 @@
+import type { Changes, GateResult, RunSnapshot } from '../results/types.js'
+import { pyStr } from '../scoring/python-values.js'
+import { blockquote, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { metricLabel } from './metric-labels.js'
+import { formatPercent } from './numbers.js'
+import { formatTimestamp } from './timestamp.js'
+import { count, percent, pointsDelta, relativeDelta, seconds, usd } from '../util/words.js'
+
+const LIST_MAX = 20
+
+/**
+ * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the
+ * groups that were fixed, are new or went away (the regressed ones are named once, under the
+ * failures); new and resolved conformance findings; the tool surface; cost and run time.
+ */
+export function renderWhatChanged(gate: GateResult, changes: Changes, heading = '####'): string[] {
+  const out = [`${heading} What changed since the baseline`, '', `Baseline: ${codeSpan(changes.baseline.source)} (${formatTimestamp(changes.baseline.started_at)}).`, '']
+  if (gate.metrics.length > 0) {
+    out.push('<table>', '<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th><th></th></tr>')
+    for (const m of gate.metrics) {
+      const verdict = m.failed ? `✗ over the allowed ${percent(gate.max_drop)}` : ''
+      out.push(`<tr><td>${metricLabel(m.name)}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td><td>${verdict}</td></tr>`)
+    }
+    out.push('</table>', '')
+  }
+  const groups = [
+    gate.regressed.length ? `**${gate.regressed.length} regressed** (marked ▼ below)` : '0 regressed',
+    `${gate.fixed.length} fixed`,
+    `${gate.added.length} new`,
+    `${gate.removed.length} removed`
+  ]
+  out.push(`**Groups:** ${groups.join(' · ')}`, '')
+  const named = (label: string, items: string[]) =>
+    items.length ? [`- ${label}: ${items.slice(0, LIST_MAX).map((i) => codeSpan(i)).join(', ')}${items.length > LIST_MAX ? `, and ${items.length - LIST_MAX} more` : ''}`] : []
+  const lists = [...named('Fixed', gate.fixed), ...named('New', gate.added), ...named('Removed', gate.removed)]
+  if (lists.length) out.push(...lists, '')
+
+  if (changes.conformance) {
+    const { new: fresh, resolved } = changes.conformance
+    const parts = [fresh.length ? `**${count(fresh.length, 'new finding')}** (marked *new*)` : 'no new findings', resolved.length ? `${count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : '']
+    out.push(`**Conformance:** ${parts.filter(Boolean).join(' · ')}`, '')
+  }
+  if (changes.tools) {
+    const { added, removed, changed } = changes.tools
+    const parts = [
+      ...added.map((t) => `+ ${codeSpan(t)}`),
+      ...removed.map((t) => `− ${codeSpan(t)}`),
+      ...changed.map((t) => `${codeSpan(t.name)} (${t.what.join(', ')} changed)`)
+    ]
+    if (parts.length) out.push(`**Tools:** ${parts.slice(0, LIST_MAX).join(', ')}${parts.length > LIST_MAX ? ', …' : ''}`, '')
+  }
+  const figures: string[] = []
+  const { cost_usd: cost, median_run_s: median } = changes
+  if (cost.baseline !== null && cost.current !== null) figures.push(`**Cost:** ${usd(cost.baseline)} → ${usd(cost.current)} (${relativeDelta(cost.baseline, cost.current)})`)
+  if (median.baseline !== null && median.current !== null) figures.push(`**Median run:** ${seconds(median.baseline)} → ${seconds(median.current)} (${relativeDelta(median.baseline, median.current)})`)
+  if (figures.length) out.push(figures.join(' · '), '')
+  return out
+}
+
+/** For each regressed group: the baseline's passing run beside the run that now fails. */
+export function renderRegressions(changes: Changes, limit = 10): string[] {
+  if (changes.regressions.length === 0) return []
+  const out: string[] = []
+  for (const r of changes.regressions.slice(0, limit)) {
+    out.push(`<details><summary>▼ ${escapeHtml(r.group)}: the baseline's run and this one</summary>`, '')
+    out.push(...side('Baseline', r.baseline), ...side('Now', r.current))
+    out.push('</details>', '')
+  }
+  if (changes.regressions.length > limit) out.push(`_${count(changes.regressions.length - limit, 'more regressed group')}: their runs are in the results document (\`changes.regressions\`)._`, '')
+  return out
+}
+
+function side(label: string, run: RunSnapshot | null): string[] {
+  if (!run) return [`**${label}:** _no run recorded._`, '']
+  const score = run.score === null ? 'not judged' : `${formatPercent(run.score)}%`
+  const calls = run.tool_calls.map((c) => `${codeSpan(c.name)}${escapeMarkdown(`(${Object.entries(c.args).map(([k, v]) => `${k}=${pyStr(v)}`).join(', ')})`)}`)
+  const out = [`**${label}** — ${run.status}, judge ${score}; tool calls: ${calls.length ? calls.join(' → ') : 'none'}`, '']
+  out.push(run.final_output ? blockquote(truncateText(run.final_output, 1500)) : '> _No final answer._', '')
+  return out
+}

@@ -1,0 +1,39 @@
+import type { GateResult, GroupResult } from '../results/types.js'
+import { escapeHtml } from './escape.js'
+
+/** The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its floor, ⚠ every run errored, ⊘ cancelled. */
+export function groupSymbol(group: GroupResult): string {
+  if (group.cancelled > 0 && group.passed + group.cancelled === group.runs && !group.success) return '⊘'
+  if (!group.success) return group.errored === group.runs ? '⚠' : '✗'
+  return group.passed === group.runs ? '✓' : '◐'
+}
+
+/**
+ * Cases × models (× system prompts when there are several): each cell is a group's `k/N` with
+ * its symbol, ▼ when it regressed against the baseline and ▲ when it was fixed.
+ */
+export function renderMatrix(groups: GroupResult[], gate: GateResult | null): string[] {
+  if (groups.length === 0) return []
+  const prompts = [...new Set(groups.map((g) => g.prompt_name))]
+  const columns = [...new Map(groups.map((g) => [JSON.stringify([g.model, g.prompt_name]), { model: g.model, prompt: g.prompt_name }])).values()]
+  const cases = [...new Set(groups.map((g) => g.case_id))]
+  const byKey = new Map(groups.map((g) => [JSON.stringify([g.case_id, g.model, g.prompt_name]), g]))
+  const regressed = new Set(gate?.regressed ?? [])
+  const fixed = new Set(gate?.fixed ?? [])
+  const header = columns
+    .map((c) => `<th align="center"><code>${escapeHtml(c.model)}</code>${prompts.length > 1 ? `<br>${escapeHtml(c.prompt)}` : ''}</th>`)
+    .join('')
+  const rows = cases.map((caseId) => {
+    const cells = columns.map((c) => {
+      const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]))
+      if (!g) return '<td align="center">—</td>'
+      const key = `${g.case_id} · ${g.model} · ${g.prompt_name}`
+      const mark = regressed.has(key) ? ' ▼' : fixed.has(key) ? ' ▲' : ''
+      return `<td align="center">${groupSymbol(g)} ${g.passed}/${g.runs}${mark}</td>`
+    })
+    return `<tr><td><code>${escapeHtml(caseId)}</code></td>${cells.join('')}</tr>`
+  })
+  const shown = new Set(groups.map(groupSymbol))
+  const legend = `✓ every run passed · ◐ reached its pass floor · ✗ below it${shown.has('⚠') ? ' · ⚠ errored' : ''}${shown.has('⊘') ? ' · ⊘ cancelled' : ''}${gate?.regressed.length ? ' · ▼ regressed' : ''}${gate?.fixed.length ? ' · ▲ fixed' : ''}`
+  return ['<table>', `<tr><th>Case</th>${header}</tr>`, ...rows, '</table>', '', `<sub>${legend}</sub>`, '']
+}
