@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
+import { resultsConfig } from '../src/engine.js'
+import { redactText } from '../src/util/redact.js'
 import { parseServerConfig, serverSecrets } from '../src/config/server-config.js'
 import { loadSuiteFile, parseSuite } from '../src/config/suite.js'
 import { evaluate, journalHash, prepare, suiteHash, writeResults } from '../src/evaluate.js'
@@ -237,7 +239,8 @@ describe('${NAME} placeholders in server_config', () => {
       kind: 'http',
       url: 'https://mcp.example.com/mcp',
       headers: { 'X-Key': 'tok-secret-123', Authorization: 'Bearer tok-secret-123' },
-      expanded: ['mcp.example.com', 'tok-secret-123'],
+      // The whole URL as the parser writes it is a secret too (it re-encodes what it holds).
+      expanded: ['mcp.example.com', 'tok-secret-123', 'https://mcp.example.com/mcp'],
       template: { url: 'https://${HOST}/mcp' }
     })
   })
@@ -295,6 +298,18 @@ describe('${NAME} placeholders in server_config', () => {
     expect(parse({ url: 'https://x.example/mcp', auth: '${EMPTY}' })).toMatchObject({ headers: {} })
   })
 
+  test('a secret in the URL is redacted as the URL parser re-encodes it, and the document shows the URL as written', () => {
+    const secret = 'a+b c$d|e{f'
+    const config = parse({ url: 'https://u:${PASS}@h.example/mcp?k=${PASS}' }, { PASS: secret })
+    expect(config.kind === 'http' && config.url).not.toContain(secret)
+    const written = redactText(JSON.stringify({ url: config.kind === 'http' ? config.url : '', parts: new URL(config.kind === 'http' ? config.url : '').password }), serverSecrets(config))
+    expect(written).not.toMatch(/a\+b|c\$d|%20c/)
+    expect(resultsConfig(parseSuite('system_prompts: {d: x}\ncases:\n  - {id: a, prompt: p, rubric: r}\n', 'e.yaml'), config, { filter: '', maxSteps: 1, concurrency: 1, timeoutSeconds: 1, baseUrl: 'x' }).server).toEqual({
+      kind: 'http',
+      url: 'https://u:${PASS}@h.example/mcp?k=${PASS}'
+    })
+  })
+
   test('a URL that is invalid after expansion is shown as written, never with the secret', () => {
     const error = errorOf(() => parse({ url: '${TOKEN}' }))
     expect(error.message).toBe("input 'server_config' at url: not a valid URL: ${TOKEN} (after expanding its placeholders)")
@@ -305,7 +320,7 @@ describe('${NAME} placeholders in server_config', () => {
     expect(secrets).toEqual(expect.arrayContaining(['tok-secret-123', 'plain-value']))
     // "node" redacted would turn every "nodes" in a report into "***s".
     expect(secrets).not.toContain('node')
-    expect(serverSecrets(parse({ url: 'https://${HOST}/mcp?key=${TOKEN}' }))).toEqual(['mcp.example.com', 'tok-secret-123'])
+    expect(serverSecrets(parse({ url: 'https://${HOST}/mcp?key=${TOKEN}' }))).toEqual(expect.arrayContaining(['mcp.example.com', 'tok-secret-123', '?key=tok-secret-123']))
   })
 
   const optionsIn = (dir: string, values: Record<string, string>) => {
@@ -356,8 +371,9 @@ describe('${NAME} placeholders in server_config', () => {
     const paths = { resultsPath: join(dir, 'eval-results.json'), reportPath: join(dir, 'eval-report.md'), transcriptsDir: join(dir, 't') }
     const { files, document } = writeResults(doc, paths, prepared.secrets)
     const written = [...files, ...readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f))].map((f) => readFileSync(f, 'utf8')).join('\n')
-    expect(document.config?.server).toMatchObject({ args: [expect.any(String), '--token=***'] })
-    expect(written).toContain('--token=***')
+    // The document shows the server as written: the placeholder, never its value.
+    expect(document.config?.server).toMatchObject({ args: [expect.any(String), '--token=${ARG_SECRET}'] })
+    expect(written).toContain('--token=${ARG_SECRET}')
     expect(written).not.toContain(secret)
   })
 })

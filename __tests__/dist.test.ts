@@ -87,7 +87,7 @@ describeDist('dist/index.js (the action)', () => {
       journal: 'eval-runs.jsonl'
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
-    expect(doc).toMatchObject({ version: 1, passed: true, summary: { total: 2, passed: 2 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
+    expect(doc).toMatchObject({ version: 2, passed: true, summary: { total: 2, passed: 2 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
     expect(doc.runs.map((r) => [r.case_id, r.prompt_name])).toEqual([
       ['weather-paris', 'default'],
       ['weather-paris', 'terse']

@@ -44,8 +44,8 @@ describe('evaluateGate', () => {
     const worse = doc([group('a', true), group('b', false), group('c', true), group('gone', true)], { tool_selection_accuracy: 0.9, over_trigger_rate: 0.05 })
     const gate = evaluateGate(worse, { document: baseline, source: 'b.json' }, 'delta', 0.02)
     expect(gate.reasons).toEqual([
-      'delta: tool_selection_accuracy fell from 100% to 90% (-10 pt, more than the allowed 2%)',
-      'delta: over_trigger_rate rose from 0% to 5% (+5 pt, more than the allowed 2%)'
+      'delta: tool_selection_accuracy fell from 100% to 90% (-10 pt, more than the allowed 2 pt)',
+      'delta: over_trigger_rate rose from 0% to 5% (+5 pt, more than the allowed 2 pt)'
     ])
     // A drop within max_drop passes.
     expect(evaluateGate(worse, { document: baseline, source: 'b.json' }, 'delta', 0.1).passed).toBe(true)
@@ -89,7 +89,7 @@ describe('loadBaseline', () => {
     writeFileSync(join(dir, 'old.json'), '[{"case_id": "eval-action array"}]')
     expect(loadBaseline(join(dir, 'old.json'), (w) => warnings.push(w))).toBeNull()
     expect(warnings).toHaveLength(2)
-    expect(warnings[1]).toContain('not a version 1 results document with groups')
+    expect(warnings[1]).toContain('not a results document of version 1 or 2')
     expect(loadBaseline('')).toBeNull()
   })
 })

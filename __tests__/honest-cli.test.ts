@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { failedWithBaselineShape, golden } from '../__fixtures__/report-shapes.js'
+import { compareWithBaseline } from '../src/aggregate/changes.js'
 import { summarize } from '../src/aggregate/summarize.js'
 import { main } from '../src/cli/main.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions } from '../src/config/options.js'
-import { prepare, withoutFloatNoise } from '../src/evaluate.js'
+import { prepare, withoutFloatNoise, writeResults } from '../src/evaluate.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
 const root = resolve(fixturePath('..'))
@@ -106,6 +107,54 @@ describe('report --from eval-results.json [--baseline old.json]', () => {
     writeFileSync('x.json', '{"hello": 1}')
     const { code, stderr } = await cli(['report', '--from', 'x.json'])
     expect(code).toBe(2)
-    expect(stderr).toContain('error: --from x.json is JSON but not a version 1 results document')
+    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1 or 2) nor a run journal')
+  })
+})
+
+describe('review: what a hostile or old document cannot do', () => {
+  test('a suite with no cases is an error, not "0/0 passed"', async () => {
+    writeFileSync('empty.yaml', 'system_prompts: {d: x}\ncases: []\n')
+    const { code, stderr } = await cli(['--server-config', SERVER, '--eval-cases', 'empty.yaml', '--api-key', 'k'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('has no cases: nothing would be evaluated')
+  })
+
+  test('a cut of a regressed answer never halves a secret: the document keeps it whole, redaction sees it', () => {
+    const secret = 'sk-SUPERSECRET-0123456789'
+    const shape = failedWithBaselineShape()
+    const long = `${'x'.repeat(1990)}${secret} and more`
+    // The regressed group's failing run answers with a secret across character 2000.
+    const runs = shape.runs.map((r) => (r.case_id === 'convert' && r.model === 'openai/gpt-4o-mini' ? { ...r, final_output: long } : r))
+    const current = { ...shape, runs }
+    const doc: ResultsDocument = { ...current, changes: compareWithBaseline(current, shape.gate!, { document: shape, source: 'b.json' }) }
+    expect(doc.changes?.regressions[0].current?.final_output).toBe(long)
+    const { results, report } = writeResults(doc, { resultsPath: 'r.json', reportPath: 'r.md' }, [secret])
+    for (const text of [results, report]) expect(text).not.toContain('sk-SUPERSE')
+  })
+
+  test('re-gating a results document: --max-drop is checked, --gate keeps the recorded baseline', async () => {
+    const current = failedWithBaselineShape()
+    writeFileSync('old.json', JSON.stringify(golden()))
+    writeFileSync('now.json', JSON.stringify({ ...current, gate: current.gate && { ...current.gate, baseline: { source: 'old.json', started_at: golden().started_at } } }))
+    expect((await cli(['report', '--from', 'now.json', '--max-drop', 'banana'])).stderr).toContain("--max-drop: must be a number from 0 to 1, got 'banana'")
+    expect((await cli(['report', '--from', 'now.json', '--gate', 'both', '--output', 'out.json'])).code).toBe(1)
+    const out = JSON.parse(readFileSync('out.json', 'utf8')) as ResultsDocument
+    expect(out.gate).toMatchObject({ mode: 'both', baseline: { source: 'old.json' } })
+    expect(out.changes?.baseline.source).toBe('old.json')
+  })
+
+  test('a version 1 document is still read, as a baseline and by report --from', async () => {
+    const v1 = { ...golden(), version: 1, changes: undefined, summary: { ...golden().summary } }
+    writeFileSync('v1.json', JSON.stringify(v1))
+    const { code, stderr } = await cli(['report', '--from', 'v1.json', '--baseline', 'v1.json', '--output', 'v2.json'])
+    expect(stderr).not.toContain('No baseline')
+    expect(code).toBe(1)
+    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 2, changes: { baseline: { source: 'v1.json' } } })
+  })
+
+  test('report: an unknown flag gets "did you mean"', async () => {
+    const { code, stderr } = await cli(['report', '--baselin', 'x'])
+    expect(code).toBe(2)
+    expect(stderr).toContain("Unknown option '--baselin'; did you mean --baseline?")
   })
 })

@@ -59,7 +59,8 @@ cases:
 
 describe('repeats in a real run', () => {
   test('each attempt is recorded; the group passes on its floor; the report, JUnit and reason speak of groups', async () => {
-    let scored = 0
+    // Counted per case (the judge's prompt holds the case's input): judge calls of the two cases interleave.
+    const scored = { flaky: 0, strict: 0 }
     const { doc } = await evaluateWith({
       suite: suiteOf(`  - {id: flaky, prompt: say hi, rubric: greets, runs: 5}\n  - {id: strict, prompt: say bye, rubric: says bye, runs: 5, kind: hard}\n`),
       server: EXAMPLE_SERVER,
@@ -68,7 +69,10 @@ describe('repeats in a real run', () => {
         const kind = kindOf(req)
         if (kind === 'steps') return steps(req.model)
         // One verdict in five is low, for each case: 4/5 is enough for soft, not for hard.
-        if (kind === 'score') return verdict(req.model, scored++ % 5 === 0 ? 2 : 9, 'ok')
+        if (kind === 'score') {
+          const which = JSON.stringify(req.messages).includes('say bye') ? 'strict' : 'flaky'
+          return verdict(req.model, scored[which]++ % 5 === 0 ? 2 : 9, 'ok')
+        }
         return answer(req.model, 'hello')
       }
     })

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
 import { assembleDocument } from './aggregate/document.js'
 import { cancellationOf } from './execute/cancellation.js'
+import { serverTemplate } from './config/server-config.js'
 import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
 import { validateArgs } from './scoring/args-schema.js'
@@ -434,7 +435,9 @@ function emptyTranscript(spec: RunSpec): Transcript {
   }
 }
 
-export function resultsConfig(suite: Suite, server: ServerConfig, settings: Omit<EngineSettings, 'today'>): ResultsConfig {
+/** The configuration as the document shows it: the server as written, its placeholders unexpanded. */
+export function resultsConfig(suite: Suite, configured: ServerConfig, settings: Omit<EngineSettings, 'today'>): ResultsConfig {
+  const server = serverTemplate(configured)
   return {
     eval_cases: suite.source,
     server: server.kind === 'stdio' ? { kind: 'stdio', command: server.command, args: server.args } : { kind: 'http', url: server.url },

@@ -24,6 +24,7 @@ import { anchor, renderMarkdownReport } from './report/markdown.js'
 import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsDocument, type RunResult } from './results/types.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
+import { READABLE_VERSIONS, upgradeDocument } from './results/upgrade.js'
 import { redactDeep, redactText } from './util/redact.js'
 import { count } from './util/words.js'
 import { TOOL_NAME, TOOL_VERSION } from './version.js'
@@ -64,6 +65,7 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
     const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
     throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter })
   }
+  if (suite.cases.length === 0) throw new ConfigError('has no cases: nothing would be evaluated; to run only the protocol checks, set conformance to only', { file: options.evalCases, path: 'cases' })
   if (suite.models.length === 0) {
     throw new ConfigError(
       `no model to evaluate: ${names.models.startsWith('-') ? names.models : `the ${names.models} input`}, EVAL_MODELS and the YAML's models give an empty list (EVAL_MODELS="," means none); to run only the protocol checks, set conformance to only`,
@@ -254,8 +256,8 @@ export function loadBaseline(path: string, warn: (message: string) => void = () 
     return null
   }
   try {
-    const document = JSON.parse(readFileSync(path, 'utf8')) as ResultsDocument
-    if (document.version !== RESULTS_VERSION || !Array.isArray(document.groups)) throw new Error(`not a version ${RESULTS_VERSION} results document with groups`)
+    const document = upgradeDocument(JSON.parse(readFileSync(path, 'utf8')))
+    if (!document) throw new Error(`not a results document of version ${READABLE_VERSIONS.join(' or ')}`)
     return { document, source: path }
   } catch (error) {
     warn(`No baseline: cannot use ${path} (${(error as Error).message}); gating on the pass floors alone.`)

@@ -7085,7 +7085,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2152);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6501);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
 // Done: nothing a server or a request left open may keep the process (and a CI step) alive.
@@ -7096,7 +7096,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2152:
+/***/ 6501:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7664,6 +7664,10 @@ function words_count(n, noun, plural = `${noun}s`) {
 function percent(share) {
     return `${Math.round(share * 1000) / 10}%`;
 }
+/** An allowance in percentage points: 0.02 → "2 pt". */
+function points(share) {
+    return `${Math.round(share * 1000) / 10} pt`;
+}
 /** A change of a share in percentage points, signed, with an arrow: ▲ +2.5 pt, ▼ −10 pt, ±0 pt. */
 function pointsDelta(delta) {
     const pt = Math.round(delta * 1000) / 10;
@@ -7738,7 +7742,7 @@ function evaluateGate(doc, baseline, requested, maxDrop) {
     const metrics = compareMetrics(doc, baseline.document, maxDrop);
     if (mode !== 'absolute') {
         for (const m of metrics.filter((x) => x.failed)) {
-            reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${pct(maxDrop)})`);
+            reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`);
         }
         if (regressed.length > 0)
             reasons.push(`delta: ${words_count(regressed.length, 'group')} went from passing to failing`);
@@ -7786,8 +7790,6 @@ const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
 
 ;// CONCATENATED MODULE: ./src/aggregate/changes.ts
 
-/** How much of an answer the document keeps for a side-by-side of a regression. */
-const SNAPSHOT_ANSWER_CHARS = 2000;
 /**
  * What differs from the baseline: conformance findings, the tool surface, cost and run time,
  * and for each group that regressed, a run from each side. Pure; the gate supplies the groups.
@@ -7807,15 +7809,22 @@ function compareWithBaseline(doc, gate, baseline) {
         }))
     };
 }
-/** A finding is new when the baseline did not have it at that status (a warning that became a failure is news). */
+/**
+ * A finding is new when it got worse than the baseline had it (absent, passing or skipped → warn or
+ * fail; warn → fail): a warning that was already there is not news, nor is a failure that eased to
+ * a warning. It is resolved when its check now passes. A side that could not be probed says nothing.
+ */
 function findingChanges(now, then) {
-    const findings = (s) => s.checks.flatMap((c) => (c.status === 'fail' || c.status === 'warn' ? [{ id: c.id, status: c.status, message: c.message }] : []));
-    const key = (f) => `${f.id} ${f.status}`;
-    const current = findings(now);
-    const previous = findings(then);
-    const had = new Set(previous.map(key));
-    const has = new Set(current.map((f) => f.id));
-    return { new: current.filter((f) => !had.has(key(f))), resolved: previous.filter((f) => !has.has(f.id)) };
+    if (now.error || then.error)
+        return null;
+    const rank = (status) => (status === 'fail' ? 2 : status === 'warn' ? 1 : 0);
+    const before = new Map(then.checks.map((c) => [c.id, c.status]));
+    const after = new Map(now.checks.map((c) => [c.id, c.status]));
+    const finding = (c) => (c.status === 'fail' || c.status === 'warn' ? [{ id: c.id, status: c.status, message: c.message }] : []);
+    return {
+        new: now.checks.filter((c) => rank(c.status) > rank(before.get(c.id))).flatMap(finding),
+        resolved: then.checks.filter((c) => after.get(c.id) === 'pass').flatMap(finding)
+    };
 }
 function toolSurfaceDiff(doc, baseline) {
     const now = doc.conformance?.tools;
@@ -7858,10 +7867,10 @@ const runsOf = (doc, group) => doc.runs.filter((r) => groupKey(r) === group);
 function snapshot(run) {
     if (!run)
         return null;
-    const answer = run.final_output;
+    // Whole: a cut here would come before redaction and could halve a secret; the renderer cuts.
     return {
         status: run.status,
-        final_output: answer === null ? null : answer.length > SNAPSHOT_ANSWER_CHARS ? `${answer.slice(0, SNAPSHOT_ANSWER_CHARS)}…` : answer,
+        final_output: run.final_output,
         tool_calls: run.tool_calls.map((c) => ({ name: c.name, args: c.args })),
         score: run.metrics[0]?.score ?? null
     };
@@ -20978,6 +20987,16 @@ function validateServerConfig(data, where, env, prefix) {
         const auth = typeof data.auth === 'string' ? expand(data.auth, 'auth') : '';
         if (auth !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
             headers.Authorization = auth.startsWith('Bearer ') ? auth : `Bearer ${auth}`;
+        }
+        if (expandedUrl !== written) {
+            // The URL parser re-encodes what it holds (spaces, `{`, `|`, a host's case), so a secret in
+            // it can come out in a form no other rule knows: every part the placeholders produced is
+            // a secret as the parser writes it, and so is the whole URL.
+            expander.values.add(url.href);
+            for (const part of [url.username, url.password, url.hostname, url.pathname, url.search, url.hash]) {
+                if (part !== '' && !written.includes(part))
+                    expander.values.add(part);
+            }
         }
         const urlWritten = expander.substituted ? { template: { url: written } } : {};
         return { kind: 'http', url: url.toString(), headers, ...expansion(), ...urlWritten };
@@ -56283,7 +56302,8 @@ function abortReason(signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/results/types.ts
-const types_RESULTS_VERSION = 1;
+/** 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Version 1 documents are still read. */
+const types_RESULTS_VERSION = 2;
 const GEVAL_METRIC_NAME = 'Response Quality [GEval]';
 
 ;// CONCATENATED MODULE: ./package.json
@@ -56908,6 +56928,7 @@ function createPool(concurrency) {
 
 
 
+
 const TOOL_OUTPUT_LIMIT = 2000;
 /** How much of a server's stderr a run record keeps. */
 const STDERR_TAIL_CHARS = 4096;
@@ -57263,7 +57284,9 @@ function emptyTranscript(spec) {
         cancelled: null
     };
 }
-function resultsConfig(suite, server, settings) {
+/** The configuration as the document shows it: the server as written, its placeholders unexpanded. */
+function resultsConfig(suite, configured, settings) {
+    const server = serverTemplate(configured);
     return {
         eval_cases: suite.source,
         server: server.kind === 'stdio' ? { kind: 'stdio', command: server.command, args: server.args } : { kind: 'http', url: server.url },
@@ -57794,10 +57817,11 @@ function truncateText(text, max) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/metric-labels.ts
+
 /** The tool-use metrics, in report order, with the words a reviewer reads. */
 const METRIC_LABELS = [
     ['tool_selection_accuracy', 'Tool selection accuracy'],
-    ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
+    ['over_trigger_rate', 'Over-trigger rate on negative cases'],
     ['argument_correctness', 'Argument correctness'],
     ['sequence_correctness', 'Sequence correctness'],
     ['task_completion', 'Task completion (judge)'],
@@ -57813,13 +57837,17 @@ function metricLabel(name) {
         return 'Run pass rate';
     if (name === 'group_pass_rate')
         return 'Group pass rate';
-    return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? name;
+    return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? escapeHtml(name);
 }
 
 ;// CONCATENATED MODULE: ./src/report/timestamp.ts
-/** "2026-11-30 12:00" (UTC) from an ISO timestamp, as eval-action's header shows it. */
+/**
+ * "2026-11-30 12:00" (UTC) from an ISO timestamp, as eval-action's header shows it. A timestamp
+ * can come from a baseline file anyone could have written: anything but one shows as "unknown time".
+ */
 function formatTimestamp(iso) {
-    return iso.slice(0, 16).replace('T', ' ');
+    const shown = String(iso).slice(0, 16).replace('T', ' ');
+    return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(shown) ? shown : 'unknown time';
 }
 
 ;// CONCATENATED MODULE: ./src/report/changes.ts
@@ -57830,6 +57858,8 @@ function formatTimestamp(iso) {
 
 
 const LIST_MAX = 20;
+/** A baseline file is not ours to trust: only these statuses are shown as they are. */
+const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled']);
 /**
  * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the
  * groups that were fixed, are new or went away (the regressed ones are named once, under the
@@ -57838,10 +57868,13 @@ const LIST_MAX = 20;
 function renderWhatChanged(gate, changes, heading = '####') {
     const out = [`${heading} What changed since the baseline`, '', `Baseline: ${codeSpan(changes.baseline.source)} (${formatTimestamp(changes.baseline.started_at)}).`, ''];
     if (gate.metrics.length > 0) {
-        out.push('<table>', '<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th><th></th></tr>');
+        // The deltas gate only under delta and both; under absolute they are information.
+        const gating = gate.mode !== 'absolute';
+        out.push('<table>', `<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th>${gating ? '<th></th>' : ''}</tr>`);
         for (const m of gate.metrics) {
-            const verdict = m.failed ? `✗ over the allowed ${percent(gate.max_drop)}` : '';
-            out.push(`<tr><td>${metricLabel(m.name)}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td><td>${verdict}</td></tr>`);
+            const verdict = gating ? `<td>${m.failed ? `✗ worse by more than ${points(gate.max_drop)}` : ''}</td>` : '';
+            const label = `${metricLabel(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`;
+            out.push(`<tr><td>${label}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td>${verdict}</tr>`);
         }
         out.push('</table>', '');
     }
@@ -57898,9 +57931,10 @@ function renderRegressions(changes, limit = 10) {
 function side(label, run) {
     if (!run)
         return [`**${label}:** _no run recorded._`, ''];
-    const score = run.score === null ? 'not judged' : `${formatPercent(run.score)}%`;
+    const score = typeof run.score === 'number' ? `${formatPercent(run.score)}%` : 'not judged';
+    const status = STATUSES.has(run.status) ? run.status : 'unknown';
     const calls = run.tool_calls.map((c) => `${codeSpan(c.name)}${escapeMarkdown(`(${Object.entries(c.args).map(([k, v]) => `${k}=${pyStr(v)}`).join(', ')})`)}`);
-    const out = [`**${label}** — ${run.status}, judge ${score}; tool calls: ${calls.length ? calls.join(' → ') : 'none'}`, ''];
+    const out = [`**${label}** — ${status}, judge ${score}; tool calls: ${calls.length ? calls.join(' → ') : 'none'}`, ''];
     out.push(run.final_output ? blockquote(truncateText(run.final_output, 1500)) : '> _No final answer._', '');
     return out;
 }
@@ -57917,7 +57951,9 @@ function checkTally(section) {
     return parts.filter(Boolean).join(', ') || 'no checks';
 }
 function eraLine(section) {
-    return section.era === 'modern' ? `modern server (MCP ${section.negotiated_version})` : `**legacy server** (${section.negotiated_version ?? 'no handshake'})`;
+    // A legacy server's version is whatever its initialize answered: untrusted text.
+    const version = section.negotiated_version === null ? 'no handshake' : escapeMarkdown(section.negotiated_version);
+    return section.era === 'modern' ? `modern server (MCP ${version})` : `**legacy server** (${version})`;
 }
 /**
  * A check id as code. Ids sit in lists, never in a narrow table column where a browser would
@@ -57993,18 +58029,18 @@ const REASON_CHARS = 300;
  * The groups below their pass floor, regressions first (each named here once), with why their
  * first failing run failed; then how many runs failed inside a group that still reached its floor.
  */
-function renderFailures(doc, heading = '####', limit = 50) {
+function renderFailures(doc, heading, seeAlso, limit = 50) {
     const regressed = new Set(doc.gate?.regressed ?? []);
     const failing = doc.groups.filter((g) => !g.success && g.cancelled < g.runs);
     if (failing.length === 0)
-        return flakyLine(doc);
+        return flakyLine(doc, seeAlso);
     const ordered = [...failing.filter((g) => regressed.has(groupKey(g))), ...failing.filter((g) => !regressed.has(groupKey(g)))];
     const out = [`${heading} Did not pass (${failing.length})`, ''];
     for (const group of ordered.slice(0, limit))
         out.push(failureLine(doc, group, regressed.has(groupKey(group))));
     if (ordered.length > limit)
-        out.push(`- … and ${ordered.length - limit} more in the full report`);
-    out.push('', ...flakyLine(doc));
+        out.push(`- … and ${ordered.length - limit} more: see ${seeAlso}`);
+    out.push('', ...flakyLine(doc, seeAlso));
     return out;
 }
 function failureLine(doc, group, regressed) {
@@ -58018,12 +58054,12 @@ function failureLine(doc, group, regressed) {
     return `- ${allErrored ? '⚠' : '✗'} ${where}${regressed ? ' **▼ regressed**' : ''}${tally}${repeat}${why}`;
 }
 /** Runs that failed although their group reached its floor: worth a look, not a failure. */
-function flakyLine(doc) {
+function flakyLine(doc, seeAlso) {
     const passingGroups = new Set(doc.groups.filter((g) => g.success).flatMap((g) => g.run_indexes));
     const flaky = doc.runs.filter((r) => passingGroups.has(r.index) && (r.status === 'failed' || r.status === 'error'));
     if (flaky.length === 0)
         return [];
-    return [`_${words_count(flaky.length, 'run')} failed inside ${flaky.length === 1 ? 'a group that' : 'groups that'} still reached the pass floor; see the job summary._`, ''];
+    return [`_${words_count(flaky.length, 'run')} failed inside ${flaky.length === 1 ? 'a group that' : 'groups that'} still reached the pass floor; see ${seeAlso}._`, ''];
 }
 
 ;// CONCATENATED MODULE: ./src/report/headline.ts
@@ -58084,7 +58120,7 @@ function headerLine(doc, options = {}) {
         if (doc.conformance && doc.behaviour.status === 'ran')
             parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
         if (options.gate && doc.gate && !doc.cancelled)
-            parts.push(doc.gate.baseline ? `gate: ${doc.gate.mode} against the baseline` : 'no baseline: the pass floors decide');
+            parts.push(!doc.gate.baseline ? 'no baseline: the pass floors decide' : doc.gate.mode === 'absolute' ? 'gate: absolute (the pass floors)' : `gate: ${doc.gate.mode} against the baseline`);
     }
     const secondsTaken = Math.trunc(doc.duration_s);
     if (secondsTaken > 0)
@@ -58180,7 +58216,7 @@ function renderMarkdownReport(doc) {
     if (doc.gate)
         out.push(...renderGate(doc.gate));
     if (doc.runs.length > 0)
-        out.push(...renderFailures(doc, '##'));
+        out.push(...renderFailures(doc, '##', 'the table below'));
     const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []);
     if (doc.conformance)
         out.push(...renderConformance(doc.conformance, newIds));
@@ -58490,7 +58526,32 @@ function createSemanticMatcher(llm, model, cancel) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/results/upgrade.ts
+
+/** The versions a baseline or `report --from` may be: the current one and the one before. */
+const READABLE_VERSIONS = [1, types_RESULTS_VERSION];
+/**
+ * A saved results document as the current version holds it, or null when it is not one we can
+ * read. Version 1 had no `changes` and no `conformance.tools`, and a `pass_rate` of 1 for nothing.
+ */
+function upgradeDocument(data) {
+    const doc = data;
+    if (!doc || typeof doc !== 'object' || !READABLE_VERSIONS.includes(doc.version) || !Array.isArray(doc.runs) || !Array.isArray(doc.groups) || !doc.summary)
+        return null;
+    if (doc.version === types_RESULTS_VERSION)
+        return doc;
+    const summary = { ...doc.summary, pass_rate: doc.summary.total === 0 ? null : doc.summary.pass_rate };
+    return {
+        ...doc,
+        version: types_RESULTS_VERSION,
+        summary,
+        conformance: doc.conformance ? { ...doc.conformance, tools: doc.conformance.tools ?? null } : (doc.conformance ?? null),
+        changes: null
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/evaluate.ts
+
 
 
 
@@ -58542,6 +58603,8 @@ function checkPlan(suite, options, names) {
         const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '');
         throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter });
     }
+    if (suite.cases.length === 0)
+        throw new ConfigError('has no cases: nothing would be evaluated; to run only the protocol checks, set conformance to only', { file: options.evalCases, path: 'cases' });
     if (suite.models.length === 0) {
         throw new ConfigError(`no model to evaluate: ${names.models.startsWith('-') ? names.models : `the ${names.models} input`}, EVAL_MODELS and the YAML's models give an empty list (EVAL_MODELS="," means none); to run only the protocol checks, set conformance to only`, { file: options.evalCases });
     }
@@ -58716,9 +58779,9 @@ function loadBaseline(path, warn = () => undefined) {
         return null;
     }
     try {
-        const document = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
-        if (document.version !== types_RESULTS_VERSION || !Array.isArray(document.groups))
-            throw new Error(`not a version ${types_RESULTS_VERSION} results document with groups`);
+        const document = upgradeDocument(JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8')));
+        if (!document)
+            throw new Error(`not a results document of version ${READABLE_VERSIONS.join(' or ')}`);
         return { document, source: path };
     }
     catch (error) {
@@ -58923,7 +58986,8 @@ const VERDICT_RULES = [
     '   (a case × model × system prompt over its repeats) reached its pass floor, so a failed run fails',
     '   the step only when it takes its group below the floor (hard cases need every run by default,',
     '   soft cases 80%); with `gate: delta` (the default with a baseline) no aggregate metric fell by',
-    '   more than `max_drop` and no group went from passing to failing; `both` needs both;',
+    '   more than `max_drop` and no group went from passing to failing (with no baseline to compare',
+    '   with, the floors decide); `both` needs both;',
     '3. the evaluation was not cancelled and no planned run is missing.',
     'Otherwise exit 1. A usage or configuration error exits 2 before anything runs; a cancelled',
     'job exits 130, 143 or 129 (SIGINT, SIGTERM, SIGHUP).'
@@ -59050,6 +59114,18 @@ function formatElapsed(ms) {
     return `${s}s`;
 }
 
+;// CONCATENATED MODULE: ./src/cli/parse-error.ts
+
+/** parseArgs' message, first sentence only, with a "did you mean" among `known` for a mistyped long flag. */
+function describeFlagError(error, known) {
+    const message = error.message.split('. To specify a')[0];
+    const unknown = /^Unknown option '--([^'=]+)/.exec(message);
+    if (!unknown)
+        return message;
+    const suggestion = nearest(unknown[1].replace(/_/g, '-'), known);
+    return suggestion ? `${message}; did you mean --${suggestion}?` : message;
+}
+
 ;// CONCATENATED MODULE: ./src/report/comment.ts
 
 
@@ -59070,7 +59146,8 @@ const collapsed = (summary, lines) => [`<details><summary>${summary}</summary>`,
  */
 function renderComment(doc, context) {
     const max = context.maxChars ?? COMMENT_MAX_CHARS;
-    const verdict = doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed';
+    const fatal = doc.fatal_error !== null ? (doc.behaviour.reason === 'the configuration is invalid' ? '✗ invalid configuration' : '✗ could not run') : null;
+    const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed');
     const head = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), ''];
     if (doc.fatal_error !== null)
         head.push(codeBlock(doc.fatal_error), '');
@@ -59087,7 +59164,7 @@ function renderComment(doc, context) {
             : renderWhatChanged(g, doc.changes);
         sections.push({ name: 'what changed', lines });
     }
-    sections.push({ name: 'failures', lines: renderFailures(doc) });
+    sections.push({ name: 'failures', lines: renderFailures(doc, '####', 'the job summary') });
     if (doc.conformance && !doc.conformance.passed)
         sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) });
     if (doc.behaviour.status === 'skipped' && doc.fatal_error === null)
@@ -59140,6 +59217,7 @@ function renderComment(doc, context) {
 
 
 
+
 const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report, JUnit and the PR
 comment from a saved results document (eval-results.json) or a run journal (eval-runs.jsonl, what an
 interrupted or finished evaluation wrote, one line per run), with nothing run again.
@@ -59152,6 +59230,18 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
   --comment PATH              also write the sticky PR comment's Markdown there`;
+const REPORT_OPTIONS = {
+    from: { type: 'string' },
+    output: { type: 'string' },
+    report: { type: 'string' },
+    junit: { type: 'string' },
+    comment: { type: 'string' },
+    baseline: { type: 'string' },
+    gate: { type: 'string' },
+    'max-drop': { type: 'string' },
+    help: { type: 'boolean', short: 'h' }
+};
+const REPORT_FLAGS = Object.keys(REPORT_OPTIONS);
 class ReportError extends Error {
 }
 function gateMode(value) {
@@ -59185,10 +59275,12 @@ function readResultsDocument(path) {
     catch {
         return null; // JSON Lines: a journal
     }
-    const doc = data;
-    if (doc?.version !== types_RESULTS_VERSION || !Array.isArray(doc.runs) || !Array.isArray(doc.groups)) {
-        throw new ReportError(`--from ${path} is JSON but not a version ${types_RESULTS_VERSION} results document (eval-results.json) or a run journal (eval-runs.jsonl)`);
-    }
+    // A journal of one line (its header) is JSON too.
+    if (data?.type === 'header')
+        return null;
+    const doc = upgradeDocument(data);
+    if (!doc)
+        throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS.join(' or ')}) nor a run journal (eval-runs.jsonl)`);
     return doc;
 }
 /**
@@ -59201,22 +59293,12 @@ function reportCommand(argv, io = process) {
     try {
         values = (0,external_node_util_namespaceObject.parseArgs)({
             args: argv,
-            options: {
-                from: { type: 'string' },
-                output: { type: 'string' },
-                report: { type: 'string' },
-                junit: { type: 'string' },
-                comment: { type: 'string' },
-                baseline: { type: 'string' },
-                gate: { type: 'string' },
-                'max-drop': { type: 'string' },
-                help: { type: 'boolean', short: 'h' }
-            },
+            options: REPORT_OPTIONS,
             strict: true
         }).values;
     }
     catch (error) {
-        io.stderr.write(`error: ${error.message}\nRun mcp-server-evals report --help for the flags.\n`);
+        io.stderr.write(`error: ${describeFlagError(error, REPORT_FLAGS)}\nRun 'mcp-server-evals report --help' for the flags.\n`);
         return 2;
     }
     if (values.help) {
@@ -59231,13 +59313,16 @@ function reportCommand(argv, io = process) {
     const warn = (message) => io.stderr.write(`warning: ${message}\n`);
     const baseline = values.baseline;
     try {
+        const gateFlag = gateMode(values.gate);
+        const dropFlag = maxDrop(values['max-drop']);
         let doc = readResultsDocument(from);
         const fromDocument = doc !== null;
         if (doc) {
-            // The gate it ran under, unless that was only the default for "no baseline".
-            const mode = gateMode(values.gate) ?? (doc.gate?.baseline ? doc.gate.mode : null);
-            if (baseline !== undefined || values.gate !== undefined) {
-                doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: maxDrop(values['max-drop']) ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? '' }, warn);
+            // Re-gated when a flag asks: the gate it ran under (unless that was only the default for
+            // "no baseline"), its max_drop and its baseline, each unless a flag says otherwise.
+            if (baseline !== undefined || gateFlag !== null || dropFlag !== undefined) {
+                const mode = gateFlag ?? (doc.gate?.baseline ? doc.gate.mode : null);
+                doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: dropFlag ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? doc.gate?.baseline?.source ?? '' }, warn);
             }
         }
         else {
@@ -59245,8 +59330,8 @@ function reportCommand(argv, io = process) {
             if (skipped > 0)
                 warn(`skipped ${words_count(skipped, 'unreadable line')} of ${from}.`);
             const gate = {
-                mode: gateMode(values.gate) ?? state.header.gate.mode,
-                max_drop: maxDrop(values['max-drop']) ?? state.header.gate.max_drop,
+                mode: gateFlag ?? state.header.gate.mode,
+                max_drop: dropFlag ?? state.header.gate.max_drop,
                 baseline: baseline ?? state.header.gate.baseline
             };
             doc = applyGate(documentFromJournal(state), gate, warn);
@@ -59294,7 +59379,7 @@ function reportCommand(argv, io = process) {
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --demo [options]
-       mcp-server-evals report --from eval-runs.jsonl [--output PATH] [--report PATH] [--junit PATH]
+       mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
@@ -59525,12 +59610,7 @@ function isAboutTheCommandLine(error) {
 const FLAG_NAMES = Object.keys(OPTIONS);
 /** parseArgs' message, first sentence only, with a "did you mean" for a mistyped long flag. */
 function describeParseError(error) {
-    const message = error.message.split(". To specify a")[0];
-    const unknown = /^Unknown option '--([^'=]+)/.exec(message);
-    if (!unknown)
-        return message;
-    const suggestion = nearest(unknown[1].replace(/_/g, '-'), FLAG_NAMES);
-    return suggestion ? `${message}; did you mean --${suggestion}?` : message;
+    return describeFlagError(error, FLAG_NAMES);
 }
 
 

@@ -2,9 +2,6 @@ import type { ConformanceSection, Changes, FindingChange, GateResult, ResultsDoc
 import type { TokenUsage } from '../llm/chat.js'
 import { groupKey } from './gate.js'
 
-/** How much of an answer the document keeps for a side-by-side of a regression. */
-const SNAPSHOT_ANSWER_CHARS = 2000
-
 /**
  * What differs from the baseline: conformance findings, the tool surface, cost and run time,
  * and for each group that regressed, a run from each side. Pure; the gate supplies the groups.
@@ -25,16 +22,21 @@ export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, base
   }
 }
 
-/** A finding is new when the baseline did not have it at that status (a warning that became a failure is news). */
-function findingChanges(now: ConformanceSection, then: ConformanceSection): { new: FindingChange[]; resolved: FindingChange[] } {
-  const findings = (s: ConformanceSection): FindingChange[] =>
-    s.checks.flatMap((c) => (c.status === 'fail' || c.status === 'warn' ? [{ id: c.id, status: c.status, message: c.message }] : []))
-  const key = (f: FindingChange) => `${f.id} ${f.status}`
-  const current = findings(now)
-  const previous = findings(then)
-  const had = new Set(previous.map(key))
-  const has = new Set(current.map((f) => f.id))
-  return { new: current.filter((f) => !had.has(key(f))), resolved: previous.filter((f) => !has.has(f.id)) }
+/**
+ * A finding is new when it got worse than the baseline had it (absent, passing or skipped → warn or
+ * fail; warn → fail): a warning that was already there is not news, nor is a failure that eased to
+ * a warning. It is resolved when its check now passes. A side that could not be probed says nothing.
+ */
+function findingChanges(now: ConformanceSection, then: ConformanceSection): { new: FindingChange[]; resolved: FindingChange[] } | null {
+  if (now.error || then.error) return null
+  const rank = (status: string | undefined) => (status === 'fail' ? 2 : status === 'warn' ? 1 : 0)
+  const before = new Map(then.checks.map((c) => [c.id, c.status]))
+  const after = new Map(now.checks.map((c) => [c.id, c.status]))
+  const finding = (c: ConformanceSection['checks'][number]): FindingChange[] => (c.status === 'fail' || c.status === 'warn' ? [{ id: c.id, status: c.status, message: c.message }] : [])
+  return {
+    new: now.checks.filter((c) => rank(c.status) > rank(before.get(c.id))).flatMap(finding),
+    resolved: then.checks.filter((c) => after.get(c.id) === 'pass').flatMap(finding)
+  }
 }
 
 function toolSurfaceDiff(doc: ResultsDocument, baseline: ResultsDocument): ToolSurfaceDiff | null {
@@ -74,10 +76,10 @@ const runsOf = (doc: ResultsDocument, group: string) => doc.runs.filter((r) => g
 
 function snapshot(run: RunResult | undefined): RunSnapshot | null {
   if (!run) return null
-  const answer = run.final_output
+  // Whole: a cut here would come before redaction and could halve a secret; the renderer cuts.
   return {
     status: run.status,
-    final_output: answer === null ? null : answer.length > SNAPSHOT_ANSWER_CHARS ? `${answer.slice(0, SNAPSHOT_ANSWER_CHARS)}…` : answer,
+    final_output: run.final_output,
     tool_calls: run.tool_calls.map((c) => ({ name: c.name, args: c.args })),
     score: run.metrics[0]?.score ?? null
   }

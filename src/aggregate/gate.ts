@@ -1,6 +1,6 @@
 import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../results/types.js'
 import { round4 } from '../util/text.js'
-import { count } from '../util/words.js'
+import { count, points } from '../util/words.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
@@ -49,7 +49,7 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
   const metrics = compareMetrics(doc, baseline.document, maxDrop)
   if (mode !== 'absolute') {
     for (const m of metrics.filter((x) => x.failed)) {
-      reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${pct(maxDrop)})`)
+      reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`)
     }
     if (regressed.length > 0) reasons.push(`delta: ${count(regressed.length, 'group')} went from passing to failing`)
   }

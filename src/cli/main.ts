@@ -12,14 +12,14 @@ import { cancelledReason, formatConformanceLines, formatProgressLine, formatSumm
 import { VERDICT_RULES } from '../report/verdict-rules.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
-import { nearest } from '../util/suggest.js'
 import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
+import { describeFlagError } from './parse-error.js'
 import { REPORT_USAGE, reportCommand } from './report.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --demo [options]
-       mcp-server-evals report --from eval-runs.jsonl [--output PATH] [--report PATH] [--junit PATH]
+       mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
@@ -254,9 +254,5 @@ const FLAG_NAMES = Object.keys(OPTIONS)
 
 /** parseArgs' message, first sentence only, with a "did you mean" for a mistyped long flag. */
 export function describeParseError(error: Error): string {
-  const message = error.message.split(". To specify a")[0]
-  const unknown = /^Unknown option '--([^'=]+)/.exec(message)
-  if (!unknown) return message
-  const suggestion = nearest(unknown[1].replace(/_/g, '-'), FLAG_NAMES)
-  return suggestion ? `${message}; did you mean --${suggestion}?` : message
+  return describeFlagError(error, FLAG_NAMES)
 }

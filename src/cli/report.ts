@@ -1,11 +1,13 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
+import { describeFlagError } from './parse-error.js'
 import { writeResults, applyGate } from '../evaluate.js'
 import { documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
 import { renderComment } from '../report/comment.js'
 import { formatSummaryLine } from '../report/progress.js'
-import { RESULTS_VERSION, type ResultsDocument } from '../results/types.js'
+import type { ResultsDocument } from '../results/types.js'
+import { READABLE_VERSIONS, upgradeDocument } from '../results/upgrade.js'
 import { Defaults } from '../constants.js'
 import { count } from '../util/words.js'
 
@@ -21,6 +23,19 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
   --comment PATH              also write the sticky PR comment's Markdown there`
+
+const REPORT_OPTIONS = {
+  from: { type: 'string' },
+  output: { type: 'string' },
+  report: { type: 'string' },
+  junit: { type: 'string' },
+  comment: { type: 'string' },
+  baseline: { type: 'string' },
+  gate: { type: 'string' },
+  'max-drop': { type: 'string' },
+  help: { type: 'boolean', short: 'h' }
+} as const
+const REPORT_FLAGS = Object.keys(REPORT_OPTIONS)
 
 class ReportError extends Error {}
 
@@ -51,11 +66,11 @@ function readResultsDocument(path: string): ResultsDocument | null {
   } catch {
     return null // JSON Lines: a journal
   }
-  const doc = data as Partial<ResultsDocument>
-  if (doc?.version !== RESULTS_VERSION || !Array.isArray(doc.runs) || !Array.isArray(doc.groups)) {
-    throw new ReportError(`--from ${path} is JSON but not a version ${RESULTS_VERSION} results document (eval-results.json) or a run journal (eval-runs.jsonl)`)
-  }
-  return doc as ResultsDocument
+  // A journal of one line (its header) is JSON too.
+  if ((data as { type?: unknown } | null)?.type === 'header') return null
+  const doc = upgradeDocument(data)
+  if (!doc) throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS.join(' or ')}) nor a run journal (eval-runs.jsonl)`)
+  return doc
 }
 
 /**
@@ -68,21 +83,11 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
   try {
     values = parseArgs({
       args: argv,
-      options: {
-        from: { type: 'string' },
-        output: { type: 'string' },
-        report: { type: 'string' },
-        junit: { type: 'string' },
-        comment: { type: 'string' },
-        baseline: { type: 'string' },
-        gate: { type: 'string' },
-        'max-drop': { type: 'string' },
-        help: { type: 'boolean', short: 'h' }
-      },
+      options: REPORT_OPTIONS,
       strict: true
     }).values
   } catch (error) {
-    io.stderr.write(`error: ${(error as Error).message}\nRun mcp-server-evals report --help for the flags.\n`)
+    io.stderr.write(`error: ${describeFlagError(error as Error, REPORT_FLAGS)}\nRun 'mcp-server-evals report --help' for the flags.\n`)
     return 2
   }
   if (values.help) {
@@ -97,20 +102,23 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
   const warn = (message: string) => io.stderr.write(`warning: ${message}\n`)
   const baseline = values.baseline as string | undefined
   try {
+    const gateFlag = gateMode(values.gate)
+    const dropFlag = maxDrop(values['max-drop'])
     let doc = readResultsDocument(from)
     const fromDocument = doc !== null
     if (doc) {
-      // The gate it ran under, unless that was only the default for "no baseline".
-      const mode = gateMode(values.gate) ?? (doc.gate?.baseline ? doc.gate.mode : null)
-      if (baseline !== undefined || values.gate !== undefined) {
-        doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: maxDrop(values['max-drop']) ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? '' }, warn)
+      // Re-gated when a flag asks: the gate it ran under (unless that was only the default for
+      // "no baseline"), its max_drop and its baseline, each unless a flag says otherwise.
+      if (baseline !== undefined || gateFlag !== null || dropFlag !== undefined) {
+        const mode = gateFlag ?? (doc.gate?.baseline ? doc.gate.mode : null)
+        doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: dropFlag ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? doc.gate?.baseline?.source ?? '' }, warn)
       }
     } else {
       const { state, skipped } = readJournal(from)
       if (skipped > 0) warn(`skipped ${count(skipped, 'unreadable line')} of ${from}.`)
       const gate = {
-        mode: gateMode(values.gate) ?? state.header.gate.mode,
-        max_drop: maxDrop(values['max-drop']) ?? state.header.gate.max_drop,
+        mode: gateFlag ?? state.header.gate.mode,
+        max_drop: dropFlag ?? state.header.gate.max_drop,
         baseline: baseline ?? state.header.gate.baseline
       }
       doc = applyGate(documentFromJournal(state), gate, warn)

@@ -115,6 +115,15 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     if (auth !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
       headers.Authorization = auth.startsWith('Bearer ') ? auth : `Bearer ${auth}`
     }
+    if (expandedUrl !== written) {
+      // The URL parser re-encodes what it holds (spaces, `{`, `|`, a host's case), so a secret in
+      // it can come out in a form no other rule knows: every part the placeholders produced is
+      // a secret as the parser writes it, and so is the whole URL.
+      expander.values.add(url.href)
+      for (const part of [url.username, url.password, url.hostname, url.pathname, url.search, url.hash]) {
+        if (part !== '' && !written.includes(part)) expander.values.add(part)
+      }
+    }
     const urlWritten = expander.substituted ? { template: { url: written } } : {}
     return { kind: 'http', url: url.toString(), headers, ...expansion(), ...urlWritten }
   }

@@ -4,9 +4,11 @@ import { blockquote, codeSpan, escapeHtml, escapeMarkdown, truncateText } from '
 import { metricLabel } from './metric-labels.js'
 import { formatPercent } from './numbers.js'
 import { formatTimestamp } from './timestamp.js'
-import { count, percent, pointsDelta, relativeDelta, seconds, usd } from '../util/words.js'
+import { count, percent, points, pointsDelta, relativeDelta, seconds, usd } from '../util/words.js'
 
 const LIST_MAX = 20
+/** A baseline file is not ours to trust: only these statuses are shown as they are. */
+const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled'])
 
 /**
  * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the
@@ -16,10 +18,13 @@ const LIST_MAX = 20
 export function renderWhatChanged(gate: GateResult, changes: Changes, heading = '####'): string[] {
   const out = [`${heading} What changed since the baseline`, '', `Baseline: ${codeSpan(changes.baseline.source)} (${formatTimestamp(changes.baseline.started_at)}).`, '']
   if (gate.metrics.length > 0) {
-    out.push('<table>', '<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th><th></th></tr>')
+    // The deltas gate only under delta and both; under absolute they are information.
+    const gating = gate.mode !== 'absolute'
+    out.push('<table>', `<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th>${gating ? '<th></th>' : ''}</tr>`)
     for (const m of gate.metrics) {
-      const verdict = m.failed ? `✗ over the allowed ${percent(gate.max_drop)}` : ''
-      out.push(`<tr><td>${metricLabel(m.name)}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td><td>${verdict}</td></tr>`)
+      const verdict = gating ? `<td>${m.failed ? `✗ worse by more than ${points(gate.max_drop)}` : ''}</td>` : ''
+      const label = `${metricLabel(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`
+      out.push(`<tr><td>${label}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td>${verdict}</tr>`)
     }
     out.push('</table>', '')
   }
@@ -72,9 +77,10 @@ export function renderRegressions(changes: Changes, limit = 10): string[] {
 
 function side(label: string, run: RunSnapshot | null): string[] {
   if (!run) return [`**${label}:** _no run recorded._`, '']
-  const score = run.score === null ? 'not judged' : `${formatPercent(run.score)}%`
+  const score = typeof run.score === 'number' ? `${formatPercent(run.score)}%` : 'not judged'
+  const status = STATUSES.has(run.status) ? run.status : 'unknown'
   const calls = run.tool_calls.map((c) => `${codeSpan(c.name)}${escapeMarkdown(`(${Object.entries(c.args).map(([k, v]) => `${k}=${pyStr(v)}`).join(', ')})`)}`)
-  const out = [`**${label}** — ${run.status}, judge ${score}; tool calls: ${calls.length ? calls.join(' → ') : 'none'}`, '']
+  const out = [`**${label}** — ${status}, judge ${score}; tool calls: ${calls.length ? calls.join(' → ') : 'none'}`, '']
   out.push(run.final_output ? blockquote(truncateText(run.final_output, 1500)) : '> _No final answer._', '')
   return out
 }

@@ -33,7 +33,8 @@ const collapsed = (summary: string, lines: string[]) => [`<details><summary>${su
  */
 export function renderComment(doc: ResultsDocument, context: CommentContext): string {
   const max = context.maxChars ?? COMMENT_MAX_CHARS
-  const verdict = doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed'
+  const fatal = doc.fatal_error !== null ? (doc.behaviour.reason === 'the configuration is invalid' ? '✗ invalid configuration' : '✗ could not run') : null
+  const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed')
   const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), '']
   if (doc.fatal_error !== null) head.push(codeBlock(doc.fatal_error), '')
   head.push(...renderCancelled(doc))
@@ -50,7 +51,7 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
       : renderWhatChanged(g, doc.changes)
     sections.push({ name: 'what changed', lines })
   }
-  sections.push({ name: 'failures', lines: renderFailures(doc) })
+  sections.push({ name: 'failures', lines: renderFailures(doc, '####', 'the job summary') })
   if (doc.conformance && !doc.conformance.passed) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
   if (doc.behaviour.status === 'skipped' && doc.fatal_error === null) sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
   if (doc.groups.length > 0) {

@@ -14,7 +14,9 @@ export function checkTally(section: ConformanceSection): string {
 }
 
 export function eraLine(section: ConformanceSection): string {
-  return section.era === 'modern' ? `modern server (MCP ${section.negotiated_version})` : `**legacy server** (${section.negotiated_version ?? 'no handshake'})`
+  // A legacy server's version is whatever its initialize answered: untrusted text.
+  const version = section.negotiated_version === null ? 'no handshake' : escapeMarkdown(section.negotiated_version)
+  return section.era === 'modern' ? `modern server (MCP ${version})` : `**legacy server** (${version})`
 }
 
 /**

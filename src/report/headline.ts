@@ -50,7 +50,7 @@ export function headerLine(doc: ResultsDocument, options: { gate?: boolean } = {
   if (doc.fatal_error === null) {
     if (doc.groups.some((g) => g.runs > 1)) parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`)
     if (doc.conformance && doc.behaviour.status === 'ran') parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`)
-    if (options.gate && doc.gate && !doc.cancelled) parts.push(doc.gate.baseline ? `gate: ${doc.gate.mode} against the baseline` : 'no baseline: the pass floors decide')
+    if (options.gate && doc.gate && !doc.cancelled) parts.push(!doc.gate.baseline ? 'no baseline: the pass floors decide' : doc.gate.mode === 'absolute' ? 'gate: absolute (the pass floors)' : `gate: ${doc.gate.mode} against the baseline`)
   }
   const secondsTaken = Math.trunc(doc.duration_s)
   if (secondsTaken > 0) parts.push(`${secondsTaken}s`)

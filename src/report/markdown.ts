@@ -42,7 +42,7 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
   if (doc.gate && doc.changes) out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes))
   if (doc.gate) out.push(...renderGate(doc.gate))
-  if (doc.runs.length > 0) out.push(...renderFailures(doc, '##'))
+  if (doc.runs.length > 0) out.push(...renderFailures(doc, '##', 'the table below'))
   const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? [])
   if (doc.conformance) out.push(...renderConformance(doc.conformance, newIds))
   if (doc.behaviour.status === 'skipped') {

@@ -1,9 +1,10 @@
+import { escapeHtml } from './escape.js'
 import type { MetricSet } from '../results/types.js'
 
 /** The tool-use metrics, in report order, with the words a reviewer reads. */
 export const METRIC_LABELS: [keyof Omit<MetricSet, 'runs'>, string][] = [
   ['tool_selection_accuracy', 'Tool selection accuracy'],
-  ['over_trigger_rate', 'Over-trigger rate (negative cases)'],
+  ['over_trigger_rate', 'Over-trigger rate on negative cases'],
   ['argument_correctness', 'Argument correctness'],
   ['sequence_correctness', 'Sequence correctness'],
   ['task_completion', 'Task completion (judge)'],
@@ -18,5 +19,5 @@ export const METRIC_LABELS: [keyof Omit<MetricSet, 'runs'>, string][] = [
 export function metricLabel(name: string): string {
   if (name === 'pass_rate') return 'Run pass rate'
   if (name === 'group_pass_rate') return 'Group pass rate'
-  return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? name
+  return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? escapeHtml(name)
 }

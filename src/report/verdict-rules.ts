@@ -9,7 +9,8 @@ export const VERDICT_RULES = [
   '   (a case × model × system prompt over its repeats) reached its pass floor, so a failed run fails',
   '   the step only when it takes its group below the floor (hard cases need every run by default,',
   '   soft cases 80%); with `gate: delta` (the default with a baseline) no aggregate metric fell by',
-  '   more than `max_drop` and no group went from passing to failing; `both` needs both;',
+  '   more than `max_drop` and no group went from passing to failing (with no baseline to compare',
+  '   with, the floors decide); `both` needs both;',
   '3. the evaluation was not cancelled and no planned run is missing.',
   'Otherwise exit 1. A usage or configuration error exits 2 before anything runs; a cancelled',
   'job exits 130, 143 or 129 (SIGINT, SIGTERM, SIGHUP).'

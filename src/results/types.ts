@@ -8,7 +8,8 @@ import type { ScoringMode } from '../scoring/geval.js'
 import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
-export const RESULTS_VERSION = 1
+/** 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Version 1 documents are still read. */
+export const RESULTS_VERSION = 2
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */

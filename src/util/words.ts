@@ -8,6 +8,11 @@ export function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`
 }
 
+/** An allowance in percentage points: 0.02 → "2 pt". */
+export function points(share: number): string {
+  return `${Math.round(share * 1000) / 10} pt`
+}
+
 /** A change of a share in percentage points, signed, with an arrow: ▲ +2.5 pt, ▼ −10 pt, ±0 pt. */
 export function pointsDelta(delta: number): string {
   const pt = Math.round(delta * 1000) / 10
