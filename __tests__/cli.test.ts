@@ -14,7 +14,8 @@ import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { parseSuite } from '../src/config/suite.js'
 import { bundledExample, findPackageRoot } from '../src/demo/example.js'
 import { fatalDocument, prepare } from '../src/evaluate.js'
-import { formatPlanLine, plural } from '../src/report/plan-line.js'
+import { formatPlanLine } from '../src/report/plan-line.js'
+import { count as plural } from '../src/util/words.js'
 import { VERDICT_RULES } from '../src/report/verdict-rules.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
@@ -208,8 +209,8 @@ describe('the cache line', () => {
     return { ...doc, summary: { ...doc.summary, cache } }
   }
   test('hits, misses and what they saved; nothing when the cache was off or not there', () => {
-    expect(formatCacheLine(withCache({ mode: 'read-write', hits: 12, misses: 3, saved_tokens: 4200, saved_cost_usd: null }))).toBe('Cache: 12 hits, 3 misses (4,200 tokens saved)')
-    expect(formatCacheLine(withCache({ mode: 'read-only', hits: 1, misses: 1, saved_tokens: 120, saved_cost_usd: 0.0012 }))).toBe('Cache: 1 hit, 1 miss (120 tokens, $0.0012 saved)')
+    expect(formatCacheLine(withCache({ mode: 'read-write', hits: 12, misses: 3, saved_tokens: 4200, saved_cost_usd: null }))).toBe('Cache: 12 hits, 3 misses, 4,200 tokens saved')
+    expect(formatCacheLine(withCache({ mode: 'read-only', hits: 1, misses: 1, saved_tokens: 120, saved_cost_usd: 0.0012 }))).toBe('Cache: 1 hit, 1 miss, 120 tokens ($0.0012) saved')
     expect(formatCacheLine(withCache({ mode: 'off', hits: 0, misses: 9, saved_tokens: 0, saved_cost_usd: null }))).toBeNull()
     expect(formatCacheLine(withCache(null))).toBeNull()
   })
@@ -230,12 +231,12 @@ describe('whole evaluations (the example server, the demo brain)', () => {
     expect(lines[0]).toBe('Evaluating 1 of 5 cases (filter "tokyo") × 1 model × 2 system prompts = 2 runs, judge openai/gpt-4o-mini, concurrency 4')
     const summary = lines.findIndex((l) => l.includes('2/2 passed'))
     // The judge's evaluation steps are asked once and replayed for the second run already.
-    expect(lines[summary + 1]).toMatch(/^Cache: \d+ hits?, \d+ misses \([\d,]+ tokens(, \$\d\.\d{4})? saved\)$/)
+    expect(lines[summary + 1]).toMatch(/^Cache: \d+ hits?, \d+ misse?s?, [\d,]+ tokens?( \(\$\d\.\d{4}\))? saved$/)
     expect(lines[summary + 2]).toBe('Results: eval-results.json')
 
     const second = await cli(example('--filter', 'tokyo', '--models', 'm/one', '--conformance', 'off', '--cache', 'read-only', '--cache-dir', 'cache'))
     expect(second.code).toBe(0)
-    expect(second.stdout).toMatch(/\nCache: \d+ hits, 0 misses \([\d,]+ tokens, \$\d\.\d{4} saved\)\n/)
+    expect(second.stdout).toMatch(/\nCache: \d+ hits, 0 misses, [\d,]+ tokens \(\$\d\.\d{4}\) saved\n/)
     // Not a terminal: plain lines, no escape codes.
     expect(second.stdout).not.toMatch(/[\x1b\r]/)
   })

@@ -3,15 +3,14 @@ import * as github from '@actions/github'
 import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { startFakeGitHub } from '../__fixtures__/fake-github.js'
 import { fixturePath } from '../__fixtures__/harness.js'
+import { golden } from '../__fixtures__/report-shapes.js'
 import { stickyMarker, upsertStickyComment } from '../src/github/comment.js'
 import { renderBadge } from '../src/report/badge.js'
 import { groupRuns } from '../src/aggregate/groups.js'
 import { COMMENT_MAX_CHARS, renderComment } from '../src/report/comment.js'
 import { renderJUnit } from '../src/report/junit.js'
-import type { ResultsDocument } from '../src/results/types.js'
 
 const target = { owner: 'octo', repo: 'server', issue_number: 7 }
-const golden = () => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 let closers: (() => Promise<void>)[] = []
 afterEach(async () => {
   await Promise.all(closers.map((c) => c()))

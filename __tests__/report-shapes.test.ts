@@ -195,7 +195,6 @@ describe('review: untrusted text, honest comparisons', () => {
     const hostile: ResultsDocument = {
       ...doc,
       conformance: doc.conformance && { ...doc.conformance, era: 'legacy', negotiated_version: '<img src=x> @octo/team' },
-      changes: doc.changes && { ...doc.changes, baseline: { ...doc.changes.baseline, started_at: '</details><h1>pw' } },
       gate: doc.gate && { ...doc.gate, baseline: doc.gate.baseline && { ...doc.gate.baseline, started_at: '</details><h1>pw' } }
     }
     for (const text of [renderMarkdownReport(hostile), comment(hostile)]) {

@@ -1,14 +1,13 @@
 import { describe, expect, test } from '@jest/globals'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fixturePath } from '../__fixtures__/harness.js'
+import { golden as loadGolden } from '../__fixtures__/report-shapes.js'
 import { fatalDocument } from '../src/evaluate.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown } from '../src/report/escape.js'
 import { anchor, renderMarkdownReport } from '../src/report/markdown.js'
 import { formatPercent, roundHalfEven } from '../src/report/numbers.js'
 import { trimToBytes } from '../src/report/trim.js'
-import type { ResultsDocument } from '../src/results/types.js'
 
-const loadGolden = () => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 
 describe('renderMarkdownReport', () => {
   // Golden file: a reviewer sees every change to the report in the diff.

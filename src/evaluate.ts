@@ -17,7 +17,7 @@ import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusa
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory } from './mcp/session.js'
-import { expandMatrix, localDate, runKey, specKey, type RunSpec } from './plan/expand.js'
+import { expandMatrix, localDate, runKey, selectCases, specKey, type RunSpec } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
@@ -61,7 +61,7 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
  */
 function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; models: string }): void {
   const ids = suite.cases.map((c) => c.id)
-  if (options.filter !== '' && !ids.some((id) => id.includes(options.filter))) {
+  if (options.filter !== '' && selectCases(suite, options.filter).length === 0) {
     const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
     throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter })
   }

@@ -7657,7 +7657,7 @@ function round4(n) {
 
 ;// CONCATENATED MODULE: ./src/util/words.ts
 /** "1 check", "2 checks"; `plural` defaults to the noun with an "s". */
-function words_count(n, noun, plural = `${noun}s`) {
+function count(n, noun, plural = `${noun}s`) {
     return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 }
 /** A share as a percentage with at most one decimal: 0.875 → "87.5%", 1 → "100%". */
@@ -7716,7 +7716,7 @@ function evaluateGate(doc, baseline, requested, maxDrop) {
     const useFloors = mode !== 'delta' || !baseline;
     if (useFloors && belowFloor.length > 0) {
         // The groups themselves are listed once, by whoever renders the failures.
-        reasons.push(doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${words_count(doc.groups.length, 'eval')} did not pass` : `${belowFloor.length} of ${words_count(doc.groups.length, 'group')} below their pass floor`);
+        reasons.push(doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${count(doc.groups.length, 'eval')} did not pass` : `${belowFloor.length} of ${count(doc.groups.length, 'group')} below their pass floor`);
     }
     if (!baseline) {
         return {
@@ -7742,10 +7742,10 @@ function evaluateGate(doc, baseline, requested, maxDrop) {
     const metrics = compareMetrics(doc, baseline.document, maxDrop);
     if (mode !== 'absolute') {
         for (const m of metrics.filter((x) => x.failed)) {
-            reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`);
+            reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${percent(m.baseline)} to ${percent(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`);
         }
         if (regressed.length > 0)
-            reasons.push(`delta: ${words_count(regressed.length, 'group')} went from passing to failing`);
+            reasons.push(`delta: ${count(regressed.length, 'group')} went from passing to failing`);
     }
     return {
         mode,
@@ -7785,7 +7785,6 @@ function compareMetrics(doc, baseline, maxDrop) {
 function share(groups) {
     return groups.length ? round4(groups.filter((g) => g.success).length / groups.length) : null;
 }
-const pct = (x) => `${Math.round(x * 1000) / 10}%`;
 const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
 
 ;// CONCATENATED MODULE: ./src/aggregate/changes.ts
@@ -7797,7 +7796,6 @@ const signed = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`;
 function compareWithBaseline(doc, gate, baseline) {
     const before = baseline.document;
     return {
-        baseline: { source: baseline.source, started_at: before.started_at },
         conformance: doc.conformance && before.conformance ? findingChanges(doc.conformance, before.conformance) : null,
         tools: toolSurfaceDiff(doc, before),
         cost_usd: { baseline: totalCost(before), current: totalCost(doc) },
@@ -56626,7 +56624,7 @@ const no = (check, reason) => ({ check, passed: false, reason });
  * `{today}` is replaced in system prompts only, with the run's date computed once.
  */
 function expandMatrix(suite, options) {
-    const cases = options.filter ? suite.cases.filter((c) => c.id.includes(options.filter)) : suite.cases;
+    const cases = selectCases(suite, options.filter);
     const runs = [];
     for (const evalCase of cases) {
         for (const model of suite.models) {
@@ -56645,6 +56643,10 @@ function expandMatrix(suite, options) {
         }
     }
     return runs;
+}
+/** The cases a filter keeps: those whose id contains it (case-sensitive, as eval-action); all without one. */
+function selectCases(suite, filter) {
+    return filter ? suite.cases.filter((c) => c.id.includes(filter)) : suite.cases;
 }
 /** The runner's local date as YYYY-MM-DD (UTC on GitHub-hosted runners). */
 function localDate(now) {
@@ -57866,7 +57868,9 @@ const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled']);
  * failures); new and resolved conformance findings; the tool surface; cost and run time.
  */
 function renderWhatChanged(gate, changes, heading = '####') {
-    const out = [`${heading} What changed since the baseline`, '', `Baseline: ${codeSpan(changes.baseline.source)} (${formatTimestamp(changes.baseline.started_at)}).`, ''];
+    // The gate holds which baseline this is; the changes are only ever computed with one.
+    const baseline = gate.baseline ? `Baseline: ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)}).` : 'Baseline: unknown.';
+    const out = [`${heading} What changed since the baseline`, '', baseline, ''];
     if (gate.metrics.length > 0) {
         // The deltas gate only under delta and both; under absolute they are information.
         const gating = gate.mode !== 'absolute';
@@ -57891,7 +57895,7 @@ function renderWhatChanged(gate, changes, heading = '####') {
         out.push(...lists, '');
     if (changes.conformance) {
         const { new: fresh, resolved } = changes.conformance;
-        const parts = [fresh.length ? `**${words_count(fresh.length, 'new finding')}** (marked *new*)` : 'no new findings', resolved.length ? `${words_count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : ''];
+        const parts = [fresh.length ? `**${count(fresh.length, 'new finding')}** (marked *new*)` : 'no new findings', resolved.length ? `${count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : ''];
         out.push(`**Conformance:** ${parts.filter(Boolean).join(' · ')}`, '');
     }
     if (changes.tools) {
@@ -57925,7 +57929,7 @@ function renderRegressions(changes, limit = 10) {
         out.push('</details>', '');
     }
     if (changes.regressions.length > limit)
-        out.push(`_${words_count(changes.regressions.length - limit, 'more regressed group')}: their runs are in the results document (\`changes.regressions\`)._`, '');
+        out.push(`_${count(changes.regressions.length - limit, 'more regressed group')}: their runs are in the results document (\`changes.regressions\`)._`, '');
     return out;
 }
 function side(label, run) {
@@ -57947,7 +57951,7 @@ const ICON = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' };
 /** "21 passed, 1 failed, 1 warning, 6 skipped": only the counts that are not zero. */
 function checkTally(section) {
     const n = (status) => section.checks.filter((c) => c.status === status).length;
-    const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? words_count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : ''];
+    const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : ''];
     return parts.filter(Boolean).join(', ') || 'no checks';
 }
 function eraLine(section) {
@@ -57984,7 +57988,7 @@ function renderConformance(section, newIds = new Set()) {
     const out = [
         `## Protocol conformance — ${verdict}`,
         '',
-        `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${words_count(section.checks.length, 'check')}: ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
+        `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${count(section.checks.length, 'check')}: ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
         ''
     ];
     const findings = findingLines(section, newIds);
@@ -58014,7 +58018,7 @@ function conformanceDigest(section, newIds = new Set()) {
     if (findings.length)
         lines.push(...findings, '');
     if (section.migration.length)
-        lines.push(`${words_count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '');
+        lines.push(`${count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '');
     return lines;
 }
 
@@ -58059,7 +58063,7 @@ function flakyLine(doc, seeAlso) {
     const flaky = doc.runs.filter((r) => passingGroups.has(r.index) && (r.status === 'failed' || r.status === 'error'));
     if (flaky.length === 0)
         return [];
-    return [`_${words_count(flaky.length, 'run')} failed inside ${flaky.length === 1 ? 'a group that' : 'groups that'} still reached the pass floor; see ${seeAlso}._`, ''];
+    return [`_${count(flaky.length, 'run')} failed inside ${flaky.length === 1 ? 'a group that' : 'groups that'} still reached the pass floor; see ${seeAlso}._`, ''];
 }
 
 ;// CONCATENATED MODULE: ./src/report/headline.ts
@@ -58081,7 +58085,7 @@ function verdictHeadline(doc) {
         .join(', ');
     const tally = [`${summary.passed} passed`, problems].filter(Boolean).join(', ');
     if (doc.cancelled)
-        return `**⊘ Cancelled** — ${tally} of ${words_count(summary.total, 'run')}; no verdict`;
+        return `**⊘ Cancelled** — ${tally} of ${count(summary.total, 'run')}; no verdict`;
     if (doc.behaviour.status === 'skipped') {
         const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'failed'}` : 'nothing was evaluated';
         return `**${doc.passed ? '✓' : '✗'} ${conformance[0].toUpperCase()}${conformance.slice(1)}** — behaviour evals skipped`;
@@ -58091,10 +58095,10 @@ function verdictHeadline(doc) {
     const allPassed = summary.total > 0 && summary.passed === summary.total;
     if (doc.passed) {
         // eval-action's headline when every run passed; else say the floors carried it.
-        return allPassed ? `**All ${words_count(summary.total, 'eval')} passed**` : `**✓ Passed** — ${summary.passed}/${summary.total} runs passed (${problems}), within the pass floors`;
+        return allPassed ? `**All ${count(summary.total, 'eval')} passed**` : `**✓ Passed** — ${summary.passed}/${summary.total} runs passed (${problems}), within the pass floors`;
     }
     if (allPassed)
-        return `**✗ Failed** — all ${words_count(summary.total, 'run')} passed, but ${whyFailed(doc)}`;
+        return `**✗ Failed** — all ${count(summary.total, 'run')} passed, but ${whyFailed(doc)}`;
     return `**${summary.passed}/${summary.total} passed** — ${problems || whyFailed(doc)}`;
 }
 /** Why a document whose runs all passed still failed: conformance, or the delta gate. */
@@ -58105,7 +58109,7 @@ function whyFailed(doc) {
     if (doc.gate && !doc.gate.passed)
         reasons.push(`the ${doc.gate.mode} gate failed`);
     if (doc.journal && doc.journal.missing > 0)
-        reasons.push(`${words_count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`);
+        reasons.push(`${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`);
     return reasons.join(' and ') || 'the gate failed';
 }
 /**
@@ -58130,6 +58134,7 @@ function headerLine(doc, options = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/matrix.ts
+
 
 /** The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its floor, ⚠ every run errored, ⊘ cancelled. */
 function groupSymbol(group) {
@@ -58160,8 +58165,7 @@ function renderMatrix(groups, gate) {
             const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]));
             if (!g)
                 return '<td align="center">—</td>';
-            const key = `${g.case_id} · ${g.model} · ${g.prompt_name}`;
-            const mark = regressed.has(key) ? ' ▼' : fixed.has(key) ? ' ▲' : '';
+            const mark = regressed.has(groupKey(g)) ? ' ▼' : fixed.has(groupKey(g)) ? ' ▲' : '';
             return `<td align="center">${groupSymbol(g)} ${g.passed}/${g.runs}${mark}</td>`;
         });
         return `<tr><td><code>${escapeHtml(caseId)}</code></td>${cells.join('')}</tr>`;
@@ -58171,7 +58175,101 @@ function renderMatrix(groups, gate) {
     return ['<table>', `<tr><th>Case</th>${header}</tr>`, ...rows, '</table>', '', `<sub>${legend}</sub>`, ''];
 }
 
+;// CONCATENATED MODULE: ./src/report/progress.ts
+
+
+
+
+
+/** "12 hits, 3 misses, 4,200 tokens ($0.0012) saved": the response cache, as the report and the CLI say it. */
+function describeCache(cache) {
+    const cost = cache.saved_cost_usd !== null ? ` (${usd(cache.saved_cost_usd)})` : '';
+    return `${count(cache.hits, 'hit')}, ${count(cache.misses, 'miss', 'misses')}, ${count(cache.saved_tokens, 'token')}${cost} saved`;
+}
+/** One log line per finished run: what ran, the verdict, and why when it did not pass. */
+function formatProgressLine(run, finished, total) {
+    const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : run.status === 'cancelled' ? '-' : '✗';
+    const score = run.metrics[0]?.score;
+    const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`;
+    const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : '';
+    if (run.cancelled)
+        return progress_clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — cancelled while waiting for ${run.cancelled.waiting_for}`);
+    let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`;
+    if (run.tool_assertions.checks.length > 0) {
+        line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`;
+    }
+    const golden = run.golden_assertions?.checks ?? [];
+    if (golden.length > 0)
+        line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`;
+    line += ` (${seconds(run.duration_s)})`;
+    if (run.error)
+        line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`;
+    return progress_clean(line);
+}
+/** Server and model text must not drive the terminal with escape sequences. */
+function progress_clean(line) {
+    return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+function formatSummaryLine(doc) {
+    if (doc.fatal_error !== null)
+        return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`;
+    const s = doc.summary;
+    const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : '';
+    if (doc.cancelled)
+        return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`;
+    if (doc.behaviour.status === 'skipped')
+        return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
+    const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`;
+    const verdict = doc.passed ? 'PASSED' : 'FAILED';
+    return `${verdict}: ${conformance}${s.passed}/${s.total} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${count(s.tokens.total, 'token')} · ${doc.duration_s}s`;
+}
+/** The conformance verdict in a line, then one line per failure or warning. */
+function formatConformanceLines(report) {
+    const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`;
+    const lines = [
+        `Conformance: ${era} over ${report.transport} — ${checkTally(report)} (${(report.duration_ms / 1000).toFixed(1)}s)`
+    ];
+    if (report.error)
+        lines.push(`  ✗ ${report.error}`);
+    for (const c of report.checks)
+        if (c.status === 'fail' || c.status === 'warn')
+            lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`);
+    if (report.migration.length)
+        lines.push(`  ${count(report.migration.length, 'migration step')} to 2026-07-28 ${report.migration.length === 1 ? 'is' : 'are'} in the report.`);
+    return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
+}
+/** Why a cancelled step failed, in one sentence. */
+function cancelledReason(doc) {
+    const c = doc.cancelled;
+    if (!c)
+        return failureReason(doc);
+    return `Cancelled by ${c.signal} at ${c.at}: ${c.finished} of ${c.planned} planned runs had finished; the rest are recorded as cancelled. Results, report and journal are written.`;
+}
+/** Why the step fails, in one sentence. */
+function failureReason(doc) {
+    const reasons = [];
+    const repeated = doc.groups.some((g) => g.runs > 1);
+    const bad = doc.summary.failed + doc.summary.errored;
+    if (doc.journal && doc.journal.missing > 0)
+        reasons.push(`${doc.journal.missing} planned runs are missing from the journal (the evaluation was interrupted)`);
+    if (doc.gate)
+        reasons.push(...doc.gate.reasons);
+    else if (repeated && doc.summary.groups.failed > 0)
+        reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`);
+    else if (!repeated && bad > 0)
+        reasons.push(`${bad} of ${doc.summary.total} evals did not pass`);
+    const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs);
+    if (below.length > 0 && doc.gate && !doc.gate.passed)
+        reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`);
+    if (doc.conformance && !doc.conformance.passed) {
+        const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id);
+        reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`);
+    }
+    return reasons.join('; ') || 'the evaluation did not pass';
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -58208,9 +58306,9 @@ function renderMarkdownReport(doc) {
     if (doc.cancelled)
         out.push(...renderCancelled(doc));
     else if (doc.journal && doc.journal.missing > 0)
-        out.push(`> **Incomplete:** ${words_count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '');
+        out.push(`> **Incomplete:** ${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '');
     if (doc.journal && doc.journal.reused > 0)
-        out.push(`_Resumed: ${words_count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '');
+        out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '');
     if (doc.gate && doc.changes)
         out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes));
     if (doc.gate)
@@ -58247,8 +58345,8 @@ function renderCancelled(doc) {
         return [];
     return [
         `> **Cancelled by ${c.signal}** at ${formatTimestamp(c.at)}: ${c.finished === 0
-            ? `none of the ${words_count(c.planned, 'planned run')} had finished`
-            : `${c.finished} of ${words_count(c.planned, 'planned run')} had finished and ${c.finished === 1 ? 'is' : 'are'} shown below; the others are marked cancelled`}. No gate was applied: this is not a verdict.`,
+            ? `none of the ${count(c.planned, 'planned run')} had finished`
+            : `${c.finished} of ${count(c.planned, 'planned run')} had finished and ${c.finished === 1 ? 'is' : 'are'} shown below; the others are marked cancelled`}. No gate was applied: this is not a verdict.`,
         '>',
         '> With `resume: true` in the workflow, **Re-run failed jobs** runs only the missing runs (CLI: `--resume`).',
         ''
@@ -58260,11 +58358,11 @@ function usageLine(doc) {
     return [
         `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd)}`,
         `**LLM calls:** ${summary.llm_calls}`,
-        `**Tool calls:** ${summary.tool_calls} (${words_count(summary.tool_errors, 'error')}, ${summary.schema_invalid_calls} outside the input schema)`,
+        `**Tool calls:** ${summary.tool_calls} (${count(summary.tool_errors, 'error')}, ${summary.schema_invalid_calls} outside the input schema)`,
         `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
         ...(summary.cache && summary.cache.mode !== 'off'
             ? [
-                `**Cache (${summary.cache.mode}):** ${words_count(summary.cache.hits, 'hit')}, ${words_count(summary.cache.misses, 'miss', 'misses')}, ${words_count(summary.cache.saved_tokens, 'token')}${summary.cache.saved_cost_usd !== null ? ` (${usd(summary.cache.saved_cost_usd)})` : ''} saved`
+                `**Cache (${summary.cache.mode}):** ${describeCache(summary.cache)}`
             ]
             : [])
     ].join(' · ');
@@ -58306,7 +58404,7 @@ function summaryTable(runs) {
         return table(passing);
     if (passing.length === 0)
         return table(notPassing);
-    return [...table(notPassing), '', `<details><summary>${words_count(passing.length, 'passing run')}</summary>`, '', ...table(passing), '', '</details>'];
+    return [...table(notPassing), '', `<details><summary>${count(passing.length, 'passing run')}</summary>`, '', ...table(passing), '', '</details>'];
 }
 /** The gate: which one, against what, and each reason it failed (what changed is its own section). */
 function renderGate(gate) {
@@ -58599,7 +58697,7 @@ function prepare(options, env) {
  */
 function checkPlan(suite, options, names) {
     const ids = suite.cases.map((c) => c.id);
-    if (options.filter !== '' && !ids.some((id) => id.includes(options.filter))) {
+    if (options.filter !== '' && selectCases(suite, options.filter).length === 0) {
         const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '');
         throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter });
     }
@@ -58723,7 +58821,7 @@ function resumableRuns(path, suiteHash, warn) {
     try {
         const { state, skipped } = readJournal(path);
         if (skipped > 0)
-            warn(`resume: skipped ${words_count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`);
+            warn(`resume: skipped ${count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`);
         if (state.header.suite_hash !== suiteHash) {
             warn(`resume: ${path} is from another suite, models, server or max_steps; running everything.`);
             return [];
@@ -58866,10 +58964,7 @@ function writeResults(doc, paths, secrets) {
 
 ;// CONCATENATED MODULE: ./src/report/plan-line.ts
 
-/** "1 case", "2 cases". */
-function plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
-}
+
 /**
  * What is about to run, in one line, as the action and the CLI print it first:
  * "Evaluating 5 cases × 2 models × 1 system prompt = 10 runs, judge openai/gpt-4o-mini, concurrency 4".
@@ -58879,99 +58974,11 @@ function plural(n, one, many = `${one}s`) {
 function formatPlanLine(suite, options) {
     const filter = options.filter ?? '';
     const planned = expandMatrix(suite, { filter, today: '' }).length;
-    const cases = filter ? suite.cases.filter((c) => c.id.includes(filter)).length : suite.cases.length;
-    const caseText = filter ? `${cases} of ${plural(suite.cases.length, 'case')} (filter ${JSON.stringify(filter)})` : plural(cases, 'case');
+    const cases = selectCases(suite, filter).length;
+    const caseText = filter ? `${cases} of ${count(suite.cases.length, 'case')} (filter ${JSON.stringify(filter)})` : count(cases, 'case');
     const product = cases * suite.models.length * suite.system_prompts.length;
-    const runs = `${plural(planned, 'run')}${planned !== product ? ' (with repeats)' : ''}`;
-    return `Evaluating ${caseText} × ${plural(suite.models.length, 'model')} × ${plural(suite.system_prompts.length, 'system prompt')} = ${runs}, judge ${suite.judge_model}, concurrency ${options.concurrency}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/progress.ts
-
-
-
-
-/** One log line per finished run: what ran, the verdict, and why when it did not pass. */
-function formatProgressLine(run, finished, total) {
-    const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : run.status === 'cancelled' ? '-' : '✗';
-    const score = run.metrics[0]?.score;
-    const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`;
-    const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : '';
-    if (run.cancelled)
-        return progress_clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — cancelled while waiting for ${run.cancelled.waiting_for}`);
-    let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`;
-    if (run.tool_assertions.checks.length > 0) {
-        line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`;
-    }
-    const golden = run.golden_assertions?.checks ?? [];
-    if (golden.length > 0)
-        line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`;
-    line += ` (${seconds(run.duration_s)})`;
-    if (run.error)
-        line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`;
-    return progress_clean(line);
-}
-/** Server and model text must not drive the terminal with escape sequences. */
-function progress_clean(line) {
-    return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
-}
-function formatSummaryLine(doc) {
-    if (doc.fatal_error !== null)
-        return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`;
-    const s = doc.summary;
-    const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : '';
-    if (doc.cancelled)
-        return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`;
-    if (doc.behaviour.status === 'skipped')
-        return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
-    const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`;
-    const verdict = doc.passed ? 'PASSED' : 'FAILED';
-    return `${verdict}: ${conformance}${s.passed}/${s.total} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${words_count(s.tokens.total, 'token')} · ${doc.duration_s}s`;
-}
-/** The conformance verdict in a line, then one line per failure or warning. */
-function formatConformanceLines(report) {
-    const count = (status) => report.checks.filter((c) => c.status === status).length;
-    const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`;
-    const lines = [
-        `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${words_count(count('warn'), 'warning')}, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
-    ];
-    if (report.error)
-        lines.push(`  ✗ ${report.error}`);
-    for (const c of report.checks)
-        if (c.status === 'fail' || c.status === 'warn')
-            lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`);
-    if (report.migration.length)
-        lines.push(`  ${words_count(report.migration.length, 'migration step')} to 2026-07-28 ${report.migration.length === 1 ? 'is' : 'are'} in the report.`);
-    return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
-}
-/** Why a cancelled step failed, in one sentence. */
-function cancelledReason(doc) {
-    const c = doc.cancelled;
-    if (!c)
-        return failureReason(doc);
-    return `Cancelled by ${c.signal} at ${c.at}: ${c.finished} of ${c.planned} planned runs had finished; the rest are recorded as cancelled. Results, report and journal are written.`;
-}
-/** Why the step fails, in one sentence. */
-function failureReason(doc) {
-    const reasons = [];
-    const repeated = doc.groups.some((g) => g.runs > 1);
-    const bad = doc.summary.failed + doc.summary.errored;
-    if (doc.journal && doc.journal.missing > 0)
-        reasons.push(`${doc.journal.missing} planned runs are missing from the journal (the evaluation was interrupted)`);
-    if (doc.gate)
-        reasons.push(...doc.gate.reasons);
-    else if (repeated && doc.summary.groups.failed > 0)
-        reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`);
-    else if (!repeated && bad > 0)
-        reasons.push(`${bad} of ${doc.summary.total} evals did not pass`);
-    const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs);
-    if (below.length > 0 && doc.gate && !doc.gate.passed)
-        reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`);
-    if (doc.conformance && !doc.conformance.passed) {
-        const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id);
-        reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`);
-    }
-    return reasons.join('; ') || 'the evaluation did not pass';
+    const runs = `${count(planned, 'run')}${planned !== product ? ' (with repeats)' : ''}`;
+    return `Evaluating ${caseText} × ${count(suite.models.length, 'model')} × ${count(suite.system_prompts.length, 'system prompt')} = ${runs}, judge ${suite.judge_model}, concurrency ${options.concurrency}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/verdict-rules.ts
@@ -58996,6 +59003,7 @@ const VERDICT_RULES = [
 const VERDICT_RULES_LINE = VERDICT_RULES.replace(/\n\s*/g, ' ');
 
 ;// CONCATENATED MODULE: ./src/cli/live-progress.ts
+
 
 /** Back to the start of the line, and erase it. */
 const CLEAR_LINE = '\r\x1b[2K';
@@ -59081,7 +59089,7 @@ class LiveProgress {
     status() {
         const parts = [`${this.done}/${this.options.total} done`, `${this.inFlight.size} in flight`, `${this.failed} failed`, formatElapsed(this.now() - this.startedAt)];
         if (this.costUsd !== null)
-            parts.push(`$${this.costUsd.toFixed(4)}`);
+            parts.push(usd(this.costUsd));
         const text = parts.join(' · ');
         const width = this.out.columns;
         // A status line that wraps cannot be erased in place.
@@ -59173,7 +59181,7 @@ function renderComment(doc, context) {
         const matrix = renderMatrix(doc.groups, doc.gate);
         const distinct = (key) => new Set(doc.groups.map(key)).size;
         const prompts = distinct((g) => g.prompt_name);
-        const shape = [words_count(distinct((g) => g.case_id), 'case'), words_count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [words_count(prompts, 'system prompt')] : [])].join(' × ');
+        const shape = [count(distinct((g) => g.case_id), 'case'), count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [count(prompts, 'system prompt')] : [])].join(' × ');
         sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] });
     }
     if (doc.conformance && doc.conformance.passed)
@@ -59328,7 +59336,7 @@ function reportCommand(argv, io = process) {
         else {
             const { state, skipped } = readJournal(from);
             if (skipped > 0)
-                warn(`skipped ${words_count(skipped, 'unreadable line')} of ${from}.`);
+                warn(`skipped ${count(skipped, 'unreadable line')} of ${from}.`);
             const gate = {
                 mode: gateFlag ?? state.header.gate.mode,
                 max_drop: dropFlag ?? state.header.gate.max_drop,
@@ -59586,8 +59594,7 @@ function formatCacheLine(doc) {
     const cache = doc.summary.cache;
     if (!cache || cache.mode === 'off')
         return null;
-    const saved = [`${cache.saved_tokens.toLocaleString('en-US')} tokens`, ...(cache.saved_cost_usd !== null ? [`$${cache.saved_cost_usd.toFixed(4)}`] : [])].join(', ');
-    return `Cache: ${plural(cache.hits, 'hit')}, ${plural(cache.misses, 'miss', 'misses')} (${saved} saved)`;
+    return `Cache: ${describeCache(cache)}`;
 }
 /** `--demo`: it brings its own model, and the bundled example for what is not given. */
 function demoDefaults(values) {

@@ -9,7 +9,6 @@ import { groupKey } from './gate.js'
 export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, baseline: { document: ResultsDocument; source: string }): Changes {
   const before = baseline.document
   return {
-    baseline: { source: baseline.source, started_at: before.started_at },
     conformance: doc.conformance && before.conformance ? findingChanges(doc.conformance, before.conformance) : null,
     tools: toolSurfaceDiff(doc, before),
     cost_usd: { baseline: totalCost(before), current: totalCost(doc) },
@@ -59,13 +58,13 @@ function toolSurfaceDiff(doc: ResultsDocument, baseline: ResultsDocument): ToolS
 }
 
 /** The agent's and the judge's cost, as the provider reported it; null when it reported none. */
-export function totalCost(doc: ResultsDocument): number | null {
+function totalCost(doc: ResultsDocument): number | null {
   const costs = [doc.summary.tokens.agent, doc.summary.tokens.judge].map((u: TokenUsage) => u.cost_usd).filter((c): c is number => typeof c === 'number')
   return costs.length ? costs.reduce((a, b) => a + b, 0) : null
 }
 
 /** The median duration of the runs that reached a verdict (errored and cancelled runs say nothing about speed). */
-export function medianRunSeconds(runs: RunResult[]): number | null {
+function medianRunSeconds(runs: RunResult[]): number | null {
   const times = runs.filter((r) => r.status === 'passed' || r.status === 'failed').map((r) => r.duration_s).sort((a, b) => a - b)
   if (times.length === 0) return null
   const mid = Math.floor(times.length / 2)

@@ -1,6 +1,6 @@
 import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../results/types.js'
 import { round4 } from '../util/text.js'
-import { count, points } from '../util/words.js'
+import { count, percent, points } from '../util/words.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
@@ -49,7 +49,7 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
   const metrics = compareMetrics(doc, baseline.document, maxDrop)
   if (mode !== 'absolute') {
     for (const m of metrics.filter((x) => x.failed)) {
-      reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${pct(m.baseline)} to ${pct(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`)
+      reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${percent(m.baseline)} to ${percent(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`)
     }
     if (regressed.length > 0) reasons.push(`delta: ${count(regressed.length, 'group')} went from passing to failing`)
   }
@@ -92,5 +92,4 @@ function share(groups: GroupResult[]): number | null {
   return groups.length ? round4(groups.filter((g) => g.success).length / groups.length) : null
 }
 
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${Math.round(x * 1000) / 10} pt`

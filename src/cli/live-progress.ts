@@ -1,5 +1,6 @@
 import { runKey, specKey, type RunSpec } from '../plan/expand.js'
 import type { RunResult } from '../results/types.js'
+import { usd } from '../util/words.js'
 
 /** Where the lines go: a stream (process.stdout), or anything with `write` in a test. */
 export interface Output {
@@ -105,7 +106,7 @@ export class LiveProgress {
   /** "12/40 done · 4 in flight · 2 failed · 1m05s · $0.0123"; the spend only once a run reported a cost. */
   status(): string {
     const parts = [`${this.done}/${this.options.total} done`, `${this.inFlight.size} in flight`, `${this.failed} failed`, formatElapsed(this.now() - this.startedAt)]
-    if (this.costUsd !== null) parts.push(`$${this.costUsd.toFixed(4)}`)
+    if (this.costUsd !== null) parts.push(usd(this.costUsd))
     const text = parts.join(' · ')
     const width = this.out.columns
     // A status line that wraps cannot be erased in place.

@@ -7,8 +7,8 @@ import { evaluate, prepare, writeResults, type Prepared } from '../evaluate.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
-import { formatPlanLine, plural } from '../report/plan-line.js'
-import { cancelledReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
+import { formatPlanLine } from '../report/plan-line.js'
+import { cancelledReason, describeCache, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
 import { VERDICT_RULES } from '../report/verdict-rules.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
@@ -229,8 +229,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
 export function formatCacheLine(doc: ResultsDocument): string | null {
   const cache = doc.summary.cache
   if (!cache || cache.mode === 'off') return null
-  const saved = [`${cache.saved_tokens.toLocaleString('en-US')} tokens`, ...(cache.saved_cost_usd !== null ? [`$${cache.saved_cost_usd.toFixed(4)}`] : [])].join(', ')
-  return `Cache: ${plural(cache.hits, 'hit')}, ${plural(cache.misses, 'miss', 'misses')} (${saved} saved)`
+  return `Cache: ${describeCache(cache)}`
 }
 
 /** `--demo`: it brings its own model, and the bundled example for what is not given. */

@@ -19,7 +19,7 @@ export interface RunSpec {
  * `{today}` is replaced in system prompts only, with the run's date computed once.
  */
 export function expandMatrix(suite: Suite, options: { filter?: string; today: string }): RunSpec[] {
-  const cases = options.filter ? suite.cases.filter((c) => c.id.includes(options.filter as string)) : suite.cases
+  const cases = selectCases(suite, options.filter)
   const runs: RunSpec[] = []
   for (const evalCase of cases) {
     for (const model of suite.models) {
@@ -38,6 +38,11 @@ export function expandMatrix(suite: Suite, options: { filter?: string; today: st
     }
   }
   return runs
+}
+
+/** The cases a filter keeps: those whose id contains it (case-sensitive, as eval-action); all without one. */
+export function selectCases(suite: Suite, filter: string | undefined): EvalCase[] {
+  return filter ? suite.cases.filter((c) => c.id.includes(filter)) : suite.cases
 }
 
 /** The runner's local date as YYYY-MM-DD (UTC on GitHub-hosted runners). */

@@ -16,7 +16,9 @@ const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled'])
  * failures); new and resolved conformance findings; the tool surface; cost and run time.
  */
 export function renderWhatChanged(gate: GateResult, changes: Changes, heading = '####'): string[] {
-  const out = [`${heading} What changed since the baseline`, '', `Baseline: ${codeSpan(changes.baseline.source)} (${formatTimestamp(changes.baseline.started_at)}).`, '']
+  // The gate holds which baseline this is; the changes are only ever computed with one.
+  const baseline = gate.baseline ? `Baseline: ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)}).` : 'Baseline: unknown.'
+  const out = [`${heading} What changed since the baseline`, '', baseline, '']
   if (gate.metrics.length > 0) {
     // The deltas gate only under delta and both; under absolute they are information.
     const gating = gate.mode !== 'absolute'

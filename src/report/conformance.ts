@@ -1,4 +1,4 @@
-import type { CheckResult } from '../conformance/types.js'
+import type { CheckResult, ConformanceReport } from '../conformance/types.js'
 import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
 import { codeBlock, escapeHtml, escapeMarkdown } from './escape.js'
@@ -7,7 +7,7 @@ import { count } from '../util/words.js'
 const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' }
 
 /** "21 passed, 1 failed, 1 warning, 6 skipped": only the counts that are not zero. */
-export function checkTally(section: ConformanceSection): string {
+export function checkTally(section: Pick<ConformanceReport, 'checks'>): string {
   const n = (status: CheckResult['status']) => section.checks.filter((c) => c.status === status).length
   const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : '']
   return parts.filter(Boolean).join(', ') || 'no checks'

@@ -10,6 +10,7 @@ import { formatTimestamp } from './timestamp.js'
 import { count, seconds, usd } from '../util/words.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent } from './numbers.js'
+import { describeCache } from './progress.js'
 import { pyStr } from '../scoring/python-values.js'
 
 const OUTPUT_LIMIT = 2000
@@ -87,7 +88,7 @@ export function usageLine(doc: ResultsDocument): string {
     `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
     ...(summary.cache && summary.cache.mode !== 'off'
       ? [
-          `**Cache (${summary.cache.mode}):** ${count(summary.cache.hits, 'hit')}, ${count(summary.cache.misses, 'miss', 'misses')}, ${count(summary.cache.saved_tokens, 'token')}${summary.cache.saved_cost_usd !== null ? ` (${usd(summary.cache.saved_cost_usd)})` : ''} saved`
+          `**Cache (${summary.cache.mode}):** ${describeCache(summary.cache)}`
         ]
       : [])
   ].join(' · ')

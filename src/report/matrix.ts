@@ -1,4 +1,5 @@
 import type { GateResult, GroupResult } from '../results/types.js'
+import { groupKey } from '../aggregate/gate.js'
 import { escapeHtml } from './escape.js'
 
 /** The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its floor, ⚠ every run errored, ⊘ cancelled. */
@@ -27,8 +28,7 @@ export function renderMatrix(groups: GroupResult[], gate: GateResult | null): st
     const cells = columns.map((c) => {
       const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]))
       if (!g) return '<td align="center">—</td>'
-      const key = `${g.case_id} · ${g.model} · ${g.prompt_name}`
-      const mark = regressed.has(key) ? ' ▼' : fixed.has(key) ? ' ▲' : ''
+      const mark = regressed.has(groupKey(g)) ? ' ▼' : fixed.has(groupKey(g)) ? ' ▲' : ''
       return `<td align="center">${groupSymbol(g)} ${g.passed}/${g.runs}${mark}</td>`
     })
     return `<tr><td><code>${escapeHtml(caseId)}</code></td>${cells.join('')}</tr>`

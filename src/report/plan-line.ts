@@ -1,10 +1,6 @@
 import type { Suite } from '../config/types.js'
-import { expandMatrix } from '../plan/expand.js'
-
-/** "1 case", "2 cases". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
-}
+import { expandMatrix, selectCases } from '../plan/expand.js'
+import { count as plural } from '../util/words.js'
 
 /**
  * What is about to run, in one line, as the action and the CLI print it first:
@@ -15,7 +11,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function formatPlanLine(suite: Suite, options: { filter?: string; concurrency: number }): string {
   const filter = options.filter ?? ''
   const planned = expandMatrix(suite, { filter, today: '' }).length
-  const cases = filter ? suite.cases.filter((c) => c.id.includes(filter)).length : suite.cases.length
+  const cases = selectCases(suite, filter).length
   const caseText = filter ? `${cases} of ${plural(suite.cases.length, 'case')} (filter ${JSON.stringify(filter)})` : plural(cases, 'case')
   const product = cases * suite.models.length * suite.system_prompts.length
   const runs = `${plural(planned, 'run')}${planned !== product ? ' (with repeats)' : ''}`

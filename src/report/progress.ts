@@ -1,9 +1,17 @@
 import { groupKey } from '../aggregate/gate.js'
+import { checkTally } from './conformance.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { formatPercent } from './numbers.js'
-import { count as plural, percent, seconds } from '../util/words.js'
+import { count as plural, percent, seconds, usd } from '../util/words.js'
+import type { CacheStats } from '../llm/cache.js'
+
+/** "12 hits, 3 misses, 4,200 tokens ($0.0012) saved": the response cache, as the report and the CLI say it. */
+export function describeCache(cache: CacheStats): string {
+  const cost = cache.saved_cost_usd !== null ? ` (${usd(cache.saved_cost_usd)})` : ''
+  return `${plural(cache.hits, 'hit')}, ${plural(cache.misses, 'miss', 'misses')}, ${plural(cache.saved_tokens, 'token')}${cost} saved`
+}
 
 /** One log line per finished run: what ran, the verdict, and why when it did not pass. */
 export function formatProgressLine(run: RunResult, finished: number, total: number): string {
@@ -41,10 +49,9 @@ export function formatSummaryLine(doc: ResultsDocument): string {
 
 /** The conformance verdict in a line, then one line per failure or warning. */
 export function formatConformanceLines(report: ConformanceReport): string[] {
-  const count = (status: string) => report.checks.filter((c) => c.status === status).length
   const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`
   const lines = [
-    `Conformance: ${era} over ${report.transport} — ${count('pass')} passed, ${count('fail')} failed, ${plural(count('warn'), 'warning')}, ${count('skip')} skipped (${(report.duration_ms / 1000).toFixed(1)}s)`
+    `Conformance: ${era} over ${report.transport} — ${checkTally(report)} (${(report.duration_ms / 1000).toFixed(1)}s)`
   ]
   if (report.error) lines.push(`  ✗ ${report.error}`)
   for (const c of report.checks) if (c.status === 'fail' || c.status === 'warn') lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`)

@@ -290,7 +290,6 @@ export interface FigureChange {
  * a renderer (or `report --from`) never needs the baseline file again.
  */
 export interface Changes {
-  baseline: { source: string; started_at: string }
   /** Conformance findings new since the baseline, and those that went away; null when either side has no conformance section. */
   conformance: { new: FindingChange[]; resolved: FindingChange[] } | null
   /** Null when either side did not list the tools (conformance off or failed to probe). */
