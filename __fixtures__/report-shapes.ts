@@ -5,14 +5,19 @@ import { groupRuns } from '../src/aggregate/groups.js'
 import { summarize } from '../src/aggregate/summarize.js'
 import type { ToolFingerprint } from '../src/conformance/types.js'
 import { ConfigError } from '../src/config/errors.js'
+import type { Json, ToolTestExpect } from '../src/config/types.js'
 import { fatalDocument } from '../src/evaluate.js'
-import type { ResultsDocument, RunResult } from '../src/results/types.js'
+import type { ResultsDocument, RunResult, StepResponse, ToolTestAttempt, ToolTestResult, ToolTestsSection, ToolTestStepResult } from '../src/results/types.js'
+import { checkStep } from '../src/tooltests/expect.js'
+import { memorySnapshotStore, normaliseSnapshot, snapshotText } from '../src/tooltests/snapshot.js'
 import { fixturePath } from './harness.js'
 
 /**
  * One results document per shape a reviewer can meet: passed, failed against a baseline, invalid
- * configuration, cancelled, conformance only. Built from the golden document by changing runs and
- * recomputing groups, summary, gate and changes with the real aggregation code.
+ * configuration, cancelled, conformance only, tool tests only (passed and failed), runs and tool
+ * tests together, an unreachable server. Built from the golden document by changing runs and
+ * recomputing groups, summary, gate and changes with the real aggregation code; tool test checks
+ * come from the real assertion code.
  */
 export const golden = (): ResultsDocument => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 
@@ -123,10 +128,151 @@ export function conformanceOnlyShape(): ResultsDocument {
   return { ...skipped, gate: null, metrics: null, passed: doc.conformance?.passed ?? true }
 }
 
+// ——— Tool tests ———
+
+/** Hostile server text: markup, a mention, a reference, a link, backticks, a fence and a way out of <details>. */
+export const HOSTILE = '<img src=x onerror=alert(1)> </details> @octocat #123 https://evil.example `tick` ```'
+
+const text = (t: string): StepResponse => ({ kind: 'result', is_error: false, content: [{ type: 'text', text: t }], structured_content: null })
+const structured = (value: Json, isError = false): StepResponse => ({ kind: 'result', is_error: isError, content: [{ type: 'text', text: JSON.stringify(value) }], structured_content: value })
+
+/** One step, its checks from the real assertion code (snapshots from `stored`, as files in memory). */
+function step(
+  testId: string,
+  index: number,
+  count: number,
+  call: { tool: string; args?: Record<string, Json>; expect?: ToolTestExpect; response: StepResponse; latency: number; stored?: Record<string, string> }
+): ToolTestStepResult {
+  const snapshots = memorySnapshotStore({ ci: true, dir: 'evals/__snapshots__', files: call.stored ?? {} })
+  const checks = checkStep({
+    testId,
+    step: { tool: call.tool, args: call.args ?? {}, expect: call.expect ?? {}, capture: {} },
+    stepIndex: index,
+    stepCount: count,
+    response: call.response,
+    latencyMs: call.latency,
+    tool: undefined,
+    snapshots
+  })
+  return { index, tool: call.tool, args: call.args ?? {}, latency_ms: call.latency, response: call.response, checks, captured: {}, passed: checks.every((c) => c.passed), observed: { calls: 1, findings: [] } }
+}
+
+function attempt(n: number, steps: ToolTestStepResult[], failure: { error?: string; stderr?: string } = {}): ToolTestAttempt {
+  const status = failure.error ? 'error' : steps.every((s) => s.passed) ? 'passed' : 'failed'
+  return { attempt: n, status, error: failure.error ?? null, stderr_tail: failure.stderr ?? null, steps, duration_ms: steps.reduce((t, s) => t + s.latency_ms, 0) + 3 }
+}
+
+function toolTest(id: string, attempts: ToolTestAttempt[], runs = attempts.length, tags: string[] = []): ToolTestResult {
+  const status = attempts.some((a) => a.status === 'error') ? 'error' : attempts.every((a) => a.status === 'passed') && attempts.length === runs ? 'passed' : 'failed'
+  return { id, tags, status, passed: status === 'passed', runs, attempts, duration_ms: attempts.reduce((t, a) => t + a.duration_ms, 0) }
+}
+
+function toolTestsSection(tests: ToolTestResult[]): ToolTestsSection {
+  const n = (status: ToolTestResult['status']) => tests.filter((t) => t.status === status).length
+  return { status: 'ran', reason: null, snapshot_dir: 'evals/__snapshots__', total: tests.length, passed: n('passed'), failed: n('failed'), errored: n('error'), cancelled: n('cancelled'), tests }
+}
+
+const single = (id: string, call: Parameters<typeof step>[3]) => toolTest(id, [attempt(1, [step(id, 1, 1, call)])])
+
+const PAGE = { path: '/intro', title: 'Introduction', body: 'Install with npm.' }
+
+/** Six tests that all pass: single calls, a refusal, a snapshot, a chain of steps, two pass^3. */
+function passingToolTests(): ToolTestResult[] {
+  const weather = (n: number, latency: number) =>
+    attempt(n, [step('weather-paris', 1, 1, { tool: 'get_weather', args: { city: 'Paris' }, expect: { json: { '$.temp': { gte: -40 }, '$.city': 'Paris' } }, response: structured({ city: 'Paris', temp: 21 }), latency })])
+  const search = (n: number, latency: number) =>
+    attempt(n, [step('search-docs', 1, 1, { tool: 'search_docs', args: { query: 'install' }, expect: { contains: ['intro'] }, response: text('/intro: Install with npm.'), latency })])
+  return [
+    toolTest('weather-paris', [weather(1, 12), weather(2, 14), weather(3, 11)]),
+    single('unknown-city-refused', { tool: 'get_weather', args: { city: 'Atlantis' }, expect: { is_error: true }, response: structured({ error: 'unknown city' }, true), latency: 6 }),
+    single('intro-page', { tool: 'get_page', args: { path: '/intro' }, expect: { snapshot: { ignore: [] } }, response: structured(PAGE), latency: 9, stored: { 'intro-page.json': snapshotText(normaliseSnapshot(false, PAGE, [])) } }),
+    toolTest('list-then-read', [
+      attempt(1, [
+        step('list-then-read', 1, 2, { tool: 'list_sections', expect: { json: { '$.sections[0]': 'intro' } }, response: structured({ sections: ['intro', 'usage'] }), latency: 4 }),
+        step('list-then-read', 2, 2, { tool: 'get_page', args: { path: '/intro' }, expect: { json: { '$.title': 'Introduction' } }, response: structured(PAGE), latency: 8 })
+      ])
+    ]),
+    toolTest('search-docs', [search(1, 20), search(2, 22), search(3, 25)]),
+    single('fast-enough', { tool: 'list_sections', expect: { max_ms: 500 }, response: structured({ sections: ['intro', 'usage'] }), latency: 5 })
+  ]
+}
+
+/** Six tests: a json mismatch, an is_error mismatch, a snapshot diff with backticks and markup, a pass^3 that failed on attempt 2, an errored one, a passing one. */
+function failingToolTests(): ToolTestResult[] {
+  const hostileArgs = { city: HOSTILE }
+  const stored = { path: '/intro', title: 'Introduction', body: 'Install with ```npm i``` and <b>go</b>.' }
+  const now = { path: '/intro', title: 'Introduction', body: 'Run ```npx evil``` <script>alert(1)</script> @octocat' }
+  const search = (n: number, answer: string, latency: number) =>
+    attempt(n, [step('search-flaky', 1, 1, { tool: 'search_docs', args: { query: 'install' }, expect: { contains: ['intro'] }, response: text(answer), latency })])
+  return [
+    single('weather-json', { tool: 'get_weather', args: hostileArgs, expect: { json: { '$.temp': 21, '$.city': 'Paris' } }, response: structured({ city: HOSTILE, temp: '21' }), latency: 14 }),
+    single('unknown-city-refused', { tool: 'get_weather', args: { city: 'Atlantis' }, expect: { is_error: true }, response: structured({ city: 'Atlantis', temp: 18, note: '</details><h1>pwned</h1>' }), latency: 7 }),
+    single('intro-page', { tool: 'get_page', args: { path: '/intro' }, expect: { snapshot: { ignore: [] } }, response: structured(now), latency: 10, stored: { 'intro-page.json': snapshotText(normaliseSnapshot(false, stored, [])) } }),
+    toolTest('search-flaky', [search(1, '/intro: Install with npm.', 21), search(2, 'rate limited, try later', 480), search(3, '/intro: Install with npm.', 23)]),
+    toolTest('crash', [
+      attempt(1, [], { error: `the server exited with code 1 before answering tools/call; its last words: ${HOSTILE}`, stderr: `Traceback (most recent call last):\n  File "server.py", line 12\n\`\`\`\n</details>\nRuntimeError: ${HOSTILE}` })
+    ]),
+    single('fast-enough', { tool: 'list_sections', expect: { max_ms: 500 }, response: structured({ sections: ['intro', 'usage'] }), latency: 5 })
+  ]
+}
+
+/** Behaviour skipped (no key), conformance and every tool test passed. */
+export function toolTestsOnlyPassedShape(): ResultsDocument {
+  const base = passedShape()
+  const doc = withRuns({ ...base, behaviour: { status: 'skipped', reason: 'no API key: only the free layers (conformance and tool tests) ran' } }, [], undefined)
+  return { ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection(passingToolTests()), passed: true }
+}
+
+/** Behaviour skipped (`tool_tests: only`), conformance passed, tool tests failed. */
+export function toolTestsFailedShape(): ResultsDocument {
+  const base = passedShape()
+  const doc = withRuns({ ...base, behaviour: { status: 'skipped', reason: 'tool_tests is "only"' } }, [], undefined)
+  return { ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection(failingToolTests()), passed: false }
+}
+
+/** Every behaviour run passed, but a tool test failed: the document fails. */
+export function mixedShape(): ResultsDocument {
+  const doc = passedShape()
+  const [json, , , flaky] = failingToolTests()
+  const tests = [...passingToolTests().slice(0, 3), json, flaky]
+  return { ...doc, tool_tests: toolTestsSection(tests), passed: false }
+}
+
+/** The server never started: conformance says why, once; tool tests and behaviour never ran. */
+export function unreachableShape(): ResultsDocument {
+  const base = golden()
+  const reason = 'spawn python3 ENOENT (the command was not found)'
+  const doc = withRuns({ ...base, behaviour: { status: 'skipped', reason: `the server could not be started or reached: ${reason}` } }, [], undefined)
+  const conformance = base.conformance && {
+    ...base.conformance,
+    era: 'unreachable' as const,
+    negotiated_version: null,
+    server_info: null,
+    checks: [],
+    migration: [],
+    tools: null,
+    error: reason,
+    passed: false,
+    unreachable: {
+      http_status: null,
+      body: null,
+      cause: 'ENOENT',
+      stderr: `/bin/sh: 1: python3: not found\n${HOSTILE}`,
+      stdout: null
+    }
+  }
+  const tool_tests: ToolTestsSection = { status: 'skipped', reason: `the server could not be started or reached: ${reason}`, snapshot_dir: 'evals/__snapshots__', total: 0, passed: 0, failed: 0, errored: 0, cancelled: 0, tests: [] }
+  return { ...doc, conformance, gate: null, metrics: null, changes: null, tool_tests, passed: false }
+}
+
 export const SHAPES: [string, () => ResultsDocument][] = [
   ['passed', passedShape],
   ['failed-with-baseline', failedWithBaselineShape],
   ['invalid-configuration', invalidConfigurationShape],
   ['cancelled', cancelledShape],
-  ['conformance-only', conformanceOnlyShape]
+  ['conformance-only', conformanceOnlyShape],
+  ['tool-tests-only-passed', toolTestsOnlyPassedShape],
+  ['tool-tests-failed', toolTestsFailedShape],
+  ['runs-and-tool-tests', mixedShape],
+  ['unreachable', unreachableShape]
 ]

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { runCli, runCliProcess } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { demoBrain } from '../examples/demo-model/brain.js'
-import { describeParseError, formatCacheLine, main } from '../src/cli/main.js'
+import { describeParseError, formatCacheLine } from '../src/cli/main.js'
 import { CLEAR_LINE } from '../src/cli/live-progress.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
@@ -23,31 +22,7 @@ const root = resolve(fixturePath('..'))
 const EXAMPLE_SERVER = JSON.stringify({ command: process.execPath, args: [join(root, 'examples/server/server.mjs')] })
 const EXAMPLE_CASES = join(root, 'examples/eval_cases.yaml')
 
-/** The CLI in this process, with its output kept; `tty` pretends stdout is a terminal. */
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, tty = false) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, env, {
-    stdout: { isTTY: tty, write: (t: string) => out.push(t) },
-    stderr: { write: (t: string) => err.push(t) }
-  })
-  return { code, stdout: out.join(''), stderr: err.join('') }
-}
 
-/** The CLI as a real child process (tsx on the sources), in `cwd`. */
-async function cliProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/cli.ts'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  const [code] = (await once(child, 'exit')) as [number | null]
-  return { code, stdout, stderr }
-}
 
 const startDir = process.cwd()
 let work: string
@@ -85,7 +60,7 @@ describe('a usage or configuration error writes nothing', () => {
     ['--demo with both', ['--demo', '--base-url', 'http://x', '--api-key', 'k'], 'error: --demo: cannot be combined with --base-url or --api-key'],
     ['a server config that is no file', ['--server-config', 'nope.json', '--eval-cases', 'bad.yaml'], 'error: --server-config: is neither inline JSON nor an existing file: nope.json\n']
   ])('%s: the error and a one-line hint on stderr, exit 2', async (_, argv, message) => {
-    const { code, stdout, stderr } = await cli(argv, { OPENROUTER_API_KEY: 'k' })
+    const { code, stdout, stderr } = await runCli(argv, { OPENROUTER_API_KEY: 'k' })
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr.startsWith(message)).toBe(true)
@@ -101,7 +76,7 @@ describe('a usage or configuration error writes nothing', () => {
     ['an unreadable eval cases file', [...server, '--eval-cases', 'nope.yaml'], /^error: --eval-cases nope\.yaml: cannot read eval cases file/],
     ['invalid eval cases', [...server, '--eval-cases', 'bad.yaml'], /^error: bad\.yaml:\d+:\d+: invalid YAML/]
   ])('%s: the error, located, on stderr, exit 2', async (_, argv, message) => {
-    const { code, stdout, stderr } = await cli(argv, { OPENROUTER_API_KEY: 'k' })
+    const { code, stdout, stderr } = await runCli(argv, { OPENROUTER_API_KEY: 'k' })
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toMatch(message)
@@ -110,14 +85,14 @@ describe('a usage or configuration error writes nothing', () => {
   })
 
   test('no API key with conformance off names --api-key and the variables', async () => {
-    const { code, stderr } = await cli([...server, '--eval-cases', 'bad.yaml', '--conformance', 'off'], {})
+    const { code, stderr } = await runCli([...server, '--eval-cases', 'bad.yaml', '--conformance', 'off', '--tool-tests', 'off'], {})
     expect(code).toBe(2)
     expect(stderr).toContain('error: --api-key: is required (or set OPENROUTER_API_KEY or OPENAI_API_KEY, or pass --conformance auto or only)\n')
     untouched()
   })
 
   test('as a real process too: exit 2, the files as they were', async () => {
-    const { code, stdout, stderr } = await cliProcess(['--eval-cases', 'x.yaml'], work)
+    const { code, stdout, stderr } = await runCliProcess(['--eval-cases', 'x.yaml'], work)
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe("error: --server-config: is required\nRun 'mcp-server-evals --help' for the options.\n")
@@ -127,7 +102,7 @@ describe('a usage or configuration error writes nothing', () => {
 
 describe('errors name what the user typed', () => {
   const raw = (names: Record<string, string>, values: Record<string, string>): RawOptions => {
-    const keys = ['serverConfig', 'evalCases', 'apiKey', 'filter', 'maxSteps', 'parallel', 'concurrency', 'baseUrl', 'judgeModel', 'models', 'timeoutSeconds', 'conformance']
+    const keys = ['serverConfig', 'evalCases', 'apiKey', 'filter', 'maxSteps', 'parallel', 'concurrency', 'baseUrl', 'judgeModel', 'models', 'timeoutSeconds', 'conformance', 'toolTests']
     return Object.fromEntries(keys.map((k) => [k, { value: values[k] ?? '', name: names[k] ?? k }])) as unknown as RawOptions
   }
   const errorOf = (fn: () => unknown) => {
@@ -138,8 +113,8 @@ describe('errors name what the user typed', () => {
     }
     throw new Error('no error')
   }
-  const action = { serverConfig: 'server_config', evalCases: 'eval_cases', apiKey: 'openrouter_api_key', conformance: 'conformance' }
-  const flags = { serverConfig: '--server-config', evalCases: '--eval-cases', apiKey: '--api-key', conformance: '--conformance' }
+  const action = { serverConfig: 'server_config', evalCases: 'eval_cases', apiKey: 'openrouter_api_key', conformance: 'conformance', toolTests: 'tool_tests' }
+  const flags = { serverConfig: '--server-config', evalCases: '--eval-cases', apiKey: '--api-key', conformance: '--conformance', toolTests: '--tool-tests' }
 
   test('a flag reads as typed; an action input keeps input ‘…’', () => {
     expect(new ConfigError('is required', { input: '--eval-cases' }).message).toBe('--eval-cases: is required')
@@ -157,13 +132,13 @@ describe('errors name what the user typed', () => {
   })
 
   test('the API key: the action’s message is as it was; the CLI’s names the flag and the variables', () => {
-    const noKey = { serverConfig: '{}', evalCases: 'e.yaml', conformance: 'off' }
+    const noKey = { serverConfig: '{}', evalCases: 'e.yaml', conformance: 'off', toolTests: 'off' }
     expect(errorOf(() => resolveOptions(raw(action, noKey))).message).toBe("input 'openrouter_api_key': is required (or set conformance to auto or only)")
     const cliRaw = raw(flags, noKey)
     cliRaw.apiKey.env = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY']
     expect(errorOf(() => resolveOptions(cliRaw)).message).toBe('--api-key: is required (or set OPENROUTER_API_KEY or OPENAI_API_KEY, or pass --conformance auto or only)')
     cliRaw.conformance = { value: '', name: '--conformance' }
-    expect(resolveOptions(cliRaw).skipBehaviour).toBe('no API key (no --api-key, OPENROUTER_API_KEY or OPENAI_API_KEY): only the free conformance layer ran')
+    expect(resolveOptions(cliRaw).skipBehaviour).toBe('no API key (no --api-key, OPENROUTER_API_KEY or OPENAI_API_KEY): only the free layers (conformance and tool tests) ran')
   })
 
   test('did you mean: for a near long flag only', () => {
@@ -225,16 +200,16 @@ describe('whole evaluations (the example server, the demo brain)', () => {
   const example = (...flags: string[]) => ['--server-config', EXAMPLE_SERVER, '--eval-cases', EXAMPLE_CASES, '--base-url', llm.url, '--api-key', 'sk-test', ...flags]
 
   test('the start line first; the cache line after the summary, with hits the second time', async () => {
-    const first = await cli(example('--filter', 'tokyo', '--models', 'm/one', '--conformance', 'off', '--cache', 'read-write', '--cache-dir', 'cache'))
+    const first = await runCli(example('--filter', 'tokyo', '--models', 'm/one', '--conformance', 'off', '--cache', 'read-write', '--cache-dir', 'cache'))
     expect(first.code).toBe(0)
     const lines = first.stdout.split('\n')
     expect(lines[0]).toBe('Evaluating 1 of 5 cases (filter "tokyo") × 1 model × 2 system prompts = 2 runs, judge openai/gpt-4o-mini, concurrency 4')
-    const summary = lines.findIndex((l) => l.includes('2/2 passed'))
+    const summary = lines.findIndex((l) => l.includes('2/2 runs passed'))
     // The judge's evaluation steps are asked once and replayed for the second run already.
     expect(lines[summary + 1]).toMatch(/^Cache: \d+ hits?, \d+ misse?s?, [\d,]+ tokens?( \(\$\d\.\d{4}\))? saved$/)
     expect(lines[summary + 2]).toBe('Results: eval-results.json')
 
-    const second = await cli(example('--filter', 'tokyo', '--models', 'm/one', '--conformance', 'off', '--cache', 'read-only', '--cache-dir', 'cache'))
+    const second = await runCli(example('--filter', 'tokyo', '--models', 'm/one', '--conformance', 'off', '--cache', 'read-only', '--cache-dir', 'cache'))
     expect(second.code).toBe(0)
     expect(second.stdout).toMatch(/\nCache: \d+ hits, 0 misses, [\d,]+ tokens \(\$\d\.\d{4}\) saved\n/)
     // Not a terminal: plain lines, no escape codes.
@@ -242,22 +217,22 @@ describe('whole evaluations (the example server, the demo brain)', () => {
   })
 
   test('on a terminal the status line is rewritten in place and gone at the end; under CI it is not there', async () => {
-    const tty = await cli(example('--filter', 'paris', '--models', 'm/one', '--conformance', 'off'), {}, true)
+    const tty = await runCli(example('--filter', 'paris', '--models', 'm/one', '--conformance', 'off'), {}, true)
     expect(tty.code).toBe(0)
     expect(tty.stdout).toContain(`${CLEAR_LINE}0/2 done · 0 in flight · 0 failed · 0s`)
     expect(tty.stdout).toMatch(/\r\x1b\[2K\[1\/2\] ✓ weather-paris[^\n]*\n\d\/2 done · \d in flight · 0 failed · \d+s · \$\d\.\d{4}/)
     // Cleared before the summary, which starts a clean line.
-    expect(tty.stdout).toMatch(/2\/2 done · 0 in flight · 0 failed · \d+s · \$\d\.\d{4}\r\x1b\[2K[^\n\r\x1b]*2\/2 passed \(100%\)/)
-    const ci = await cli(example('--filter', 'paris', '--models', 'm/one', '--conformance', 'off'), { CI: 'true' }, true)
+    expect(tty.stdout).toMatch(/2\/2 done · 0 in flight · 0 failed · \d+s · \$\d\.\d{4}\r\x1b\[2K[^\n\r\x1b]*2\/2 runs passed \(100%\)/)
+    const ci = await runCli(example('--filter', 'paris', '--models', 'm/one', '--conformance', 'off'), { CI: 'true' }, true)
     expect(ci.code).toBe(0)
     expect(ci.stdout).not.toMatch(/[\x1b\r]/)
     expect(ci.stdout.split('\n').filter((l) => l.startsWith('['))).toHaveLength(2)
   })
 
   test('no key: conformance alone, said in one line, and no start line', async () => {
-    const { code, stdout } = await cli(['--server-config', EXAMPLE_SERVER, '--eval-cases', EXAMPLE_CASES])
+    const { code, stdout } = await runCli(['--server-config', EXAMPLE_SERVER, '--eval-cases', EXAMPLE_CASES])
     expect(code).toBe(0)
-    expect(stdout.split('\n')[0]).toBe('Behaviour evals skipped: no API key (no --api-key, OPENROUTER_API_KEY or OPENAI_API_KEY): only the free conformance layer ran.')
+    expect(stdout.split('\n')[0]).toBe('Behaviour evals skipped: no API key (no --api-key, OPENROUTER_API_KEY or OPENAI_API_KEY): only the free layers (conformance and tool tests) ran.')
     expect(stdout).not.toContain('Evaluating')
   })
 })
@@ -265,13 +240,13 @@ describe('whole evaluations (the example server, the demo brain)', () => {
 describe('--demo', () => {
   test('the bundled example against the demo model, end to end, with no key and no network', async () => {
     mkdirSync('out')
-    const { code, stdout, stderr } = await cli(['--demo', '--output', join(work, 'out/results.json'), '--report', join(work, 'out/report.md')], { OPENROUTER_API_KEY: '' })
+    const { code, stdout, stderr } = await runCli(['--demo', '--output', join(work, 'out/results.json'), '--report', join(work, 'out/report.md')], { OPENROUTER_API_KEY: '' })
     expect(stderr).not.toContain('error')
     expect(code).toBe(0)
     const lines = stdout.split('\n')
     expect(lines[0]).toMatch(/^Demo: the model at http:\/\/127\.0\.0\.1:\d+\/v1 is a scripted stand-in \(examples\/demo-model\/brain\.ts\), not a real model/)
     expect(lines[1]).toBe('Evaluating 5 cases × 2 models × 2 system prompts = 20 runs, judge openai/gpt-4o-mini, concurrency 4')
-    expect(stdout).toContain('conformance passed · 20/20 passed (100%)')
+    expect(stdout).toContain('conformance passed · 5/5 tool tests passed · 20/20 runs passed (100%)')
     const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ passed: true, config: { eval_cases: EXAMPLE_CASES, server: { command: 'node', args: [join(root, 'examples/server/server.mjs')] } } })
     expect(doc.config?.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
@@ -281,7 +256,7 @@ describe('--demo', () => {
 
   test('its own eval cases against the bundled server; a real process, exit 1 when they fail', async () => {
     writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: "What is the weather in Atlantis?", rubric: r, required_tools: [get_weather]}\n')
-    const { code, stdout } = await cliProcess(['--demo', '--eval-cases', 'e.yaml', '--conformance', 'off'], work)
+    const { code, stdout } = await runCliProcess(['--demo', '--eval-cases', 'e.yaml', '--conformance', 'off'], work)
     expect(code).toBe(1)
     expect(stdout).toContain('Demo: the model at')
     expect(stdout).toContain('0/1 passed')
@@ -299,7 +274,7 @@ describe('--demo', () => {
 
 describe('--help', () => {
   test('carries the verdict rules word for word, and --demo', async () => {
-    const { code, stdout } = await cli(['--help'])
+    const { code, stdout } = await runCli(['--help'])
     expect(code).toBe(0)
     expect(stdout).toContain(VERDICT_RULES)
     expect(stdout).toContain('--demo')

@@ -181,7 +181,9 @@ describe('resolveOptions', () => {
       models: 'models',
       timeoutSeconds: 'timeout_seconds',
       conformance: 'conformance',
-      conformanceFailOn: 'conformance_fail_on'
+      conformanceFailOn: 'conformance_fail_on',
+      toolTests: 'tool_tests',
+      conformanceProbes: 'conformance_probes'
     }
     const values: Record<string, string> = { serverConfig: '{"command":"x"}', evalCases: 'e.yaml', apiKey: 'k', ...over }
     return Object.fromEntries(Object.entries(names).map(([k, name]) => [k, { value: values[k] ?? '', name }])) as unknown as RawOptions
@@ -196,7 +198,10 @@ describe('resolveOptions', () => {
   })
 
   test.each([
-    [{ apiKey: '', conformance: 'off' }, "input 'openrouter_api_key': is required"],
+    [{ apiKey: '', conformance: 'off', toolTests: 'off' }, "input 'openrouter_api_key': is required (or set conformance to auto or only)"],
+    [{ toolTests: 'sometimes' }, "input 'tool_tests': must be one of auto, only, off"],
+    [{ conformance: 'only', toolTests: 'only' }, "input 'tool_tests': cannot be only together with conformance only"],
+    [{ conformanceProbes: 'some' }, "input 'conformance_probes': must be one of safe, all, none"],
     [{ conformance: 'sometimes' }, "input 'conformance': must be one of auto, only, off"],
     [{ conformanceFailOn: 'warn' }, "input 'conformance_fail_on': must be one of error, warning, never"],
     [{ maxSteps: 'ten' }, "input 'max_steps': must be a whole number, got 'ten'"],

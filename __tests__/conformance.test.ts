@@ -48,7 +48,9 @@ describe('a spec-faithful modern server passes every check', () => {
       'http-protocol-version-header',
       'http-get-delete-405',
       'http-no-session-id',
-      'http-unknown-method-404'
+      'http-unknown-method-404',
+      'http-mcp-param-header',
+      'http-dns-rebinding-protection'
     ])
     expect(conformancePassed(report, 'warning')).toBe(true)
   })
@@ -122,6 +124,7 @@ describe('era detection and legacy servers', () => {
     expect(report.migration.join('\n')).toMatch(/unknown tool with the JSON-RPC error -32602/)
     // Held to its own era, not failed for being legacy.
     expect(errors(report)).toEqual([])
+    expect(report.unreachable).toBeNull()
     expect(report.checks.find((c) => c.id === 'legacy-initialize')?.status).toBe('pass')
     expect(report.checks.find((c) => c.id === 'discover-responds')?.status).toBe('skip')
   })
@@ -134,9 +137,11 @@ describe('era detection and legacy servers', () => {
     running.push(child)
     await new Promise<void>((resolve) => child.stderr!.on('data', (c: Buffer) => c.toString().includes('listening') && resolve()))
     const report = await runConformance({ kind: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} })
-    expect(report).toMatchObject({ era: 'legacy', negotiated_version: '2025-11-25', transport: 'http' })
-    expect(errors(report)).toEqual([])
+    expect(report).toMatchObject({ era: 'legacy', negotiated_version: '2025-11-25', transport: 'http', unreachable: null })
+    // It listens on all interfaces and serves a foreign Origin (§13): the one error, with its step.
+    expect(errors(report)).toEqual(['http-dns-rebinding-protection'])
     expect(report.migration.join('\n')).toContain('stop minting Mcp-Session-Id')
+    expect(report.migration.join('\n')).toContain('Origin header is not your own with 403')
   })
 
   test('a legacy server that answers discover with -32601 is legacy; one that stays silent too', async () => {
@@ -169,9 +174,10 @@ describe('era detection and legacy servers', () => {
     }
   })
 
-  test('a server that does not start is an error, not a crash', async () => {
+  test('a server that does not start is unreachable (not legacy): an error, not a crash', async () => {
     const report = await runConformance({ kind: 'stdio', command: 'definitely-not-a-command-xyz', args: [], env: {} })
-    expect(report.error).toMatch(/neither server\/discover/)
+    expect(report).toMatchObject({ era: 'unreachable', unreachable: { cause: 'ENOENT' }, migration: [] })
+    expect(report.error).toMatch(/could not start: spawn definitely-not-a-command-xyz ENOENT/)
     expect(conformancePassed(report, 'error')).toBe(false)
     expect(conformancePassed(report, 'never')).toBe(true)
   })

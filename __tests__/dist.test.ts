@@ -79,6 +79,8 @@ describeDist('dist/index.js (the action)', () => {
       report_md: 'eval-report.md',
       passed: 'true',
       pass_rate: '1',
+      tool_tests_total: '1',
+      tool_tests_failed: '0',
       total: '2',
       failed: '0',
       junit_xml: 'eval-junit.xml',
@@ -87,7 +89,7 @@ describeDist('dist/index.js (the action)', () => {
       journal: 'eval-runs.jsonl'
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
-    expect(doc).toMatchObject({ version: 2, passed: true, summary: { total: 2, passed: 2 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
+    expect(doc).toMatchObject({ version: 3, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
     expect(doc.runs.map((r) => [r.case_id, r.prompt_name])).toEqual([
       ['weather-paris', 'default'],
       ['weather-paris', 'terse']
@@ -124,7 +126,7 @@ describeDist('dist/index.js (the action)', () => {
     }
     const filtered = await runNode([join(root, 'dist/index.js')], actionEnv(work, { ...inputs, filter: 'tokio' }), work)
     expect(filtered.code).toBe(2)
-    expect(filtered.stdout).toContain("::error::input 'filter': 'tokio' matches no case id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting")
+    expect(filtered.stdout).toContain("::error::input 'filter': 'tokio' matches no case id and no tool test id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting, weather-paris-direct")
     expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'false', total: '0', pass_rate: '' })
     for (const file of ['eval-report.md', 'summary']) {
       const text = readFileSync(join(work, file), 'utf8')
@@ -178,7 +180,7 @@ describeDist('dist/index.js (the action)', () => {
 
   test('a missing API key with conformance off is an error naming the input (exit 2)', async () => {
     const work = mkdtempSync(join(tmpdir(), 'action-'))
-    const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml', conformance: 'off' }), work)
+    const { code, stdout } = await runNode([join(root, 'dist/index.js')], actionEnv(work, { server_config: '{"command":"node"}', eval_cases: 'e.yaml', conformance: 'off', tool_tests: 'off' }), work)
     expect(code).toBe(2)
     expect(stdout).toContain("::error::input 'openrouter_api_key': is required")
   })
@@ -257,7 +259,7 @@ describeDist('dist/cli/index.js (the CLI)', () => {
     )
     expect(code).toBe(0)
     expect(stdout.split('\n').filter((l) => l.startsWith('['))).toHaveLength(2)
-    expect(stdout).toContain('2/2 passed (100%)')
+    expect(stdout).toContain('2/2 runs passed (100%)')
     const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
     expect(doc.config).toMatchObject({ concurrency: 1, filter: 'tokyo' })
     expect(existsSync(join(work, 'out/report.md'))).toBe(true)

@@ -114,3 +114,32 @@ describe('a secret is redacted before anything is cut short', () => {
     for (let i = 0; i + 40 <= secret.length; i += 40) expect(written).not.toContain(secret.slice(i, i + 40))
   })
 })
+
+describe('conformance observed on the behaviour runs', () => {
+  test('a tool result the model was shown that breaks its outputSchema is a finding naming the run, and the model saw the result itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'observed-run-'))
+    writeFileSync(join(dir, 'evals.yaml'), 'system_prompts: {d: "Be brief."}\ncases:\n  - {id: skillet-price, prompt: "price of the skillet", rubric: r}\n')
+    const model = await startScriptedLlm((request) => {
+      const kind = kindOf(request)
+      if (kind === 'steps') return steps(request.model)
+      if (kind === 'score') return verdict(request.model, 9, 'good')
+      if (!request.messages.some((m) => m.role === 'tool')) return toolCalls(request.model, [{ name: 'get_item', args: { id: 'skillet' } }])
+      return answer(request.model, 'It costs 39 USD.')
+    })
+    try {
+      const options = optionsFor(dir, { serverConfig: JSON.stringify({ command: process.execPath, args: [fixturePath('servers/observed-server.mjs')] }), conformance: 'auto', baseUrl: model.url })
+      const doc = await evaluate(prepare(options, {}), { llm: createChatClient({ baseURL: model.url, apiKey: 'k', maxRetries: 0 }) })
+      const [run] = doc.runs
+      expect(run.observed.calls).toBe(1)
+      expect(run.observed.findings.map((f) => f.check)).toEqual(['observed-output-schema'])
+      // Not the SDK's local -32602: the model is shown what the server sent.
+      expect(run.tool_calls[0]).toMatchObject({ is_error: false, result: expect.stringContaining('39 USD') })
+      const check = doc.conformance!.checks.find((c) => c.id === 'observed-output-schema')!
+      expect(check).toMatchObject({ status: 'fail' })
+      expect(check.message).toContain('run #1 skillet-price')
+      expect(doc.passed).toBe(false)
+    } finally {
+      await model.close()
+    }
+  })
+})

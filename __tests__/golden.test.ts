@@ -104,12 +104,12 @@ describe('golden-set keys in eval_cases.yaml', () => {
   })
 
   test.each([
-    [`${base}    expect_args: {city: Paris}\n`, "at cases[0]: must have property expect_tool when property expect_args is present"],
+    [`${base}    expect_args: {city: Paris}\n`, "at cases[0]: missing required key 'expect_tool' (needed by expect_args)"],
     [`${base}    expect_tool: null\n    expect_args: {city: Paris}\n`, 'expect_args needs an expected tool, but expect_tool is null'],
     [`${base}    expect_tool: t\n    expect_args: {city: Paris}\n    arg_match: {town: exact}\n`, "arg_match names 'town', which expect_args does not have"],
     [`${base}    expect_tool: t\n    expect_args: {city: "(["}\n    arg_match: {city: pattern}\n`, 'at cases[0].expect_args.city: invalid regular expression'],
     [`${base}    expect_tool: t\n    expect_args: {n: 1}\n    arg_match: {n: approx}\n`, 'at cases[0].arg_match.n:'],
-    [`${base}    sequence: exact\n`, 'must have property expect_sequence when property sequence is present'],
+    [`${base}    sequence: exact\n`, "at cases[0]: missing required key 'expect_sequence' (needed by sequence)"],
     [`${base}    expect_tol: t\n`, "unknown key 'expect_tol' (did you mean 'expect_tool'?)"]
   ])('%#: %s', (yaml, message) => {
     expect(errorOf(yaml)).toContain(message)

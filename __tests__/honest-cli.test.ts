@@ -4,11 +4,11 @@ import { once } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { runCli } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { failedWithBaselineShape, golden } from '../__fixtures__/report-shapes.js'
 import { compareWithBaseline } from '../src/aggregate/changes.js'
 import { summarize } from '../src/aggregate/summarize.js'
-import { main } from '../src/cli/main.js'
 import { describeResponse } from '../src/conformance/checks/common.js'
 import { verdictHeadline } from '../src/report/headline.js'
 import { count, points, pointsDelta, relativeDelta, seconds } from '../src/util/words.js'
@@ -21,12 +21,6 @@ const root = resolve(fixturePath('..'))
 const SERVER = JSON.stringify({ command: process.execPath, args: [join(root, 'examples/server/server.mjs')] })
 const CASES = join(root, 'examples/eval_cases.yaml')
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, env, { stdout: { isTTY: false, write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } })
-  return { code, stdout: out.join(''), stderr: err.join('') }
-}
 
 const startDir = process.cwd()
 beforeEach(() => process.chdir(mkdtempSync(join(tmpdir(), 'honest-'))))
@@ -51,7 +45,10 @@ const actionOptions = (filter: string, conformance = 'auto') =>
 describe('an evaluation that would run nothing is an error', () => {
   test('a filter that selects no case names the filter and lists the case ids', () => {
     expect(() => prepare(actionOptions('tokio'), {})).toThrow(
-      new ConfigError("'tokio' matches no case id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting", { input: 'filter' })
+      new ConfigError(
+        "'tokio' matches no case id and no tool test id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting, weather-paris-direct, convert-250-eur, unknown-city-is-refused, city-then-timezone, two-days-in-tokyo",
+        { input: 'filter' }
+      )
     )
     expect(() => prepare(actionOptions('tokyo'), {})).not.toThrow()
   })
@@ -62,7 +59,7 @@ describe('an evaluation that would run nothing is an error', () => {
   })
 
   test('the CLI names its flag, exits 2 and writes nothing', async () => {
-    const { code, stderr } = await cli(['--server-config', SERVER, '--eval-cases', CASES, '--api-key', 'k', '--filter', 'tokio'])
+    const { code, stderr } = await runCli(['--server-config', SERVER, '--eval-cases', CASES, '--api-key', 'k', '--filter', 'tokio'])
     expect(code).toBe(2)
     expect(stderr).toContain("error: --filter: 'tokio' matches no case id")
     expect(existsSync('eval-results.json')).toBe(false)
@@ -88,7 +85,7 @@ describe('report --from eval-results.json [--baseline old.json]', () => {
     baseline.groups = baseline.groups.map((g) => ({ ...g, passed: g.runs, pass_rate: 1, success: true }))
     writeFileSync('now.json', JSON.stringify(ungated))
     writeFileSync('old.json', JSON.stringify(baseline))
-    const { code, stdout } = await cli(['report', '--from', 'now.json', '--baseline', 'old.json', '--comment', 'comment.md', '--report', 'report.md'])
+    const { code, stdout } = await runCli(['report', '--from', 'now.json', '--baseline', 'old.json', '--comment', 'comment.md', '--report', 'report.md'])
     expect(code).toBe(1)
     expect(stdout).toContain('Report:  report.md')
     expect(stdout).not.toContain('Results:')
@@ -102,7 +99,7 @@ describe('report --from eval-results.json [--baseline old.json]', () => {
 
   test('without a baseline it renders the document as it is', async () => {
     writeFileSync('doc.json', JSON.stringify(golden()))
-    const { code } = await cli(['report', '--from', 'doc.json', '--output', 'copy.json'])
+    const { code } = await runCli(['report', '--from', 'doc.json', '--output', 'copy.json'])
     expect(code).toBe(1)
     expect(JSON.parse(readFileSync('copy.json', 'utf8')).gate).toEqual(golden().gate)
     expect(readFileSync('eval-report.md', 'utf8')).toContain('# Eval Report')
@@ -110,18 +107,18 @@ describe('report --from eval-results.json [--baseline old.json]', () => {
 
   test('JSON that is not a results document is a clear error, exit 2', async () => {
     writeFileSync('x.json', '{"hello": 1}')
-    const { code, stderr } = await cli(['report', '--from', 'x.json'])
+    const { code, stderr } = await runCli(['report', '--from', 'x.json'])
     expect(code).toBe(2)
-    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1 or 2) nor a run journal')
+    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1, 2 or 3) nor a run journal')
   })
 })
 
 describe('review: what a hostile or old document cannot do', () => {
   test('a suite with no cases is an error, not "0/0 passed"', async () => {
     writeFileSync('empty.yaml', 'system_prompts: {d: x}\ncases: []\n')
-    const { code, stderr } = await cli(['--server-config', SERVER, '--eval-cases', 'empty.yaml', '--api-key', 'k'])
+    const { code, stderr } = await runCli(['--server-config', SERVER, '--eval-cases', 'empty.yaml', '--api-key', 'k'])
     expect(code).toBe(2)
-    expect(stderr).toContain('has no cases: nothing would be evaluated')
+    expect(stderr).toContain('has no cases and no tool tests: nothing would be evaluated')
   })
 
   test('a cut of a regressed answer never halves a secret: the document keeps it whole, redaction sees it', () => {
@@ -141,8 +138,8 @@ describe('review: what a hostile or old document cannot do', () => {
     const current = failedWithBaselineShape()
     writeFileSync('old.json', JSON.stringify(golden()))
     writeFileSync('now.json', JSON.stringify({ ...current, gate: current.gate && { ...current.gate, baseline: { source: 'old.json', started_at: golden().started_at } } }))
-    expect((await cli(['report', '--from', 'now.json', '--max-drop', 'banana'])).stderr).toContain("--max-drop: must be a number from 0 to 1, got 'banana'")
-    expect((await cli(['report', '--from', 'now.json', '--gate', 'both', '--output', 'out.json'])).code).toBe(1)
+    expect((await runCli(['report', '--from', 'now.json', '--max-drop', 'banana'])).stderr).toContain("--max-drop: must be a number from 0 to 1, got 'banana'")
+    expect((await runCli(['report', '--from', 'now.json', '--gate', 'both', '--output', 'out.json'])).code).toBe(1)
     const out = JSON.parse(readFileSync('out.json', 'utf8')) as ResultsDocument
     expect(out.gate).toMatchObject({ mode: 'both', baseline: { source: 'old.json' } })
     expect(out.changes).not.toBeNull()
@@ -151,14 +148,14 @@ describe('review: what a hostile or old document cannot do', () => {
   test('a version 1 document is still read, as a baseline and by report --from', async () => {
     const v1 = { ...golden(), version: 1, changes: undefined, summary: { ...golden().summary } }
     writeFileSync('v1.json', JSON.stringify(v1))
-    const { code, stderr } = await cli(['report', '--from', 'v1.json', '--baseline', 'v1.json', '--output', 'v2.json'])
+    const { code, stderr } = await runCli(['report', '--from', 'v1.json', '--baseline', 'v1.json', '--output', 'v2.json'])
     expect(stderr).not.toContain('No baseline')
     expect(code).toBe(1)
-    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 2, gate: { baseline: { source: 'v1.json' } }, changes: { regressions: [] } })
+    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 3, gate: { baseline: { source: 'v1.json' } }, changes: { regressions: [] } })
   })
 
   test('report: an unknown flag gets "did you mean"', async () => {
-    const { code, stderr } = await cli(['report', '--baselin', 'x'])
+    const { code, stderr } = await runCli(['report', '--baselin', 'x'])
     expect(code).toBe(2)
     expect(stderr).toContain("Unknown option '--baselin'; did you mean --baseline?")
   })

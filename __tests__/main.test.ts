@@ -45,6 +45,8 @@ describe('run() glues inputs, engine and outputs', () => {
       report_md: 'eval-report.md',
       passed: 'false',
       pass_rate: '0',
+      tool_tests_total: '0',
+      tool_tests_failed: '0',
       total: '1',
       failed: '1',
       junit_xml: 'eval-junit.xml',

@@ -4,9 +4,27 @@ import { dirname } from 'node:path'
 import MarkdownIt from 'markdown-it'
 import { compareWithBaseline } from '../src/aggregate/changes.js'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { SHAPES, cancelledShape, gated, conformanceOnlyShape, failedWithBaselineShape, invalidConfigurationShape, passedShape } from '../__fixtures__/report-shapes.js'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import {
+  HOSTILE,
+  SHAPES,
+  cancelledShape,
+  gated,
+  conformanceOnlyShape,
+  failedWithBaselineShape,
+  invalidConfigurationShape,
+  mixedShape,
+  passedShape,
+  toolTestsFailedShape,
+  toolTestsOnlyPassedShape,
+  unreachableShape
+} from '../__fixtures__/report-shapes.js'
+import { renderBadge } from '../src/report/badge.js'
 import { renderComment } from '../src/report/comment.js'
+import { renderJUnit } from '../src/report/junit.js'
 import { renderMarkdownReport } from '../src/report/markdown.js'
+import { failureReason, formatConformanceLines, formatSummaryLine } from '../src/report/progress.js'
+import { openBlocks, trimToBytes } from '../src/report/trim.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
 const CONTEXT = { marker: '<!-- mcp-server-evals:sticky:MCP evals/evals -->', links: { summary: 'https://github.com/octo/server/actions/runs/1' } }
@@ -33,8 +51,12 @@ function structureProblems(markdown: string): string[] {
     } else if (stack.pop() !== tag.name) problems.push(`</${tag.name}> closes something else (tag ${i})`)
   })
   if (stack.length) problems.push(`left open: ${stack.join(', ')}`)
-  // An HTML block the Markdown parser turned into text (indented, or inside a paragraph) shows as escaped tags.
-  for (const escaped of ['&lt;details', '&lt;/details', '&lt;summary', '&lt;table', '&lt;tr']) if (html.includes(escaped)) problems.push(`rendered as text: ${escaped}`)
+  // We fence code and never indent it: an indented code block is markup that lost its place.
+  if (gfm.parse(markdown, {}).some((t) => t.type === 'code_block')) problems.push('an indented code block (an HTML block or a line indented by mistake?)')
+  // An HTML block the Markdown parser turned into text (inside a paragraph) shows as escaped tags at
+  // the start of a line. Server text quoted as code may hold such tags: escaped, it is only text.
+  const prose = html.replace(/<pre>[\s\S]*?<\/pre>/g, '').replace(/<code>[\s\S]*?<\/code>/g, '')
+  for (const escaped of ['&lt;details', '&lt;/details', '&lt;summary', '&lt;table', '&lt;tr']) if (new RegExp(`(^|\n|<p>|<br>|<li>)\\s*${escaped}`).test(prose)) problems.push(`rendered as text: ${escaped}`)
   return problems
 }
 
@@ -74,7 +96,11 @@ describe('the headline follows the verdict', () => {
     ['cancelled', cancelledShape, /^⊘ Cancelled — 2 passed, 2 cancelled of 4 runs; no verdict/, '⊘ cancelled'],
     ['conformance only', conformanceOnlyShape, /^✗ Conformance failed — behaviour evals skipped/, '✗ failed'],
     ['failed', failedWithBaselineShape, /^5\/8 passed — 2 failed, 1 errored/, '✗ failed'],
-    ['passed', passedShape, /^All 4 evals passed · conformance passed/, '✓ passed']
+    ['passed', passedShape, /^All 4 evals passed · conformance passed/, '✓ passed'],
+    ['tool tests only, passed', toolTestsOnlyPassedShape, /^✓ Passed — 6\/6 tool tests passed; behaviour runs skipped: no API key: only the free layers \(conformance and tool tests\) ran · conformance passed/, '✓ passed'],
+    ['tool tests only, failed', toolTestsFailedShape, /^✗ Failed — 1\/6 tool tests passed \(4 failed, 1 errored\); behaviour runs skipped: tool_tests is &quot;only&quot; · conformance passed/, '✗ failed'],
+    ['runs passed, tool tests failed', mixedShape, /^✗ Failed — all 4 runs passed, but 2 of 5 tool tests did not pass · conformance passed/, '✗ failed'],
+    ['server unreachable', unreachableShape, /^✗ Server unreachable — spawn python3 ENOENT \(the command was not found\); nothing was evaluated · 3s/, '✗ server unreachable']
   ] as const)('%s', (_, build, expected, title) => {
     const doc = build()
     expect(headline(renderMarkdownReport(doc))).toMatch(expected)
@@ -233,5 +259,247 @@ describe('review: untrusted text, honest comparisons', () => {
     expect(body).not.toContain('worse by more than')
     expect(comment(doc)).toContain('✗ worse by more than 2 pt')
     expect(body).toContain('Calls outside the input schema (lower is better)')
+  })
+})
+
+/** The HTML outside code blocks and code spans: where server text must never be markup or a link. */
+const prose = (markdown: string) =>
+  gfm
+    .render(markdown)
+    .replace(/<pre>[\s\S]*?<\/pre>/g, '')
+    .replace(/<code>[\s\S]*?<\/code>/g, '')
+
+describe('tool tests in the report', () => {
+  const doc = toolTestsFailedShape()
+  const report = renderMarkdownReport(doc)
+  const html = gfm.render(report)
+
+  test('hostile server text in args, actual values, the diff and stderr is text: no markup, no links, no mentions', () => {
+    expect(html).not.toMatch(/<img|<script|<h1>pwned|<b>go/)
+    expect(html).not.toMatch(/<a href="https:\/\/evil/)
+    expect(prose(report)).not.toContain('@octocat')
+    // It is all still there, as text: in the arguments, the response, the diff and the stderr.
+    expect(html.split('&lt;img src=x onerror=alert(1)&gt;').length - 1).toBeGreaterThanOrEqual(5)
+    // In the table cell and the error quote (HTML and Markdown contexts), not only in code.
+    expect(prose(report)).toContain('its last words: &lt;img src=x onerror=alert(1)&gt; &lt;/details&gt; @\u200bocto')
+    expect(html).toContain('&lt;/details&gt;&lt;h1&gt;pwned&lt;/h1&gt;')
+  })
+
+  test('the snapshot diff is one diff block, its backticks inside it, the rest of the report after it', () => {
+    const diffs = [...html.matchAll(/<pre><code class="language-diff">([\s\S]*?)<\/code><\/pre>/g)].map((m) => m[1])
+    expect(diffs).toHaveLength(1)
+    expect(diffs[0]).toContain('-    &quot;body&quot;: &quot;Install with ```npm i``` and &lt;b&gt;go&lt;/b&gt;.&quot;,')
+    expect(diffs[0]).toContain('+    &quot;body&quot;: &quot;Run ```npx evil``` &lt;script&gt;alert(1)&lt;/script&gt; @octocat&quot;,')
+    // A fence the server's backticks had closed early would leave the conformance heading inside code.
+    expect(html).toContain('<h2>Protocol conformance — ✓ passed</h2>')
+    expect(openBlocks(report)).toEqual({ fence: null, details: 0 })
+  })
+
+  test('a table row per test, failing first, the passing ones collapsed; a details block per failing test only', () => {
+    const rows = [...report.matchAll(/<tr><td><code>([^<]+)<\/code><\/td><td align="center">(.)<\/td><td align="center">([\d/]+)<\/td>/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)
+    expect(rows).toEqual(['weather-json ✗ 0/1', 'unknown-city-refused ✗ 0/1', 'intro-page ✗ 0/1', 'search-flaky ✗ 2/3', 'crash ⚠ 0/1', 'fast-enough ✓ 1/1'])
+    expect(report.indexOf('<details><summary>1 passing tool test</summary>')).toBeLessThan(report.indexOf('fast-enough'))
+    const section = report.slice(report.indexOf('## Tool tests'), report.indexOf('## Protocol conformance'))
+    const opened = [...section.matchAll(/^<details><summary>(.) <code>([^<]+)<\/code>/gm)].map((m) => `${m[1]} ${m[2]}`)
+    expect(opened).toEqual(['✗ weather-json', '✗ unknown-city-refused', '✗ intro-page', '✗ search-flaky', '⚠ crash'])
+  })
+
+  test('a failing check shows expected against actual; pass^3 says which attempt failed; an error shows the stderr', () => {
+    expect(report).toContain('- ✗ **json** at `$.temp` — "21" does not equal 21\n  - expected: `21`\n  - actual: `"21"`')
+    expect(report).toContain('- ✗ **is\\_error** — expected the call to be refused; the result is not an error\n  - expected: `true`\n  - actual: `false`')
+    expect(report).toContain('<details><summary>✗ <code>search-flaky</code>: attempt 2 of 3, step 1 <code>search_docs</code></summary>')
+    expect(report).toContain('**Attempts** (pass^3: every one must pass): 1 ✓ · 2 ✗ · 3 ✓')
+    expect(report).toMatch(/Server stderr \(last lines\):\n\n(`{4,})\nTraceback[\s\S]*?\n\1\n/)
+  })
+
+  test('the section comes right after the failures, before conformance and the behaviour runs', () => {
+    const mixed = renderMarkdownReport(mixedShape())
+    const at = (text: string) => mixed.indexOf(text)
+    expect(at('## Tool tests — ✗ failed')).toBeGreaterThan(-1)
+    expect(at('## Tool tests — ✗ failed')).toBeLessThan(at('## Protocol conformance'))
+    expect(at('## Protocol conformance')).toBeLessThan(at('## Behaviour evals'))
+  })
+
+  test('passing tool tests are a line and a table, with no details blocks and no failing-check column', () => {
+    const passing = renderMarkdownReport(toolTestsOnlyPassedShape())
+    const section = passing.slice(passing.indexOf('## Tool tests'), passing.indexOf('## Protocol conformance'))
+    expect(section).toContain('> 6 of 6 passed · pass^3 on 2 tests · snapshots in `evals/__snapshots__` · gate: every tool test must pass')
+    expect(section).not.toContain('<details>')
+    expect(section).not.toContain('First failing check')
+  })
+
+  test('skipped tool tests say why in a line', () => {
+    const skipped = { ...mixedShape(), tool_tests: { ...mixedShape().tool_tests!, status: 'skipped' as const, reason: 'tool_tests is "off"', tests: [], total: 0, passed: 0, failed: 0 } }
+    expect(renderMarkdownReport(skipped)).toContain('## Tool tests — skipped\n\n> tool\\_tests is "off"\n')
+    expect(comment(skipped)).toContain('**Tool tests skipped:** tool\\_tests is "off"')
+  })
+})
+
+describe('tool tests in the comment', () => {
+  test('the failing tests, each with its first failing check, right after the failing runs', () => {
+    const body = comment(toolTestsFailedShape())
+    expect(body).toContain('#### Tool tests — ✗ 5 of 6 did not pass')
+    expect(body).toContain('- ✗ `search-flaky` (attempt 2 of 3) — contains: the text does not contain "intro"')
+    expect(body).toContain('- ⚠ `crash` — the server exited with code 1 before answering tools/call; its last words: &lt;img src\\=x onerror\\=alert\\(1\\)&gt; &lt;/details&gt; @\u200bocto')
+    expect(body).not.toContain('fast-enough')
+    // The headline already says why the behaviour runs were skipped.
+    expect(body).not.toContain('**Behaviour evals skipped:**')
+  })
+
+  test('all passing: one collapsed line with the table inside', () => {
+    const body = comment(toolTestsOnlyPassedShape())
+    expect(body).toContain('<details><summary>Tool tests ✓ 6 of 6 passed · pass^3 on 2 tests · snapshots in evals/__snapshots__</summary>')
+    expect(body).not.toContain('#### Tool tests')
+    expect(structureProblems(body)).toEqual([])
+  })
+
+  test('hostile server text stays text in the comment', () => {
+    for (const doc of [toolTestsFailedShape(), unreachableShape()]) {
+      const body = comment(doc)
+      expect(gfm.render(body)).not.toMatch(/<img|<script|<h1>pwned/)
+      expect(prose(body)).not.toContain('@octocat')
+      expect(structureProblems(body)).toEqual([])
+    }
+  })
+
+  test('under a small budget the failing tool tests stay, and what comes after them is left out', () => {
+    const doc = mixedShape()
+    const full = comment(doc)
+    const end = full.indexOf('#### Results')
+    expect(end).toBeGreaterThan(full.indexOf('#### Tool tests'))
+    // Room for the headline and the tool tests, not for the matrix after them.
+    const maxChars = end + 400
+    expect(full.length).toBeGreaterThan(maxChars)
+    const body = renderComment(doc, { ...CONTEXT, maxChars })
+    expect(body.length).toBeLessThanOrEqual(maxChars)
+    expect(body).toContain('#### Tool tests — ✗ 2 of 5 did not pass')
+    expect(body).toContain('`weather-json`')
+    expect(body).toContain('`search-flaky`')
+    expect(body).not.toContain('#### Results')
+    expect(body).toMatch(/_Left out to fit GitHub's comment limit: matrix, [^_]*\._/)
+    expect(body.endsWith(CONTEXT.marker)).toBe(true)
+  })
+})
+
+describe('tool tests in JUnit', () => {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) })
+  type Case = { name: string; failure?: { message: string; '#text'?: string }; error?: { message: string; '#text'?: string }; skipped?: { message: string } }
+  type Parsed = { testsuites: { tests: string; failures: string; errors: string; testsuite: { name: string; tests: string; failures: string; errors: string; testcase: Case[] }[] } }
+  const parse = (xml: string) => {
+    expect(XMLValidator.validate(xml)).toBe(true)
+    return parser.parse(xml) as Parsed
+  }
+
+  test('one testsuite "tool tests", one testcase per test, the failing checks in the failures, hostile text escaped', () => {
+    const xml = renderJUnit(toolTestsFailedShape())
+    const { testsuites } = parse(xml)
+    const suite = testsuites.testsuite.find((s) => s.name === 'tool tests')!
+    expect([suite.tests, suite.failures, suite.errors]).toEqual(['6', '4', '1'])
+    expect(suite.testcase.map((c) => c.name)).toEqual(['weather-json', 'unknown-city-refused', 'intro-page', 'search-flaky', 'crash', 'fast-enough'])
+    const byName = new Map(suite.testcase.map((c) => [c.name, c]))
+    expect(byName.get('weather-json')?.failure?.message).toBe('json $.temp: "21" does not equal 21')
+    expect(byName.get('weather-json')?.failure?.['#text']).toContain(`step 1: get_weather {"city":${JSON.stringify(HOSTILE)}}`)
+    expect(byName.get('search-flaky')?.failure?.message).toBe('2/3 attempts passed; contains: the text does not contain "intro"')
+    expect(byName.get('search-flaky')?.failure?.['#text']).toContain('attempt 2 of 3: failed')
+    expect(byName.get('intro-page')?.failure?.['#text']).toContain('+    "body": "Run ```npx evil``` <script>alert(1)</script> @octocat",')
+    expect(byName.get('crash')?.error?.['#text']).toContain(`RuntimeError: ${HOSTILE}`)
+    expect(byName.get('fast-enough')).toEqual({ name: 'fast-enough', classname: 'tool tests', time: '0.008' })
+    expect(xml).not.toContain('<script>')
+    expect(Number(testsuites.tests)).toBe(testsuites.testsuite.reduce((n, s) => n + Number(s.tests), 0))
+  })
+
+  test('an unreachable server is one error; skipped tool tests are one skipped testcase', () => {
+    const { testsuites } = parse(renderJUnit(unreachableShape()))
+    expect([testsuites.tests, testsuites.failures, testsuites.errors]).toEqual(['2', '0', '1'])
+    const [conformance, toolTests] = testsuites.testsuite
+    expect(conformance.name).toBe('conformance (unreachable, stdio)')
+    expect(conformance.testcase[0].error?.message).toBe('the server could not be started or reached: spawn python3 ENOENT (the command was not found)')
+    expect(conformance.testcase[0].error?.['#text']).toContain('cause: ENOENT')
+    expect(toolTests.testcase[0].skipped?.message).toBe('the server could not be started or reached: spawn python3 ENOENT (the command was not found)')
+  })
+})
+
+describe('an unreachable server is one statement', () => {
+  const doc = unreachableShape()
+  const report = renderMarkdownReport(doc)
+
+  test('the report: the headline, what the server said, one line for what did not run; no checks, no empty tables', () => {
+    expect(report).toContain('## Server unreachable')
+    expect(report).toContain('- **Cause:** `ENOENT`')
+    expect(report).toMatch(/Server stderr \(last lines\):\n\n`{4,}\n\/bin\/sh: 1: python3: not found\n/)
+    expect(report).toContain('_Not run: the tool tests and the behaviour evals; they need a server that answers._')
+    expect(report).not.toContain('<table>')
+    expect(report).not.toContain('## Tool tests')
+    expect(report).not.toContain('## Behaviour evals')
+    expect(report.split('spawn python3 ENOENT').length - 1).toBe(2)
+  })
+
+  test('the HTTP refusal: its status and body, quoted', () => {
+    const refused = { ...doc, conformance: { ...doc.conformance!, transport: 'http' as const, unreachable: { http_status: 401, body: '{"error":"<b>unauthorized</b>"}', cause: null, stderr: null, stdout: null } } }
+    const text = renderMarkdownReport(refused)
+    expect(text).toContain('- **HTTP status:** `401`')
+    expect(text).toMatch(/Response body:\n\n```\n\{"error":"<b>unauthorized<\/b>"\}\n```/)
+    expect(gfm.render(text)).not.toContain('<b>unauthorized')
+  })
+
+  test('the log lines, the failure reason and the badge say it once', () => {
+    expect(formatSummaryLine(doc)).toBe('FAILED: server unreachable — spawn python3 ENOENT (the command was not found); nothing was evaluated')
+    expect(failureReason(doc)).toBe('the server could not be started or reached: spawn python3 ENOENT (the command was not found); nothing was evaluated')
+    expect(formatConformanceLines(doc.conformance!)[0]).toBe('Conformance: the server could not be started or reached over stdio: spawn python3 ENOENT (the command was not found) (ENOENT)')
+    expect(renderBadge(doc)).toMatchObject({ message: 'server unreachable', color: 'red' })
+  })
+
+  test('without conformance, the behaviour reason says it', () => {
+    const bare = { ...doc, conformance: null }
+    const text = renderMarkdownReport(bare)
+    expect(headline(text)).toMatch(/^✗ Server unreachable — spawn python3 ENOENT/)
+    expect(text).toContain('## Server unreachable\n\n> spawn python3 ENOENT \\(the command was not found\\)')
+  })
+})
+
+describe('tool tests in the log lines and the badge', () => {
+  test('the summary line counts the tool tests and the runs', () => {
+    expect(formatSummaryLine(toolTestsOnlyPassedShape())).toBe('PASSED: conformance passed · 6/6 tool tests passed · behaviour evals skipped: no API key: only the free layers (conformance and tool tests) ran')
+    expect(formatSummaryLine(mixedShape())).toMatch(/^FAILED: conformance passed · 3\/5 tool tests passed \(2 failed\) · 4\/4 runs passed \(100%\), 0 failed, 0 errored · /)
+    // Without tool tests the line is as it was.
+    expect(formatSummaryLine(passedShape())).toMatch(/^PASSED: conformance passed · 4\/4 passed \(100%\)/)
+  })
+
+  test('the failure reason names the failing tool tests', () => {
+    expect(failureReason(mixedShape())).toBe('2 of 5 tool tests did not pass (weather-json, search-flaky)')
+  })
+
+  test('the badge: the tool tests count when they are the evaluation; a failing one beside the run pass rate', () => {
+    expect(renderBadge(toolTestsOnlyPassedShape())).toMatchObject({ message: 'tool tests 6/6', color: 'brightgreen' })
+    expect(renderBadge(toolTestsFailedShape())).toMatchObject({ message: 'tool tests 1/6', color: 'red' })
+    expect(renderBadge(mixedShape())).toMatchObject({ message: '100% (4/4) · tool tests 3/5', color: 'red' })
+    expect(renderBadge(passedShape())).toMatchObject({ message: '100% (4/4)', color: 'brightgreen' })
+  })
+})
+
+describe('trimming the job summary around server text', () => {
+  test('a fence longer than the backticks inside it is closed with itself; a </details> in code is not counted', () => {
+    const report = renderMarkdownReport(toolTestsFailedShape())
+    const cut = report.indexOf('+    "body"')
+    expect(cut).toBeGreaterThan(-1)
+    const head = report.slice(0, report.indexOf('\n', cut))
+    expect(openBlocks(head)).toEqual({ fence: '````', details: 1 })
+    const trimmed = trimToBytes(report, Buffer.byteLength(head, 'utf8') + 1024 + 40, 'cut')
+    expect(trimmed.endsWith('\n````\n\n</details>\n\n> cut\n')).toBe(true)
+    expect(structureProblems(trimmed)).toEqual([])
+  })
+})
+
+describe('a cancelled evaluation of tool tests only', () => {
+  test('counts the tool tests, gives no verdict', () => {
+    const doc = toolTestsOnlyPassedShape()
+    const section = doc.tool_tests!
+    const tests = section.tests.map((t, i) => (i < 2 ? t : { ...t, status: 'cancelled' as const, passed: false, attempts: [] }))
+    const cancelled: ResultsDocument = { ...doc, passed: false, cancelled: { signal: 'SIGINT', at: '2026-11-30T12:00:03.000Z', planned: 0, finished: 0 }, tool_tests: { ...section, tests, passed: 2, cancelled: 4 } }
+    expect(headline(renderMarkdownReport(cancelled))).toMatch(/^⊘ Cancelled — 2 passed, 4 cancelled of 6 tool tests; no verdict/)
+    expect(comment(cancelled).split('\n')[0]).toBe('### MCP Server Evals — ⊘ cancelled')
+    expect(renderBadge(cancelled)).toMatchObject({ message: 'cancelled (2/6 tool tests passed)' })
+    const { testsuites } = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJUnit(cancelled)) as { testsuites: { skipped: string } }
+    expect(testsuites.skipped).toBe('10')
   })
 })

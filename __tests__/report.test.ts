@@ -109,4 +109,13 @@ describe('trimToBytes', () => {
     expect(out.endsWith('> cut here\n')).toBe(true)
     expect(out).toContain('```\n\n</details>')
   })
+
+  test('server text in code is neither a fence nor a </details>: only what the renderers write is closed', () => {
+    const text = ['<details><summary>s</summary>', '', '- actual: `</details>`', '', '````', '```', '</details>', ...Array.from({ length: 3000 }, (_, i) => `line ${i}`)].join('\n')
+    const out = trimToBytes(text, 8_000, 'cut here')
+    expect(out).toMatch(/line \d+\n````\n\n<\/details>\n\n> cut here\n$/)
+    // The fence opened once and closed once; the one </details> line of ours is the last, after the server's.
+    expect(out.split('\n````\n').length - 1).toBe(2)
+    expect(out.match(/^<\/details>$/gm)).toHaveLength(2)
+  })
 })

@@ -40,6 +40,19 @@ describe('GEval scoring', () => {
 })
 
 describe('exposeServer', () => {
+  test('a tool that only runs as a task (execution.taskSupport: required) is not offered to the model; optional ones are', () => {
+    const { functions } = exposeServer({
+      tools: [
+        { name: 'long_job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+        { name: 'maybe_job', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+        { name: 'plain', inputSchema: { type: 'object' } }
+      ],
+      resources: [],
+      prompts: []
+    })
+    expect(functions.map((f) => f.function.name)).toEqual(['maybe_job', 'plain'])
+  })
+
   test('tools, resources and prompts become legal, unique function names mapped back', () => {
     const { functions, targets } = exposeServer({
       tools: [

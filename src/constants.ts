@@ -26,7 +26,11 @@ export const Inputs = {
   Baseline: 'baseline',
   SaveBaseline: 'save_baseline',
   Cache: 'cache',
-  Resume: 'resume'
+  Resume: 'resume',
+  ToolTests: 'tool_tests',
+  SnapshotDir: 'snapshot_dir',
+  UpdateSnapshots: 'update_snapshots',
+  ConformanceProbes: 'conformance_probes'
 } as const
 
 export const Outputs = {
@@ -40,6 +44,8 @@ export const Outputs = {
   BadgeJson: 'badge_json',
   Journal: 'journal',
   Cancelled: 'cancelled',
+  ToolTestsTotal: 'tool_tests_total',
+  ToolTestsFailed: 'tool_tests_failed',
   CommentUrl: 'comment_url'
 } as const
 

@@ -15,9 +15,11 @@ import {
   type ConversationEntry,
   type JudgeDetails,
   type ResultsConfig,
+  type ObservedCalls,
   type ResultsDocument,
   type RunResult
 } from './results/types.js'
+import { watchSession } from './conformance/observe-session.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
 import { checkRequiredTools } from './scoring/tool-assertions.js'
 import { createPool } from './util/pool.js'
@@ -79,6 +81,7 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
     cases: suite.cases,
     behaviour: { status: 'ran', reason: null },
     conformance: null,
+    tool_tests: null,
     runs: executed.runs,
     overhead: executed.overhead,
     cache: null,
@@ -180,6 +183,8 @@ interface AgentPhase {
   session: Pick<McpSession, 'era' | 'protocolVersion' | 'timings' | 'tools'> | null
   duration_s: number
   judgeable: boolean
+  /** Conformance checked on the tool results this run saw. */
+  observed: ObservedCalls
 }
 
 type OpenedSession =
@@ -220,7 +225,7 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   const notRun = (fill: (t: Transcript) => void): AgentPhase => {
     const transcript = emptyTranscript(spec)
     fill(transcript)
-    return { transcript, session: null, duration_s: 0, judgeable: false }
+    return { transcript, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] } }
   }
   if (opened.cancelled) return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = opened.cancelled)))
   if (!opened.session) return notRun((t) => (t.error = opened.error))
@@ -234,10 +239,11 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
   // eval-action's clock starts after the session is up and stops after it is closed.
   const agentStarted = performance.now()
+  const watched = watchSession(session)
   try {
     const transcript = await runAgent(
       { model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
-      session,
+      watched.session,
       deps.llm,
       runSignal(controller, deps.cancel)
     )
@@ -250,7 +256,8 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
       transcript,
       session,
       duration_s: round1((performance.now() - agentStarted) / 1000),
-      judgeable: transcript.stop_reason === 'final_answer'
+      judgeable: transcript.stop_reason === 'final_answer',
+      observed: watched.observed()
     }
   } finally {
     clearTimeout(timer)
@@ -342,7 +349,8 @@ function buildRunResult(
       connect_ms: phase.session?.timings.connect_ms ?? null,
       list_ms: phase.session?.timings.list_ms ?? null,
       tools: phase.session?.tools.length ?? null
-    }
+    },
+    observed: { calls: phase.observed.calls, findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })) }
   }
 }
 

@@ -13,18 +13,20 @@ import type { ServerConfig, Suite } from './config/types.js'
 import { conformancePassed, runConformance } from './conformance/run.js'
 import type { ConformanceReport } from './conformance/types.js'
 import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from './engine.js'
-import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalGate, type JournalHeader } from './execute/journal.js'
+import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalGate, type JournalHeader, type ToolTestsPlan } from './execute/journal.js'
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
-import { createSessionFactory } from './mcp/session.js'
-import { expandMatrix, localDate, runKey, selectCases, specKey, type RunSpec } from './plan/expand.js'
+import { createSessionFactory, type SessionFactory } from './mcp/session.js'
+import { expandMatrix, localDate, runKey, selectCases, selectToolTests, specKey, type RunSpec } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
-import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsDocument, type RunResult } from './results/types.js'
+import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsDocument, type RunResult, type ToolTestResult } from './results/types.js'
+import { runToolTests } from './tooltests/run.js'
+import { fileSnapshotStore } from './tooltests/snapshot.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
-import { READABLE_VERSIONS, upgradeDocument } from './results/upgrade.js'
+import { READABLE_VERSIONS_TEXT, upgradeDocument } from './results/upgrade.js'
 import { redactDeep, redactText } from './util/redact.js'
 import { count } from './util/words.js'
 import { TOOL_NAME, TOOL_VERSION } from './version.js'
@@ -36,6 +38,8 @@ export interface Prepared {
   suite: Suite
   /** Values that must never be written anywhere. */
   secrets: string[]
+  /** Under CI=true a missing snapshot fails its tool test instead of being written. */
+  ci: boolean
 }
 
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
@@ -51,21 +55,34 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
       envJudgeModel: env.EVAL_JUDGE_MODEL
     })
   )
-  if (options.skipBehaviour === null) checkPlan(suite, options, names)
-  return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0) }
+  checkPlan(suite, options, names)
+  return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0), ci: env.CI === 'true' }
 }
 
 /**
  * An evaluation that would run nothing is an error, not a green check: a filter that selects no
- * case, or no model to run (`EVAL_MODELS=","`). Conformance alone is asked for with `conformance: only`.
+ * case and no tool test, a suite with neither, or no model to run the cases with
+ * (`EVAL_MODELS=","`). Conformance alone is asked for with `conformance: only`.
  */
 function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; models: string }): void {
-  const ids = suite.cases.map((c) => c.id)
-  if (options.filter !== '' && selectCases(suite, options.filter).length === 0) {
-    const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
-    throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter })
+  const toolTests = options.toolTests === 'off' ? [] : suite.tool_tests
+  const behaviour = options.skipBehaviour === null
+  if (options.toolTests === 'only' && toolTests.length === 0) {
+    throw new ConfigError('has no tool_tests, but only tool tests were asked for: nothing would be evaluated', { file: options.evalCases, path: 'tool_tests' })
   }
-  if (suite.cases.length === 0) throw new ConfigError('has no cases: nothing would be evaluated; to run only the protocol checks, set conformance to only', { file: options.evalCases, path: 'cases' })
+  // Without a key (a fork's pull request) and without tool tests, conformance alone runs, as asked.
+  if (!behaviour && toolTests.length === 0 && options.missingKey) throw options.missingKey
+  if (options.conformance === 'only' || (!behaviour && toolTests.length === 0)) return
+  if (options.filter !== '' && (!behaviour || selectCases(suite, options.filter).length === 0) && selectToolTests({ ...suite, tool_tests: toolTests }, options.filter).length === 0) {
+    const ids = [...(behaviour ? suite.cases.map((c) => c.id) : []), ...toolTests.map((t) => t.id)]
+    const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
+    const what = behaviour && toolTests.length ? 'no case id and no tool test id' : toolTests.length ? 'no tool test id' : 'no case id'
+    throw new ConfigError(`'${options.filter}' matches ${what} (case-sensitive substring); the ids are: ${shown || '(none)'}`, { input: names.filter })
+  }
+  if (suite.cases.length === 0 && toolTests.length === 0) {
+    throw new ConfigError('has no cases and no tool tests: nothing would be evaluated; to run only the protocol checks, set conformance to only', { file: options.evalCases, path: 'cases' })
+  }
+  if (!behaviour || suite.cases.length === 0) return
   if (suite.models.length === 0) {
     throw new ConfigError(
       `no model to evaluate: ${names.models.startsWith('-') ? names.models : `the ${names.models} input`}, EVAL_MODELS and the YAML's models give an empty list (EVAL_MODELS="," means none); to run only the protocol checks, set conformance to only`,
@@ -74,11 +91,37 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
   }
 }
 
+/** Whether the behaviour runs happen, and why not: the options, or a suite of tool tests alone. */
+function behaviourStatus(suite: Suite, options: RunOptions): BehaviourStatus {
+  if (options.skipBehaviour !== null) return { status: 'skipped', reason: options.skipBehaviour }
+  if (suite.cases.length === 0) return { status: 'skipped', reason: 'the suite has no cases, only tool tests' }
+  if (options.filter !== '' && selectCases(suite, options.filter).length === 0) return { status: 'skipped', reason: `the filter '${options.filter}' selects no case` }
+  return { status: 'ran', reason: null }
+}
+
+/** The tool tests this evaluation runs; null when the suite has none. */
+function toolTestsPlan(prepared: Prepared): ToolTestsPlan | null {
+  const { suite, options } = prepared
+  if (suite.tool_tests.length === 0) return null
+  const snapshot_dir = snapshotDir(options)
+  if (options.toolTests === 'off') return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool_tests is "off"', snapshot_dir, ids: [] }
+  const selected = selectToolTests(suite, options.filter)
+  if (selected.length === 0) return { status: 'skipped', reason: `the filter '${options.filter}' selects no tool test`, snapshot_dir, ids: [] }
+  return { status: 'ran', reason: null, snapshot_dir, ids: selected.map((t) => t.id) }
+}
+
+/** The snapshot directory: as given, else `__snapshots__` beside the eval cases file. */
+export function snapshotDir(options: RunOptions): string {
+  return options.snapshotDir || join(dirname(options.evalCases), '__snapshots__')
+}
+
 export interface EvaluateHooks {
   onRunStarted?: EngineDeps['onRunStarted']
   onRunFinished?: EngineDeps['onRunFinished']
   onWarning?: (message: string) => void
   onConformance?: (report: ConformanceReport) => void
+  /** Called as each tool test is done (all its attempts), in completion order. */
+  onToolTestFinished?: (test: ToolTestResult, finished: number, total: number) => void
   /** Aborted with a CancelledError when the job is cancelled (SIGINT, SIGTERM, SIGHUP). */
   cancel?: AbortSignal
   /** Replace the HTTP chat client (tests and benchmarks use a scripted server instead). */
@@ -103,8 +146,9 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     baseUrl: options.baseUrl,
     today: localDate(new Date())
   }
-  const behaviour: BehaviourStatus = options.skipBehaviour === null ? { status: 'ran', reason: null } : { status: 'skipped', reason: options.skipBehaviour }
+  const behaviour = behaviourStatus(suite, options)
   const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
+  const toolTests = toolTestsPlan(prepared)
   const header: JournalHeader = {
     type: 'header',
     version: JOURNAL_VERSION,
@@ -115,22 +159,30 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     config: resultsConfig(suite, server, settings),
     cases: suite.cases,
     behaviour,
-    gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline }
+    gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline },
+    tool_tests: toolTests
   }
   const reused = options.resume && behaviour.status === 'ran' ? inPlan(resumableRuns(options.journalPath, header.suite_hash, warn), plan) : []
   const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
   try {
+    let unreachable: string | null = null
     if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
-      const report = await untilCancelled(runConformance(server, { signal: hooks.cancel }), hooks.cancel)
+      const report = await untilCancelled(runConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes }), hooks.cancel)
       if (report) {
         hooks.onConformance?.(report)
         journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } })
+        if (report.era === 'unreachable') unreachable = `the server could not be started or reached: ${report.error ?? 'no answer'}`
       }
     }
+    // Said once, here: not once per run as twenty "connection closed" errors.
+    if (unreachable && behaviour.status === 'ran') journal.append({ type: 'skipped', layer: 'behaviour', reason: unreachable })
+    if (unreachable && toolTests?.status === 'ran') journal.append({ type: 'skipped', layer: 'tool_tests', reason: unreachable })
+    const sessions = createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 })
+    const toolTestsDone = toolTests?.status === 'ran' && !unreachable ? runSuiteToolTests(prepared, toolTests.ids, sessions, journal, hooks) : Promise.resolve()
     let cache: CacheStats | null = null
     let overhead = emptyUsage()
     let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
-    if (behaviour.status === 'ran') {
+    if (behaviour.status === 'ran' && !unreachable) {
       const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
       const caching = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl, secrets: prepared.secrets, onWarning: warn })
       cache = caching.stats
@@ -138,7 +190,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
         llm: caching.client,
         judge: createGEvalJudge(caching.client, suite.judge_model),
         semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
-        sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+        sessions,
         onRunStarted: hooks.onRunStarted,
         onRunFinished: hooks.onRunFinished,
         record: (run) => journal.append({ type: 'run', run }),
@@ -149,11 +201,36 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       overhead = executed.overhead
       cancelled = cancelledSummary(hooks.cancel, executed)
     }
+    await toolTestsDone
+    cancelled ??= cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
     journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled })
   } finally {
     journal.close()
   }
   return applyGate(documentFromJournal(journal.state), header.gate, warn)
+}
+
+/** The selected tool tests, each finished test appended to the journal as it is done. */
+async function runSuiteToolTests(prepared: Prepared, ids: string[], sessions: SessionFactory, journal: JournalWriter, hooks: EvaluateHooks): Promise<void> {
+  const { options, suite } = prepared
+  const selected = new Set(ids)
+  await runToolTests(
+    suite.tool_tests.filter((t) => selected.has(t.id)),
+    {
+      timeoutSeconds: options.timeoutSeconds,
+      concurrency: options.concurrency,
+      snapshots: fileSnapshotStore(snapshotDir(options), { ci: prepared.ci, update: options.updateSnapshots }),
+      secrets: prepared.secrets
+    },
+    {
+      sessions,
+      cancel: hooks.cancel,
+      onTestFinished: (test, finished, total) => {
+        journal.append({ type: 'tool_test', test })
+        hooks.onToolTestFinished?.(test, finished, total)
+      }
+    }
+  )
 }
 
 /**
@@ -257,7 +334,7 @@ export function loadBaseline(path: string, warn: (message: string) => void = () 
   }
   try {
     const document = upgradeDocument(JSON.parse(readFileSync(path, 'utf8')))
-    if (!document) throw new Error(`not a results document of version ${READABLE_VERSIONS.join(' or ')}`)
+    if (!document) throw new Error(`not a results document of version ${READABLE_VERSIONS_TEXT}`)
     return { document, source: path }
   } catch (error) {
     warn(`No baseline: cannot use ${path} (${(error as Error).message}); gating on the pass floors alone.`)
@@ -283,7 +360,8 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     fatal_error: null,
     cancelled: null,
     journal: null,
-    changes: null
+    changes: null,
+    tool_tests: null
   }
 }
 

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import * as core from '@actions/core'
 import { ConfigError, ConfigErrors } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
@@ -13,6 +13,7 @@ import { readActionOptions, readPublishOptions, type PublishOptions } from './gi
 import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
 import { formatPlanLine } from './report/plan-line.js'
+import { formatToolTestLine } from './report/tool-test-line.js'
 import { cancelledReason, failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
 import { MIN_SECRET_LENGTH, redactDeep, redactText, secretForms } from './util/redact.js'
@@ -31,6 +32,15 @@ const FALLBACK_PUBLISH: PublishOptions = {
   retentionDays: undefined,
   saveBaseline: 'never',
   baselineKey: ''
+}
+
+/** The snapshot files in a directory under the workspace (the artifact's root); none elsewhere. */
+function snapshotFiles(dir: string): string[] {
+  const absolute = resolve(dir)
+  if (!existsSync(absolute) || relative(process.cwd(), absolute).startsWith('..')) return []
+  return readdirSync(absolute)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => join(absolute, name))
 }
 
 /**
@@ -143,7 +153,8 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
       // The runner masks a secret as it is; these lines can carry it in another form too.
       onWarning: (message) => core.warning(redactText(message, secrets)),
       onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(redactText(line, secrets))),
-      onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets))
+      onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets)),
+      onToolTestFinished: (test, n, total) => core.info(redactText(formatToolTestLine(test, n, total), secrets))
     })
     // The next attempt of this workflow run ("Re-run failed jobs") picks up what this one finished.
     if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared), baselineKey) })
@@ -174,6 +185,8 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     report = written.report
     files = written.files
     if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
+    // Snapshots written on the runner reach the repository only through the artifact.
+    if (options?.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
   } catch (error) {
     core.error(`Could not write the results: ${(error as Error).message}`)
     // What is published below must be redacted all the same.

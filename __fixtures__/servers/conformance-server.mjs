@@ -2,7 +2,14 @@
 // A hand-written, spec-faithful MCP 2026-07-28 server (stdio, or Streamable HTTP with --http),
 // with one seeded defect per name in DEFECT (comma-separated) for the conformance tests:
 //   shuffled-order, missing-ttl, bad-cache-scope, missing-result-type, dangling-ref, remote-ref,
-//   unknown-tool-code, draft-version-code, retired-resource-code, no-name-check, mints-session
+//   unknown-tool-code, draft-version-code, retired-resource-code, no-name-check, mints-session,
+//   invalid-args-protocol-error, page-scope-mismatch, wrong-error-id, advertised-prompts-fail,
+//   bad-header-marker, task-required, stdout-noise, stdout-banner, stdout-log-after,
+//   no-origin-check, no-param-header-check
+// Clean, it paginates tools/list and resources/list, annotates read-only tools, validates tool
+// arguments (isError results), mirrors search_docs.region into Mcp-Param-Region, and over HTTP
+// refuses a foreign Origin or Host with 403 and serves a request with neither a version header
+// nor a _meta version as a 2025-era one (a dual-era server).
 import { createServer } from 'node:http'
 import { createInterface } from 'node:readline'
 
@@ -10,14 +17,20 @@ const defects = new Set((process.env.DEFECT ?? '').split(',').filter(Boolean))
 const VERSION = '2026-07-28'
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion'
 const META_CAPS = 'io.modelcontextprotocol/clientCapabilities'
+const PAGE_SIZE = { tools: 2, resources: 1 }
 
 const TOOLS = [
   {
     name: 'search_docs',
     description: 'Search the documentation by keyword.',
+    annotations: { readOnlyHint: true },
     inputSchema: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'Words to look for' }, limit: { $ref: '#/$defs/limit' } },
+      properties: {
+        query: { type: 'string', description: 'Words to look for' },
+        limit: { $ref: '#/$defs/limit' },
+        region: { type: 'string', description: 'Documentation mirror to search, e.g. eu', 'x-mcp-header': defects.has('bad-header-marker') ? 'Docs Region' : 'Region' }
+      },
       required: ['query'],
       $defs: { limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many results' } }
     },
@@ -26,29 +39,68 @@ const TOOLS = [
   {
     name: 'get_page',
     description: 'Fetch one documentation page by its path.',
+    annotations: { readOnlyHint: true },
     inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Page path, e.g. /intro' } }, required: ['path'] }
   },
   {
     name: 'list_sections',
     description: 'List the sections of the documentation.',
+    annotations: { readOnlyHint: true },
     inputSchema: { type: 'object', additionalProperties: false }
+  },
+  {
+    name: 'delete_page',
+    description: 'Delete one documentation page by its path.',
+    annotations: { readOnlyHint: false, destructiveHint: true },
+    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Page path, e.g. /intro' } }, required: ['path'] }
   }
 ]
 if (defects.has('dangling-ref')) TOOLS[0].inputSchema.properties.limit = { $ref: '#/$defs/nowhere', description: 'How many results' }
 if (defects.has('remote-ref')) TOOLS[1].inputSchema.properties.path = { $ref: 'https://schemas.example.com/path.json', description: 'Page path' }
+if (defects.has('task-required')) TOOLS[2].execution = { taskSupport: 'required' }
 
-const RESOURCES = [{ uri: 'docs://index', name: 'index', description: 'The documentation index', mimeType: 'text/plain' }]
+const RESOURCES = [
+  { uri: 'docs://index', name: 'index', description: 'The documentation index', mimeType: 'text/plain' },
+  { uri: 'docs://changelog', name: 'changelog', description: 'What changed, newest first', mimeType: 'text/plain' }
+]
 const PROMPTS = [{ name: 'summarize_page', description: 'Summarize one page', arguments: [{ name: 'path', description: 'Page path', required: true }] }]
 let listings = 0
+let shift = 0
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'conformance-fixture', version: '1.0.0' } }
 
-const cacheFields = () => {
-  const fields = { ttlMs: 60000, cacheScope: defects.has('bad-cache-scope') ? 'shared' : 'public' }
+const cacheFields = (page = 1) => {
+  const scope = defects.has('bad-cache-scope') ? 'shared' : defects.has('page-scope-mismatch') && page > 1 ? 'private' : 'public'
+  const fields = { ttlMs: 60000, cacheScope: scope }
   if (defects.has('missing-ttl')) delete fields.ttlMs
   return fields
 }
 const complete = (result) => (defects.has('missing-result-type') ? { ...result, _meta: SERVER_INFO } : { resultType: 'complete', ...result, _meta: SERVER_INFO })
 const error = (code, message, data) => ({ error: { code, message, ...(data ? { data } : {}) } })
+
+/** One page of `items` for a cursor of the form "page-N", and the cursor of the next page. */
+function paged(items, size, cursor) {
+  const page = cursor === undefined ? 1 : Number(/^page-(\d+)$/.exec(cursor)?.[1])
+  if (!Number.isInteger(page) || page < 1) return undefined
+  const slice = items.slice((page - 1) * size, page * size)
+  return { page, slice, ...(page * size < items.length ? { nextCursor: `page-${page + 1}` } : {}) }
+}
+
+/** What is wrong with these arguments for this tool's schema (required and type only), if anything. */
+function argumentProblem(tool, args) {
+  const schema = tool.inputSchema
+  for (const name of schema.required ?? []) if (args?.[name] === undefined) return `missing required argument "${name}"`
+  for (const [name, value] of Object.entries(args ?? {})) {
+    let prop = schema.properties?.[name]
+    if (prop?.$ref) prop = schema.$defs?.[prop.$ref.split('/').pop()]
+    if (!prop) {
+      if (schema.additionalProperties === false) return `unknown argument "${name}"`
+      continue
+    }
+    const type = Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value
+    if (prop.type && prop.type !== type && !(prop.type === 'number' && type === 'integer')) return `"${name}" must be ${prop.type}, got ${type}`
+  }
+  return undefined
+}
 
 /** Answer one JSON-RPC request: `{result}` or `{error}`, plus the HTTP status it deserves. */
 function handle(msg) {
@@ -61,19 +113,26 @@ function handle(msg) {
       : { status: 400, ...error(-32022, 'Unsupported protocol version', { supported: [VERSION], requested: meta[META_VERSION] }) }
   }
   if (typeof meta[META_CAPS] !== 'object' || meta[META_CAPS] === null) return { status: 400, ...error(-32602, `Missing ${META_CAPS} in _meta`) }
+  const cursor = msg.params?.cursor
   switch (msg.method) {
     case 'server/discover':
       return { result: complete({ supportedVersions: [VERSION], capabilities: { tools: {}, resources: {}, prompts: {} }, ...cacheFields() }) }
     case 'tools/list': {
-      // The defect: every listing rotates the order by one.
-      const shift = defects.has('shuffled-order') ? listings++ % TOOLS.length : 0
-      return { result: complete({ tools: [...TOOLS.slice(shift), ...TOOLS.slice(0, shift)], ...cacheFields() }) }
+      // The defect: every listing rotates the order by one (its later pages keep the rotation).
+      if (cursor === undefined) shift = defects.has('shuffled-order') ? listings++ % TOOLS.length : 0
+      const page = paged([...TOOLS.slice(shift), ...TOOLS.slice(0, shift)], PAGE_SIZE.tools, cursor)
+      if (!page) return error(-32602, `Invalid cursor: ${cursor}`)
+      return { result: complete({ tools: page.slice, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...cacheFields(page.page) }) }
     }
-    case 'resources/list':
-      return { result: complete({ resources: RESOURCES, ...cacheFields() }) }
+    case 'resources/list': {
+      const page = paged(RESOURCES, PAGE_SIZE.resources, cursor)
+      if (!page) return error(-32602, `Invalid cursor: ${cursor}`)
+      return { result: complete({ resources: page.slice, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...cacheFields(page.page) }) }
+    }
     case 'resources/templates/list':
       return { result: complete({ resourceTemplates: [], ...cacheFields() }) }
     case 'prompts/list':
+      if (defects.has('advertised-prompts-fail')) return { status: 500, ...error(-32603, 'Internal error: prompt store unavailable') }
       return { result: complete({ prompts: PROMPTS, ...cacheFields() }) }
     case 'resources/read': {
       const resource = RESOURCES.find((r) => r.uri === msg.params?.uri)
@@ -83,6 +142,12 @@ function handle(msg) {
     case 'tools/call': {
       const tool = TOOLS.find((t) => t.name === msg.params?.name)
       if (!tool) return defects.has('unknown-tool-code') ? error(-32601, `Unknown tool: ${msg.params?.name}`) : error(-32602, `Unknown tool: ${msg.params?.name}`)
+      const problem = argumentProblem(tool, msg.params?.arguments)
+      if (problem) {
+        // Spec-faithful: a tool execution error the model can read. The defect: a protocol error.
+        if (defects.has('invalid-args-protocol-error')) return error(-32602, `Invalid arguments for ${tool.name}: ${problem}`)
+        return { result: complete({ content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${problem}` }], isError: true }) }
+      }
       return { result: complete({ content: [{ type: 'text', text: `${tool.name} ran` }], ...(tool.outputSchema ? { structuredContent: { hits: [] } } : {}) }) }
     }
     case 'prompts/get':
@@ -92,14 +157,50 @@ function handle(msg) {
   }
 }
 
+/** The response frame; the defect puts a null id on every error. */
+const frame = (id, { result, error: err }) => ({ jsonrpc: '2.0', id: err && defects.has('wrong-error-id') ? null : id, ...(err ? { error: err } : { result }) })
+
 function serveStdio() {
+  if (defects.has('stdout-noise')) {
+    // Started in HTTP mode by mistake: it never reads stdin, and says so on stdout.
+    process.stdout.write('listening on :3000\n')
+    setInterval(() => {}, 1000)
+    return
+  }
+  if (defects.has('stdout-banner')) process.stdout.write('docs server 1.0.0 starting\n')
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (!line.trim()) return
     const msg = JSON.parse(line)
     if (msg.id === undefined) return
-    const { result, error: err } = handle(msg)
-    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...(err ? { error: err } : { result }) }) + '\n')
+    process.stdout.write(JSON.stringify(frame(msg.id, handle(msg))) + '\n')
+    if (defects.has('stdout-log-after')) process.stdout.write(`handled ${msg.method}\n`)
   })
+}
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+/** A hostname from a Host header or an Origin URL; undefined when it cannot be read. */
+const hostnameOf = (value, asUrl) => {
+  try {
+    return new URL(asUrl ? value : `http://${value}`).hostname
+  } catch {
+    return undefined
+  }
+}
+
+/** `Mcp-Param-*` against the arguments: a marked, present argument needs an equal header (base64 sentinel decoded). */
+function paramHeaderProblem(msg, headers) {
+  const tool = TOOLS.find((t) => t.name === msg.params?.name)
+  for (const [name, prop] of Object.entries(tool?.inputSchema.properties ?? {})) {
+    const marker = prop['x-mcp-header']
+    const value = msg.params?.arguments?.[name]
+    if (!marker || value === undefined || value === null) continue
+    const raw = headers[`mcp-param-${marker.toLowerCase()}`]
+    if (raw === undefined) return `Mcp-Param-${marker} header missing`
+    const sentinel = /^=\?base64\?(.*)\?=$/.exec(raw)
+    const decoded = sentinel ? Buffer.from(sentinel[1], 'base64').toString('utf8') : raw
+    if (decoded !== String(value)) return `Mcp-Param-${marker} header not equal to arguments.${name}`
+  }
+  return undefined
 }
 
 function serveHttp() {
@@ -110,18 +211,30 @@ function serveHttp() {
       const headers = { 'content-type': 'application/json', ...(defects.has('mints-session') ? { 'mcp-session-id': 'session-123' } : {}) }
       res.writeHead(status, headers).end(body === undefined ? undefined : JSON.stringify(body))
     }
+    // DNS rebinding protection (§4): a foreign Origin or Host is refused before anything else.
+    if (!defects.has('no-origin-check')) {
+      const origin = req.headers.origin
+      const foreign = (origin !== undefined && !LOCAL_HOSTS.has(hostnameOf(origin, true))) || !LOCAL_HOSTS.has(hostnameOf(req.headers.host ?? '', false))
+      if (foreign) return send(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
+    }
     if (req.method !== 'POST') return send(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })
     const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
     if (msg.id === undefined) return send(202)
-    const headerError = (message) => send(400, { jsonrpc: '2.0', id: msg.id, error: { code: -32020, message } })
+    const headerError = (message) => send(400, frame(msg.id, error(-32020, message)))
     if (req.headers['mcp-method'] !== msg.method) return headerError('Mcp-Method header missing or not equal to the body')
     const named = ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)
     const name = msg.params?.name ?? msg.params?.uri
     if (named && !defects.has('no-name-check') && req.headers['mcp-name'] !== name) return headerError('Mcp-Name header missing or not equal to the body')
     const version = msg.params?._meta?.[META_VERSION]
     if (version !== undefined && req.headers['mcp-protocol-version'] !== version) return headerError('MCP-Protocol-Version header not equal to _meta')
-    const { status, result, error: err } = handle(msg)
-    send(status ?? 200, { jsonrpc: '2.0', id: msg.id, ...(err ? { error: err } : { result }) })
+    // Dual-era: neither a version header nor a _meta version is a 2025-era request, served as one.
+    if (version === undefined && req.headers['mcp-protocol-version'] === undefined && msg.method === 'tools/list') return send(200, frame(msg.id, { result: { tools: TOOLS } }))
+    if (msg.method === 'tools/call' && !defects.has('no-param-header-check')) {
+      const problem = paramHeaderProblem(msg, req.headers)
+      if (problem) return headerError(problem)
+    }
+    const answer = handle(msg)
+    send(answer.status ?? 200, frame(msg.id, answer))
   })
   server.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${server.address().port}/mcp\n`))
 }

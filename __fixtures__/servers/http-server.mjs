@@ -1,7 +1,14 @@
 // The travel server over Streamable HTTP on 127.0.0.1 (modern, via createMcpHandler), with an
-// optional bearer token, for tests of remote sessions and headers.
+// optional bearer token, for tests of remote sessions and headers. Like a local server should
+// (§4), it refuses a foreign Host or Origin with 403 (the SDK's own validation helpers).
 import { createServer } from 'node:http'
-import { createMcpHandler } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse
+} from '@modelcontextprotocol/server'
 import { createTravelServer } from '../../examples/server/server.mjs'
 
 export async function startHttpServer({ token } = {}) {
@@ -17,7 +24,8 @@ export async function startHttpServer({ token } = {}) {
     }
     const body = chunks.length ? Buffer.concat(chunks) : undefined
     const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body })
-    const response = await handler.fetch(request)
+    const response =
+      hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins()) ?? (await handler.fetch(request))
     res.writeHead(response.status, Object.fromEntries(response.headers))
     if (response.body) for await (const chunk of response.body) res.write(chunk)
     res.end()

@@ -6791,6 +6791,5280 @@ function sync (path, options) {
 
 /***/ }),
 
+/***/ 393:
+/***/ ((__unused_webpack_module, exports) => {
+
+var __webpack_unused_export__;
+/*
+ * json-p3 version 2.3.1
+ * https://github.com/jg-rp/json-p3
+ * 
+ * MIT License
+ * 
+ * Copyright (c) 2025 James Prior
+ * 
+ * Permission is hereby granted, free of charge, to any person obtaining a copy
+ * of this software and associated documentation files (the "Software"), to deal
+ * in the Software without restriction, including without limitation the rights
+ * to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+ * copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ * 
+ * The above copyright notice and this permission notice shall be included in all
+ * copies or substantial portions of the Software.
+ * 
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ * AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+ * SOFTWARE.
+ * 
+ */
+
+
+/**
+ * Base class for all JSONPath errors.
+ */
+class JSONPathError extends Error {
+  constructor(message, token) {
+    super(message);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPathError";
+    this.message = withErrorContext(message, token);
+  }
+}
+function withErrorContext(message, token) {
+  if (token.input.length <= 9) {
+    return `${message} ('${token.input}':${token.index})`;
+  }
+  if (token.index > token.input.length - 5) {
+    return `${message} ('${token.input.slice(token.input.length - 9)}':${token.index})`;
+  }
+  if (token.index - 4 < 0) {
+    return `${message} ('${token.input.slice(0, 9)}':${token.index})`;
+  }
+  return `${message} ('${token.input.slice(token.index - 4, token.index + 5)}':${token.index})`;
+}
+
+/**
+ * Error thrown due to unexpected, internal path tokenization problems.
+ */
+class JSONPathLexerError extends JSONPathError {
+  constructor(message, token) {
+    super(message, token);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPathLexerError";
+    this.message = withErrorContext(message, token);
+  }
+}
+
+/**
+ * Error thrown due to type errors when evaluating filter expressions.
+ */
+class JSONPathTypeError extends JSONPathError {
+  constructor(message, token) {
+    super(message, token);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPathTypeError";
+    this.message = withErrorContext(message, token);
+  }
+}
+
+/**
+ * Error thrown due to out of range indices.
+ */
+class JSONPathIndexError extends JSONPathError {
+  constructor(message, token) {
+    super(message, token);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPathIndexError";
+    this.message = withErrorContext(message, token);
+  }
+}
+
+/**
+ * Error thrown when attempting to retrieve a filter function that has not
+ * been registered.
+ */
+class UndefinedFilterFunctionError extends JSONPathError {
+  constructor(message, token) {
+    super(message, token);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "UndefinedFilterFunctionError";
+    this.message = withErrorContext(message, token);
+  }
+}
+
+/**
+ * Error thrown due to syntax errors found during parsing a JSONPath query.
+ */
+class JSONPathSyntaxError extends JSONPathError {
+  constructor(message, token) {
+    super(message, token);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPathSyntaxError";
+    this.message = withErrorContext(message, token);
+  }
+}
+
+/**
+ * Error thrown when the maximum recursion depth is reached.
+ */
+class JSONPathRecursionLimitError extends JSONPathError {
+  constructor(message, token) {
+    super(message, token);
+    this.message = message;
+    this.token = token;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPathRecursionLimitError";
+    this.message = withErrorContext(message, token);
+  }
+}
+
+/**
+ * Error thrown due to invalid I-Regexp syntax.
+ */
+class IRegexpError extends Error {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "IRegexpError";
+  }
+}
+
+/**
+ * Common types and type predicates.
+ */
+
+/**
+ * A JSON-like value.
+ */
+
+/**
+ * A type predicate for the Array object.
+ */
+function isArray(value) {
+  return Array.isArray(value);
+}
+
+/**
+ * A type predicate for object.
+ */
+function isObject(value) {
+  const _type = typeof value;
+  return value !== null && _type === "object" || _type === "function" ? true : false;
+}
+
+/**
+ * A type predicate for a string primitive.
+ */
+function isString(value) {
+  return typeof value === "string";
+}
+
+/**
+ * A type predicate for a number primitive.
+ */
+function isNumber(value) {
+  return typeof value === "number";
+}
+
+/**
+ * Deep equality of JSON-like values.
+ *
+ * No attempt is made to handle function objects, recursive data
+ * structures, NaNs, sparse arrays, primitive wrapper objects....
+ *
+ * We're not using JSON.stringify because we want objects with the same
+ * entries in a different order to compare equal.
+ */
+
+
+// eslint-disable-next-line sonarjs/cognitive-complexity
+function deepEquals(a, b) {
+  if (a === b) {
+    return true;
+  }
+  if (Array.isArray(a)) {
+    if (Array.isArray(b)) {
+      if (a.length !== b.length) {
+        return false;
+      }
+      for (let i = 0; i < a.length; i++) {
+        if (!deepEquals(a[i], b[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
+  } else if (isObject(a) && isObject(b)) {
+    const keysA = Object.keys(a);
+    const keysB = Object.keys(b);
+    if (keysA.length !== keysB.length) {
+      return false;
+    }
+    for (const key of keysA) {
+      if (!deepEquals(a[key], b[key])) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The type of a JSONPath filter function parameter or return value, as
+ * described in See section 2.4.1 of RFC 9535.
+ */
+let FunctionExpressionType = /*#__PURE__*/function (FunctionExpressionType) {
+  FunctionExpressionType["ValueType"] = "ValueType";
+  FunctionExpressionType["LogicalType"] = "LogicalType";
+  FunctionExpressionType["NodesType"] = "NodesType";
+  return FunctionExpressionType;
+}({});
+
+/**
+ * A JSONPath filter function definition.
+ */
+
+/**
+ * Base class for all JSON Pointer errors.
+ */
+class JSONPointerError extends Error {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPointerError";
+  }
+}
+
+/**
+ * Base class for JSON Pointer resolution errors.
+ */
+class JSONPointerResolutionError extends JSONPointerError {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPointerResolutionError";
+  }
+}
+
+/**
+ * Error thrown due to an out of range index when resolving a JSON Pointer.
+ */
+class JSONPointerIndexError extends JSONPointerResolutionError {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPointerIndexError";
+  }
+}
+
+/**
+ * Error thrown due to a missing property when resolving a JSON Pointer.
+ */
+class JSONPointerKeyError extends JSONPointerResolutionError {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPointerKeyError";
+  }
+}
+
+/**
+ * Error thrown due to invalid JSON Pointer syntax.
+ */
+class JSONPointerSyntaxError extends JSONPointerError {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPointerSyntaxError";
+  }
+}
+
+/**
+ * Error thrown when trying to resolve a property or index against a primitive value.
+ */
+class JSONPointerTypeError extends JSONPointerResolutionError {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPointerTypeError";
+  }
+}
+
+/**
+ * The symbol indicating the absence of a JSON value.
+ */
+const UNDEFINED = Symbol.for("jsonpointer.undefined");
+/**
+ * Identify a single value in JSON-like data, as per RFC 6901.
+ */
+class JSONPointer {
+  #pointer;
+  /**
+   * @param pointer - A string representation of a JSON Pointer.
+   */
+  constructor(pointer) {
+    this.tokens = this.parse(pointer);
+    this.#pointer = JSONPointer.encode(this.tokens);
+  }
+  static encode(tokens) {
+    if (!tokens.length) return "";
+    return "/" + tokens.map(token => token.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+  }
+
+  /**
+   * Resolve this pointer against JSON-like data _value_.
+   *
+   * @param value - The target JSON-like value, possibly loaded using
+   *  `JSON.parse()`.
+   * @param fallback - A default value to return if _value_ has no
+   *   path matching `pointer`.
+   * @returns The value identified by _pointer_ or, if given, the fallback
+   *   value in the even of a `JSONPointerResolutionError`.
+   *
+   * @throws {@link JSONPointerResolutionError}
+   * If the value pointed to by _pointer_ does not exist in _value_, and
+   * no fallback value is given.
+   */
+  resolve(value, fallback = UNDEFINED) {
+    try {
+      return this.tokens.reduce(this.getItem.bind(this), value);
+    } catch (error) {
+      if (error instanceof JSONPointerResolutionError && fallback !== UNDEFINED) {
+        return fallback;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   *
+   * @param value -
+   * @returns
+   */
+  resolveWithParent(value) {
+    if (!this.tokens.length) return [UNDEFINED, this.resolve(value)];
+    const parent = this.tokens.slice(0, this.tokens.length - 1).reduce(this.getItem.bind(this), value);
+    try {
+      return [parent, this.getItem(parent, this.tokens[this.tokens.length - 1], this.tokens.length - 1)];
+    } catch (error) {
+      if (error instanceof JSONPointerIndexError || error instanceof JSONPointerKeyError) {
+        return [parent, UNDEFINED];
+      }
+      throw error;
+    }
+  }
+
+  /**
+   *
+   * @returns
+   */
+  toString() {
+    return this.#pointer;
+  }
+
+  /**
+   * Return _true_ if this pointer points to a child of _pointer_.
+   */
+  isRelativeTo(pointer) {
+    return pointer.tokens.length < this.tokens.length && this.tokens.slice(0, pointer.tokens.length).every((t, i) => t === pointer.tokens[i]);
+  }
+  parse(pointer) {
+    if (pointer.length && !pointer.startsWith("/")) {
+      throw new JSONPointerSyntaxError(`"${pointer}" pointers must start with a slash or be the empty string`);
+    }
+    return pointer.split("/").map(token => token.replaceAll("~1", "/").replaceAll("~0", "~")).slice(1);
+  }
+
+  // eslint-disable-next-line sonarjs/cognitive-complexity
+  getItem(val, token, idx) {
+    // NOTE:
+    //   - string primitives "have own" indices and `length`.
+    //   - Arrays have a `length` property.
+    //   - A property might exist with the value `undefined` or `null`.
+    //   - obj[1] is equivalent to obj["1"].
+    if (isArray(val)) {
+      if (token !== "length" && Object.hasOwn(val, token)) {
+        return val[Number(token)];
+      } else if (token.startsWith("#")) {
+        // handle non-standard '#' from relative json pointer
+        const maybeIndex = token.slice(1);
+        if (RE_INT.test(maybeIndex) && Object.hasOwn(val, maybeIndex)) {
+          return Number(maybeIndex);
+        } else {
+          throw new JSONPointerIndexError(`index out of range '${JSONPointer.encode(this.tokens.slice(0, idx + 1))}'`);
+        }
+      } else {
+        throw new JSONPointerIndexError(`index out of range '${JSONPointer.encode(this.tokens.slice(0, idx + 1))}'`);
+      }
+    } else if (isObject(val)) {
+      if (Object.hasOwn(val, token)) {
+        return val[token];
+      } else if (token.startsWith("#") && Object.hasOwn(val, token.slice(1))) {
+        // handle non-standard '#' from relative json pointer
+        return token.slice(1);
+      } else {
+        throw new JSONPointerKeyError(`no such property '${JSONPointer.encode(this.tokens.slice(0, idx + 1))}'`);
+      }
+    }
+    throw new JSONPointerTypeError(`found primitive value, expected an object '${JSONPointer.encode(this.tokens.slice(0, idx + 1))}'`);
+  }
+  _join(pointer) {
+    if (!isString(pointer)) {
+      throw new JSONPointerTypeError(`join() requires string arguments, found ${typeof pointer}`);
+    }
+    if (pointer.startsWith("/")) {
+      return new JSONPointer(pointer);
+    }
+    const tokens = this.tokens.concat(pointer.split("/").map(token => token.replaceAll("~1", "/").replaceAll("~0", "~")));
+    return new JSONPointer(JSONPointer.encode(tokens));
+  }
+
+  /**
+   * Join this pointer with _tokens_.
+   *
+   * @param tokens - JSON Pointer strings, possibly without leading slashes.
+   * If a token or "part" does have a leading slash, the previous pointer is
+   * ignored and a new `JSONPointer` is created, then processing of the
+   * remaining tokens continues.
+   *
+   * @returns A new JSON Pointer that is the concatenation of all tokens or
+   * "parts".
+   */
+  join(...tokens) {
+    if (!tokens.length) {
+      return this;
+    }
+
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    let pointer = this;
+    for (const tok of tokens) {
+      pointer = pointer._join(tok);
+    }
+    return pointer;
+  }
+
+  /**
+   * Return _true_ if this pointer can be resolved against _value_.
+   *
+   * Note that `JSONPointer.resolve()` can return legitimate falsy values
+   * that form part of the target JSON document. This method will return
+   * `true` if a falsy value is found.
+   */
+  exists(value) {
+    try {
+      this.resolve(value);
+    } catch (error) {
+      if (error instanceof JSONPointerResolutionError) {
+        return false;
+      }
+      throw error;
+    }
+    return true;
+  }
+
+  /**
+   * Return this pointer's parent as a new `JSONPointer`.
+   *
+   * If this pointer points to the document root, _this_ is returned.
+   */
+  parent() {
+    if (!this.tokens.length) {
+      return this;
+    }
+    return new JSONPointer(JSONPointer.encode(this.tokens.slice(0, this.tokens.length - 1)));
+  }
+  to(rel) {
+    const relativePointer = isString(rel) ? new RelativeJSONPointer(rel) : rel;
+    return relativePointer.to(this);
+  }
+}
+const RE_RELATIVE_POINTER = /(?<ORIGIN>\d+)(?<INDEX_G>(?<SIGN>[+-])(?<INDEX>\d))?(?<POINTER>.*)/s;
+const RE_INT = /(0|[1-9]\d*)/;
+
+/**
+ * A relative JSON Pointer.
+ *
+ * See https://datatracker.ietf.org/doc/html/draft-hha-relative-json-pointer
+ */
+class RelativeJSONPointer {
+  /**
+   *
+   * @param rel -
+   */
+  constructor(rel) {
+    [this.origin, this.index, this.pointer] = this.parse(rel);
+  }
+
+  /**
+   *
+   * @returns
+   */
+  toString() {
+    const sign = this.index > 0 ? "+" : "";
+    const index = this.index === 0 ? "" : `${sign}${this.index}`;
+    return `${this.origin}${index}${this.pointer}`;
+  }
+
+  /**
+   *
+   * @param pointer -
+   */
+  to(pointer) {
+    const p = isString(pointer) ? new JSONPointer(pointer) : pointer;
+
+    // move to origin
+    if (this.origin > p.tokens.length) {
+      throw new JSONPointerIndexError(`origin (${this.origin}) exceeds root (${p.tokens.length})`);
+    }
+    const tokens = this.origin < 1 ? p.tokens.slice() : p.tokens.slice(0, -this.origin);
+
+    // array index offset
+    if (this.index && tokens.length && this.isIntLike(tokens.at(-1))) {
+      const newIndex = Number(tokens.at(-1)) + this.index;
+      if (newIndex < 0) {
+        throw new JSONPointerIndexError(`index offset out of range (${newIndex})`);
+      }
+      tokens[tokens.length - 1] = String(newIndex);
+    }
+
+    // pointer or index/property
+    if (this.pointer instanceof JSONPointer) {
+      tokens.push(...this.pointer.tokens);
+    } else {
+      tokens[tokens.length - 1] = `#${tokens[tokens.length - 1]}`;
+    }
+    return new JSONPointer(JSONPointer.encode(tokens));
+  }
+  parse(rel) {
+    const match = RE_RELATIVE_POINTER.exec(rel);
+    if (!match || !match.groups) {
+      throw new JSONPointerSyntaxError("failed to parse relative pointer");
+    }
+
+    // steps to move
+    const origin = this.parseInt(match.groups.ORIGIN);
+
+    // optional index manipulation
+    let index = 0;
+    if (match.groups["INDEX_G"]) {
+      index = this.parseInt(match.groups.INDEX);
+      if (index === 0) {
+        throw new JSONPointerSyntaxError("index offset can't be zero");
+      }
+      if (match.groups.SIGN === "-") {
+        index = -index;
+      }
+    }
+
+    // pointer or '#'. an empty string is OK.
+    if (match.groups.POINTER === "#") {
+      return [origin, index, "#"];
+    }
+    return [origin, index, new JSONPointer(match.groups.POINTER)];
+  }
+  parseInt(s) {
+    if (s.startsWith("0") && s.length > 1) {
+      throw new JSONPointerSyntaxError("unexpected leading zero");
+    }
+    if (RE_INT.test(s)) {
+      return Number(s);
+    }
+    throw new JSONPointerSyntaxError(`expected an integer, found '${s}'`);
+  }
+  isIntLike(value) {
+    if (value === undefined || isNumber(value)) {
+      return true;
+    } else {
+      return RE_INT.test(value);
+    }
+  }
+}
+
+/**
+ * Resolve JSON Pointer _pointer_ against JSON-like data _value_.
+ *
+ * @param pointer - A string representation of a JSON pointer.
+ * @param value - The target JSON-like value, possibly loaded using
+ *  `JSON.parse()`.
+ * @param fallback - A default value to return if _value_ has no
+ *   path matching `pointer`.
+ * @returns The value identified by _pointer_ or, if given, the fallback
+ *   value in the even of a `JSONPointerResolutionError`.
+ *
+ * @throws {@link JSONPointerResolutionError}
+ * If the value pointed to by _pointer_ does not exist in _value_, and
+ * no fallback value is given.
+ *
+ * @throws {@link JSONPointerSyntaxError}
+ * If _pointer_ is malformed according to RFC 6901.
+ */
+function resolve(pointer, value, fallback = UNDEFINED) {
+  return new JSONPointer(pointer).resolve(value, fallback);
+}
+
+var index$3 = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  JSONPointer: JSONPointer,
+  JSONPointerError: JSONPointerError,
+  JSONPointerIndexError: JSONPointerIndexError,
+  JSONPointerKeyError: JSONPointerKeyError,
+  JSONPointerResolutionError: JSONPointerResolutionError,
+  JSONPointerSyntaxError: JSONPointerSyntaxError,
+  JSONPointerTypeError: JSONPointerTypeError,
+  RelativeJSONPointer: RelativeJSONPointer,
+  UNDEFINED: UNDEFINED,
+  resolve: resolve
+});
+
+/**
+ * An identifier that is allowed in both JS and JSONPath.
+ * JSONPath identifiers are generally much more permissive than JS ones, but
+ * they don't allow the character "$", so we take the intersection of the two
+ * when deciding whether to use dot shorthand for canonical serialization of
+ * simple names.
+ */
+const SHORTHAND_COMPATIBLE_IDENTIFIER = /^[\p{ID_Start}_]\p{ID_Continue}*$/u;
+
+/** Usable in a quoted path. */
+function toQuoted(name) {
+  return name.includes("'") && !name.includes('"') ? JSON.stringify(name) : toCanonical(name);
+}
+
+/** Usable in a normalized path. */
+function toCanonical(name) {
+  return `'${JSON.stringify(name).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
+}
+
+/** Usable in a shorthand path. */
+function toShorthand(name) {
+  return SHORTHAND_COMPATIBLE_IDENTIFIER.test(name) ? name : null;
+}
+
+const Nothing = Symbol.for("jsonpath.nothing");
+
+/**
+ * ValueType for JSONPath function expression tye system.
+ */
+
+/**
+ * Object passed to `FilterExpression.evaluate()`.
+ */
+
+/**
+ * A type predicate for an object with a string property.
+ */
+function hasStringKey(value, key) {
+  return isObject(value) && Object.hasOwn(value, key);
+}
+const KEY_MARK = "\x02";
+
+/**
+ * Options for serializing paths.
+ */
+
+const defaultSerializationOptions = {
+  form: "pretty"
+};
+
+/**
+ * The pair of a JSON value and its location found in the target JSON value.
+ */
+class JSONPathNode {
+  /**
+   * @param value - The JSON value found at _location_.
+   * @param location - The parts of a normalized path to _value_.
+   * @param root - The target value at the top of the JSON node tree.
+   */
+  constructor(value, location, root) {
+    this.value = value;
+    this.location = location;
+    this.root = root;
+  }
+
+  /**
+   * @deprecated Use {@link getPath} with `options.form` set to `canonical` instead.
+   */
+  get path() {
+    return this.getPath({
+      form: "canonical"
+    });
+  }
+
+  /**
+   * Get the path to this node in the target JSON value.
+   *
+   * Given that the path refers to the singular current node, the returned path
+   * will always be a normalized path if `options.form` is set to `canonical`,
+   * following section 2.7 of RFC 9535.
+   */
+  getPath(options) {
+    const opts = {
+      ...defaultSerializationOptions,
+      ...options
+    };
+    return "$" + this.location.map(s => isString(s) ? this.decodeNameLocation(s, opts) : `[${s}]`).join("");
+  }
+
+  /**
+   * Return this node's location as a {@link JSONPointer}.
+   */
+  toPointer() {
+    if (!this.location.length) {
+      return new JSONPointer("");
+    }
+    return new JSONPointer(JSONPointer.encode(this.location.map(String)));
+  }
+  decodeNameLocation(name, options) {
+    const normalized = options.form === "canonical";
+    const serialize = normalized ? toCanonical : toQuoted;
+    const hasKeyMark = name.startsWith(KEY_MARK);
+    if (hasKeyMark) name = name.slice(1);
+    const shorthand = toShorthand(name);
+    if (hasKeyMark) {
+      return normalized || shorthand == null ? `[~${serialize(name)}]` : `.~${shorthand}`;
+    }
+    return normalized || shorthand == null ? `[${serialize(name)}]` : `.${shorthand}`;
+  }
+}
+
+/**
+ *
+ */
+class JSONPathNodeList {
+  constructor(nodes) {
+    this.nodes = nodes;
+  }
+
+  /**
+   * @returns an iterator over nodes in the list.
+   */
+  [Symbol.iterator]() {
+    return this.nodes[Symbol.iterator]();
+  }
+
+  /**
+   * @returns `true` if the node list is empty.
+   */
+  empty() {
+    return this.nodes.length === 0;
+  }
+
+  /**
+   * @returns An array containing the values at each node in the list.
+   *
+   * @see {@link valuesOrSingular} to unpack the array if there is only
+   * one node in the list.
+   */
+  values() {
+    return this.nodes.map(node => node.value);
+  }
+
+  /**
+   * Like {@link values}, but returns the node's value is there is only one
+   * node in the list.
+   */
+  valuesOrSingular() {
+    if (this.nodes.length === 1) return this.nodes[0].value;
+    return this.nodes.map(node => node.value);
+  }
+
+  /**
+   * @returns An array of locations for each node in the node list.
+   *
+   * A location is an array of property names and array indices that were
+   * required to reach the node's value in the target JSON value.
+   */
+  locations() {
+    return this.nodes.map(node => node.location);
+  }
+
+  /**
+   * @returns An array of normalized path strings for each node in the list.
+   *
+   * A normalized path contains only property name and index selectors, and
+   * always uses bracketed segments, never shorthand selectors.
+   */
+  paths(options) {
+    return this.nodes.map(node => node.getPath(options));
+  }
+
+  /**
+   * @returns An array of {@link JSONPointer} instances, one for each node
+   * in the list.
+   */
+  pointers() {
+    return this.nodes.map(node => node.toPointer());
+  }
+
+  /**
+   * @returns The number of nodes in the node list.
+   */
+  get length() {
+    return this.nodes.length;
+  }
+}
+
+/**
+ * Base class for all filter expressions.
+ */
+class FilterExpression {
+  constructor(token) {
+    this.token = token;
+  }
+
+  /**
+   * Evaluate the filter expression in the given context.
+   * @param context - Evaluation context.
+   */
+
+  /**
+   * Return a string representation of the expression.
+   */
+}
+
+/**
+ * Base class for JSONPath ValueType literals.
+ */
+class FilterExpressionLiteral extends FilterExpression {}
+class NullLiteral extends FilterExpressionLiteral {
+  evaluate() {
+    return null;
+  }
+  toString() {
+    return "null";
+  }
+}
+class BooleanLiteral extends FilterExpressionLiteral {
+  constructor(token, value) {
+    super(token);
+    this.token = token;
+    this.value = value;
+  }
+  evaluate() {
+    return this.value;
+  }
+  toString() {
+    return String(this.value);
+  }
+}
+class StringLiteral extends FilterExpressionLiteral {
+  constructor(token, value) {
+    super(token);
+    this.token = token;
+    this.value = value;
+  }
+  evaluate() {
+    return this.value;
+  }
+  toString() {
+    return toCanonical(this.value);
+  }
+}
+class NumberLiteral extends FilterExpressionLiteral {
+  constructor(token, value) {
+    super(token);
+    this.token = token;
+    this.value = value;
+  }
+  evaluate() {
+    return this.value;
+  }
+  toString() {
+    return String(this.value);
+  }
+}
+class PrefixExpression extends FilterExpression {
+  constructor(token, operator, right) {
+    super(token);
+    this.token = token;
+    this.operator = operator;
+    this.right = right;
+  }
+  evaluate(context) {
+    if (this.operator === "!") {
+      const value = this.right.evaluate(context);
+      if (value instanceof JSONPathNodeList) return value.nodes.length === 0; // negated existence
+      return !isTruthy(value);
+    }
+    throw new JSONPathTypeError(`unknown operator '${this.operator}'`, this.token);
+  }
+  toString(options) {
+    return `${this.operator}${this.right.toString(options)}`;
+  }
+}
+const PRECEDENCE_LOGICAL_OR$1 = 4;
+const PRECEDENCE_LOGICAL_AND$1 = 5;
+const PRECEDENCE_PREFIX$1 = 7;
+class InfixExpression extends FilterExpression {
+  constructor(token, left, operator, right) {
+    super(token);
+    this.token = token;
+    this.left = left;
+    this.operator = operator;
+    this.right = right;
+    this.logical = operator === "&&" || operator === "||";
+  }
+  evaluate(context) {
+    let left = this.left.evaluate(context);
+    if (!this.logical && left instanceof JSONPathNodeList && left.nodes.length === 1) left = left.nodes[0].value;
+    let right = this.right.evaluate(context);
+    if (!this.logical && right instanceof JSONPathNodeList && right.nodes.length === 1) right = right.nodes[0].value;
+    if (this.operator === "&&") {
+      return isTruthy(left) && isTruthy(right);
+    }
+    if (this.operator === "||") {
+      return isTruthy(left) || isTruthy(right);
+    }
+    return compare(left, this.operator, right);
+  }
+  toString(options) {
+    // Note that `LogicalExpression.toString()` does not call this.
+    if (this.logical) {
+      return `(${this.left.toString(options)} ${this.operator} ${this.right.toString(options)})`;
+    }
+    return `${this.left.toString(options)} ${this.operator} ${this.right.toString(options)}`;
+  }
+}
+class LogicalExpression extends FilterExpression {
+  constructor(token, expression) {
+    super(token);
+    this.token = token;
+    this.expression = expression;
+  }
+  evaluate(context) {
+    const value = this.expression.evaluate(context);
+    if (value instanceof JSONPathNodeList) return value.nodes.length > 0; // existence
+    return isTruthy(value);
+  }
+  toString(options) {
+    // Minimize parentheses in logical expressions.
+    function _toString(expression, parentPrecedence) {
+      if (expression instanceof InfixExpression) {
+        let precedence;
+        let op;
+        let left;
+        let right;
+        if (expression.operator === "&&") {
+          precedence = PRECEDENCE_LOGICAL_AND$1;
+          op = "&&";
+          left = _toString(expression.left, precedence);
+          right = _toString(expression.right, precedence);
+        } else if (expression.operator === "||") {
+          precedence = PRECEDENCE_LOGICAL_OR$1;
+          op = "||";
+          left = _toString(expression.left, precedence);
+          right = _toString(expression.right, precedence);
+        } else {
+          return expression.toString(options);
+        }
+        const expr = `${left} ${op} ${right}`;
+        return precedence < parentPrecedence ? `(${expr})` : expr;
+      }
+      if (expression instanceof PrefixExpression) {
+        const operand = _toString(expression.right, PRECEDENCE_PREFIX$1);
+        const expr = `!${operand}`;
+        return parentPrecedence > PRECEDENCE_PREFIX$1 ? `(${expr})` : expr;
+      }
+      return expression.toString(options);
+    }
+    return _toString(this.expression, 0);
+  }
+}
+
+/**
+ * Base class for relative and absolute JSONPath query expressions.
+ */
+class FilterQuery extends FilterExpression {
+  constructor(token, path) {
+    super(token);
+    this.token = token;
+    this.path = path;
+  }
+}
+class RelativeQuery extends FilterQuery {
+  evaluate(context) {
+    return context.lazy ? new JSONPathNodeList(Array.from(this.path.lazyQuery(context.currentValue))) : this.path.query(context.currentValue);
+  }
+  toString(options) {
+    return `@${this.path.toString(options).slice(1)}`;
+  }
+}
+class RootQuery extends FilterQuery {
+  evaluate(context) {
+    return context.lazy ? new JSONPathNodeList(Array.from(this.path.lazyQuery(context.rootValue))) : this.path.query(context.rootValue);
+  }
+  toString(options) {
+    return this.path.toString(options);
+  }
+}
+class FunctionExtension extends FilterExpression {
+  constructor(token, name, args) {
+    super(token);
+    this.token = token;
+    this.name = name;
+    this.args = args;
+  }
+  evaluate(context) {
+    const func = context.environment.functionRegister.get(this.name);
+    if (!func) {
+      throw new UndefinedFilterFunctionError(`filter function '${this.name}' is undefined`, this.token);
+    }
+    const args = this.args.map(arg => arg.evaluate(context)).map((arg, idx) => func.argTypes[idx] !== FunctionExpressionType.NodesType && arg instanceof JSONPathNodeList ? this.unpack_node_list(arg) : arg);
+    return func.call(...args);
+  }
+  toString(options) {
+    return `${this.name}(${this.args.map(e => e.toString(options)).join(", ")})`;
+  }
+  unpack_node_list(arg) {
+    switch (arg.length) {
+      case 0:
+        // If the query results in an empty node list, the argument
+        // is the special result Nothing.
+        return Nothing;
+      case 1:
+        // If the query results in a node list consisting of a single
+        // node, the argument is the value of the node
+        return arg.nodes[0].value;
+      default:
+        return arg;
+    }
+  }
+}
+
+/**
+ *
+ * @param value -
+ */
+function isTruthy(value) {
+  if (value instanceof JSONPathNodeList && value.empty()) return false;
+  return !(typeof value === "boolean" && value === false);
+}
+function compare(left, operator, right) {
+  switch (operator) {
+    case "==":
+      return eq(left, right);
+    case "!=":
+      return !eq(left, right);
+    case "<":
+      return lt(left, right);
+    case ">":
+      return lt(right, left);
+    case ">=":
+      return lt(right, left) || eq(left, right);
+    case "<=":
+      return lt(left, right) || eq(left, right);
+    default:
+      return false;
+  }
+}
+
+// eslint-disable-next-line sonarjs/cognitive-complexity
+function eq(left, right) {
+  if (right instanceof JSONPathNodeList) [left, right] = [right, left];
+  if (left instanceof JSONPathNodeList) {
+    if (right instanceof JSONPathNodeList) {
+      if (left.empty() && right.empty()) return true;
+      if (left.nodes.length === 1 && right.nodes.length === 1) return deepEquals(left.nodes[0].value, right.nodes[0].value);
+    }
+    if (left.empty()) return right === Nothing;
+    if (left.nodes.length === 1) return deepEquals(left.nodes[0].value, right);
+    return false;
+  }
+  if (left === Nothing && right === Nothing) return true;
+  return deepEquals(left, right);
+}
+function lt(left, right) {
+  if (isString(left) && isString(right) || isNumber(left) && isNumber(right)) return left < right;
+  return false;
+}
+
+var expression = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  BooleanLiteral: BooleanLiteral,
+  FilterExpression: FilterExpression,
+  FilterExpressionLiteral: FilterExpressionLiteral,
+  FilterQuery: FilterQuery,
+  FunctionExtension: FunctionExtension,
+  InfixExpression: InfixExpression,
+  LogicalExpression: LogicalExpression,
+  NullLiteral: NullLiteral,
+  NumberLiteral: NumberLiteral,
+  PrefixExpression: PrefixExpression,
+  RelativeQuery: RelativeQuery,
+  RootQuery: RootQuery,
+  StringLiteral: StringLiteral,
+  compare: compare
+});
+
+class Count {
+  argTypes = [FunctionExpressionType.NodesType];
+  returnType = FunctionExpressionType.ValueType;
+  call(nodes) {
+    return nodes.length;
+  }
+}
+
+class Length {
+  argTypes = [FunctionExpressionType.ValueType];
+  returnType = FunctionExpressionType.ValueType;
+  call(value) {
+    if (isArray(value) || isString(value)) return value.length;
+    if (isObject(value)) return Object.keys(value).length;
+    return Nothing;
+  }
+}
+
+/**
+ * A Least Recently Used cache, implemented as an extended Map.
+ */
+class LRUCache extends Map {
+  constructor(maxSize = 128, entries) {
+    if (entries !== undefined) {
+      super(entries);
+    } else {
+      super();
+    }
+    this.maxSize = maxSize;
+  }
+  get(key) {
+    const val = super.get(key);
+    if (this.has(key)) {
+      this.delete(key);
+      this.set(key, val);
+    }
+    return val;
+  }
+  set(key, value) {
+    if (this.has(key)) {
+      this.delete(key);
+    } else if (this.size >= this.maxSize) {
+      const first = this.first();
+      if (first !== undefined) {
+        this.delete(first);
+      }
+    }
+    return super.set(key, value);
+  }
+  first() {
+    return this.keys().next().value;
+  }
+}
+
+// See https://datatracker.ietf.org/doc/html/rfc9485#name-ecmascript-regexps
+function mapRegexp(pattern) {
+  let escaped = false;
+  let charClass = false;
+  const parts = [];
+  for (const ch of pattern) {
+    if (escaped) {
+      parts.push(ch);
+      escaped = false;
+      continue;
+    }
+    switch (ch) {
+      case ".":
+        if (!charClass) {
+          parts.push("(?:(?![\r\n])\\P{Cs}|\\p{Cs}\\p{Cs})");
+        } else {
+          parts.push(ch);
+        }
+        break;
+      case "\\":
+        escaped = true;
+        parts.push(ch);
+        break;
+      case "[":
+        charClass = true;
+        parts.push(ch);
+        break;
+      case "]":
+        charClass = false;
+        parts.push(ch);
+        break;
+      default:
+        parts.push(ch);
+        break;
+    }
+  }
+  return parts.join("");
+}
+function fullMatch(pattern) {
+  const parts = [];
+  const explicitCaret = pattern.startsWith("^");
+  const explicitDollar = pattern.endsWith("$");
+  if (!explicitCaret && !explicitDollar) parts.push("^(?:");
+  parts.push(mapRegexp(pattern));
+  if (!explicitCaret && !explicitDollar) parts.push(")$");
+  return parts.join("");
+}
+
+/*
+ * iregexp-check version 0.1.2
+ * https://github.com/jg-rp/js-iregexp
+ * 
+ * MIT License
+ * 
+ * Copyright (c) 2024 James Prior
+ * 
+ * Permission is hereby granted, free of charge, to any person obtaining a copy
+ * of this software and associated documentation files (the "Software"), to deal
+ * in the Software without restriction, including without limitation the rights
+ * to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+ * copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ * 
+ * The above copyright notice and this permission notice shall be included in all
+ * copies or substantial portions of the Software.
+ * 
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ * AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+ * SOFTWARE.
+ * 
+ */
+function isNormalChar(c) {
+  return c < "\u0027" || c === "," || c === "-" || c >= "\u002F" && c <= "\u003E" ||
+  // / .. >
+  c >= "\u0040" && c <= "\u005A" ||
+  // @ .. Z
+  c >= "\u005E" && c <= "\u007A" ||
+  // ^ .. z
+  c >= "\u007E" && c <= "\uD7FF" ||
+  // skip surrogate code points
+  c >= "\uE000";
+}
+function isCCChar(c) {
+  return c < "\u002C" || c >= "\u002E" && c <= "\u005A" ||
+  // '.' .. Z
+  c >= "\u005E" && c <= "\uD7FF" ||
+  // skip surrogate code points
+  c >= "\uE000";
+}
+function peg$subclass(child, parent) {
+  function C() {
+    this.constructor = child;
+  }
+  C.prototype = parent.prototype;
+  child.prototype = new C();
+}
+function peg$SyntaxError(message, expected, found, location) {
+  var self = Error.call(this, message);
+  // istanbul ignore next Check is a necessary evil to support older environments
+  if (Object.setPrototypeOf) {
+    Object.setPrototypeOf(self, peg$SyntaxError.prototype);
+  }
+  self.expected = expected;
+  self.found = found;
+  self.location = location;
+  self.name = "SyntaxError";
+  return self;
+}
+peg$subclass(peg$SyntaxError, Error);
+function peg$padEnd(str, targetLength, padString) {
+  padString = padString || " ";
+  if (str.length > targetLength) {
+    return str;
+  }
+  targetLength -= str.length;
+  padString += padString.repeat(targetLength);
+  return str + padString.slice(0, targetLength);
+}
+peg$SyntaxError.prototype.format = function (sources) {
+  var str = "Error: " + this.message;
+  if (this.location) {
+    var src = null;
+    var k;
+    for (k = 0; k < sources.length; k++) {
+      if (sources[k].source === this.location.source) {
+        src = sources[k].text.split(/\r\n|\n|\r/g);
+        break;
+      }
+    }
+    var s = this.location.start;
+    var offset_s = this.location.source && typeof this.location.source.offset === "function" ? this.location.source.offset(s) : s;
+    var loc = this.location.source + ":" + offset_s.line + ":" + offset_s.column;
+    if (src) {
+      var e = this.location.end;
+      var filler = peg$padEnd("", offset_s.line.toString().length, ' ');
+      var line = src[s.line - 1];
+      var last = s.line === e.line ? e.column : line.length + 1;
+      var hatLen = last - s.column || 1;
+      str += "\n --> " + loc + "\n" + filler + " |\n" + offset_s.line + " | " + line + "\n" + filler + " | " + peg$padEnd("", s.column - 1, ' ') + peg$padEnd("", hatLen, "^");
+    } else {
+      str += "\n at " + loc;
+    }
+  }
+  return str;
+};
+peg$SyntaxError.buildMessage = function (expected, found) {
+  var DESCRIBE_EXPECTATION_FNS = {
+    literal: function (expectation) {
+      return "\"" + literalEscape(expectation.text) + "\"";
+    },
+    class: function (expectation) {
+      var escapedParts = expectation.parts.map(function (part) {
+        return Array.isArray(part) ? classEscape(part[0]) + "-" + classEscape(part[1]) : classEscape(part);
+      });
+      return "[" + (expectation.inverted ? "^" : "") + escapedParts.join("") + "]";
+    },
+    any: function () {
+      return "any character";
+    },
+    end: function () {
+      return "end of input";
+    },
+    other: function (expectation) {
+      return expectation.description;
+    }
+  };
+  function hex(ch) {
+    return ch.charCodeAt(0).toString(16).toUpperCase();
+  }
+  function literalEscape(s) {
+    return s.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\0/g, "\\0").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/[\x00-\x0F]/g, function (ch) {
+      return "\\x0" + hex(ch);
+    }).replace(/[\x10-\x1F\x7F-\x9F]/g, function (ch) {
+      return "\\x" + hex(ch);
+    });
+  }
+  function classEscape(s) {
+    return s.replace(/\\/g, "\\\\").replace(/\]/g, "\\]").replace(/\^/g, "\\^").replace(/-/g, "\\-").replace(/\0/g, "\\0").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/[\x00-\x0F]/g, function (ch) {
+      return "\\x0" + hex(ch);
+    }).replace(/[\x10-\x1F\x7F-\x9F]/g, function (ch) {
+      return "\\x" + hex(ch);
+    });
+  }
+  function describeExpectation(expectation) {
+    return DESCRIBE_EXPECTATION_FNS[expectation.type](expectation);
+  }
+  function describeExpected(expected) {
+    var descriptions = expected.map(describeExpectation);
+    var i, j;
+    descriptions.sort();
+    if (descriptions.length > 0) {
+      for (i = 1, j = 1; i < descriptions.length; i++) {
+        if (descriptions[i - 1] !== descriptions[i]) {
+          descriptions[j] = descriptions[i];
+          j++;
+        }
+      }
+      descriptions.length = j;
+    }
+    switch (descriptions.length) {
+      case 1:
+        return descriptions[0];
+      case 2:
+        return descriptions[0] + " or " + descriptions[1];
+      default:
+        return descriptions.slice(0, -1).join(", ") + ", or " + descriptions[descriptions.length - 1];
+    }
+  }
+  function describeFound(found) {
+    return found ? "\"" + literalEscape(found) + "\"" : "end of input";
+  }
+  return "Expected " + describeExpected(expected) + " but " + describeFound(found) + " found.";
+};
+function peg$parse(input, options) {
+  options = options !== undefined ? options : {};
+  var peg$FAILED = {};
+  var peg$source = options.grammarSource;
+  var peg$startRuleFunctions = {
+    start: peg$parsestart
+  };
+  var peg$startRuleFunction = peg$parsestart;
+  var peg$c0 = "|";
+  var peg$c1 = "{";
+  var peg$c2 = ",";
+  var peg$c3 = "}";
+  var peg$c4 = "(";
+  var peg$c5 = ")";
+  var peg$c6 = ".";
+  var peg$c7 = "\\";
+  var peg$c8 = "[";
+  var peg$c9 = "^";
+  var peg$c10 = "-";
+  var peg$c11 = "]";
+  var peg$c12 = "\\p{";
+  var peg$c13 = "\\P{";
+  var peg$c14 = "L";
+  var peg$c15 = "M";
+  var peg$c16 = "N";
+  var peg$c17 = "P";
+  var peg$c18 = "Z";
+  var peg$c19 = "S";
+  var peg$c20 = "C";
+  var peg$r0 = /^[*-+?]/;
+  var peg$r1 = /^[0-9]/;
+  var peg$r2 = /^[(-+\--.?[-\^nrt{-}]/;
+  var peg$r3 = /^[l-mot-u]/;
+  var peg$r4 = /^[cen]/;
+  var peg$r5 = /^[dlo]/;
+  var peg$r6 = /^[c-fios]/;
+  var peg$r7 = /^[lps]/;
+  var peg$r8 = /^[ckmo]/;
+  var peg$r9 = /^[cfn-o]/;
+  var peg$e0 = peg$literalExpectation("|", false);
+  var peg$e1 = peg$classExpectation([["*", "+"], "?"], false, false);
+  var peg$e2 = peg$literalExpectation("{", false);
+  var peg$e3 = peg$classExpectation([["0", "9"]], false, false);
+  var peg$e4 = peg$literalExpectation(",", false);
+  var peg$e5 = peg$literalExpectation("}", false);
+  var peg$e6 = peg$literalExpectation("(", false);
+  var peg$e7 = peg$literalExpectation(")", false);
+  var peg$e8 = peg$anyExpectation();
+  var peg$e9 = peg$literalExpectation(".", false);
+  var peg$e10 = peg$literalExpectation("\\", false);
+  var peg$e11 = peg$classExpectation([["(", "+"], ["-", "."], "?", ["[", "^"], "n", "r", "t", ["{", "}"]], false, false);
+  var peg$e12 = peg$literalExpectation("[", false);
+  var peg$e13 = peg$literalExpectation("^", false);
+  var peg$e14 = peg$literalExpectation("-", false);
+  var peg$e15 = peg$literalExpectation("]", false);
+  var peg$e16 = peg$literalExpectation("\\p{", false);
+  var peg$e17 = peg$literalExpectation("\\P{", false);
+  var peg$e18 = peg$literalExpectation("L", false);
+  var peg$e19 = peg$classExpectation([["l", "m"], "o", ["t", "u"]], false, false);
+  var peg$e20 = peg$literalExpectation("M", false);
+  var peg$e21 = peg$classExpectation(["c", "e", "n"], false, false);
+  var peg$e22 = peg$literalExpectation("N", false);
+  var peg$e23 = peg$classExpectation(["d", "l", "o"], false, false);
+  var peg$e24 = peg$literalExpectation("P", false);
+  var peg$e25 = peg$classExpectation([["c", "f"], "i", "o", "s"], false, false);
+  var peg$e26 = peg$literalExpectation("Z", false);
+  var peg$e27 = peg$classExpectation(["l", "p", "s"], false, false);
+  var peg$e28 = peg$literalExpectation("S", false);
+  var peg$e29 = peg$classExpectation(["c", "k", "m", "o"], false, false);
+  var peg$e30 = peg$literalExpectation("C", false);
+  var peg$e31 = peg$classExpectation(["c", "f", ["n", "o"]], false, false);
+  var peg$f0 = function (c) {
+    return isNormalChar(c);
+  };
+  var peg$f1 = function (c) {
+    return isCCChar(c);
+  };
+  var peg$currPos = options.peg$currPos | 0;
+  var peg$posDetailsCache = [{
+    line: 1,
+    column: 1
+  }];
+  var peg$maxFailPos = peg$currPos;
+  var peg$maxFailExpected = options.peg$maxFailExpected || [];
+  var peg$silentFails = options.peg$silentFails | 0;
+  var peg$result;
+  if (options.startRule) {
+    if (!(options.startRule in peg$startRuleFunctions)) {
+      throw new Error("Can't start parsing from rule \"" + options.startRule + "\".");
+    }
+    peg$startRuleFunction = peg$startRuleFunctions[options.startRule];
+  }
+  function peg$literalExpectation(text, ignoreCase) {
+    return {
+      type: "literal",
+      text: text,
+      ignoreCase: ignoreCase
+    };
+  }
+  function peg$classExpectation(parts, inverted, ignoreCase) {
+    return {
+      type: "class",
+      parts: parts,
+      inverted: inverted,
+      ignoreCase: ignoreCase
+    };
+  }
+  function peg$anyExpectation() {
+    return {
+      type: "any"
+    };
+  }
+  function peg$endExpectation() {
+    return {
+      type: "end"
+    };
+  }
+  function peg$computePosDetails(pos) {
+    var details = peg$posDetailsCache[pos];
+    var p;
+    if (details) {
+      return details;
+    } else {
+      if (pos >= peg$posDetailsCache.length) {
+        p = peg$posDetailsCache.length - 1;
+      } else {
+        p = pos;
+        while (!peg$posDetailsCache[--p]) {}
+      }
+      details = peg$posDetailsCache[p];
+      details = {
+        line: details.line,
+        column: details.column
+      };
+      while (p < pos) {
+        if (input.charCodeAt(p) === 10) {
+          details.line++;
+          details.column = 1;
+        } else {
+          details.column++;
+        }
+        p++;
+      }
+      peg$posDetailsCache[pos] = details;
+      return details;
+    }
+  }
+  function peg$computeLocation(startPos, endPos, offset) {
+    var startPosDetails = peg$computePosDetails(startPos);
+    var endPosDetails = peg$computePosDetails(endPos);
+    var res = {
+      source: peg$source,
+      start: {
+        offset: startPos,
+        line: startPosDetails.line,
+        column: startPosDetails.column
+      },
+      end: {
+        offset: endPos,
+        line: endPosDetails.line,
+        column: endPosDetails.column
+      }
+    };
+    return res;
+  }
+  function peg$fail(expected) {
+    if (peg$currPos < peg$maxFailPos) {
+      return;
+    }
+    if (peg$currPos > peg$maxFailPos) {
+      peg$maxFailPos = peg$currPos;
+      peg$maxFailExpected = [];
+    }
+    peg$maxFailExpected.push(expected);
+  }
+  function peg$buildStructuredError(expected, found, location) {
+    return new peg$SyntaxError(peg$SyntaxError.buildMessage(expected, found), expected, found, location);
+  }
+  function peg$parsestart() {
+    var s0;
+    s0 = peg$parseiregexp();
+    return s0;
+  }
+  function peg$parseiregexp() {
+    var s0, s1, s2, s3, s4, s5;
+    s0 = peg$currPos;
+    s1 = peg$parsebranch();
+    s2 = [];
+    s3 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 124) {
+      s4 = peg$c0;
+      peg$currPos++;
+    } else {
+      s4 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e0);
+      }
+    }
+    if (s4 !== peg$FAILED) {
+      s5 = peg$parsebranch();
+      s4 = [s4, s5];
+      s3 = s4;
+    } else {
+      peg$currPos = s3;
+      s3 = peg$FAILED;
+    }
+    while (s3 !== peg$FAILED) {
+      s2.push(s3);
+      s3 = peg$currPos;
+      if (input.charCodeAt(peg$currPos) === 124) {
+        s4 = peg$c0;
+        peg$currPos++;
+      } else {
+        s4 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e0);
+        }
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parsebranch();
+        s4 = [s4, s5];
+        s3 = s4;
+      } else {
+        peg$currPos = s3;
+        s3 = peg$FAILED;
+      }
+    }
+    s1 = [s1, s2];
+    s0 = s1;
+    return s0;
+  }
+  function peg$parsebranch() {
+    var s0, s1;
+    s0 = [];
+    s1 = peg$parsepiece();
+    while (s1 !== peg$FAILED) {
+      s0.push(s1);
+      s1 = peg$parsepiece();
+    }
+    return s0;
+  }
+  function peg$parsepiece() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    s1 = peg$parseatom();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parsequantifier();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsequantifier() {
+    var s0;
+    s0 = input.charAt(peg$currPos);
+    if (peg$r0.test(s0)) {
+      peg$currPos++;
+    } else {
+      s0 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e1);
+      }
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parserange_quantifier();
+    }
+    return s0;
+  }
+  function peg$parserange_quantifier() {
+    var s0, s1, s2, s3, s4, s5, s6;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 123) {
+      s1 = peg$c1;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e2);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = input.charAt(peg$currPos);
+      if (peg$r1.test(s3)) {
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e3);
+        }
+      }
+      if (s3 !== peg$FAILED) {
+        while (s3 !== peg$FAILED) {
+          s2.push(s3);
+          s3 = input.charAt(peg$currPos);
+          if (peg$r1.test(s3)) {
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e3);
+            }
+          }
+        }
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 44) {
+          s4 = peg$c2;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e4);
+          }
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = [];
+          s6 = input.charAt(peg$currPos);
+          if (peg$r1.test(s6)) {
+            peg$currPos++;
+          } else {
+            s6 = peg$FAILED;
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e3);
+            }
+          }
+          while (s6 !== peg$FAILED) {
+            s5.push(s6);
+            s6 = input.charAt(peg$currPos);
+            if (peg$r1.test(s6)) {
+              peg$currPos++;
+            } else {
+              s6 = peg$FAILED;
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e3);
+              }
+            }
+          }
+          s4 = [s4, s5];
+          s3 = s4;
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        if (input.charCodeAt(peg$currPos) === 125) {
+          s4 = peg$c3;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e5);
+          }
+        }
+        if (s4 !== peg$FAILED) {
+          s1 = [s1, s2, s3, s4];
+          s0 = s1;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parseatom() {
+    var s0, s1, s2, s3;
+    s0 = peg$parsenormal_char();
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsechar_class();
+      if (s0 === peg$FAILED) {
+        s0 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 40) {
+          s1 = peg$c4;
+          peg$currPos++;
+        } else {
+          s1 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e6);
+          }
+        }
+        if (s1 !== peg$FAILED) {
+          s2 = peg$parseiregexp();
+          if (s2 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 41) {
+              s3 = peg$c5;
+              peg$currPos++;
+            } else {
+              s3 = peg$FAILED;
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e7);
+              }
+            }
+            if (s3 !== peg$FAILED) {
+              s1 = [s1, s2, s3];
+              s0 = s1;
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      }
+    }
+    return s0;
+  }
+  function peg$parsenormal_char() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.length > peg$currPos) {
+      s1 = input.charAt(peg$currPos);
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e8);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$f0(s1);
+      if (s2) {
+        s2 = undefined;
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsechar_class() {
+    var s0;
+    if (input.charCodeAt(peg$currPos) === 46) {
+      s0 = peg$c6;
+      peg$currPos++;
+    } else {
+      s0 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e9);
+      }
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsesingle_char_esc();
+      if (s0 === peg$FAILED) {
+        s0 = peg$parsechar_class_esc();
+        if (s0 === peg$FAILED) {
+          s0 = peg$parsechar_class_expr();
+        }
+      }
+    }
+    return s0;
+  }
+  function peg$parsesingle_char_esc() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 92) {
+      s1 = peg$c7;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e10);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r2.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e11);
+        }
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsechar_class_esc() {
+    var s0;
+    s0 = peg$parsecat_esc();
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsecompl_esc();
+    }
+    return s0;
+  }
+  function peg$parsechar_class_expr() {
+    var s0, s1, s2, s3, s4, s5, s6;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 91) {
+      s1 = peg$c8;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e12);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      if (input.charCodeAt(peg$currPos) === 94) {
+        s2 = peg$c9;
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e13);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      if (input.charCodeAt(peg$currPos) === 45) {
+        s3 = peg$c10;
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e14);
+        }
+      }
+      if (s3 === peg$FAILED) {
+        s3 = peg$parsecce1();
+      }
+      if (s3 !== peg$FAILED) {
+        s4 = [];
+        s5 = peg$parsecce1();
+        while (s5 !== peg$FAILED) {
+          s4.push(s5);
+          s5 = peg$parsecce1();
+        }
+        if (input.charCodeAt(peg$currPos) === 45) {
+          s5 = peg$c10;
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e14);
+          }
+        }
+        if (s5 === peg$FAILED) {
+          s5 = null;
+        }
+        if (input.charCodeAt(peg$currPos) === 93) {
+          s6 = peg$c11;
+          peg$currPos++;
+        } else {
+          s6 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e15);
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          s1 = [s1, s2, s3, s4, s5, s6];
+          s0 = s1;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsecce1() {
+    var s0, s1, s2, s3, s4;
+    s0 = peg$currPos;
+    s1 = peg$parsecc_char();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      if (input.charCodeAt(peg$currPos) === 45) {
+        s3 = peg$c10;
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e14);
+        }
+      }
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parsecc_char();
+        if (s4 !== peg$FAILED) {
+          s3 = [s3, s4];
+          s2 = s3;
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsechar_class_esc();
+    }
+    return s0;
+  }
+  function peg$parsecc_char() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.length > peg$currPos) {
+      s1 = input.charAt(peg$currPos);
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e8);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$f1(s1);
+      if (s2) {
+        s2 = undefined;
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsesingle_char_esc();
+    }
+    return s0;
+  }
+  function peg$parsecat_esc() {
+    var s0, s1, s2, s3;
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 3) === peg$c12) {
+      s1 = peg$c12;
+      peg$currPos += 3;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e16);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseis_category();
+      if (s2 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 125) {
+          s3 = peg$c3;
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e5);
+          }
+        }
+        if (s3 !== peg$FAILED) {
+          s1 = [s1, s2, s3];
+          s0 = s1;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsecompl_esc() {
+    var s0, s1, s2, s3;
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 3) === peg$c13) {
+      s1 = peg$c13;
+      peg$currPos += 3;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e17);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseis_category();
+      if (s2 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 125) {
+          s3 = peg$c3;
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e5);
+          }
+        }
+        if (s3 !== peg$FAILED) {
+          s1 = [s1, s2, s3];
+          s0 = s1;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parseis_category() {
+    var s0;
+    s0 = peg$parseletters();
+    if (s0 === peg$FAILED) {
+      s0 = peg$parsemarks();
+      if (s0 === peg$FAILED) {
+        s0 = peg$parsenumbers();
+        if (s0 === peg$FAILED) {
+          s0 = peg$parsepunctuation();
+          if (s0 === peg$FAILED) {
+            s0 = peg$parseseparators();
+            if (s0 === peg$FAILED) {
+              s0 = peg$parsesymbols();
+              if (s0 === peg$FAILED) {
+                s0 = peg$parseothers();
+              }
+            }
+          }
+        }
+      }
+    }
+    return s0;
+  }
+  function peg$parseletters() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 76) {
+      s1 = peg$c14;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e18);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r3.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e19);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsemarks() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 77) {
+      s1 = peg$c15;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e20);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r4.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e21);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsenumbers() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 78) {
+      s1 = peg$c16;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e22);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r5.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e23);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsepunctuation() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 80) {
+      s1 = peg$c17;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e24);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r6.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e25);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parseseparators() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 90) {
+      s1 = peg$c18;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e26);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r7.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e27);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parsesymbols() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 83) {
+      s1 = peg$c19;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e28);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r8.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e29);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  function peg$parseothers() {
+    var s0, s1, s2;
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 67) {
+      s1 = peg$c20;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e30);
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = input.charAt(peg$currPos);
+      if (peg$r9.test(s2)) {
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e31);
+        }
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    return s0;
+  }
+  peg$result = peg$startRuleFunction();
+  if (options.peg$library) {
+    return /** @type {any} */{
+      peg$result,
+      peg$currPos,
+      peg$FAILED,
+      peg$maxFailExpected,
+      peg$maxFailPos
+    };
+  }
+  if (peg$result !== peg$FAILED && peg$currPos === input.length) {
+    return peg$result;
+  } else {
+    if (peg$result !== peg$FAILED && peg$currPos < input.length) {
+      peg$fail(peg$endExpectation());
+    }
+    throw peg$buildStructuredError(peg$maxFailExpected, peg$maxFailPos < input.length ? input.charAt(peg$maxFailPos) : null, peg$maxFailPos < input.length ? peg$computeLocation(peg$maxFailPos, peg$maxFailPos + 1) : peg$computeLocation(peg$maxFailPos, peg$maxFailPos));
+  }
+}
+var iregexp$1 = {
+  StartRules: ["start"],
+  SyntaxError: peg$SyntaxError,
+  parse: peg$parse
+};
+
+const iregexp = iregexp$1;
+
+/**
+ * Return _true_ if _pattern_ is a valid I-Regexp
+ * @param {string} pattern - Regular expression pattern to check.
+ * @returns true if _pattern_ is valid, or false otherwise.
+ */
+function check(pattern) {
+  try {
+    iregexp.parse(pattern, {});
+  } catch (error) {
+    if (error instanceof iregexp.SyntaxError) {
+      return false;
+    }
+    throw error;
+  }
+  return true;
+}
+var check_1 = {
+  check
+};
+
+var check$1 = check_1.check;
+
+class Match {
+  argTypes = [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType];
+  returnType = FunctionExpressionType.LogicalType;
+  #cache;
+  constructor(options = {}) {
+    this.options = options;
+    this.cacheSize = options.cacheSize ?? 10;
+    this.throwErrors = options.throwErrors ?? false;
+    this.iRegexpCheck = options.iRegexpCheck ?? true;
+    this.#cache = new LRUCache(this.cacheSize);
+  }
+
+  // eslint-disable-next-line sonarjs/cognitive-complexity
+  call(s, pattern) {
+    if (this.cacheSize > 0) {
+      const re = this.#cache.get(pattern);
+      if (re) {
+        try {
+          return re.test(s);
+        } catch (error) {
+          if (this.throwErrors) throw error;
+          return false;
+        }
+      }
+    }
+    if (!isString(pattern)) {
+      if (this.throwErrors) {
+        throw new IRegexpError(`match() expected a string pattern, found ${pattern}`);
+      }
+      return false;
+    }
+    if (this.iRegexpCheck && !check$1(pattern)) {
+      if (this.throwErrors) {
+        throw new IRegexpError(`pattern ${pattern} is not a valid I-Regexp pattern`);
+      }
+      return false;
+    }
+    try {
+      const re = new RegExp(fullMatch(pattern), "u");
+      if (this.cacheSize > 0) this.#cache.set(pattern, re);
+      return re.test(s);
+    } catch (error) {
+      if (this.throwErrors) throw error;
+      return false;
+    }
+  }
+}
+
+class Search {
+  argTypes = [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType];
+  returnType = FunctionExpressionType.LogicalType;
+  #cache;
+  constructor(options = {}) {
+    this.options = options;
+    this.cacheSize = options.cacheSize ?? 10;
+    this.throwErrors = options.throwErrors ?? false;
+    this.iRegexpCheck = options.iRegexpCheck ?? true;
+    this.#cache = new LRUCache(this.cacheSize);
+  }
+
+  // eslint-disable-next-line sonarjs/cognitive-complexity
+  call(s, pattern) {
+    if (this.cacheSize > 0) {
+      const re = this.#cache.get(pattern);
+      if (re) {
+        try {
+          return !!s.match(re);
+        } catch (error) {
+          if (this.throwErrors) throw error;
+          return false;
+        }
+      }
+    }
+    if (!isString(pattern)) {
+      if (this.throwErrors) {
+        throw new IRegexpError(`match() expected a string pattern, found ${pattern}`);
+      }
+      return false;
+    }
+    if (this.iRegexpCheck && !check$1(pattern)) {
+      if (this.throwErrors) {
+        throw new IRegexpError(`pattern ${pattern} is not a valid I-Regexp pattern`);
+      }
+      return false;
+    }
+    try {
+      const re = new RegExp(mapRegexp(pattern), "u");
+      if (this.cacheSize > 0) this.#cache.set(pattern, re);
+      return !!s.match(re);
+    } catch (error) {
+      if (this.throwErrors) throw error;
+      return false;
+    }
+  }
+}
+
+class Value {
+  argTypes = [FunctionExpressionType.NodesType];
+  returnType = FunctionExpressionType.ValueType;
+  call(nodes) {
+    if (nodes.length === 1) return nodes.nodes[0].value;
+    return Nothing;
+  }
+}
+
+/**
+ *
+ */
+let TokenKind = /*#__PURE__*/function (TokenKind) {
+  TokenKind["AND"] = "TOKEN_AND";
+  TokenKind["COLON"] = "TOKEN_COLON";
+  TokenKind["COMMA"] = "TOKEN_COMMA";
+  TokenKind["CURRENT"] = "TOKEN_CURRENT_VALUE";
+  TokenKind["CURRENT_KEY"] = "TOKEN_CURRENT_KEY";
+  // non-standard, default `#`
+  TokenKind["DDOT"] = "TOKEN_DDOT";
+  TokenKind["DOT"] = "TOKEN_DOT";
+  TokenKind["DOUBLE_QUOTE_STRING"] = "TOKEN_DOUBLE_QUOTE_STRING";
+  TokenKind["EOF"] = "TOKEN_EOF";
+  TokenKind["EQ"] = "TOKEN_EQ";
+  TokenKind["ERROR"] = "TOKEN_ERROR";
+  TokenKind["FALSE"] = "TOKEN_FALSE";
+  TokenKind["FILTER"] = "TOKEN_FILTER_START";
+  TokenKind["FUNCTION"] = "TOKEN_FUNCTION";
+  TokenKind["GE"] = "TOKEN_GE";
+  TokenKind["GT"] = "TOKEN_GT";
+  TokenKind["INDEX"] = "TOKEN_INDEX";
+  TokenKind["KEY"] = "TOKEN_KEY";
+  // non-standard, default `~<name>`
+  TokenKind["KEY_DOUBLE_QUOTE_STRING"] = "TOKEN_KEY_DOUBLE_QUOTE_STRING";
+  // non-standard, `~"<name>"`
+  TokenKind["KEY_SINGLE_QUOTE_STRING"] = "TOKEN_KEY_SINGLE_QUOTE_STRING";
+  // non-standard, `~'<name>'`
+  TokenKind["KEYS"] = "TOKEN_KEYS";
+  // non-standard, default `~`
+  TokenKind["KEYS_FILTER"] = "TOKEN_KEYS_FILTER";
+  // non-standard, `~?<expression>`
+  TokenKind["LBRACKET"] = "TOKEN_LBRACKET";
+  TokenKind["LE"] = "TOKEN_LE";
+  TokenKind["LG"] = "TOKEN_LG";
+  TokenKind["LPAREN"] = "TOKEN_LPAREN";
+  TokenKind["LT"] = "TOKEN_LT";
+  TokenKind["NAME"] = "TOKEN_NAME";
+  TokenKind["NE"] = "TOKEN_NE";
+  TokenKind["NOT"] = "TOKEN_NOT";
+  TokenKind["NULL"] = "TOKEN_NULL";
+  TokenKind["NUMBER"] = "NUMBER";
+  TokenKind["OR"] = "TOKEN_OR";
+  TokenKind["RBRACKET"] = "TOKEN_RBRACKET";
+  TokenKind["ROOT"] = "TOKEN_ROOT";
+  TokenKind["RPAREN"] = "TOKEN_RPAREN";
+  TokenKind["SINGLE_QUOTE_STRING"] = "TOKEN_SINGLE_QUOTE_STRING";
+  TokenKind["TRUE"] = "TOKEN_TRUE";
+  TokenKind["WILD"] = "TOKEN_WILD";
+  return TokenKind;
+}({});
+
+/**
+ *
+ */
+class Token {
+  constructor(kind, value, index, input) {
+    this.kind = kind;
+    this.value = value;
+    this.index = index;
+    this.input = input;
+  }
+}
+new Token(TokenKind.EOF, "", -1, "");
+
+/**
+ *
+ */
+class TokenStream {
+  #pos = 0;
+  constructor(tokens) {
+    this.tokens = tokens;
+  }
+  get current() {
+    return this.tokens[this.#pos];
+  }
+  get peek() {
+    if (this.#pos >= this.tokens.length - 1) return this.tokens[this.tokens.length - 1];
+    return this.tokens[this.#pos + 1];
+  }
+  next() {
+    const current = this.current;
+    this.#pos += 1;
+    return current;
+  }
+  backup() {
+    if (this.#pos > 0) this.#pos -= 1;
+  }
+  expect(kind) {
+    if (this.current.kind !== kind) {
+      throw new JSONPathSyntaxError(`expected token '${kind}', found '${this.current.kind}'`, this.current);
+    }
+  }
+  expectPeek(kind) {
+    const peeked = this.peek;
+    if (peeked.kind !== kind) {
+      throw new JSONPathSyntaxError(`expected token '${kind}', found '${peeked.kind}'`, peeked);
+    }
+  }
+  expectPeekNot(kind, message) {
+    const peeked = this.peek;
+    if (peeked.kind === kind) {
+      throw new JSONPathSyntaxError(message, peeked);
+    }
+  }
+}
+
+/** A lexer that accepts additional, non-standard tokens. */
+
+
+// These regular expressions are to be used with Lexer.acceptMatchRun(),
+// which expects the sticky flag to be set.
+const exponentPattern = /[eE][+-]?\d+/y;
+const functionNamePattern = /[a-z][a-z_0-9]*/y;
+const indexPattern = /-?\d+/y;
+const intPattern = /-?\d+/y;
+const namePattern = /[\u0080-\uFFFFa-zA-Z_][\u0080-\uFFFFa-zA-Z0-9_-]*/y;
+const whitespace = new Set([" ", "\n", "\t", "\r"]);
+const nameFirstPattern = /[\u0080-\uFFFFa-zA-Z_]/; // don't set sticky bit
+
+/**
+ * JSONPath lexical scanner.
+ *
+ * Lexer state is shared between this class and the current state function. A
+ * new _Lexer_ instance is automatically created every time a path is tokenized.
+ *
+ * Use {@link tokenize} to get an array of {@link Token}'s for a JSONPath query.
+ */
+class Lexer {
+  /**
+   * Filter nesting level.
+   */
+  filterLevel = 0;
+
+  /**
+   * A running count of parentheses for each, possibly nested, function call.
+   *
+   * If the stack is empty, we are not in a function call. Remember that
+   * function arguments can use arbitrarily nested in parentheses.
+   */
+  funcCallStack = [];
+
+  /**
+   * A stack of parentheses and square brackets used to check for balanced
+   * brackets.
+   */
+  bracketStack = [];
+
+  /** Tokens resulting from tokenizing a JSONPath query. */
+  tokens = [];
+  #start = 0;
+  #pos = 0;
+
+  /**
+   * @param path - A JSONPath query.
+   */
+  constructor(environment, path) {
+    this.environment = environment;
+    this.path = path;
+  }
+  get pos() {
+    return this.#pos;
+  }
+  get start() {
+    return this.#start;
+  }
+  run() {
+    let state = lexRoot;
+    while (state) {
+      state = state(this);
+    }
+  }
+  emit(t) {
+    this.tokens.push(new Token(t, this.path.slice(this.#start, this.#pos), this.#start, this.path));
+    this.#start = this.#pos;
+  }
+  next() {
+    if (this.#pos >= this.path.length) return "";
+    const s = this.path[this.#pos];
+    this.#pos += 1;
+    return s;
+  }
+  ignore() {
+    this.#start = this.#pos;
+  }
+  backup() {
+    if (this.#pos <= this.#start) {
+      const msg = "can't backup beyond start";
+      throw new JSONPathLexerError(msg, new Token(TokenKind.ERROR, msg, this.#pos, this.path));
+    }
+    this.#pos -= 1;
+  }
+  peek() {
+    const ch = this.next();
+    if (ch) this.backup();
+    return ch;
+  }
+  peekMatch(pattern) {
+    const ch = this.next();
+    if (ch) this.backup();
+    return pattern.test(ch);
+  }
+  accept(valid) {
+    const ch = this.next();
+    if (valid.has(ch)) return true;
+    if (ch) this.backup();
+    return false;
+  }
+  acceptMatch(pattern) {
+    const ch = this.next();
+    if (pattern.test(ch)) return true;
+    if (ch) this.backup();
+    return false;
+  }
+  acceptRun(valid) {
+    let found = false;
+    let ch = this.next();
+    while (valid.has(ch)) {
+      ch = this.next();
+      found = true;
+    }
+    if (ch) this.backup();
+    return found;
+  }
+  acceptMatchRun(pattern) {
+    pattern.lastIndex = this.#pos;
+    const match = pattern.exec(this.path);
+    pattern.lastIndex = 0;
+    if (match) {
+      this.#pos += match[0].length;
+      return true;
+    }
+    return false;
+  }
+  ignoreWhitespace() {
+    if (this.#pos !== this.#start) {
+      const msg = `must emit or ignore before consuming whitespace ('${this.path.slice(this.#start, this.#pos)}':${this.pos})`;
+      throw new JSONPathLexerError(msg, new Token(TokenKind.ERROR, msg, this.pos, this.path));
+    }
+    if (this.acceptRun(whitespace)) {
+      this.ignore();
+      return true;
+    }
+    return false;
+  }
+  error(msg) {
+    this.tokens.push(new Token(TokenKind.ERROR, msg, this.#pos, this.path));
+  }
+}
+/**
+ * Return a lexer for _path_ and an array to be populated with Tokens.
+ *
+ * `lexer.run()` must be called to populate the returned tokens array.
+ *
+ * You probably want to use {@link tokenize} instead of _lex_. This function
+ * is mostly for internal use, where we want to test the state of the returned
+ * _lexer_ after tokens have been populated.
+ *
+ * @param path - A JSONPath query.
+ * @returns A two-tuple containing a lexer for _path_ and an array to populate
+ * with tokens.
+ */
+function lex(environment, path) {
+  const lexer = new Lexer(environment, path);
+  return [lexer, lexer.tokens];
+}
+
+/**
+ * Scan _path_ and return an array of tokens to be parsed by the parser.
+ * @param path - A JSONPath query.
+ * @returns Tokens to be parsed by the parser.
+ */
+function tokenize(environment, path) {
+  const [lexer, tokens] = lex(environment, path);
+  lexer.run();
+
+  // If there's an error, it will be the last token with kind set to ERROR.
+  if (tokens.length && tokens[tokens.length - 1].kind === TokenKind.ERROR) {
+    throw new JSONPathSyntaxError(tokens[tokens.length - 1].value, tokens[tokens.length - 1]);
+  }
+
+  // If the bracket stack is not empty, we hav unbalanced brackets.
+  // This might not be reachable.
+  if (lexer.bracketStack.length !== 0) {
+    const [ch, index] = lexer.bracketStack[lexer.bracketStack.length - 1];
+    const msg = "unbalanced brackets";
+    throw new JSONPathSyntaxError(msg, new Token(TokenKind.ERROR, ch, index, path));
+  }
+  return tokens;
+}
+function lexRoot(l) {
+  const ch = l.next();
+  if (ch !== "$") {
+    l.backup();
+    l.error(`expected '$', found '${ch}'`);
+    return null;
+  }
+  l.emit(TokenKind.ROOT);
+  return lexSegment;
+}
+function lexSegment(l) {
+  if (l.ignoreWhitespace() && !l.peek()) {
+    l.error("trailing whitespace");
+  }
+  const ch = l.next();
+  switch (ch) {
+    case "":
+      l.emit(TokenKind.EOF);
+      return null;
+    case ".":
+      if (l.peek() === ".") {
+        l.next();
+        l.emit(TokenKind.DDOT);
+        return lexDescendantSelection;
+      }
+      return lexDotSelector;
+    case "[":
+      l.bracketStack.push(["[", l.start]);
+      l.emit(TokenKind.LBRACKET);
+      return lexInsideBracketedSelection;
+    default:
+      l.backup();
+      if (l.filterLevel) return lexInsideFilter;
+      l.error(`expected '.', '..' or a bracketed selection, found '${ch}'`);
+      return null;
+  }
+}
+
+/**
+ * Similar to _lexSegment_, but ..
+ *   - no leading whitespace
+ *   - no extra dot before a property name
+ *   - there must be a selector, so EOF would be an error
+ * @param l -
+ * @returns -
+ */
+function lexDescendantSelection(l) {
+  if (l.acceptMatchRun(namePattern)) {
+    // Shorthand name
+    l.emit(TokenKind.NAME);
+    return lexSegment;
+  }
+  if (!l.environment.strict) {
+    // We're effectively disabling the _key selector_ and _keys filter selector_ if a
+    // custom _keys selector_ is set.
+    if (l.environment.keysPattern.source === "~" && l.peek() === "~") {
+      l.next();
+      if (l.peekMatch(nameFirstPattern)) {
+        // Non-standard key selector
+        l.ignore(); // ignore ~
+        l.acceptMatchRun(namePattern);
+        l.emit(TokenKind.KEY);
+        return lexSegment;
+      } else {
+        // Non-standard keys selector
+        l.emit(TokenKind.KEYS);
+        return lexSegment;
+      }
+    } else if (l.acceptMatchRun(l.environment.keysPattern)) {
+      // NOTE: A custom keys pattern does not play well with other non-standard key selectors.
+      // We leave this here for backwards compatibility.
+      l.emit(TokenKind.KEYS);
+      return lexSegment;
+    }
+  }
+  const ch = l.next();
+  switch (ch) {
+    case "":
+      l.error("bald descendant segment");
+      return null;
+    case "*":
+      l.emit(TokenKind.WILD);
+      return lexSegment;
+    case "[":
+      l.bracketStack.push(["[", l.start]);
+      l.emit(TokenKind.LBRACKET);
+      return lexInsideBracketedSelection;
+    default:
+      l.backup();
+      l.error(`unexpected descendent selection token '${ch}'`);
+      return null;
+  }
+}
+function lexDotSelector(l) {
+  l.ignore();
+  if (l.ignoreWhitespace()) {
+    l.error("unexpected whitespace after dot");
+    return null;
+  }
+  if (!l.environment.strict) {
+    // We're effectively disabling the _key selector_ and _keys filter selector_ if a
+    // custom _keys selector_ is set.
+    if (l.environment.keysPattern.source === "~" && l.peek() === "~") {
+      l.next();
+      if (l.peekMatch(nameFirstPattern)) {
+        // Non-standard key selector
+        l.ignore(); // ignore ~
+        l.acceptMatchRun(namePattern);
+        l.emit(TokenKind.KEY);
+        return lexSegment;
+      } else {
+        // Non-standard keys selector
+        l.emit(TokenKind.KEYS);
+        return lexSegment;
+      }
+    } else if (l.acceptMatchRun(l.environment.keysPattern)) {
+      // NOTE: A custom keys pattern does not play well with other non-standard key selectors.
+      // We leave this here for backwards compatibility.
+      l.emit(TokenKind.KEYS);
+      return lexSegment;
+    }
+  }
+  if (l.acceptMatchRun(namePattern)) {
+    l.emit(TokenKind.NAME);
+    return lexSegment;
+  }
+  const ch = l.next();
+  if (ch === "*") {
+    l.emit(TokenKind.WILD);
+    return lexSegment;
+  }
+  l.backup();
+  l.error(`unexpected shorthand selector '${ch}'`);
+  return null;
+}
+function lexInsideBracketedSelection(l) {
+  for (;;) {
+    l.ignoreWhitespace();
+    if (l.acceptMatchRun(indexPattern)) {
+      l.emit(TokenKind.INDEX);
+      continue;
+    }
+    if (!l.environment.strict && l.acceptMatchRun(l.environment.keysPattern)) {
+      switch (l.peek()) {
+        case "'":
+          l.ignore(); // ~
+          l.next();
+          return lexSingleQuoteKeyString(l);
+        case '"':
+          l.ignore(); // ~
+          l.next();
+          return lexDoubleQuoteKeyString(l);
+        case "?":
+          l.next();
+          l.emit(TokenKind.KEYS_FILTER);
+          l.filterLevel += 1;
+          return lexInsideFilter;
+        default:
+          l.emit(TokenKind.KEYS);
+          continue;
+      }
+    }
+    const ch = l.next();
+    switch (ch) {
+      case "]":
+        if (l.bracketStack.length === 0 || l.bracketStack[l.bracketStack.length - 1][0] !== "[") {
+          l.backup();
+          l.error("unbalanced brackets");
+          return null;
+        }
+        l.bracketStack.pop();
+        l.emit(TokenKind.RBRACKET);
+        return lexSegment;
+      case "":
+        l.error("unclosed bracketed selection");
+        return null;
+      case "*":
+        l.emit(TokenKind.WILD);
+        continue;
+      case "?":
+        l.emit(TokenKind.FILTER);
+        l.filterLevel += 1;
+        return lexInsideFilter;
+      case ",":
+        l.emit(TokenKind.COMMA);
+        continue;
+      case ":":
+        l.emit(TokenKind.COLON);
+        continue;
+      case "'":
+        return lexSingleQuoteStringInsideBracketSelection;
+      case '"':
+        return lexDoubleQuoteStringInsideBracketSelection;
+      default:
+        l.backup();
+        l.error(`unexpected token '${ch}' in bracketed selection`);
+        return null;
+    }
+  }
+}
+
+// eslint-disable-next-line sonarjs/cognitive-complexity
+function lexInsideFilter(l) {
+  for (;;) {
+    l.ignoreWhitespace();
+    const ch = l.next();
+    switch (ch) {
+      case "":
+        l.error("unclosed bracketed selection");
+        return null;
+      case "]":
+        l.filterLevel -= 1;
+        l.backup();
+        return lexInsideBracketedSelection;
+      case ",":
+        l.emit(TokenKind.COMMA);
+        // If we have unbalanced parens, we are inside a function call and a
+        // comma separates arguments. Otherwise a comma separates selectors.
+        if (l.funcCallStack.length) continue;
+        l.filterLevel -= 1;
+        return lexInsideBracketedSelection;
+      case "'":
+        return lexSingleQuoteStringInsideFilterExpression;
+      case '"':
+        return lexDoubleQuoteStringInsideFilterExpression;
+      case "(":
+        l.bracketStack.push(["(", l.start]);
+        l.emit(TokenKind.LPAREN);
+        // Are we in a function call? If so, a function argument contains parens.
+        if (l.funcCallStack.length) l.funcCallStack[l.funcCallStack.length - 1] += 1;
+        continue;
+      case ")":
+        if (l.bracketStack.length === 0 || l.bracketStack[l.bracketStack.length - 1][0] !== "(") {
+          l.backup();
+          l.error("unbalanced brackets");
+          return null;
+        }
+        l.bracketStack.pop();
+        l.emit(TokenKind.RPAREN);
+        // Are we closing a function call or a parenthesized expression?
+        if (l.funcCallStack.length) {
+          if (l.funcCallStack[l.funcCallStack.length - 1] === 1) {
+            l.funcCallStack.pop();
+          } else {
+            l.funcCallStack[l.funcCallStack.length - 1] -= 1;
+          }
+        }
+        continue;
+      case "$":
+        l.emit(TokenKind.ROOT);
+        return lexSegment;
+      case "@":
+        l.emit(TokenKind.CURRENT);
+        return lexSegment;
+      case "#":
+        if (l.environment.strict) {
+          l.backup();
+          l.error(`unexpected filter selector token '${ch}'`);
+          return null;
+        }
+        l.emit(TokenKind.CURRENT_KEY);
+        return lexSegment;
+      case ".":
+        l.backup();
+        return lexSegment;
+      case "!":
+        if (l.peek() === "=") {
+          l.next();
+          l.emit(TokenKind.NE);
+        } else {
+          l.emit(TokenKind.NOT);
+        }
+        continue;
+      case "=":
+        if (l.peek() === "=") {
+          l.next();
+          l.emit(TokenKind.EQ);
+          continue;
+        } else {
+          l.backup();
+          l.error(`unexpected filter selector token '${ch}'`);
+          return null;
+        }
+      case "<":
+        if (l.peek() === "=") {
+          l.next();
+          l.emit(TokenKind.LE);
+        } else {
+          l.emit(TokenKind.LT);
+        }
+        continue;
+      case ">":
+        if (l.peek() === "=") {
+          l.next();
+          l.emit(TokenKind.GE);
+        } else {
+          l.emit(TokenKind.GT);
+        }
+        continue;
+      default:
+        l.backup();
+
+        // numbers
+        if (l.acceptMatchRun(intPattern)) {
+          if (l.peek() === ".") {
+            // A float.
+            l.next();
+            if (!l.acceptMatchRun(intPattern)) {
+              // Need at least one digit after a decimal place.
+              l.error("a fractional digit is required after a decimal point");
+              return null;
+            }
+          }
+          l.acceptMatchRun(exponentPattern);
+          l.emit(TokenKind.NUMBER);
+          continue;
+        }
+        if (l.acceptMatchRun(/&&/y)) {
+          l.emit(TokenKind.AND);
+          continue;
+        }
+        if (l.acceptMatchRun(/\|\|/y)) {
+          l.emit(TokenKind.OR);
+          continue;
+        }
+        if (l.acceptMatchRun(/true/y)) {
+          l.emit(TokenKind.TRUE);
+          continue;
+        }
+        if (l.acceptMatchRun(/false/y)) {
+          l.emit(TokenKind.FALSE);
+          continue;
+        }
+        if (l.acceptMatchRun(/null/y)) {
+          l.emit(TokenKind.NULL);
+          continue;
+        }
+
+        // functions
+        if (l.acceptMatchRun(functionNamePattern) && l.peek() === "(") {
+          // Keep track of parentheses for this function call.
+          l.funcCallStack.push(1);
+          l.emit(TokenKind.FUNCTION);
+          l.bracketStack.push(["(", l.start]);
+          l.next();
+          l.ignore();
+          continue;
+        }
+    }
+    l.error(`unexpected filter selector token '${ch}'`);
+    return null;
+  }
+}
+
+/**
+ * Return a state function tokenizing string literals using _quote_ and
+ * returning control to _state_.
+ * @param quote - One of `'` or `"`.
+ * @param state - The state function to return control to.
+ * @returns String tokenizing state function.
+ */
+function makeLexString(quote, state, token_kind) {
+  function _lexString(l) {
+    l.ignore();
+    if (l.peek() === quote) {
+      // empty string
+      l.emit(quote === "'" ? TokenKind.SINGLE_QUOTE_STRING : TokenKind.DOUBLE_QUOTE_STRING);
+      l.next();
+      l.ignore();
+      return state;
+    }
+    for (;;) {
+      const la = l.path.slice(l.pos, l.pos + 2);
+      const ch = l.next();
+      if (la === "\\\\" || la === `\\${quote}`) {
+        l.next();
+        continue;
+      } else if (ch === "\\" && !la.match(/\\[bfnrtu/]/)) {
+        l.error(`invalid escape`);
+        return null;
+      }
+      if (!ch) {
+        l.error(`unclosed string starting at index ${l.start}`);
+        return null;
+      }
+      if (ch === quote) {
+        l.backup();
+        l.emit(token_kind);
+        l.next();
+        l.ignore();
+        return state;
+      }
+    }
+  }
+  return _lexString;
+}
+const lexSingleQuoteStringInsideBracketSelection = makeLexString("'", lexInsideBracketedSelection, TokenKind.SINGLE_QUOTE_STRING);
+const lexDoubleQuoteStringInsideBracketSelection = makeLexString('"', lexInsideBracketedSelection, TokenKind.DOUBLE_QUOTE_STRING);
+const lexSingleQuoteStringInsideFilterExpression = makeLexString("'", lexInsideFilter, TokenKind.SINGLE_QUOTE_STRING);
+const lexDoubleQuoteStringInsideFilterExpression = makeLexString('"', lexInsideFilter, TokenKind.DOUBLE_QUOTE_STRING);
+const lexSingleQuoteKeyString = makeLexString("'", lexInsideBracketedSelection, TokenKind.KEY_SINGLE_QUOTE_STRING);
+const lexDoubleQuoteKeyString = makeLexString('"', lexInsideBracketedSelection, TokenKind.KEY_DOUBLE_QUOTE_STRING);
+
+/**
+ * Base class for all JSONPath segments and selectors.
+ */
+class JSONPathSelector {
+  /**
+   * @param token - The token at the start of this selector.
+   */
+  constructor(environment, token) {
+    this.environment = environment;
+    this.token = token;
+  }
+
+  /**
+   * @param node - Nodes matched by preceding selectors.
+   */
+
+  /**
+   * @param node - Nodes matched by preceding selectors.
+   */
+
+  /**
+   * Return a canonical string representation of this selector.
+   */
+}
+
+/**
+ * Shorthand and quoted name selector.
+ */
+class NameSelector extends JSONPathSelector {
+  constructor(environment, token, name) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+    this.name = name;
+  }
+  resolve(node) {
+    const rv = [];
+    if (!isArray(node.value) && hasStringKey(node.value, this.name)) {
+      rv.push(new JSONPathNode(node.value[this.name], node.location.concat(this.name), node.root));
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (!isArray(node.value) && hasStringKey(node.value, this.name)) {
+      yield new JSONPathNode(node.value[this.name], node.location.concat(this.name), node.root);
+    }
+  }
+  toString(options) {
+    const {
+      form
+    } = {
+      ...defaultSerializationOptions,
+      ...options
+    };
+    return form === "canonical" ? toCanonical(this.name) : toQuoted(this.name);
+  }
+  shorthand() {
+    return toShorthand(this.name);
+  }
+}
+
+/**
+ * Array index selector.
+ */
+class IndexSelector extends JSONPathSelector {
+  constructor(environment, token, index) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+    this.index = index;
+    if (index < this.environment.minIntIndex || index > this.environment.maxIntIndex) {
+      throw new JSONPathIndexError("index out of range", this.token);
+    }
+  }
+  resolve(node) {
+    const rv = [];
+    if (isArray(node.value)) {
+      const normIndex = this.normalizedIndex(node.value.length);
+      if (normIndex in node.value) {
+        rv.push(new JSONPathNode(node.value[normIndex], node.location.concat(normIndex), node.root));
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (isArray(node.value)) {
+      const normIndex = this.normalizedIndex(node.value.length);
+      if (normIndex in node.value) {
+        yield new JSONPathNode(node.value[normIndex], node.location.concat(normIndex), node.root);
+      }
+    }
+  }
+  toString() {
+    return String(this.index);
+  }
+  normalizedIndex(length) {
+    if (this.index < 0 && length >= Math.abs(this.index)) return length + this.index;
+    return this.index;
+  }
+}
+class SliceSelector extends JSONPathSelector {
+  constructor(environment, token, start, stop, step) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+    this.start = start;
+    this.stop = stop;
+    this.step = step;
+    this.checkRange(start, stop, step);
+  }
+  resolve(node) {
+    const rv = [];
+    if (!isArray(node.value)) return rv;
+    for (const [i, value] of this.slice(node.value, this.start, this.stop, this.step)) {
+      rv.push(new JSONPathNode(value, node.location.concat(i), node.root));
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (isArray(node.value)) {
+      for (const [i, value] of this.lazySlice(node.value, this.start, this.stop, this.step)) {
+        yield new JSONPathNode(value, node.location.concat(i), node.root);
+      }
+    }
+  }
+  toString() {
+    const start = this.start ? this.start : "";
+    const stop = this.stop ? this.stop : "";
+    const step = this.step ? this.step : "1";
+    return `${start}:${stop}:${step}`;
+  }
+  checkRange(...indices) {
+    for (const index of indices) {
+      if (index !== undefined && (index < this.environment.minIntIndex || index > this.environment.maxIntIndex)) {
+        throw new JSONPathIndexError("index out of range", this.token);
+      }
+    }
+  }
+  slice(arr, start, stop, step) {
+    const len = arr.length;
+    step = step ?? 1;
+    if (step === 0 || !len) return [];
+    const result = [];
+    let i;
+    if (step > 0) {
+      i = this.normalizeIndex(start, 0, len, step);
+      const stop_ = this.normalizeIndex(stop, len, len, step);
+      for (; i < stop_; i += step) {
+        result.push([i, arr[i]]);
+      }
+    } else {
+      i = this.normalizeIndex(start, len - 1, len, step);
+      const stop_ = this.normalizeIndex(stop, -1, len, step);
+      for (; i > stop_; i += step) {
+        result.push([i, arr[i]]);
+      }
+    }
+    return result;
+  }
+  *lazySlice(arr, start, stop, step) {
+    const len = arr.length;
+    step = step ?? 1;
+    if (step === 0 || !len) return [];
+    let i;
+    if (step > 0) {
+      i = this.normalizeIndex(start, 0, len, step);
+      const stop_ = this.normalizeIndex(stop, len, len, step);
+      for (; i < stop_; i += step) {
+        yield [i, arr[i]];
+      }
+    } else {
+      i = this.normalizeIndex(start, len - 1, len, step);
+      const stop_ = this.normalizeIndex(stop, -1, len, step);
+      for (; i > stop_; i += step) {
+        yield [i, arr[i]];
+      }
+    }
+  }
+  normalizeIndex(n, defaultValue, len, step) {
+    if (n === undefined) return defaultValue;
+    if (n < 0) return step < 0 ? Math.max(n + len, -1) : Math.max(n + len, 0);
+    return step < 0 ? Math.min(n, len - 1) : Math.min(n, len);
+  }
+}
+class WildcardSelector extends JSONPathSelector {
+  constructor(environment, token) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+  }
+  resolve(node) {
+    const rv = [];
+    if (node.value instanceof String) return rv;
+    if (isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) {
+        rv.push(new JSONPathNode(node.value[i], node.location.concat(i), node.root));
+      }
+    } else if (isObject(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        rv.push(new JSONPathNode(value, node.location.concat(key), node.root));
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) {
+        yield new JSONPathNode(node.value[i], node.location.concat(i), node.root);
+      }
+    } else if (isObject(node.value) && !isString(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        yield new JSONPathNode(value, node.location.concat(key), node.root);
+      }
+    }
+  }
+  toString() {
+    return "*";
+  }
+}
+class FilterSelector extends JSONPathSelector {
+  constructor(environment, token, expression) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+    this.expression = expression;
+  }
+  resolve(node) {
+    const rv = [];
+    if (node.value instanceof String) return rv;
+    if (isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) {
+        const value = node.value[i];
+        const filterContext = {
+          environment: this.environment,
+          currentValue: value,
+          rootValue: node.root,
+          currentKey: i
+        };
+        if (this.expression.evaluate(filterContext)) {
+          rv.push(new JSONPathNode(value, node.location.concat(i), node.root));
+        }
+      }
+    } else if (isObject(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        const filterContext = {
+          environment: this.environment,
+          currentValue: value,
+          rootValue: node.root,
+          currentKey: key
+        };
+        if (this.expression.evaluate(filterContext)) {
+          rv.push(new JSONPathNode(value, node.location.concat(key), node.root));
+        }
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) {
+        const value = node.value[i];
+        const filterContext = {
+          environment: this.environment,
+          currentValue: value,
+          rootValue: node.root,
+          lazy: true,
+          currentKey: i
+        };
+        if (this.expression.evaluate(filterContext)) {
+          yield new JSONPathNode(value, node.location.concat(i), node.root);
+        }
+      }
+    } else if (isObject(node.value) && !isString(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        const filterContext = {
+          environment: this.environment,
+          currentValue: value,
+          rootValue: node.root,
+          lazy: true,
+          currentKey: key
+        };
+        if (this.expression.evaluate(filterContext)) {
+          yield new JSONPathNode(value, node.location.concat(key), node.root);
+        }
+      }
+    }
+  }
+  toString(options) {
+    return `?${this.expression.toString(options)}`;
+  }
+}
+
+var selectors = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  FilterSelector: FilterSelector,
+  IndexSelector: IndexSelector,
+  JSONPathSelector: JSONPathSelector,
+  NameSelector: NameSelector,
+  SliceSelector: SliceSelector,
+  WildcardSelector: WildcardSelector
+});
+
+/** Base class for all JSONPath segments. Both shorthand and bracketed. */
+class JSONPathSegment {
+  constructor(environment, token, selectors) {
+    this.environment = environment;
+    this.token = token;
+    this.selectors = selectors;
+  }
+
+  /**
+   * @param nodes - Nodes matched by preceding segments.
+   */
+
+  /**
+   * @param nodes - Nodes matched by preceding segments.
+   */
+
+  /**
+   * Return a string representation of this segment.
+   */
+}
+
+/** The child selection segment. */
+class ChildSegment extends JSONPathSegment {
+  resolve(nodes) {
+    const rv = [];
+    for (const node of nodes) {
+      for (const selector of this.selectors) {
+        rv.push(...selector.resolve(node));
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(nodes) {
+    for (const node of nodes) {
+      for (const selector of this.selectors) {
+        yield* selector.resolve(node);
+      }
+    }
+  }
+  toString(options) {
+    const {
+      form
+    } = {
+      ...defaultSerializationOptions,
+      ...options
+    };
+    if (form === "pretty" && this.selectors.length === 1 && this.selectors[0] instanceof NameSelector) {
+      const shorthand = this.selectors[0].shorthand();
+      if (shorthand != null) return `.${shorthand}`;
+    }
+    return `[${this.selectors.map(s => s.toString(options)).join(", ")}]`;
+  }
+}
+
+/** The recursive descent segment. */
+class DescendantSegment extends JSONPathSegment {
+  resolve(nodes) {
+    const rv = [];
+    const visitor = (this.environment.nondeterministic ? this.nondeterministicVisit : this.visit).bind(this);
+    for (const node of nodes) {
+      for (const _node of visitor(node)) {
+        for (const selector of this.selectors) {
+          rv.push(...selector.resolve(_node));
+        }
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(nodes) {
+    for (const node of nodes) {
+      for (const _node of this.visit(node)) {
+        for (const selector of this.selectors) {
+          yield* selector.resolve(_node);
+        }
+      }
+    }
+  }
+  toString(options) {
+    return `..[${this.selectors.map(s => s.toString(options)).join(", ")}]`;
+  }
+  *visit(node, depth = 1) {
+    if (depth >= this.environment.maxRecursionDepth) {
+      throw new JSONPathRecursionLimitError("recursion limit reached", this.token);
+    }
+    yield node;
+    if (isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) {
+        const _node = new JSONPathNode(node.value[i], node.location.concat(i), node.root);
+        yield* this.visit(_node, depth + 1);
+      }
+    } else if (isObject(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        const _node = new JSONPathNode(value, node.location.concat(key), node.root);
+        yield* this.visit(_node, depth + 1);
+      }
+    }
+  }
+  *nondeterministicVisit(root, depth = 1) {
+    let queue = Array.from(this.nondeterministicChildren(root)).map(node => [node, depth]);
+    yield root;
+    while (queue.length) {
+      const [node, _depth] = queue.shift();
+      yield node;
+      if (_depth >= this.environment.maxRecursionDepth) {
+        throw new JSONPathRecursionLimitError("recursion limit reached", this.token);
+      }
+
+      // Visit child nodes now or queue them for later?
+      const visitChildren = Math.random() < 0.5;
+      for (const child of this.nondeterministicChildren(node)) {
+        if (visitChildren) {
+          yield child;
+          const grandchildren = Array.from(this.nondeterministicChildren(child)).map(n => [n, _depth + 2]);
+          queue = interleave(queue, grandchildren);
+        } else {
+          queue.push([child, _depth + 1]);
+        }
+      }
+    }
+  }
+  *nondeterministicChildren(node) {
+    if (isString(node.value)) return;
+    if (isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) {
+        yield new JSONPathNode(node.value[i], node.location.concat(i), node.root);
+      }
+    } else if (isObject(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        yield new JSONPathNode(value, node.location.concat(key), node.root);
+      }
+    }
+  }
+}
+
+/**
+ * Randomly interleave elements from two arrays while maintaining relative
+ * order of each input array.
+ *
+ * If _arrayA_ is empty, _arrayB_ is returned, and vice versa.
+ */
+function interleave(arrayA, arrayB) {
+  if (arrayA.length === 0) {
+    return arrayB;
+  }
+  if (arrayB.length === 0) {
+    return arrayA;
+  }
+
+  // An array of iterators
+  const iterators = [];
+  const itA = arrayA[Symbol.iterator]();
+  const itB = arrayB[Symbol.iterator]();
+  for (let i = 0; i < arrayA.length; i++) {
+    iterators.push(itA);
+  }
+  for (let i = 0; i < arrayB.length; i++) {
+    iterators.push(itB);
+  }
+  shuffle(iterators);
+  return iterators.map(it => it.next().value);
+}
+function shuffle(entries) {
+  for (let i = entries.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [entries[i], entries[j]] = [entries[j], entries[i]];
+  }
+  return entries;
+}
+
+/**
+ * A compiled JSONPath query ready to be applied to different data repeatedly.
+ */
+class JSONPathQuery {
+  constructor(environment, segments) {
+    this.environment = environment;
+    this.segments = segments;
+  }
+
+  /**
+   * Apply this JSONPath query to _value_.
+   * @param value - A JSON-like object to apply this query to.
+   * @returns Nodes matched by applying this query to _value_.
+   */
+  query(value) {
+    let nodes = [new JSONPathNode(value, [], value)];
+    for (const segment of this.segments) {
+      nodes = segment.resolve(nodes);
+    }
+    return new JSONPathNodeList(nodes);
+  }
+
+  /**
+   * Apply this JSONPath query to _value_.
+   * @param value - A JSON-like object to apply this query to.
+   * @returns An iterator over nodes matched by applying this query to _value_.
+   */
+  lazyQuery(value) {
+    let nodes = [new JSONPathNode(value, [], value)][Symbol.iterator]();
+    for (const segment of this.segments) {
+      nodes = segment.lazyResolve(nodes);
+    }
+    return nodes;
+  }
+
+  /**
+   * Return a {@link JSONPathNode} instance for the first object found in
+   * _value_ matching this query.
+   *
+   * @param value - JSON-like data to which this query will be applied.
+   * @returns The first node in _value_ matching this query, or `undefined` if
+   * there are no matches.
+   */
+  match(value) {
+    const it = this.lazyQuery(value);
+    const rv = it.next();
+    if (rv.done) return undefined;
+    return rv.value;
+  }
+
+  /**
+   * Return a string representation of this query.
+   */
+  toString(options) {
+    return `$${this.segments.map(s => s.toString(options)).join("")}`;
+  }
+
+  /**
+   * Return `true` if this query is a _singular query_, or `false` otherwise.
+   */
+  singularQuery() {
+    for (const segment of this.segments) {
+      if (segment instanceof DescendantSegment) return false;
+      if (segment.selectors.length === 1 && (segment.selectors[0] instanceof NameSelector || segment.selectors[0] instanceof IndexSelector)) {
+        continue;
+      }
+      return false;
+    }
+    return true;
+  }
+}
+
+class CurrentKey extends FilterExpression {
+  evaluate(context) {
+    return context.currentKey ?? Nothing;
+  }
+  toString() {
+    return "#";
+  }
+}
+
+class KeySelector extends JSONPathSelector {
+  constructor(environment, token, key) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+    this.key = key;
+  }
+  resolve(node) {
+    const rv = [];
+    if (node.value instanceof String || isArray(node.value)) return rv;
+    if (isObject(node.value) && hasStringKey(node.value, this.key)) {
+      rv.push(new JSONPathNode(this.key, node.location.concat(`${KEY_MARK}${this.key}`), node.root));
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (!isString(node.value) && isObject(node.value) && hasStringKey(node.value, this.key)) {
+      yield new JSONPathNode(this.key, node.location.concat(`${KEY_MARK}${this.key}`), node.root);
+    }
+  }
+  toString(options) {
+    const {
+      form
+    } = {
+      ...defaultSerializationOptions,
+      ...options
+    };
+    const serialize = form === "canonical" ? toCanonical : toQuoted;
+    return `~${serialize(this.key)}`;
+  }
+}
+
+/**
+ * Object property name selector or array index selector.
+ */
+class KeysSelector extends JSONPathSelector {
+  constructor(environment, token) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+  }
+  resolve(node) {
+    const rv = [];
+    if (node.value instanceof String || isArray(node.value)) return rv;
+    if (isObject(node.value)) {
+      for (const [key, _] of this.environment.entries(node.value)) {
+        rv.push(new JSONPathNode(key, node.location.concat(`${KEY_MARK}${key}`), node.root));
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (isObject(node.value) && !isString(node.value) && !isArray(node.value)) {
+      for (const [key, _] of this.environment.entries(node.value)) {
+        yield new JSONPathNode(key, node.location.concat(`${KEY_MARK}${key}`), node.root);
+      }
+    }
+  }
+  toString() {
+    return "~";
+  }
+}
+class KeysFilterSelector extends JSONPathSelector {
+  constructor(environment, token, expression) {
+    super(environment, token);
+    this.environment = environment;
+    this.token = token;
+    this.expression = expression;
+  }
+  resolve(node) {
+    const rv = [];
+    if (node.value instanceof String || isArray(node.value)) return rv;
+    if (isObject(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        const filterContext = {
+          environment: this.environment,
+          currentValue: value,
+          rootValue: node.root,
+          currentKey: key
+        };
+        if (this.expression.evaluate(filterContext)) {
+          rv.push(new JSONPathNode(key, node.location.concat(`${KEY_MARK}${key}`), node.root));
+        }
+      }
+    }
+    return rv;
+  }
+  *lazyResolve(node) {
+    if (node.value instanceof String || isArray(node.value)) return;
+    if (isObject(node.value)) {
+      for (const [key, value] of this.environment.entries(node.value)) {
+        const filterContext = {
+          environment: this.environment,
+          currentValue: value,
+          rootValue: node.root,
+          lazy: true,
+          currentKey: key
+        };
+        if (this.expression.evaluate(filterContext)) {
+          yield new JSONPathNode(key, node.location.concat(`${KEY_MARK}${key}`), node.root);
+        }
+      }
+    }
+  }
+  toString(options) {
+    return `~?${this.expression.toString(options)}`;
+  }
+}
+
+const PRECEDENCE_LOWEST = 1;
+const PRECEDENCE_LOGICAL_OR = 4;
+const PRECEDENCE_LOGICAL_AND = 5;
+const PRECEDENCE_COMPARISON = 6;
+const PRECEDENCE_PREFIX = 7;
+const PRECEDENCES = new Map([[TokenKind.AND, PRECEDENCE_LOGICAL_AND], [TokenKind.EQ, PRECEDENCE_COMPARISON], [TokenKind.GE, PRECEDENCE_COMPARISON], [TokenKind.GT, PRECEDENCE_COMPARISON], [TokenKind.LE, PRECEDENCE_COMPARISON], [TokenKind.LT, PRECEDENCE_COMPARISON], [TokenKind.NE, PRECEDENCE_COMPARISON], [TokenKind.NOT, PRECEDENCE_PREFIX], [TokenKind.OR, PRECEDENCE_LOGICAL_OR], [TokenKind.RPAREN, PRECEDENCE_LOWEST]]);
+const BINARY_OPERATORS = new Map([[TokenKind.AND, "&&"], [TokenKind.EQ, "=="], [TokenKind.GE, ">="], [TokenKind.GT, ">"], [TokenKind.LE, "<="], [TokenKind.LT, "<"], [TokenKind.NE, "!="], [TokenKind.OR, "||"]]);
+const COMPARISON_OPERATORS = new Set(["==", ">=", ">", "<=", "<", "!="]);
+
+/**
+ * JSONPath token stream parser.
+ */
+class Parser {
+  constructor(environment) {
+    this.environment = environment;
+    this.tokenMap = new Map([[TokenKind.FALSE, this.parseBoolean], [TokenKind.NUMBER, this.parseNumber], [TokenKind.LPAREN, this.parseGroupedExpression], [TokenKind.NOT, this.parsePrefixExpression], [TokenKind.NULL, this.parseNull], [TokenKind.ROOT, this.parseRootQuery], [TokenKind.CURRENT, this.parseRelativeQuery], [TokenKind.SINGLE_QUOTE_STRING, this.parseString], [TokenKind.DOUBLE_QUOTE_STRING, this.parseString], [TokenKind.TRUE, this.parseBoolean], [TokenKind.FUNCTION, this.parseFunction], [TokenKind.CURRENT_KEY, this.parseCurrentKey]]);
+  }
+  parse(stream) {
+    if (stream.current.kind === TokenKind.ROOT) stream.next();
+    const segments = this.parseQuery(stream);
+    if (stream.current.kind !== TokenKind.EOF) {
+      throw new JSONPathSyntaxError(`unexpected token '${stream.current.kind}'`, stream.current);
+    }
+    return segments;
+  }
+  parseQuery(stream, inFilter = false) {
+    const segments = [];
+    loop: for (;;) {
+      switch (stream.current.kind) {
+        case TokenKind.DDOT:
+          {
+            const token = stream.next();
+            const selectors = this.parseSelectors(stream);
+            segments.push(new DescendantSegment(this.environment, token, selectors));
+            break;
+          }
+        case TokenKind.LBRACKET:
+        case TokenKind.KEY:
+        case TokenKind.KEYS:
+        case TokenKind.NAME:
+        case TokenKind.WILD:
+          {
+            const token = stream.current;
+            const selectors = this.parseSelectors(stream);
+            segments.push(new ChildSegment(this.environment, token, selectors));
+            break;
+          }
+        default:
+          {
+            if (inFilter) stream.backup();
+            break loop;
+          }
+      }
+      stream.next();
+    }
+    return segments;
+  }
+  parseSelectors(stream) {
+    switch (stream.current.kind) {
+      case TokenKind.NAME:
+        return [new NameSelector(this.environment, stream.current, stream.current.value)];
+      case TokenKind.WILD:
+        return [new WildcardSelector(this.environment, stream.current)];
+      case TokenKind.KEY:
+        return [new KeySelector(this.environment, stream.current, stream.current.value)];
+      case TokenKind.KEYS:
+        return [new KeysSelector(this.environment, stream.current)];
+      case TokenKind.LBRACKET:
+        return this.parseBracketedSelection(stream);
+      default:
+        return [];
+    }
+  }
+  parseIndex(stream) {
+    if (stream.current.value.length > 1 && stream.current.value.startsWith("0") || stream.current.value.startsWith("-0")) {
+      throw new JSONPathSyntaxError("leading zero in index selector", stream.current);
+    }
+    return new IndexSelector(this.environment, stream.current, Number(stream.current.value));
+  }
+  parseSlice(stream) {
+    const tok = stream.current;
+    const indices = [];
+    function maybeIndex(token) {
+      if (token.kind === TokenKind.INDEX) {
+        if (token.value.length > 1 && token.value.startsWith("0") || token.value.startsWith("-0")) {
+          throw new JSONPathSyntaxError("leading zero in index selector", token);
+        }
+        return true;
+      }
+      return false;
+    }
+
+    // 1: or :
+    if (maybeIndex(stream.current)) {
+      indices.push(Number(stream.current.value));
+      stream.next();
+      stream.expect(TokenKind.COLON);
+      stream.next();
+    } else {
+      indices.push(undefined);
+      stream.expect(TokenKind.COLON);
+      stream.next();
+    }
+
+    // 1 or 1: or : or ?
+    if (maybeIndex(stream.current)) {
+      indices.push(Number(stream.current.value));
+      stream.next();
+      if (stream.current.kind === TokenKind.COLON) {
+        stream.next();
+      }
+    } else if (stream.current.kind === TokenKind.COLON) {
+      indices.push(undefined);
+      stream.expect(TokenKind.COLON);
+      stream.next();
+    }
+
+    // 1 or ?
+    if (maybeIndex(stream.current)) {
+      indices.push(Number(stream.current.value));
+      stream.next();
+    }
+    stream.backup();
+    return new SliceSelector(this.environment, tok, ...indices);
+  }
+  parseBracketedSelection(stream) {
+    const token = stream.next();
+    const selectors = [];
+    while (stream.current.kind !== TokenKind.RBRACKET) {
+      switch (stream.current.kind) {
+        case TokenKind.SINGLE_QUOTE_STRING:
+        case TokenKind.DOUBLE_QUOTE_STRING:
+          selectors.push(new NameSelector(this.environment, stream.current, this.decodeString(stream.current)));
+          break;
+        case TokenKind.FILTER:
+          selectors.push(this.parseFilter(stream));
+          break;
+        case TokenKind.INDEX:
+          if (stream.peek.kind === TokenKind.COLON) {
+            selectors.push(this.parseSlice(stream));
+          } else {
+            selectors.push(this.parseIndex(stream));
+          }
+          break;
+        case TokenKind.COLON:
+          selectors.push(this.parseSlice(stream));
+          break;
+        case TokenKind.WILD:
+          selectors.push(new WildcardSelector(this.environment, stream.current));
+          break;
+        case TokenKind.KEY_SINGLE_QUOTE_STRING:
+        case TokenKind.KEY_DOUBLE_QUOTE_STRING:
+          selectors.push(new KeySelector(this.environment, stream.current, this.decodeString(stream.current)));
+          break;
+        case TokenKind.KEYS_FILTER:
+          selectors.push(this.parseFilter(stream, true));
+          break;
+        case TokenKind.KEYS:
+          selectors.push(new KeysSelector(this.environment, stream.current));
+          break;
+        case TokenKind.EOF:
+          throw new JSONPathSyntaxError("unexpected end of query", stream.current);
+        default:
+          throw new JSONPathSyntaxError(`unexpected token in bracketed selection '${stream.current.kind}'`, stream.current);
+      }
+      if (stream.peek.kind !== TokenKind.RBRACKET) {
+        stream.expectPeek(TokenKind.COMMA);
+        stream.next();
+        stream.expectPeekNot(TokenKind.RBRACKET, "unexpected trailing comma");
+      }
+      stream.next();
+    }
+    if (!selectors.length) {
+      throw new JSONPathSyntaxError("empty bracketed segment", token);
+    }
+    return selectors;
+  }
+  parseFilter(stream, keys = false) {
+    const tok = stream.next();
+    const expr = this.parseFilterExpression(stream);
+    if (expr instanceof FunctionExtension) {
+      const func = this.environment.functionRegister.get(expr.name);
+      if (func && func.returnType === FunctionExpressionType.ValueType) {
+        throw new JSONPathTypeError(`result of ${expr.name}()  must be compared`, expr.token);
+      }
+    }
+    this.throwForLiteral(expr);
+    return keys ? new KeysFilterSelector(this.environment, tok, new LogicalExpression(tok, expr)) : new FilterSelector(this.environment, tok, new LogicalExpression(tok, expr));
+  }
+  parseBoolean(stream) {
+    if (stream.current.kind === TokenKind.FALSE) return new BooleanLiteral(stream.current, false);
+    return new BooleanLiteral(stream.current, true);
+  }
+  parseNull(stream) {
+    return new NullLiteral(stream.current);
+  }
+  parseString(stream) {
+    return new StringLiteral(stream.current, this.decodeString(stream.current));
+  }
+  parseNumber(stream) {
+    const value = stream.current.value;
+    if (value.startsWith("0") && value.length > 1) {
+      throw new JSONPathSyntaxError(`invalid number literal '${value}'`, stream.current);
+    }
+    const num = Number(stream.current.value);
+    if (isNaN(num)) {
+      throw new JSONPathSyntaxError(`invalid number literal '${value}'`, stream.current);
+    }
+    return new NumberLiteral(stream.current, num);
+  }
+  parsePrefixExpression(stream) {
+    stream.expect(TokenKind.NOT);
+    stream.next();
+    return new PrefixExpression(stream.current, "!", this.parseFilterExpression(stream, PRECEDENCE_PREFIX));
+  }
+  parseInfixExpression(stream, left) {
+    const tok = stream.next();
+    const precedence = PRECEDENCES.get(tok.kind) || PRECEDENCE_LOWEST;
+    const right = this.parseFilterExpression(stream, precedence);
+    const operator = BINARY_OPERATORS.get(tok.kind);
+    if (!operator) {
+      throw new JSONPathSyntaxError(`unknown operator '${tok.kind}'`, tok);
+    }
+    if (COMPARISON_OPERATORS.has(operator)) {
+      this.throwForNonComparable(left);
+      this.throwForNonComparable(right);
+    } else {
+      this.throwForLiteral(left);
+      this.throwForLiteral(right);
+    }
+    return new InfixExpression(tok, left, operator, right);
+  }
+  parseGroupedExpression(stream) {
+    if (stream.peek.kind === TokenKind.RPAREN) {
+      throw new JSONPathSyntaxError(`empty paren expression`, stream.current);
+    }
+    stream.next(); // eat open paren
+
+    let expr = this.parseFilterExpression(stream);
+    stream.next();
+    while (stream.current.kind !== TokenKind.RPAREN) {
+      if (stream.current.kind === TokenKind.EOF) {
+        throw new JSONPathSyntaxError("unbalanced parentheses", stream.current);
+      }
+      if (!BINARY_OPERATORS.has(stream.current.kind)) {
+        throw new JSONPathSyntaxError(`expected an expression, found '${stream.current.value}'`, stream.current);
+      }
+      expr = this.parseInfixExpression(stream, expr);
+    }
+    stream.expect(TokenKind.RPAREN);
+    return expr;
+  }
+  parseRootQuery(stream) {
+    const tok = stream.next();
+    return new RootQuery(tok, new JSONPathQuery(this.environment, this.parseQuery(stream, true)));
+  }
+  parseRelativeQuery(stream) {
+    const tok = stream.next();
+    return new RelativeQuery(tok, new JSONPathQuery(this.environment, this.parseQuery(stream, true)));
+  }
+  parseCurrentKey(stream) {
+    return new CurrentKey(stream.current);
+  }
+  parseFunction(stream) {
+    const args = [];
+    const tok = stream.next();
+    while (stream.current.kind !== TokenKind.RPAREN) {
+      const func = this.tokenMap.get(stream.current.kind);
+      if (!func) {
+        throw new JSONPathSyntaxError(`unexpected '${stream.current.value}'`, stream.current);
+      }
+      let expr = func.bind(this)(stream);
+
+      // Could be a comparison/logical expression
+      let peekKind = stream.peek.kind;
+      while (BINARY_OPERATORS.has(peekKind)) {
+        stream.next();
+        expr = this.parseInfixExpression(stream, expr);
+        peekKind = stream.peek.kind;
+      }
+      args.push(expr);
+      if (stream.peek.kind !== TokenKind.RPAREN) {
+        if (stream.peek.kind === TokenKind.RBRACKET) break;
+        stream.expectPeek(TokenKind.COMMA);
+        stream.next();
+      }
+      stream.next();
+    }
+    stream.expect(TokenKind.RPAREN);
+    return new FunctionExtension(tok, tok.value, this.environment.checkWellTypedness(tok, args));
+  }
+  parseFilterExpression(stream, precedence = PRECEDENCE_LOWEST) {
+    const func = this.tokenMap.get(stream.current.kind);
+    if (!func) {
+      let msg;
+      switch (stream.current.kind) {
+        case TokenKind.EOF:
+        case TokenKind.RBRACKET:
+          msg = "end of expression";
+          break;
+        default:
+          msg = `'${stream.current.value}'`;
+      }
+      throw new JSONPathSyntaxError(`unexpected ${msg}`, stream.current);
+    }
+    let left = func.bind(this)(stream);
+    for (;;) {
+      const peekKind = stream.peek.kind;
+      if (peekKind === TokenKind.EOF || peekKind === TokenKind.RBRACKET || (PRECEDENCES.get(peekKind) || PRECEDENCE_LOWEST) < precedence) {
+        break;
+      }
+      if (!BINARY_OPERATORS.has(peekKind)) return left;
+      stream.next();
+      left = this.parseInfixExpression(stream, left);
+    }
+    return left;
+  }
+  decodeString(token) {
+    return this.unescapeString(token.kind === TokenKind.SINGLE_QUOTE_STRING ? token.value.replaceAll('"', '\\"').replaceAll("\\'", "'") : token.value, token);
+  }
+  unescapeString(value, token) {
+    const rv = [];
+    const length = value.length;
+    let index = 0;
+    let codepoint;
+    while (index < length) {
+      const ch = value[index];
+      if (ch === "\\") {
+        // Handle escape sequences
+        index += 1; // Move past '\'
+
+        switch (value[index]) {
+          case '"':
+            rv.push('"');
+            break;
+          case "\\":
+            rv.push("\\");
+            break;
+          case "/":
+            rv.push("/");
+            break;
+          case "b":
+            rv.push("\x08");
+            break;
+          case "f":
+            rv.push("\x0C");
+            break;
+          case "n":
+            rv.push("\n");
+            break;
+          case "r":
+            rv.push("\r");
+            break;
+          case "t":
+            rv.push("\t");
+            break;
+          case "u":
+            [codepoint, index] = this.decodeHexChar(value, index, token);
+            rv.push(this.stringFromCodePoint(codepoint, token));
+            break;
+          default:
+            throw new JSONPathSyntaxError(`unknown escape sequence at index ${token.index + index - 1}`, token);
+        }
+      } else {
+        this.stringFromCodePoint(ch.codePointAt(0), token);
+        rv.push(ch);
+      }
+      index += 1;
+    }
+    return rv.join("");
+  }
+
+  /**
+   * Decode a `\uXXXX` or `\uXXXX\uXXXX` escape sequence from _value_ at _index_.
+   *
+   * @param value - A string value containing the sequence to decode.
+   * @param index - The start index of an escape sequence in _value_.
+   * @param token - The token for the string value.
+   * @returns - A codepoint, new index tuple.
+   */
+  decodeHexChar(value, index, token) {
+    const length = value.length;
+    if (index + 4 >= length) {
+      throw new JSONPathSyntaxError(`incomplete escape sequence at index ${token.index + index - 1}`, token);
+    }
+    index += 1; // Move past 'u'
+    let codepoint = this.parseHexDigits(value.slice(index, index + 4), token);
+    if (isLowSurrogate(codepoint)) {
+      throw new JSONPathSyntaxError(`unexpected low surrogate codepoint at index ${token.index + index - 2}`, token);
+    }
+    if (isHighSurrogate(codepoint)) {
+      // Expect a surrogate pair.
+      if (!(index + 9 < length && value[index + 4] === "\\" && value[index + 5] === "u")) {
+        throw new JSONPathSyntaxError(`incomplete escape sequence at index ${token.index + index - 2}`, token);
+      }
+      const lowSurrogate = this.parseHexDigits(value.slice(index + 6, index + 10), token);
+      if (!isLowSurrogate(lowSurrogate)) {
+        throw new JSONPathSyntaxError(`unexpected codepoint at index ${token.index + index + 4}`, token);
+      }
+      codepoint = 0x10000 + ((codepoint & 0x03ff) << 10 | lowSurrogate & 0x03ff);
+      return [codepoint, index + 9];
+    }
+    return [codepoint, index + 3];
+  }
+
+  /**
+   * Parse a hexadecimal string as an integer.
+   *
+   * @param digits - Hexadecimal digit string.
+   * @param token - The token for the string value.
+   * @returns - The number representation of _digits_.
+   *
+   * Note that we're not using `parseInt(digits, 16)` because it accepts `+`
+   * and `-` and things we don't allow.
+   */
+  parseHexDigits(digits, token) {
+    const encoder = new TextEncoder();
+    let codepoint = 0;
+    for (const digit of encoder.encode(digits)) {
+      codepoint <<= 4;
+      switch (digit) {
+        case 48:
+        case 49:
+        case 50:
+        case 51:
+        case 52:
+        case 53:
+        case 54:
+        case 55:
+        case 56:
+        case 57:
+          codepoint |= digit - 48; // '0'
+          break;
+        case 97:
+        case 98:
+        case 99:
+        case 100:
+        case 101:
+        case 102:
+          codepoint |= digit - 97 + 10; // 'a'
+          break;
+        case 65:
+        case 66:
+        case 67:
+        case 68:
+        case 69:
+        case 70:
+          codepoint |= digit - 65 + 10; // 'A'
+          break;
+        default:
+          throw new JSONPathSyntaxError("invalid \\uXXXX escape sequence", token);
+      }
+    }
+    return codepoint;
+  }
+
+  /** Check the codepoint is valid and return its string representation. */
+  stringFromCodePoint(codepoint, token) {
+    if (codepoint === undefined || codepoint <= 0x1f) {
+      throw new JSONPathSyntaxError(`invalid character`, token);
+    }
+    try {
+      return String.fromCodePoint(codepoint);
+    } catch {
+      // This should not be reachable.
+      throw new JSONPathSyntaxError("invalid escape sequence", token);
+    }
+  }
+  throwForNonComparable(expr) {
+    if ((expr instanceof RootQuery || expr instanceof RelativeQuery) && !expr.path.singularQuery()) {
+      throw new JSONPathTypeError("non-singular query is not comparable", expr.token);
+    }
+    if (expr instanceof FunctionExtension) {
+      const func = this.environment.functionRegister.get(expr.name);
+      if (func && func.returnType !== FunctionExpressionType.ValueType) {
+        throw new JSONPathTypeError(`result of ${expr.name}() is not comparable`, expr.token);
+      }
+    }
+  }
+  throwForLiteral(expr) {
+    if (expr instanceof FilterExpressionLiteral) {
+      throw new JSONPathSyntaxError(`filter expression literals (${expr.toString()}) must be compared`, expr.token);
+    }
+  }
+}
+function isHighSurrogate(codepoint) {
+  return codepoint >= 0xd800 && codepoint <= 0xdbff;
+}
+function isLowSurrogate(codepoint) {
+  return codepoint >= 0xdc00 && codepoint <= 0xdfff;
+}
+
+/**
+ * JSONPath environment options. The defaults are in compliance with JSONPath
+ * standards.
+ */
+
+/**
+ * A configuration object from which JSONPath queries can be evaluated.
+ *
+ * An environment is where you'd register custom function extensions or set
+ * the maximum recursion depth limit, for example.
+ */
+class JSONPathEnvironment {
+  /**
+   * Indicates if the environment should to be strict about its compliance with
+   * JSONPath standards.
+   *
+   * Defaults to `true`. Setting `strict` to `false` currently has no effect.
+   * If/when we add non-standard features, the environment's strictness will
+   * control their availability.
+   */
+
+  /**
+   * The maximum number allowed when indexing or slicing an array. Defaults to
+   * 2**53 -1.
+   */
+
+  /**
+   * The minimum number allowed when indexing or slicing an array. Defaults to
+   * -(2**53) -1.
+   */
+
+  /**
+   * The maximum number of objects and/or arrays the recursive descent selector
+   * can visit before a `JSONPathRecursionLimitError` is thrown.
+   */
+
+  /**
+   * If `true`, enable nondeterministic ordering when iterating JSON object data.
+   */
+
+  /**
+   * The pattern to use for the non-standard _keys selector_.
+   */
+
+  /**
+   * A map of function names to objects implementing the {@link FilterFunction}
+   * interface. You are free to set or delete custom filter functions directly.
+   */
+  functionRegister = new Map();
+  /**
+   * @param options - Environment configuration options.
+   */
+  constructor(options = {}) {
+    this.strict = options.strict ?? true;
+    this.maxIntIndex = options.maxIntIndex ?? Math.pow(2, 53) - 1;
+    this.minIntIndex = options.maxIntIndex ?? -Math.pow(2, 53) + 1;
+    this.maxRecursionDepth = options.maxRecursionDepth ?? 50;
+    this.nondeterministic = options.nondeterministic ?? false;
+    this.keysPattern = options.keysPattern ?? /~/y;
+    this.parser = new Parser(this);
+    this.setupFilterFunctions();
+  }
+
+  /**
+   * @param path - A JSONPath query to parse.
+   * @returns A new {@link JSONPathQuery} object, bound to this environment.
+   */
+  compile(path) {
+    return new JSONPathQuery(this, this.parser.parse(new TokenStream(tokenize(this, path))));
+  }
+
+  /**
+   *
+   * @param path - A JSONPath query to parse and evaluate against _value_.
+   * @param value - Data to which _path_ will be applied.
+   * @returns The {@link JSONPathNodeList} resulting from applying _path_
+   * to _value_.
+   */
+  query(path, value) {
+    return this.compile(path).query(value);
+  }
+
+  /**
+   * A lazy version of {@link query} which is faster and more memory
+   * efficient when querying some large datasets.
+   *
+   * @param path - A JSONPath query to parse and evaluate against _value_.
+   * @param value - Data to which _path_ will be applied.
+   * @returns A sequence of {@link JSONPathNode} objects resulting from
+   * applying _path_ to _value_.
+   */
+  lazyQuery(path, value) {
+    return this.compile(path).lazyQuery(value);
+  }
+
+  /**
+   * Return a {@link JSONPathNode} instance for the first object found in
+   * _value_ matching _path_.
+   *
+   * @param path - A JSONPath query.
+   * @param value - JSON-like data to which the query _path_ will be applied.
+   * @returns The first node in _value_ matching  _path_, or `undefined` if
+   * there are no matches.
+   */
+  match(path, value) {
+    return this.compile(path).match(value);
+  }
+
+  /**
+   * A hook for setting up the function register. You are encouraged to
+   * override this method in classes extending `JSONPathEnvironment`.
+   */
+  setupFilterFunctions() {
+    this.functionRegister.set("count", new Count());
+    this.functionRegister.set("length", new Length());
+    this.functionRegister.set("search", new Search());
+    this.functionRegister.set("match", new Match());
+    this.functionRegister.set("value", new Value());
+  }
+
+  /**
+   * Check the well-typedness of a function's arguments at compile-time.
+   *
+   * This method is called by the parser when parsing function calls.
+   * It is expected to throw a {@link JSONPathTypeError} if the function's
+   * parameters are not well-typed.
+   *
+   * Override this if you want to deviate from the JSONPath Spec's function
+   * extension type system.
+   *
+   * @param token - The {@link Token} starting the function call. `Token.value`
+   * will contain the name of the function.
+   * @param args - One {@link FilterExpression} for each argument.
+   */
+  // eslint-disable-next-line sonarjs/cognitive-complexity
+  checkWellTypedness(token, args) {
+    const func = this.functionRegister.get(token.value);
+    if (!func) {
+      throw new UndefinedFilterFunctionError(`no such function '${token.value}'`, token);
+    }
+
+    // Correct number of arguments
+    if (args.length !== func.argTypes.length) {
+      throw new JSONPathTypeError(`${token.value}() takes ${func.argTypes.length} argument${func.argTypes.length === 1 ? "" : "s"}, ${args.length} given`, token);
+    }
+
+    // Argument types
+    for (const [typ, arg, idx] of func.argTypes.map((t, i) => [t, args[i], i])) {
+      switch (typ) {
+        case FunctionExpressionType.ValueType:
+          if (!(arg instanceof FilterExpressionLiteral || arg instanceof CurrentKey || arg instanceof FilterQuery && arg.path.singularQuery() || arg instanceof FunctionExtension && this.functionRegister.get(arg.name)?.returnType === FunctionExpressionType.ValueType)) {
+            throw new JSONPathTypeError(`${token.value}() argument ${idx} must be of ValueType`, arg.token);
+          }
+          break;
+        case FunctionExpressionType.LogicalType:
+          if (!(arg instanceof FilterQuery || arg instanceof InfixExpression)) {
+            throw new JSONPathTypeError(`${token.value}() argument ${idx} must be of LogicalType`, arg.token);
+          }
+          break;
+        case FunctionExpressionType.NodesType:
+          if (!(arg instanceof FilterQuery || arg instanceof FunctionExtension && this.functionRegister.get(arg.name)?.returnType === FunctionExpressionType.NodesType)) {
+            throw new JSONPathTypeError(`${token.value}() argument ${idx} must be of NodesType`, arg.token);
+          }
+      }
+    }
+    return args;
+  }
+
+  /**
+   * Return an array of key/values of the enumerable properties in _obj_.
+   *
+   * If you want to introduce some nondeterminism to iterating JSON-like
+   * objects, do it here. The wildcard selector, descendent segment and
+   * filter selector all use `this.environment.entries`.
+   *
+   * @param obj - A JSON-like object.
+   */
+  entries(obj) {
+    function shuffle(entries) {
+      for (let i = entries.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [entries[i], entries[j]] = [entries[j], entries[i]];
+      }
+      return entries;
+    }
+    if (this.nondeterministic) {
+      return shuffle(Object.entries(obj));
+    }
+    return Object.entries(obj);
+  }
+}
+
+/**
+ * A function extension that returns `true` if the first argument is an object
+ * value and it contains a property matching the second argument.
+ */
+class Has {
+  argTypes = [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType];
+  returnType = FunctionExpressionType.LogicalType;
+  #cache;
+  constructor(options = {}) {
+    this.options = options;
+    this.cacheSize = options.cacheSize ?? 10;
+    this.throwErrors = options.throwErrors ?? false;
+    this.iRegexpCheck = options.iRegexpCheck ?? true;
+    this.search = options.search ?? true;
+    this.#cache = new LRUCache(this.cacheSize);
+  }
+
+  // eslint-disable-next-line sonarjs/cognitive-complexity
+  call(value, pattern) {
+    if (this.cacheSize > 0) {
+      const re = this.#cache.get(pattern);
+      if (re) {
+        try {
+          if (isObject(value)) {
+            return Object.keys(value).some(k => !!k.match(re));
+          }
+          return false;
+        } catch (error) {
+          if (this.throwErrors) throw error;
+          return false;
+        }
+      }
+    }
+    if (!isString(pattern)) {
+      if (this.throwErrors) {
+        throw new IRegexpError(`match() expected a string pattern, found ${pattern}`);
+      }
+      return false;
+    }
+    if (this.iRegexpCheck && !check$1(pattern)) {
+      if (this.throwErrors) {
+        throw new IRegexpError(`pattern ${pattern} is not a valid I-Regexp pattern`);
+      }
+      return false;
+    }
+    try {
+      const re = this.search ? new RegExp(mapRegexp(pattern), "u") : new RegExp(mapRegexp(fullMatch(pattern)), "u");
+      if (this.cacheSize > 0) this.#cache.set(pattern, re);
+      if (isObject(value)) {
+        return Object.keys(value).some(k => !!k.match(re));
+      }
+      return false;
+    } catch (error) {
+      if (this.throwErrors) throw error;
+      return false;
+    }
+  }
+}
+
+var index$2 = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  Count: Count,
+  FunctionExpressionType: FunctionExpressionType,
+  Has: Has,
+  Length: Length,
+  Match: Match,
+  Search: Search,
+  Value: Value
+});
+
+const DEFAULT_ENVIRONMENT = new JSONPathEnvironment();
+
+/**
+ * Query JSON value _value_ with JSONPath expression _path_.
+ * @param path - A JSONPath expression/query.
+ * @param value - The JSON-like value the JSONPath query is applied to.
+ * @returns A list of JSONPathNode objects, one for each value matched
+ *  by _path_ in _value_.
+ *
+ * @throws {@link JSONPathSyntaxError}
+ * If the path does not conform to standard syntax.
+ *
+ * @throws {@link JSONPathTypeError}
+ * If filter function arguments are invalid, or filter expression are
+ * used in an invalid way.
+ */
+function query(path, value) {
+  return DEFAULT_ENVIRONMENT.query(path, value);
+}
+
+/**
+ * Lazily query JSON value _value_ with JSONPath expression _path_.
+ * Lazy queries can be faster and more memory efficient when querying
+ * large datasets, especially when using recursive decent selectors.
+ *
+ * @param path - A JSONPath expression/query.
+ * @param value - The JSON-like value the JSONPath query is applied to.
+ * @returns A sequence of {@link JSONPathNode} objects resulting from
+ * applying _path_ to _value_.
+ *
+ * @throws {@link JSONPathSyntaxError}
+ * If the path does not conform to standard syntax.
+ *
+ * @throws {@link JSONPathTypeError}
+ * If filter function arguments are invalid, or filter expression are
+ * used in an invalid way.
+ */
+function lazyQuery(path, value) {
+  return DEFAULT_ENVIRONMENT.lazyQuery(path, value);
+}
+
+/**
+ * Compile JSONPath _path_ for later use.
+ * @param path - A JSONPath expression/query.
+ * @returns A path object with a `query()` method.
+ *
+ * @throws {@link JSONPathSyntaxError}
+ * If the path does not conform to standard syntax.
+ *
+ * @throws {@link JSONPathTypeError}
+ * If filter function arguments are invalid, or filter expression are
+ * used in an invalid way.
+ */
+function compile(path) {
+  return DEFAULT_ENVIRONMENT.compile(path);
+}
+
+/**
+ * Return a {@link JSONPathNode} instance for the first object found in
+ * _value_ matching _path_.
+ *
+ * @param path - A JSONPath query.
+ * @param value - JSON-like data to which the query _path_ will be applied.
+ * @returns The first node in _value_ matching  _path_, or `undefined` if
+ * there are no matches.
+ */
+function match(path, value) {
+  return DEFAULT_ENVIRONMENT.match(path, value);
+}
+
+var index$1 = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  DEFAULT_ENVIRONMENT: DEFAULT_ENVIRONMENT,
+  FunctionExpressionType: FunctionExpressionType,
+  JSONPathEnvironment: JSONPathEnvironment,
+  JSONPathError: JSONPathError,
+  JSONPathIndexError: JSONPathIndexError,
+  JSONPathLexerError: JSONPathLexerError,
+  JSONPathNode: JSONPathNode,
+  JSONPathNodeList: JSONPathNodeList,
+  JSONPathQuery: JSONPathQuery,
+  JSONPathRecursionLimitError: JSONPathRecursionLimitError,
+  JSONPathSegment: JSONPathSegment,
+  JSONPathSelector: JSONPathSelector,
+  JSONPathSyntaxError: JSONPathSyntaxError,
+  JSONPathTypeError: JSONPathTypeError,
+  KEY_MARK: KEY_MARK,
+  Nothing: Nothing,
+  Token: Token,
+  TokenKind: TokenKind,
+  compile: compile,
+  expressions: expression,
+  functions: index$2,
+  lazyQuery: lazyQuery,
+  match: match,
+  query: query,
+  selectors: selectors
+});
+
+/**
+ * Base class for all JSON Patch errors.
+ */
+class JSONPatchError extends Error {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPatchError";
+  }
+}
+class JSONPatchTestFailure extends JSONPatchError {
+  constructor(message) {
+    super(message);
+    this.message = message;
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "JSONPatchTestFailure";
+  }
+}
+
+/**
+ * A JSON Patch operation.
+ */
+
+/**
+ * The JSON Patch _add_ operation.
+ */
+class OpAdd {
+  name = "add";
+  constructor(path, value) {
+    this.path = path;
+    this.value = value;
+  }
+  apply(value, index) {
+    return add(value, this.path, this.value, this.name, index);
+  }
+  toObject() {
+    return {
+      op: this.name,
+      path: this.path.toString(),
+      value: this.value
+    };
+  }
+}
+
+/**
+ * The JSON Patch _remove_ operation.
+ */
+class OpRemove {
+  name = "remove";
+  constructor(path) {
+    this.path = path;
+  }
+  apply(value, index) {
+    remove(value, this.path, this.name, index);
+    return value;
+  }
+  toObject() {
+    return {
+      op: this.name,
+      path: this.path.toString()
+    };
+  }
+}
+
+/**
+ * The JSON Patch _replace_ operation.
+ */
+class OpReplace {
+  name = "replace";
+  constructor(path, value) {
+    this.path = path;
+    this.value = value;
+  }
+  apply(value, index) {
+    const [parent, obj] = this.path.resolveWithParent(value);
+    if (parent === UNDEFINED) {
+      // Replace the root object.
+      return this.value;
+    }
+    const target = this.path.tokens.at(-1);
+    if (target === undefined) {
+      // this should not be possible
+      throw new JSONPatchError(`unexpected operation on 'undefined' (${this.name}:${index})`);
+    }
+    if (isArray(parent)) {
+      if (obj === UNDEFINED) {
+        throw new JSONPatchError(`can't replace nonexistent item (${this.name}:${index})`);
+      }
+      parent.splice(Number(target), 1, this.value);
+      return value;
+    }
+    if (isObject(parent)) {
+      if (obj === UNDEFINED) {
+        throw new JSONPatchError(`can't replace nonexistent property (${this.name}:${index})`);
+      }
+      parent[target] = this.value;
+      return value;
+    }
+    throw new JSONPatchError(`unexpected operation on '${typeof parent}' (${this.name}:${index})`);
+  }
+  toObject() {
+    return {
+      op: this.name,
+      path: this.path.toString(),
+      value: this.value
+    };
+  }
+}
+
+/**
+ * The JSON Patch _move_ operation.
+ */
+class OpMove {
+  name = "move";
+  constructor(from, path) {
+    this.from = from;
+    this.path = path;
+  }
+  apply(value, index) {
+    if (this.path.isRelativeTo(this.from)) {
+      throw new JSONPatchError(`can't move object to one of its own children (${this.name}:${index})`);
+    }
+    const obj = remove(value, this.from, this.name, index);
+    return add(value, this.path, obj, this.name, index);
+  }
+  toObject() {
+    return {
+      op: this.name,
+      from: this.from.toString(),
+      path: this.path.toString()
+    };
+  }
+}
+
+/**
+ * The JSON Patch _copy_ operation.
+ */
+class OpCopy {
+  name = "copy";
+  constructor(from, path) {
+    this.from = from;
+    this.path = path;
+  }
+  apply(value, index) {
+    const [_, sourceObj] = this.from.resolveWithParent(value);
+    if (sourceObj === UNDEFINED) {
+      throw new JSONPatchError(`source object does not exist (${this.name}:${index})`);
+    }
+    return add(value, this.path, sourceObj, this.name, index);
+  }
+
+  // eslint-disable-next-line sonarjs/no-identical-functions
+  toObject() {
+    return {
+      op: this.name,
+      from: this.from.toString(),
+      path: this.path.toString()
+    };
+  }
+  deepCopy(value) {
+    return JSON.parse(JSON.stringify(value));
+  }
+}
+
+/**
+ * The JSON Patch _test_ operation.
+ */
+class OpTest {
+  name = "test";
+  constructor(path, value) {
+    this.path = path;
+    this.value = value;
+  }
+  apply(value, index) {
+    const [_, obj] = this.path.resolveWithParent(value);
+    if (!deepEquals(obj, this.value)) {
+      throw new JSONPatchTestFailure(`test failed (${this.name}:${index})`);
+    }
+    return value;
+  }
+  toObject() {
+    return {
+      op: this.name,
+      path: this.path.toString(),
+      value: this.value
+    };
+  }
+}
+
+/**
+ * Add _value_ to _data_ at _path_.
+ *
+ * This is semantically the `add` operation, used by `OpAdd`, `OpMove` and
+ * `OpCopy`.
+ */
+function add(data, path, value, opLabel, opIndex) {
+  const [parent, obj] = path.resolveWithParent(data);
+  if (parent === UNDEFINED) {
+    // Replace the root object.
+    return value;
+  }
+  const target = path.tokens.at(-1);
+  if (target === undefined) {
+    throw new JSONPatchError(`unexpected operation on 'undefined' (${opLabel}:${opIndex})`);
+  }
+  if (isArray(parent)) {
+    if (obj === UNDEFINED) {
+      if (!(target === "-" || Number(target) === parent.length)) {
+        throw new JSONPatchError(`index out of range (${opLabel}:${opIndex})`);
+      }
+      parent.push(value);
+      return data;
+    }
+    parent.splice(Number(target), 0, value);
+    return data;
+  }
+  if (isObject(parent)) {
+    parent[target] = value;
+    return data;
+  }
+  throw new JSONPatchError(`unexpected operation on '${typeof parent}' (${opLabel}:${opIndex})`);
+}
+
+/**
+ * Remove the element at _path_ from _data_ and return the removed value.
+ *
+ * This is semantically the `remove` operation used by `OpRemove` and
+ * `OpMove`.
+ */
+function remove(data, path, opLabel, opIndex) {
+  const [parent, obj] = path.resolveWithParent(data);
+  if (parent === UNDEFINED) {
+    throw new JSONPatchError(`can't remove root (${opLabel}:${opIndex})`);
+  }
+  const target = path.tokens.at(-1);
+  if (target === undefined) {
+    throw new JSONPatchError(`unexpected operation on 'undefined' (${opLabel}:${opIndex})`);
+  }
+  if (isArray(parent)) {
+    if (obj === UNDEFINED) {
+      throw new JSONPatchError(`can't ${opLabel} nonexistent item (${opLabel}:${opIndex})`);
+    }
+    parent.splice(Number(target), 1);
+    return obj;
+  }
+  if (isObject(parent)) {
+    if (obj === UNDEFINED) {
+      throw new JSONPatchError(`can't ${opLabel} nonexistent property (${opLabel}:${opIndex})`);
+    }
+    delete parent[target];
+    return obj;
+  }
+  throw new JSONPatchError(`unexpected operation on '${typeof parent}' (${opLabel}:${opIndex})`);
+}
+
+/**
+ *
+ */
+class JSONPatch {
+  ops = [];
+
+  /**
+   *
+   * @param ops -
+   */
+  constructor(ops) {
+    if (ops) {
+      this.build(ops);
+    }
+  }
+
+  /**
+   * @returns an iterator over ops in this patch.
+   */
+  *[Symbol.iterator]() {
+    for (const op of this.ops) {
+      yield op.toObject();
+    }
+  }
+
+  /**
+   *
+   * @param path -
+   * @param value -
+   * @returns
+   */
+  add(path, value) {
+    this.ops.push(new OpAdd(this.ensurePointer(path, "add", this.ops.length), value));
+    return this;
+  }
+
+  /**
+   *
+   * @param path -
+   */
+  remove(path) {
+    this.ops.push(new OpRemove(this.ensurePointer(path, "remove", this.ops.length)));
+    return this;
+  }
+
+  /**
+   *
+   * @param path -
+   * @param value -
+   * @returns
+   */
+  replace(path, value) {
+    this.ops.push(new OpReplace(this.ensurePointer(path, "replace", this.ops.length), value));
+    return this;
+  }
+
+  /**
+   *
+   * @param from -
+   * @param path -
+   * @returns
+   */
+  move(from, path) {
+    this.ops.push(new OpMove(this.ensurePointer(from, "move", this.ops.length), this.ensurePointer(path, "move", this.ops.length)));
+    return this;
+  }
+  /**
+   *
+   * @param from -
+   * @param path -
+   * @returns
+   */
+  copy(from, path) {
+    this.ops.push(new OpCopy(this.ensurePointer(from, "copy", this.ops.length), this.ensurePointer(path, "copy", this.ops.length)));
+    return this;
+  }
+
+  /**
+   *
+   * @param path -
+   * @param value -
+   * @returns
+   */
+  test(path, value) {
+    this.ops.push(new OpTest(this.ensurePointer(path, "test", this.ops.length), value));
+    return this;
+  }
+
+  /**
+   *
+   * @param value -
+   */
+  apply(value) {
+    let _value = value;
+    for (let i = 0; i < this.ops.length; i++) {
+      const op = this.ops[i];
+      try {
+        _value = op.apply(_value, i);
+      } catch (error) {
+        if (error instanceof JSONPointerResolutionError) {
+          throw new JSONPatchError(`${error.message} (${op.name}:${i})`);
+        }
+        throw error;
+      }
+    }
+    return _value;
+  }
+
+  /**
+   *
+   * @returns
+   */
+  toArray() {
+    return this.ops.map(op => op.toObject());
+  }
+  build(ops) {
+    for (let i = 0; i < ops.length; i++) {
+      const operation = ops[i];
+      switch (operation.op) {
+        case "add":
+          this.add(this.opPointer(operation, "path", "add", i), this.opValue(operation, "value", "add", i));
+          break;
+        case "remove":
+          this.remove(this.opPointer(operation, "path", "remove", i));
+          break;
+        case "replace":
+          this.replace(this.opPointer(operation, "path", "replace", i), this.opValue(operation, "value", "replace", i));
+          break;
+        case "move":
+          this.move(this.opPointer(operation, "from", "move", i), this.opPointer(operation, "path", "move", i));
+          break;
+        case "copy":
+          this.copy(this.opPointer(operation, "from", "copy", i), this.opPointer(operation, "path", "copy", i));
+          break;
+        case "test":
+          this.test(this.opPointer(operation, "path", "test", i), this.opValue(operation, "value", "test", i));
+          break;
+        default:
+          throw new JSONPatchError(`expected 'op' to be one of 'add', 'remove', 'replace', 'move', 'copy' or 'test' (${operation.op}:${i})`);
+      }
+    }
+  }
+  opPointer(opObj, key, op, index) {
+    if (!Object.hasOwn(opObj, key)) {
+      throw new JSONPatchError(`missing property '${key}' (${op}:${index})`);
+    }
+    const p = opObj[key];
+    if (!isString(p)) {
+      throw new JSONPatchError(`expected a JSON Pointer string for '${key}', found ${typeof p} (${op}:${index})`);
+    }
+    try {
+      return new JSONPointer(p);
+    } catch (error) {
+      if (error instanceof JSONPointerError) {
+        throw new JSONPatchError(`${error.message} (${op}:${index})`);
+      }
+      throw error;
+    }
+  }
+  opValue(opObj, key, op, index) {
+    if (!Object.hasOwn(opObj, key)) {
+      throw new JSONPatchError(`missing property '${key}' (${op}:${index})`);
+    }
+    return opObj[key];
+  }
+  ensurePointer(p, op, index) {
+    if (p instanceof JSONPointer) {
+      return p;
+    }
+    if (!isString(p)) {
+      throw new JSONPatchError(`expected a JSON Pointer string, found ${typeof p} (${op}:${index})`);
+    }
+    try {
+      return new JSONPointer(p);
+    } catch (error) {
+      if (error instanceof JSONPointerError) {
+        throw new JSONPatchError(`${error.message} (${op}:${index})`);
+      }
+      throw error;
+    }
+  }
+}
+
+/**
+ * Apply the JSON Patch _patch_ to JSON-like data _value_.
+ * @param ops - JSON Patch operations following RFC 6902.
+ * @param value - The target JSON-like document to patch.
+ */
+function apply(ops, value) {
+  return new JSONPatch(ops).apply(value);
+}
+
+var index = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  JSONPatch: JSONPatch,
+  JSONPatchError: JSONPatchError,
+  JSONPatchTestFailure: JSONPatchTestFailure,
+  apply: apply
+});
+
+const version = "2.3.1";
+
+__webpack_unused_export__ = DEFAULT_ENVIRONMENT;
+__webpack_unused_export__ = FunctionExpressionType;
+__webpack_unused_export__ = JSONPatch;
+__webpack_unused_export__ = JSONPatchError;
+__webpack_unused_export__ = JSONPatchTestFailure;
+__webpack_unused_export__ = JSONPathEnvironment;
+__webpack_unused_export__ = JSONPathError;
+__webpack_unused_export__ = JSONPathIndexError;
+__webpack_unused_export__ = JSONPathLexerError;
+__webpack_unused_export__ = JSONPathNode;
+__webpack_unused_export__ = JSONPathNodeList;
+__webpack_unused_export__ = JSONPathQuery;
+__webpack_unused_export__ = JSONPathRecursionLimitError;
+__webpack_unused_export__ = JSONPathSyntaxError;
+__webpack_unused_export__ = JSONPathTypeError;
+__webpack_unused_export__ = JSONPointer;
+__webpack_unused_export__ = Nothing;
+__webpack_unused_export__ = RelativeJSONPointer;
+__webpack_unused_export__ = Token;
+__webpack_unused_export__ = TokenKind;
+__webpack_unused_export__ = UNDEFINED;
+__webpack_unused_export__ = apply;
+__webpack_unused_export__ = compile;
+__webpack_unused_export__ = index;
+exports.YF = index$1;
+__webpack_unused_export__ = index$3;
+__webpack_unused_export__ = lazyQuery;
+__webpack_unused_export__ = query;
+__webpack_unused_export__ = resolve;
+__webpack_unused_export__ = version;
+
+
+/***/ }),
+
 /***/ 1167:
 /***/ ((module) => {
 
@@ -7085,7 +12359,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6501);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4509);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
 // Done: nothing a server or a request left open may keep the process (and a CI step) alive.
@@ -7096,7 +12370,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6501:
+/***/ 4509:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7207,7 +12481,11 @@ const Inputs = {
     Baseline: 'baseline',
     SaveBaseline: 'save_baseline',
     Cache: 'cache',
-    Resume: 'resume'
+    Resume: 'resume',
+    ToolTests: 'tool_tests',
+    SnapshotDir: 'snapshot_dir',
+    UpdateSnapshots: 'update_snapshots',
+    ConformanceProbes: 'conformance_probes'
 };
 const Outputs = {
     ResultsJson: 'results_json',
@@ -7220,6 +12498,8 @@ const Outputs = {
     BadgeJson: 'badge_json',
     Journal: 'journal',
     Cancelled: 'cancelled',
+    ToolTestsTotal: 'tool_tests_total',
+    ToolTestsFailed: 'tool_tests_failed',
     CommentUrl: 'comment_url'
 };
 const Defaults = {
@@ -7257,23 +12537,33 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
         throw new ConfigError(`must be an http(s) URL, got '${baseUrl}'`, { input: raw.baseUrl.name });
     }
     const conformance = parseChoice(raw.conformance, ['auto', 'only', 'off'], 'auto');
+    const toolTests = parseChoice(raw.toolTests, ['auto', 'only', 'off'], 'auto');
+    if (conformance === 'only' && toolTests === 'only') {
+        throw new ConfigError(`cannot be only together with ${raw.conformance?.name ?? 'conformance'} only: choose one, or leave both auto to run the free layers without a model`, { input: raw.toolTests?.name });
+    }
     const apiKey = (raw.apiKey.value ?? '').trim();
     const keyMissing = apiKey === '' && isOpenRouter(baseUrl);
     // Without a key (a pull request from a fork gets no secrets) conformance still runs.
     const keyVariables = raw.apiKey.env ?? [];
-    if (keyMissing && conformance === 'off') {
-        const orVariables = keyVariables.length ? `set ${keyVariables.join(' or ')}, or ` : '';
-        const conformanceName = raw.conformance?.name ?? 'conformance';
-        const orConformance = isFlag(conformanceName) ? `pass ${conformanceName} auto or only` : `set ${conformanceName} to auto or only`;
-        throw new ConfigError(`is required (or ${orVariables}${orConformance})`, { input: raw.apiKey.name });
-    }
+    const orVariables = keyVariables.length ? `set ${keyVariables.join(' or ')}, or ` : '';
+    const conformanceName = raw.conformance?.name ?? 'conformance';
+    const orConformance = isFlag(conformanceName) ? `pass ${conformanceName} auto or only` : `set ${conformanceName} to auto or only`;
+    const keyRequired = new ConfigError(`is required (or ${orVariables}${orConformance})`, { input: raw.apiKey.name });
+    // With tool tests on, whether anything would run depends on the suite: prepare() decides.
+    if (keyMissing && conformance === 'off' && toolTests === 'off')
+        throw keyRequired;
+    const free = 'only the free layers (conformance and tool tests) ran';
     const skipBehaviour = conformance === 'only'
         ? 'conformance is "only"'
-        : keyMissing
-            ? keyVariables.length
-                ? `no API key (no ${[raw.apiKey.name, ...keyVariables].join(', ').replace(/, ([^,]*)$/, ' or $1')}): only the free conformance layer ran`
-                : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
-            : null;
+        : toolTests === 'only'
+            ? raw.toolTests?.name === '--only-tool-tests'
+                ? '--only-tool-tests was given'
+                : `${raw.toolTests?.name ?? 'tool_tests'} is "only"`
+            : keyMissing
+                ? keyVariables.length
+                    ? `no API key (no ${[raw.apiKey.name, ...keyVariables].join(', ').replace(/, ([^,]*)$/, ' or $1')}): ${free}`
+                    : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): ${free}`
+                : null;
     const parallel = parseBoolean(raw.parallel, true);
     const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath;
     return {
@@ -7292,7 +12582,13 @@ function resolveOptions(raw, defaults = { cache: 'off', cacheDir: '.mcp-evals-ca
         reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
         conformance,
         conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'], 'error'),
+        conformanceProbes: parseChoice(raw.conformanceProbes, ['safe', 'all', 'none'], 'safe'),
+        // Conformance alone means conformance alone: no tool is called by a test either.
+        toolTests: conformance === 'only' ? 'off' : toolTests,
+        snapshotDir: (raw.snapshotDir?.value ?? '').trim(),
+        updateSnapshots: raw.updateSnapshots ? parseBoolean(raw.updateSnapshots, false) : false,
         skipBehaviour,
+        missingKey: keyMissing && conformance === 'off' ? keyRequired : null,
         gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'], 'absolute'),
         maxDrop: parseFraction(raw.maxDrop, 0.02),
         baseline: (raw.baseline?.value ?? '').trim(),
@@ -7653,6 +12949,27 @@ function firstLine(text) {
 /** A share or rate to four decimals, as the results document holds them. */
 function round4(n) {
     return Math.round(n * 10000) / 10000;
+}
+/**
+ * A short, single-line rendering of a value for evidence: JSON unless it is a string, newlines
+ * folded, cut at `max` characters with an ellipsis (never inside a surrogate pair).
+ */
+function trimEvidence(value, max = 600) {
+    let text;
+    try {
+        text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    }
+    catch {
+        text = String(value);
+    }
+    text = text.replace(/[\r\n]+/g, ' ');
+    if (text.length <= max)
+        return text;
+    let end = max;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}…`;
 }
 
 ;// CONCATENATED MODULE: ./src/util/words.ts
@@ -21091,7 +26408,7 @@ function serverTemplate(config) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
 var _2020 = __nccwpck_require__(2210);
 ;// CONCATENATED MODULE: ./schema/eval-cases.schema.json
-const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly: unknown keys are errors.","type":"object","additionalProperties":false,"required":["system_prompts","cases"],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}},"runs":{"type":"integer","minimum":1,"maximum":100,"default":1,"description":"How many times each case × model × system prompt runs (cases may override). 5 is recommended for gating."},"pass_floor_hard":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of a hard case\'s runs that must pass (default 1.0: 5/5)."},"pass_floor_soft":{"type":"number","minimum":0,"maximum":1,"default":0.8,"description":"Share of a soft case\'s runs that must pass (default 0.8: 4/5)."}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."},"expect_tool":{"type":["string","null"],"minLength":1,"description":"Golden set: the tool the model should call first; null means no tool may be called (a negative case)."},"expect_args":{"type":"object","description":"Golden set: arguments one call of expect_tool must carry; how each compares is set by arg_match (default exact)."},"arg_match":{"type":"object","additionalProperties":{"$ref":"#/$defs/argMatchMode"},"description":"Per argument of expect_args: exact (default), contains, pattern, any, semantic (the judge model decides), number, or {number: tolerance}."},"expect_sequence":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"description":"Golden set: tools that must be called in this order."},"sequence":{"enum":["in_order","exact"],"default":"in_order","description":"in_order: expect_sequence is a subsequence of the calls; exact: the calls are exactly expect_sequence."},"forbidden_tools":{"type":"array","items":{"type":"string","minLength":1},"description":"Golden set: tools that must not be called."},"max_tool_calls":{"type":"integer","minimum":0,"description":"Golden set: at most this many tool calls."},"runs":{"type":"integer","minimum":1,"maximum":100,"description":"Runs of this case per model and system prompt (overrides the suite\'s runs)."},"kind":{"enum":["hard","soft"],"default":"soft","description":"hard: every run must pass (pass_floor_hard); soft: pass_floor_soft of them."},"tags":{"type":"array","items":{"type":"string","minLength":1},"description":"Free labels, carried into the results."}},"dependentRequired":{"expect_args":["expect_tool"],"arg_match":["expect_args"],"sequence":["expect_sequence"]}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}},"argMatchMode":{"oneOf":[{"enum":["exact","contains","pattern","any","semantic","number"]},{"type":"object","additionalProperties":false,"required":["number"],"properties":{"number":{"type":"number","minimum":0,"description":"Absolute tolerance."}}}]}}}');
+const eval_cases_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/mcp-server-evals/mcp-server-evals/schema/eval-cases.schema.json","title":"MCP Server Evals: eval_cases.yaml","description":"The suite format of mcp-use/eval-action, validated strictly (unknown keys are errors), plus tool_tests. A suite needs cases (with system_prompts) or tool_tests, or both.","type":"object","additionalProperties":false,"required":[],"properties":{"judge_model":{"type":"string","minLength":1,"description":"Model that judges answers (default openai/gpt-4o-mini). EVAL_JUDGE_MODEL and the judge_model input win."},"models":{"type":"array","items":{"type":"string","minLength":1},"description":"Models under test (default [openai/gpt-4o-mini]). EVAL_MODELS and the models input win."},"system_prompts":{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"description":"Name -> system prompt. Mapping order is run order. {today} becomes the run date (YYYY-MM-DD)."},"cases":{"type":"array","items":{"$ref":"#/$defs/case"}},"runs":{"type":"integer","minimum":1,"maximum":100,"default":1,"description":"How many times each case × model × system prompt runs (cases may override). 5 is recommended for gating."},"pass_floor_hard":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of a hard case\'s runs that must pass (default 1.0: 5/5)."},"pass_floor_soft":{"type":"number","minimum":0,"maximum":1,"default":0.8,"description":"Share of a soft case\'s runs that must pass (default 0.8: 4/5)."},"tool_tests":{"type":"array","items":{"$ref":"#/$defs/toolTest"},"description":"Deterministic tool tests: direct calls with assertions, no model and no API key. Each test runs in a fresh server process (or HTTP session); its steps share it."}},"$defs":{"case":{"type":"object","additionalProperties":false,"required":["id","prompt","rubric"],"properties":{"id":{"type":"string","minLength":1,"description":"Unique case id; --filter matches a substring of it."},"prompt":{"type":"string","minLength":1,"description":"The user message; also the judge\'s Input."},"rubric":{"type":"string","pattern":"\\\\S","description":"GEval criteria the final answer is judged by."},"threshold":{"type":"number","minimum":0,"maximum":1,"default":0.7,"description":"Pass when judge score >= threshold."},"required_tools":{"type":["array","null"],"items":{"$ref":"#/$defs/toolRequirement"},"description":"Tools the model must call, optionally with argument matchers."},"expect_tool":{"type":["string","null"],"minLength":1,"description":"Golden set: the tool the model should call first; null means no tool may be called (a negative case)."},"expect_args":{"type":"object","description":"Golden set: arguments one call of expect_tool must carry; how each compares is set by arg_match (default exact)."},"arg_match":{"type":"object","additionalProperties":{"$ref":"#/$defs/argMatchMode"},"description":"Per argument of expect_args: exact (default), contains, pattern, any, semantic (the judge model decides), number, or {number: tolerance}."},"expect_sequence":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"description":"Golden set: tools that must be called in this order."},"sequence":{"enum":["in_order","exact"],"default":"in_order","description":"in_order: expect_sequence is a subsequence of the calls; exact: the calls are exactly expect_sequence."},"forbidden_tools":{"type":"array","items":{"type":"string","minLength":1},"description":"Golden set: tools that must not be called."},"max_tool_calls":{"type":"integer","minimum":0,"description":"Golden set: at most this many tool calls."},"runs":{"type":"integer","minimum":1,"maximum":100,"description":"Runs of this case per model and system prompt (overrides the suite\'s runs)."},"kind":{"enum":["hard","soft"],"default":"soft","description":"hard: every run must pass (pass_floor_hard); soft: pass_floor_soft of them."},"tags":{"type":"array","items":{"type":"string","minLength":1},"description":"Free labels, carried into the results."}},"dependentRequired":{"expect_args":["expect_tool"],"arg_match":["expect_args"],"sequence":["expect_sequence"]}},"toolRequirement":{"oneOf":[{"type":"string","minLength":1,"description":"Called at least once, any arguments."},{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"args":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/argMatcher"}}}}]},"argMatcher":{"description":"{contains: str} case-insensitive substring; {pattern: regex} case-insensitive search; \\"any\\" key present; other strings case-insensitive exact; anything else equality.","if":{"type":"object","anyOf":[{"required":["contains"]},{"required":["pattern"]}]},"then":{"type":"object","properties":{"contains":{"type":"string"},"pattern":{"type":"string"}}}},"argMatchMode":{"oneOf":[{"enum":["exact","contains","pattern","any","semantic","number"]},{"type":"object","additionalProperties":false,"required":["number"],"properties":{"number":{"type":"number","minimum":0,"description":"Absolute tolerance."}}}]},"toolTestExpect":{"type":"object","additionalProperties":false,"description":"What the call must answer. is_error defaults to false; the tool\'s own outputSchema is always checked.","properties":{"is_error":{"type":"boolean","default":false,"description":"true: the call must be refused (an isError result or a JSON-RPC error)."},"contains":{"oneOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"description":"Case-insensitive substring(s) of the text content, else of the JSON of structuredContent."},"pattern":{"type":"string","minLength":1,"description":"A regular expression (case-insensitive search) in the same text."},"json":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/jsonMatcher"},"description":"RFC 9535 JSONPath -> matcher, applied to structuredContent, else to the text content parsed as JSON."},"schema":{"oneOf":[{"type":"object"},{"type":"boolean"}],"description":"An extra JSON Schema (2020-12 unless $schema says otherwise) the same value must satisfy."},"max_ms":{"type":"integer","minimum":1,"description":"The call must answer within this many milliseconds."},"snapshot":{"oneOf":[{"type":"boolean"},{"type":"object","additionalProperties":false,"properties":{"ignore":{"type":"array","items":{"type":"string","minLength":1},"description":"JSONPaths of volatile fields left out of the snapshot."}}}],"description":"Compare the normalised result with <snapshot_dir>/<id>.json (keys sorted)."}}},"jsonMatcher":{"description":"A literal (strings compare case-insensitively, as required_tools args do), \\"any\\", or an object of matcher keywords that must all hold: equals, contains, pattern, gte, gt, lte, lt, number (+ tolerance), length, exists."},"toolTestStep":{"type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"type":"string","minLength":1,"description":"The tool to call."},"args":{"type":["object","null"],"description":"Arguments; ${name} is replaced by a value an earlier step captured ($${ for a literal ${)."},"expect":{"$ref":"#/$defs/toolTestExpect"},"capture":{"type":"object","additionalProperties":{"type":"string","minLength":1},"description":"name -> JSONPath of the result: values later steps use as ${name}."}}},"toolTest":{"type":"object","additionalProperties":false,"required":["id"],"oneOf":[{"required":["tool"],"not":{"required":["steps"]}},{"required":["steps"],"not":{"anyOf":[{"required":["tool"]},{"required":["args"]},{"required":["expect"]},{"required":["capture"]}]}}],"properties":{"id":{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$","description":"Unique test id; also the snapshot file name. --filter matches a substring of it."},"tool":{"type":"string","minLength":1,"description":"Single-call form: the tool to call."},"args":{"type":["object","null"]},"expect":{"$ref":"#/$defs/toolTestExpect"},"capture":{"type":"object","additionalProperties":{"type":"string","minLength":1}},"steps":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/toolTestStep"},"description":"Calls in order, in one session; a step after a failing one does not run."},"runs":{"type":"integer","minimum":1,"maximum":100,"default":1,"description":"pass^k: run the test k times, each in a fresh session; every attempt must pass."},"tags":{"type":"array","items":{"type":"string","minLength":1}}}}},"anyOf":[{"required":["cases"]},{"required":["tool_tests"]}],"dependentRequired":{"cases":["system_prompts"]}}');
 ;// CONCATENATED MODULE: ./src/scoring/python-values.ts
 /**
  * Python's `str()` of a JSON value, as eval-action's matchers see it: `True`, `None`, dicts and
@@ -21241,12 +26558,1501 @@ function compileMatcherPattern(pattern) {
     return regex;
 }
 
+;// CONCATENATED MODULE: ./src/mcp/content.ts
+/** Flatten MCP content blocks into the text a model is shown as a tool result. */
+function contentToText(content, structuredContent) {
+    const blocks = Array.isArray(content) ? content : [];
+    const parts = blocks.map(blockToText).filter((t) => t !== '');
+    if (parts.length === 0 && structuredContent !== undefined)
+        return JSON.stringify(structuredContent);
+    return parts.join('\n');
+}
+function blockToText(block) {
+    if (typeof block !== 'object' || block === null)
+        return '';
+    const b = block;
+    switch (b.type) {
+        case 'text':
+            return typeof b.text === 'string' ? b.text : '';
+        case 'image':
+        case 'audio':
+            return `[${b.type}: ${String(b.mimeType ?? 'unknown type')}]`;
+        case 'resource_link':
+            return `[resource link: ${String(b.uri ?? '')}]`;
+        case 'resource': {
+            const r = (b.resource ?? {});
+            if (typeof r.text === 'string')
+                return r.text;
+            return `[resource: ${String(r.uri ?? '')}${r.mimeType ? ` (${String(r.mimeType)})` : ''}]`;
+        }
+        default:
+            return typeof b.text === 'string' ? b.text : JSON.stringify(b);
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var dist_ajv = __nccwpck_require__(2463);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
+var _2019 = __nccwpck_require__(878);
+;// CONCATENATED MODULE: ./src/util/json-schema.ts
+
+
+
+const validators = new Map();
+/**
+ * One validator per JSON Schema dialect, made once (building one costs far more than compiling a
+ * schema): 2020-12 when `$schema` names none, as MCP 2026-07-28 says; undefined for a dialect we
+ * do not support. Remote `$ref`s are never fetched: no loader is configured.
+ */
+function validatorFor(dialect) {
+    const key = dialect === '' || dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : /draft-0[67]/.test(dialect) ? 'draft-07' : undefined;
+    if (!key)
+        return undefined;
+    let ajv = validators.get(key);
+    if (!ajv) {
+        const options = { strict: false, validateFormats: false, allErrors: false };
+        ajv = key === '2020-12' ? new _2020.Ajv2020(options) : key === '2019-09' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
+        validators.set(key, ajv);
+    }
+    return ajv;
+}
+function dialectOf(schema) {
+    return typeof schema.$schema === 'string' ? schema.$schema : '';
+}
+
+// EXTERNAL MODULE: ./node_modules/json-p3/dist/json-p3.cjs.js
+var json_p3_cjs = __nccwpck_require__(393);
+;// CONCATENATED MODULE: ./src/tooltests/jsonpath.ts
+
+// Paths come from the suite, so the cache is bounded by its size; each is parsed once although
+// every attempt of every test applies it again.
+const compiled = new Map();
+/**
+ * Parse a JSONPath once. Throws an Error naming the path and where the parser gave up, so the
+ * config loader can reject the suite before anything runs.
+ */
+function compilePath(path) {
+    const cached = compiled.get(path);
+    if (cached)
+        return cached;
+    let query;
+    try {
+        query = json_p3_cjs/* jsonpath */.YF.compile(path);
+    }
+    catch (error) {
+        throw new Error(`invalid JSONPath ${JSON.stringify(path)}: ${describeError(error)}`);
+    }
+    compiled.set(path, query);
+    return query;
+}
+/** The reason a path does not parse, or undefined when it does (for load-time validation). */
+function pathProblem(path) {
+    try {
+        compilePath(path);
+        return undefined;
+    }
+    catch (error) {
+        return error.message;
+    }
+}
+/**
+ * The values of the nodelist `path` selects in `value`, in document order. Throws on a path that
+ * does not parse, and when the document nests deeper than json-p3's recursion limit for `..`.
+ */
+function queryValues(path, value) {
+    return compilePath(path).query(value).values();
+}
+/**
+ * A deep copy of `value` without every node any of `paths` selects (for snapshot `ignore`).
+ * All locations are found on the original before anything is dropped, so one path's removal
+ * cannot shift the array indices another path selected. Selecting the root (`$`) leaves null.
+ */
+function removePaths(value, paths) {
+    const drop = new Set();
+    for (const path of paths)
+        for (const location of compilePath(path).query(value).locations())
+            drop.add(locationKey(location));
+    if (drop.size === 0)
+        return structuredClone(value);
+    if (drop.has(locationKey([])))
+        return null;
+    return without(value, [], drop);
+}
+function without(value, location, drop) {
+    if (Array.isArray(value)) {
+        const out = [];
+        value.forEach((item, index) => {
+            const at = [...location, index];
+            if (!drop.has(locationKey(at)))
+                out.push(without(item, at, drop));
+        });
+        return out;
+    }
+    if (value !== null && typeof value === 'object') {
+        const out = {};
+        for (const [key, item] of Object.entries(value)) {
+            const at = [...location, key];
+            if (!drop.has(locationKey(at)))
+                out[key] = without(item, at, drop);
+        }
+        return out;
+    }
+    return value;
+}
+// JSON keeps the member name "0" apart from the index 0.
+const locationKey = (location) => JSON.stringify(location);
+function describeError(error) {
+    if (error instanceof json_p3_cjs/* jsonpath */.YF.JSONPathError) {
+        // json-p3 ends its messages with `('<the path>':<offset>)`; the path is already named.
+        const message = error.message.replace(/ \('[\s\S]*':\d+\)$/, '');
+        return `${message} (at offset ${error.token.index})`;
+    }
+    return error instanceof Error ? error.message : String(error);
+}
+
+;// CONCATENATED MODULE: ./src/tooltests/matchers.ts
+
+
+const MATCHER_KEYWORDS = ['equals', 'contains', 'pattern', 'gte', 'gt', 'lte', 'lt', 'number', 'tolerance', 'length', 'exists'];
+const KEYWORDS = new Set(MATCHER_KEYWORDS);
+const COMPARISONS = { gte: '≥', gt: '>', lte: '≤', lt: '<' };
+/** What a `length` matcher object may use: it is matched against a number. */
+const LENGTH_KEYWORDS = new Set(['equals', 'gte', 'gt', 'lte', 'lt', 'number', 'tolerance']);
+/** Whether `matcher` is a matcher object rather than a literal. */
+function isMatcherObject(matcher) {
+    return isPlainObject(matcher) && Object.keys(matcher).length > 0 && Object.keys(matcher).every((k) => KEYWORDS.has(k));
+}
+/** One `json` entry: `matcher` against the values the path selected. `path` only names it in reasons. */
+function matchValue(matcher, nodes, path = 'the path') {
+    const actual = nodes.length === 0 ? null : nodes.length === 1 ? nodes[0] : nodes;
+    const problem = matcherProblem(matcher);
+    if (problem)
+        return { passed: false, actual, reason: `invalid matcher: ${problem}` };
+    const object = isMatcherObject(matcher) ? matcher : undefined;
+    if (object?.exists === false) {
+        return nodes.length === 0
+            ? { passed: true, actual, reason: `no value at ${path}, as expected` }
+            : { passed: false, actual, reason: `expected no value at ${path}; found ${matchers_count(nodes.length)}: ${show(actual)}` };
+    }
+    if (nodes.length === 0)
+        return { passed: false, actual, reason: `no value at ${path}` };
+    const failures = nodes.map((node) => mismatch(matcher, object, node));
+    const failed = failures.map((why, i) => ({ why, i })).filter((f) => f.why !== undefined);
+    if (nodes.length === 1) {
+        return failed.length ? { passed: false, actual, reason: failed[0].why } : { passed: true, actual, reason: `${show(nodes[0])} ${describeMatcher(matcher)}` };
+    }
+    if (failed.length === 0)
+        return { passed: true, actual, reason: `all ${nodes.length} values at ${path} ${describeMatcher(matcher, true)}` };
+    const first = failed[0];
+    return {
+        passed: false,
+        actual,
+        reason: `${failed.length} of ${nodes.length} values at ${path} do not match (all ${nodes.length} must); value ${first.i + 1}: ${first.why}`
+    };
+}
+/** Why one value does not satisfy the matcher, or undefined when it does. */
+function mismatch(matcher, object, value) {
+    if (!object)
+        return literalMatches(matcher, value) ? undefined : `${show(value)} does not equal ${show(matcher)}`;
+    for (const keyword of MATCHER_KEYWORDS) {
+        if (!Object.hasOwn(object, keyword))
+            continue;
+        const why = keywordMismatch(keyword, object, value);
+        if (why)
+            return why;
+    }
+    return undefined;
+}
+function literalMatches(literal, value) {
+    // valueMatches would read an object literal that has a `contains` or `pattern` key as
+    // eval-action's matcher; here such an object has a non-keyword key, so it is data.
+    return isPlainObject(literal) ? pyEquals(value, literal) : valueMatches(literal, value);
+}
+function keywordMismatch(keyword, m, value) {
+    switch (keyword) {
+        case 'equals':
+            return deepEqual(value, m.equals) ? undefined : `${show(value)} is not exactly ${show(m.equals)}`;
+        case 'contains': {
+            const needle = String(m.contains);
+            return pyStr(value).toLowerCase().includes(needle.toLowerCase()) ? undefined : `${show(value)} does not contain ${show(needle)}`;
+        }
+        case 'pattern':
+            return compileMatcherPattern(m.pattern).test(pyStr(value)) ? undefined : `${show(value)} does not match /${m.pattern}/`;
+        case 'gte':
+        case 'gt':
+        case 'lte':
+        case 'lt': {
+            if (typeof value !== 'number')
+                return notANumber(value);
+            const bound = m[keyword];
+            return compare(keyword, value, bound) ? undefined : `${show(value)} is not ${COMPARISONS[keyword]} ${bound}`;
+        }
+        case 'number': {
+            if (typeof value !== 'number')
+                return notANumber(value);
+            const expected = m.number;
+            const tolerance = m.tolerance ?? 0;
+            if (Math.abs(value - expected) <= tolerance)
+                return undefined;
+            return tolerance ? `${show(value)} is not within ${tolerance} of ${expected}` : `${show(value)} is not ${expected}`;
+        }
+        case 'tolerance':
+            // Read with `number`; matcherProblem rejects it alone.
+            return undefined;
+        case 'length': {
+            const length = lengthOf(value);
+            if (length === undefined)
+                return `${show(value)} has no length (it is ${typeName(value)})`;
+            const expected = m.length;
+            if (typeof expected === 'number')
+                return length === expected ? undefined : `length ${length} is not ${expected}`;
+            const why = mismatch(expected, expected, length);
+            return why ? `length ${why}` : undefined;
+        }
+        case 'exists':
+            // exists: true holds once there is a node to match; exists: false never gets here.
+            return undefined;
+    }
+}
+/**
+ * What is wrong with a matcher, for the config loader to reject before any run; undefined when
+ * it is usable. Literals are always usable: an object with a non-keyword key is a literal.
+ */
+function matcherProblem(matcher) {
+    if (!isMatcherObject(matcher))
+        return undefined;
+    const m = matcher;
+    const keys = Object.keys(m);
+    if (Object.hasOwn(m, 'contains') && typeof m.contains !== 'string' && typeof m.contains !== 'number')
+        return `contains must be a string (got ${show(m.contains)})`;
+    if (Object.hasOwn(m, 'pattern')) {
+        if (typeof m.pattern !== 'string')
+            return `pattern must be a string (got ${show(m.pattern)})`;
+        try {
+            compileMatcherPattern(m.pattern);
+        }
+        catch (error) {
+            return `pattern ${show(m.pattern)} is not a valid regular expression: ${error.message}`;
+        }
+    }
+    for (const keyword of ['gte', 'gt', 'lte', 'lt', 'number']) {
+        if (Object.hasOwn(m, keyword) && !isFiniteNumber(m[keyword]))
+            return `${keyword} must be a number (got ${show(m[keyword])})`;
+    }
+    if (Object.hasOwn(m, 'tolerance')) {
+        if (!Object.hasOwn(m, 'number'))
+            return 'tolerance needs number (number: 3.5, tolerance: 0.01)';
+        if (!isFiniteNumber(m.tolerance) || m.tolerance < 0)
+            return `tolerance must be a non-negative number (got ${show(m.tolerance)})`;
+    }
+    if (Object.hasOwn(m, 'length')) {
+        const length = m.length;
+        if (typeof length === 'number') {
+            if (!Number.isInteger(length) || length < 0)
+                return `length must be a non-negative integer (got ${length})`;
+        }
+        else if (!isMatcherObject(length) || !Object.keys(length).every((k) => LENGTH_KEYWORDS.has(k))) {
+            return `length must be a number or a matcher of ${[...LENGTH_KEYWORDS].join('/')} (got ${show(length)})`;
+        }
+        else {
+            const inner = matcherProblem(length);
+            if (inner)
+                return `length: ${inner}`;
+        }
+    }
+    if (Object.hasOwn(m, 'exists')) {
+        if (typeof m.exists !== 'boolean')
+            return `exists must be true or false (got ${show(m.exists)})`;
+        if (m.exists === false && keys.length > 1)
+            return `exists: false cannot be combined with ${keys.filter((k) => k !== 'exists').join(', ')}: there is no value to match`;
+    }
+    return undefined;
+}
+/** Strict JSON equality: types, string case and array order count; object key order does not. */
+function deepEqual(a, b) {
+    if (a === b)
+        return true;
+    if (Array.isArray(a) || Array.isArray(b))
+        return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+    if (isPlainObject(a) && isPlainObject(b)) {
+        const ka = Object.keys(a);
+        return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+    }
+    return false;
+}
+function lengthOf(value) {
+    if (Array.isArray(value))
+        return value.length;
+    if (typeof value === 'string')
+        return [...value].length;
+    if (isPlainObject(value))
+        return Object.keys(value).length;
+    return undefined;
+}
+function compare(op, a, b) {
+    switch (op) {
+        case 'gte':
+            return a >= b;
+        case 'gt':
+            return a > b;
+        case 'lte':
+            return a <= b;
+        case 'lt':
+            return a < b;
+    }
+}
+/** A short description of a matcher for passing reasons: `matches {"gte":1}`, `equals "x"`. */
+function describeMatcher(matcher, plural = false) {
+    if (matcher === 'any')
+        return plural ? 'are present (any)' : 'is present (any)';
+    if (isMatcherObject(matcher))
+        return `${plural ? 'match' : 'matches'} ${show(matcher)}`;
+    return `${plural ? 'equal' : 'equals'} ${show(matcher)}`;
+}
+const notANumber = (value) => typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+    ? `${show(value)} is a string, not a number (a numeric string does not count)`
+    : `${show(value)} is ${typeName(value)}, not a number`;
+function typeName(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    if (typeof value === 'object')
+        return 'an object';
+    return `a ${typeof value}`;
+}
+const matchers_count = (n) => (n === 1 ? '1 value' : `${n} values`);
+/** A value as a reason shows it: JSON, cut at 80 characters. */
+function show(value) {
+    const text = value === undefined ? 'undefined' : JSON.stringify(value);
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+/** Strings cut to about 500 characters, so a check's expected/actual stays readable in a report. */
+function trimForReport(value, max = 500) {
+    if (typeof value === 'string')
+        return value.length > max ? `${value.slice(0, max)}… (${value.length - max} more characters)` : value;
+    if (Array.isArray(value))
+        return value.map((v) => trimForReport(v, max));
+    if (value !== null && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimForReport(v, max)]));
+    return value;
+}
+const isFiniteNumber = (v) => typeof v === 'number' && Number.isFinite(v);
+function isPlainObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./node_modules/diff/libesm/diff/base.js
+class Diff {
+    diff(oldStr, newStr, 
+    // Type below is not accurate/complete - see above for full possibilities - but it compiles
+    options = {}) {
+        let callback;
+        if (typeof options === 'function') {
+            callback = options;
+            options = {};
+        }
+        else if ('callback' in options) {
+            callback = options.callback;
+        }
+        // Allow subclasses to massage the input prior to running
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+    }
+    diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a;
+        const done = (value) => {
+            value = this.postProcess(value, options);
+            if (callback) {
+                setTimeout(function () { callback(value); }, 0);
+                return undefined;
+            }
+            else {
+                return value;
+            }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+            maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: undefined }];
+        // Seed editLength = 0, i.e. the content starts with the same values
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+            // Identity per the equality and tokenizer
+            return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        // Once we hit the right edge of the edit graph on some diagonal k, we can
+        // definitely reach the end of the edit graph in no more than k edits, so
+        // there's no point in considering any moves to diagonal k+1 any more (from
+        // which we're guaranteed to need at least k+1 more edits).
+        // Similarly, once we've reached the bottom of the edit graph, there's no
+        // point considering moves to lower diagonals.
+        // We record this fact by setting minDiagonalToConsider and
+        // maxDiagonalToConsider to some finite value once we've hit the edge of
+        // the edit graph.
+        // This optimization is not faithful to the original algorithm presented in
+        // Myers's paper, which instead pointlessly extends D-paths off the end of
+        // the edit graph - see page 7 of Myers's paper which notes this point
+        // explicitly and illustrates it with a diagram. This has major performance
+        // implications for some common scenarios. For instance, to compute a diff
+        // where the new text simply appends d characters on the end of the
+        // original text of length n, the true Myers algorithm will take O(n+d^2)
+        // time while this optimization needs only O(n+d) time.
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        // Main worker method. checks all permutations of a given edit length for acceptance.
+        const execEditLength = () => {
+            for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+                let basePath;
+                const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+                if (removePath) {
+                    // No one else is going to attempt to use this value, clear it
+                    // @ts-expect-error - perf optimisation. This type-violating value will never be read.
+                    bestPath[diagonalPath - 1] = undefined;
+                }
+                let canAdd = false;
+                if (addPath) {
+                    // what newPos will be after we do an insertion:
+                    const addPathNewPos = addPath.oldPos - diagonalPath;
+                    canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+                }
+                const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+                if (!canAdd && !canRemove) {
+                    // If this path is a terminal then prune
+                    // @ts-expect-error - perf optimisation. This type-violating value will never be read.
+                    bestPath[diagonalPath] = undefined;
+                    continue;
+                }
+                // Select the diagonal that we want to branch from. We select the prior
+                // path whose position in the old string is the farthest from the origin
+                // and does not pass the bounds of the diff graph
+                if (!canRemove || (canAdd && removePath.oldPos < addPath.oldPos)) {
+                    basePath = this.addToPath(addPath, true, false, 0, options);
+                }
+                else {
+                    basePath = this.addToPath(removePath, false, true, 1, options);
+                }
+                newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+                if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+                    // If we have hit the end of both strings, then we are done
+                    return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+                }
+                else {
+                    bestPath[diagonalPath] = basePath;
+                    if (basePath.oldPos + 1 >= oldLen) {
+                        maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+                    }
+                    if (newPos + 1 >= newLen) {
+                        minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+                    }
+                }
+            }
+            editLength++;
+        };
+        // Performs the length of edit iteration. Is a bit fugly as this has to support the
+        // sync and async mode which is never fun. Loops over execEditLength until a value
+        // is produced, or until the edit length exceeds options.maxEditLength (if given),
+        // in which case it will return undefined.
+        if (callback) {
+            (function exec() {
+                setTimeout(function () {
+                    if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                        return callback(undefined);
+                    }
+                    if (!execEditLength()) {
+                        exec();
+                    }
+                }, 0);
+            }());
+        }
+        else {
+            while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+                const ret = execEditLength();
+                if (ret) {
+                    return ret;
+                }
+            }
+        }
+    }
+    addToPath(path, added, removed, oldPosInc, options) {
+        const last = path.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+            return {
+                oldPos: path.oldPos + oldPosInc,
+                lastComponent: { count: last.count + 1, added: added, removed: removed, previousComponent: last.previousComponent }
+            };
+        }
+        else {
+            return {
+                oldPos: path.oldPos + oldPosInc,
+                lastComponent: { count: 1, added: added, removed: removed, previousComponent: last }
+            };
+        }
+    }
+    extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+            newPos++;
+            oldPos++;
+            commonCount++;
+            if (options.oneChangePerToken) {
+                basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+            }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+            basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+    }
+    equals(left, right, options) {
+        if (options.comparator) {
+            return options.comparator(left, right);
+        }
+        else {
+            return left === right
+                || (!!options.ignoreCase && left.toLowerCase() === right.toLowerCase());
+        }
+    }
+    removeEmpty(array) {
+        const ret = [];
+        for (let i = 0; i < array.length; i++) {
+            if (array[i]) {
+                ret.push(array[i]);
+            }
+        }
+        return ret;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    castInput(value, options) {
+        return value;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    tokenize(value, options) {
+        return Array.from(value);
+    }
+    join(chars) {
+        // Assumes ValueT is string, which is the case for most subclasses.
+        // When it's false, e.g. in diffArrays, this method needs to be overridden (e.g. with a no-op)
+        // Yes, the casts are verbose and ugly, because this pattern - of having the base class SORT OF
+        // assume tokens and values are strings, but not completely - is weird and janky.
+        return chars.join('');
+    }
+    postProcess(changeObjects, 
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    options) {
+        return changeObjects;
+    }
+    get useLongestToken() {
+        return false;
+    }
+    buildValues(lastComponent, newTokens, oldTokens) {
+        // First we convert our linked list of components in reverse order to an
+        // array in the right order:
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+            components.push(lastComponent);
+            nextComponent = lastComponent.previousComponent;
+            delete lastComponent.previousComponent;
+            lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+            const component = components[componentPos];
+            if (!component.removed) {
+                if (!component.added && this.useLongestToken) {
+                    let value = newTokens.slice(newPos, newPos + component.count);
+                    value = value.map(function (value, i) {
+                        const oldValue = oldTokens[oldPos + i];
+                        return oldValue.length > value.length ? oldValue : value;
+                    });
+                    component.value = this.join(value);
+                }
+                else {
+                    component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+                }
+                newPos += component.count;
+                // Common case
+                if (!component.added) {
+                    oldPos += component.count;
+                }
+            }
+            else {
+                component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+                oldPos += component.count;
+            }
+        }
+        return components;
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/diff/libesm/diff/line.js
+
+
+class LineDiff extends Diff {
+    constructor() {
+        super(...arguments);
+        this.tokenize = tokenize;
+    }
+    equals(left, right, options) {
+        // If we're ignoring whitespace, we need to normalise lines by stripping
+        // whitespace before checking equality. (This has an annoying interaction
+        // with newlineIsToken that requires special handling: if newlines get their
+        // own token, then we DON'T want to trim the *newline* tokens down to empty
+        // strings, since this would cause us to treat whitespace-only line content
+        // as equal to a separator between lines, which would be weird and
+        // inconsistent with the documented behavior of the options.)
+        if (options.ignoreWhitespace) {
+            if (!options.newlineIsToken || !left.includes('\n')) {
+                left = left.trim();
+            }
+            if (!options.newlineIsToken || !right.includes('\n')) {
+                right = right.trim();
+            }
+        }
+        else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
+            if (left.endsWith('\n')) {
+                left = left.slice(0, -1);
+            }
+            if (right.endsWith('\n')) {
+                right = right.slice(0, -1);
+            }
+        }
+        return super.equals(left, right, options);
+    }
+}
+const lineDiff = new LineDiff();
+function diffLines(oldStr, newStr, options) {
+    return lineDiff.diff(oldStr, newStr, options);
+}
+function diffTrimmedLines(oldStr, newStr, options) {
+    options = generateOptions(options, { ignoreWhitespace: true });
+    return lineDiff.diff(oldStr, newStr, options);
+}
+// Exported standalone so it can be used from jsonDiff too.
+function tokenize(value, options) {
+    if (options.stripTrailingCr) {
+        // remove one \r before \n to match GNU diff's --strip-trailing-cr behavior
+        value = value.replace(/\r\n/g, '\n');
+    }
+    const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
+    // Ignore the final empty token that occurs if the string ends with a new line
+    if (!linesAndNewlines[linesAndNewlines.length - 1]) {
+        linesAndNewlines.pop();
+    }
+    // Merge the content and line separators into single tokens
+    for (let i = 0; i < linesAndNewlines.length; i++) {
+        const line = linesAndNewlines[i];
+        if (i % 2 && !options.newlineIsToken) {
+            retLines[retLines.length - 1] += line;
+        }
+        else {
+            retLines.push(line);
+        }
+    }
+    return retLines;
+}
+
+;// CONCATENATED MODULE: ./node_modules/diff/libesm/patch/create.js
+
+const INCLUDE_HEADERS = {
+    includeIndex: true,
+    includeUnderline: true,
+    includeFileHeaders: true
+};
+const FILE_HEADERS_ONLY = {
+    includeIndex: false,
+    includeUnderline: false,
+    includeFileHeaders: true
+};
+const OMIT_HEADERS = {
+    includeIndex: false,
+    includeUnderline: false,
+    includeFileHeaders: false
+};
+function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+    let optionsObj;
+    if (!options) {
+        optionsObj = {};
+    }
+    else if (typeof options === 'function') {
+        optionsObj = { callback: options };
+    }
+    else {
+        optionsObj = options;
+    }
+    if (typeof optionsObj.context === 'undefined') {
+        optionsObj.context = 4;
+    }
+    // We copy this into its own variable to placate TypeScript, which thinks
+    // optionsObj.context might be undefined in the callbacks below.
+    const context = optionsObj.context;
+    // @ts-expect-error (runtime check for something that is correctly a static type error)
+    if (optionsObj.newlineIsToken) {
+        throw new Error('newlineIsToken may not be used with patch-generation functions, only with diffing functions');
+    }
+    if (!optionsObj.callback) {
+        return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
+    }
+    else {
+        const { callback } = optionsObj;
+        diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
+                const patch = diffLinesResultToPatch(diff);
+                // TypeScript is unhappy without the cast because it does not understand that `patch` may
+                // be undefined here only if `callback` is StructuredPatchCallbackAbortable:
+                callback(patch);
+            } }));
+    }
+    function diffLinesResultToPatch(diff) {
+        // STEP 1: Build up the patch with no "\ No newline at end of file" lines and with the arrays
+        //         of lines containing trailing newline characters. We'll tidy up later...
+        if (!diff) {
+            return;
+        }
+        diff.push({ value: '', lines: [] }); // Append an empty value to make cleanup easier
+        function contextLines(lines) {
+            return lines.map(function (entry) { return ' ' + entry; });
+        }
+        const hunks = [];
+        let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
+        for (let i = 0; i < diff.length; i++) {
+            const current = diff[i], lines = current.lines || splitLines(current.value);
+            current.lines = lines;
+            if (current.added || current.removed) {
+                // If we have previous context, start with that
+                if (!oldRangeStart) {
+                    const prev = diff[i - 1];
+                    oldRangeStart = oldLine;
+                    newRangeStart = newLine;
+                    if (prev) {
+                        curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
+                        oldRangeStart -= curRange.length;
+                        newRangeStart -= curRange.length;
+                    }
+                }
+                // Output our changes
+                for (const line of lines) {
+                    curRange.push((current.added ? '+' : '-') + line);
+                }
+                // Track the updated file position
+                if (current.added) {
+                    newLine += lines.length;
+                }
+                else {
+                    oldLine += lines.length;
+                }
+            }
+            else {
+                // Identical context lines. Track line changes
+                if (oldRangeStart) {
+                    // Close out any changes that have been output (or join overlapping)
+                    if (lines.length <= context * 2 && i < diff.length - 2) {
+                        // Overlapping
+                        for (const line of contextLines(lines)) {
+                            curRange.push(line);
+                        }
+                    }
+                    else {
+                        // end the range and output
+                        const contextSize = Math.min(lines.length, context);
+                        for (const line of contextLines(lines.slice(0, contextSize))) {
+                            curRange.push(line);
+                        }
+                        const hunk = {
+                            oldStart: oldRangeStart,
+                            oldLines: (oldLine - oldRangeStart + contextSize),
+                            newStart: newRangeStart,
+                            newLines: (newLine - newRangeStart + contextSize),
+                            lines: curRange
+                        };
+                        hunks.push(hunk);
+                        oldRangeStart = 0;
+                        newRangeStart = 0;
+                        curRange = [];
+                    }
+                }
+                oldLine += lines.length;
+                newLine += lines.length;
+            }
+        }
+        // Step 2: eliminate the trailing `\n` from each line of each hunk, and, where needed, add
+        //         "\ No newline at end of file".
+        for (const hunk of hunks) {
+            for (let i = 0; i < hunk.lines.length; i++) {
+                if (hunk.lines[i].endsWith('\n')) {
+                    hunk.lines[i] = hunk.lines[i].slice(0, -1);
+                }
+                else {
+                    hunk.lines.splice(i + 1, 0, '\\ No newline at end of file');
+                    i++; // Skip the line we just added, then continue iterating
+                }
+            }
+        }
+        return {
+            oldFileName: oldFileName, newFileName: newFileName,
+            oldHeader: oldHeader, newHeader: newHeader,
+            hunks: hunks
+        };
+    }
+}
+/**
+ * creates a unified diff patch.
+ * @param patch either a single structured patch object (as returned by `structuredPatch`) or an array of them (as returned by `parsePatch`)
+ */
+function formatPatch(patch, headerOptions) {
+    if (!headerOptions) {
+        headerOptions = INCLUDE_HEADERS;
+    }
+    if (Array.isArray(patch)) {
+        if (patch.length > 1 && !headerOptions.includeFileHeaders) {
+            throw new Error('Cannot omit file headers on a multi-file patch. '
+                + '(The result would be unparseable; how would a tool trying to apply '
+                + 'the patch know which changes are to which file?)');
+        }
+        return patch.map(p => formatPatch(p, headerOptions)).join('\n');
+    }
+    const ret = [];
+    if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName) {
+        ret.push('Index: ' + patch.oldFileName);
+    }
+    if (headerOptions.includeUnderline) {
+        ret.push('===================================================================');
+    }
+    if (headerOptions.includeFileHeaders) {
+        ret.push('--- ' + patch.oldFileName + (typeof patch.oldHeader === 'undefined' ? '' : '\t' + patch.oldHeader));
+        ret.push('+++ ' + patch.newFileName + (typeof patch.newHeader === 'undefined' ? '' : '\t' + patch.newHeader));
+    }
+    for (let i = 0; i < patch.hunks.length; i++) {
+        const hunk = patch.hunks[i];
+        // Unified Diff Format quirk: If the chunk size is 0,
+        // the first number is one lower than one would expect.
+        // https://www.artima.com/weblogs/viewpost.jsp?thread=164293
+        if (hunk.oldLines === 0) {
+            hunk.oldStart -= 1;
+        }
+        if (hunk.newLines === 0) {
+            hunk.newStart -= 1;
+        }
+        ret.push('@@ -' + hunk.oldStart + ',' + hunk.oldLines
+            + ' +' + hunk.newStart + ',' + hunk.newLines
+            + ' @@');
+        for (const line of hunk.lines) {
+            ret.push(line);
+        }
+    }
+    return ret.join('\n') + '\n';
+}
+function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+    if (typeof options === 'function') {
+        options = { callback: options };
+    }
+    if (!(options === null || options === void 0 ? void 0 : options.callback)) {
+        const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
+        if (!patchObj) {
+            return;
+        }
+        return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
+    }
+    else {
+        const { callback } = options;
+        structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: patchObj => {
+                if (!patchObj) {
+                    callback(undefined);
+                }
+                else {
+                    callback(formatPatch(patchObj, options.headerOptions));
+                }
+            } }));
+    }
+}
+function createPatch(fileName, oldStr, newStr, oldHeader, newHeader, options) {
+    return createTwoFilesPatch(fileName, fileName, oldStr, newStr, oldHeader, newHeader, options);
+}
+/**
+ * Split `text` into an array of lines, including the trailing newline character (where present)
+ */
+function splitLines(text) {
+    const hasTrailingNl = text.endsWith('\n');
+    const result = text.split('\n').map(line => line + '\n');
+    if (hasTrailingNl) {
+        result.pop();
+    }
+    else {
+        result.push(result.pop().slice(0, -1));
+    }
+    return result;
+}
+
+;// CONCATENATED MODULE: ./src/tooltests/snapshot.ts
+
+
+
+
+
+/** Snapshots as files in `dir`, which is made on the first write. */
+function fileSnapshotStore(dir, options) {
+    const file = (name) => {
+        // Names come from snapshotFileName; a separator here would write outside the directory.
+        if (/[/\\]/.test(name) || name === '.' || name === '..')
+            throw new Error(`invalid snapshot name ${JSON.stringify(name)}`);
+        return (0,external_node_path_namespaceObject.join)(dir, name);
+    };
+    return {
+        ...options,
+        dir,
+        read(name) {
+            try {
+                return (0,external_node_fs_namespaceObject.readFileSync)(file(name), 'utf8');
+            }
+            catch (error) {
+                if (error.code === 'ENOENT')
+                    return undefined;
+                throw error;
+            }
+        },
+        write(name, text) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(file(name), text);
+        }
+    };
+}
+/** Snapshots in memory, for tests; `files` is what has been written. */
+function memorySnapshotStore(options = {}) {
+    const files = new Map(Object.entries(options.files ?? {}));
+    return {
+        ci: options.ci ?? false,
+        update: options.update ?? false,
+        dir: options.dir ?? '__snapshots__',
+        files,
+        read: (name) => files.get(name),
+        write: (name, text) => void files.set(name, text)
+    };
+}
+/**
+ * `<id>.json` for a single-step test, `<id>.step-<n>.json` (n 1-based) for a step of several.
+ * Characters that are not safe in a file name on every OS become `_`.
+ */
+function snapshotFileName(testId, stepIndex, stepCount) {
+    const safe = testId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+    return stepCount > 1 ? `${safe}.step-${stepIndex}.json` : `${safe}.json`;
+}
+/** The document to store: the value without the `ignore` paths, keys sorted at every level so the file is stable. */
+function normaliseSnapshot(isError, value, ignore) {
+    return { is_error: isError, value: sortKeys(ignore.length ? removePaths(value, ignore) : value) };
+}
+/** Pretty JSON, two spaces, a trailing newline: what a snapshot file holds. */
+function snapshotText(doc) {
+    return `${JSON.stringify(doc, null, 2)}\n`;
+}
+function sortKeys(value) {
+    if (Array.isArray(value))
+        return value.map(sortKeys);
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.keys(value)
+            .sort()
+            .map((k) => [k, sortKeys(value[k])]));
+    }
+    return value;
+}
+const MAX_DIFF = 20_000;
+/**
+ * Compare `doc` with the stored snapshot `name`, writing it when the store's mode says so.
+ * Stored and current are compared as JSON values (key order aside), not as text, so a file a
+ * formatter or Git's line endings touched still matches; the diff is of the texts.
+ */
+function compareSnapshot(store, name, doc) {
+    const file = (0,external_node_path_namespaceObject.join)(store.dir, name);
+    const text = snapshotText(doc);
+    const actual = trimForReport(doc);
+    const check = (passed, expected, reason, diff) => ({
+        check: 'snapshot',
+        path: null,
+        passed,
+        expected: trimForReport(expected),
+        actual,
+        reason,
+        ...(diff !== undefined ? { diff } : {})
+    });
+    let stored;
+    try {
+        stored = store.read(name);
+    }
+    catch (error) {
+        return check(false, null, `cannot read snapshot ${file}: ${error.message}`);
+    }
+    if (stored === undefined) {
+        if (store.ci && !store.update) {
+            return check(false, null, `no snapshot ${file}; run \`mcp-server-evals --update-snapshots\` locally (or with --update-snapshots in CI) to write it, and commit it`);
+        }
+        const failure = write(store, name, text, file);
+        return failure ? check(false, null, failure) : check(true, null, `snapshot written to ${file}`);
+    }
+    const storedDoc = snapshot_parse(stored);
+    if (storedDoc !== undefined && deepEqual(storedDoc, doc))
+        return check(true, storedDoc, `matches snapshot ${file}`);
+    const diff = unifiedDiff(file, stored.replace(/\r\n/g, '\n'), text);
+    const expected = storedDoc ?? stored;
+    const what = storedDoc === undefined ? 'the stored snapshot is not valid JSON' : 'the result differs from the snapshot';
+    if (store.update) {
+        const failure = write(store, name, text, file);
+        return failure ? check(false, expected, failure, diff) : check(true, expected, `snapshot updated: ${file} (${what})`, diff);
+    }
+    return check(false, expected, `${what} ${file}; if the change is intended, run with --update-snapshots and commit the file`, diff);
+}
+function write(store, name, text, file) {
+    try {
+        store.write(name, text);
+        return undefined;
+    }
+    catch (error) {
+        return `cannot write snapshot ${file}: ${error.message}`;
+    }
+}
+function snapshot_parse(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function unifiedDiff(file, stored, current) {
+    // Headers name the file as a reviewer knows it (no temp or runner paths) and drop the "Index:" and "===" lines.
+    const name = (0,external_node_path_namespaceObject.basename)(file);
+    const diff = createTwoFilesPatch(`stored ${name}`, `this run`, stored, current, undefined, undefined)
+        .split('\n')
+        .filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line))
+        .join('\n');
+    return diff.length > MAX_DIFF ? `${diff.slice(0, MAX_DIFF)}\n… (diff cut at ${MAX_DIFF} characters)\n` : diff;
+}
+
+;// CONCATENATED MODULE: ./src/tooltests/expect.ts
+
+
+
+
+
+
+/**
+ * Every assertion of one step, in a fixed order: is_error, output_schema, contains, pattern,
+ * json (one check per path), schema, max_ms, snapshot. All of them run even when an earlier one
+ * failed, so a report shows everything that is wrong with the answer at once. Captures are not
+ * checked here: the runner takes them (captureFromResponse) after this passes.
+ */
+function checkStep(input) {
+    const { step, response } = input;
+    const expect = step.expect;
+    const text = responseText(response);
+    const value = expect_responseValue(response);
+    const checks = [checkIsError(expect.is_error ?? false, response)];
+    const output = checkOutputSchema(input.tool, response);
+    if (output)
+        checks.push(output);
+    for (const needle of expect.contains ?? []) {
+        const passed = text.toLowerCase().includes(needle.toLowerCase());
+        checks.push(make('contains', null, passed, needle, text, passed ? `the text contains ${show(needle)}` : `the text does not contain ${show(needle)}`));
+    }
+    if (expect.pattern !== undefined)
+        checks.push(checkPattern(expect.pattern, text));
+    for (const [path, matcher] of Object.entries(expect.json ?? {}))
+        checks.push(checkJson(path, matcher, value));
+    if (expect.schema !== undefined)
+        checks.push(checkExtraSchema(expect.schema, value));
+    if (expect.max_ms !== undefined) {
+        const passed = input.latencyMs <= expect.max_ms;
+        checks.push(make('max_ms', null, passed, expect.max_ms, input.latencyMs, passed ? `answered in ${input.latencyMs} ms` : `took ${input.latencyMs} ms, more than ${expect.max_ms} ms`));
+    }
+    if (expect.snapshot !== undefined && expect.snapshot !== null) {
+        const name = snapshotFileName(input.testId, input.stepIndex, input.stepCount);
+        // A text answer that is not JSON is stored as the string: there is nothing to `ignore` in it.
+        const doc = value.ok ? normaliseSnapshot(isRefusal(response), value.value, expect.snapshot.ignore) : normaliseSnapshot(isRefusal(response), text, []);
+        checks.push(compareSnapshot(input.snapshots, name, doc));
+    }
+    return checks;
+}
+/**
+ * The text of a response, as `contains` and `pattern` read it: the text content blocks joined
+ * with newlines (what a model would be shown), else the JSON of structuredContent; for a
+ * JSON-RPC error, its message.
+ */
+function responseText(response) {
+    if (response.kind === 'error')
+        return response.message;
+    return contentToText(response.content, response.structured_content ?? undefined);
+}
+/**
+ * The value `json`, `schema`, `snapshot` and `capture` read: structuredContent when there is
+ * one, else the text content parsed as JSON (servers that predate structured output return JSON
+ * as text); for a JSON-RPC error, `{code, message, data}`.
+ */
+function expect_responseValue(response) {
+    if (response.kind === 'error')
+        return { ok: true, value: { code: response.code, message: response.message, data: response.data } };
+    if (response.structured_content !== null)
+        return { ok: true, value: response.structured_content };
+    const text = contentToText(response.content);
+    if (text.trim() === '')
+        return { ok: false, reason: 'the result has no structuredContent and no text content' };
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    }
+    catch {
+        const head = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+        return { ok: false, reason: `the result has no structuredContent and its text is not JSON: ${JSON.stringify(head)}` };
+    }
+}
+/** An isError result and a JSON-RPC error are both refusals. */
+const isRefusal = (response) => response.kind === 'error' || response.is_error;
+function checkIsError(expected, response) {
+    const refused = isRefusal(response);
+    const how = response.kind === 'error'
+        ? `the call got a JSON-RPC error ${response.code}: ${excerpt(response.message, 200)}`
+        : response.is_error
+            ? `the result has isError: true${errorText(response)}`
+            : 'the result is not an error';
+    const passed = refused === expected;
+    const reason = passed ? how : expected ? `expected the call to be refused; ${how}` : `expected a successful result; ${how}`;
+    return make('is_error', null, passed, expected, refused, reason);
+}
+function errorText(response) {
+    const text = responseText(response);
+    return text ? ` (${excerpt(text, 200)})` : '';
+}
+/**
+ * The spec: a tool that declares an outputSchema MUST return structuredContent conforming to it.
+ * Only successful results are held to it: an error result carries no structured output.
+ */
+function checkOutputSchema(tool, response) {
+    if (!tool?.outputSchema || response.kind === 'error' || response.is_error)
+        return undefined;
+    const schema = tool.outputSchema;
+    if (response.structured_content === null) {
+        return make('output_schema', null, false, schema, null, `${tool.name} declares an outputSchema, but the result has no structuredContent (the spec requires it)`);
+    }
+    const verdict = validate(schema, response.structured_content);
+    const actual = response.structured_content;
+    return verdict.ok
+        ? make('output_schema', null, true, schema, actual, `structuredContent conforms to ${tool.name}'s outputSchema`)
+        : make('output_schema', null, false, schema, actual, `structuredContent does not conform to ${tool.name}'s outputSchema: ${verdict.reason}`);
+}
+function checkPattern(pattern, text) {
+    let regex;
+    try {
+        regex = compileMatcherPattern(pattern);
+    }
+    catch (error) {
+        return make('pattern', null, false, pattern, text, `invalid pattern: ${error.message}`);
+    }
+    const passed = regex.test(text);
+    return make('pattern', null, passed, pattern, text, passed ? `the text matches /${pattern}/` : `the text does not match /${pattern}/`);
+}
+function checkJson(path, matcher, value) {
+    if (!value.ok)
+        return make('json', path, false, matcher, null, value.reason);
+    let nodes;
+    try {
+        nodes = queryValues(path, value.value);
+    }
+    catch (error) {
+        return make('json', path, false, matcher, null, error.message);
+    }
+    const outcome = matchValue(matcher, nodes, path);
+    return make('json', path, outcome.passed, matcher, outcome.actual, outcome.reason);
+}
+function checkExtraSchema(schema, value) {
+    if (!value.ok)
+        return make('schema', null, false, schema, null, value.reason);
+    const verdict = validate(schema, value.value);
+    const actual = value.value;
+    return verdict.ok ? make('schema', null, true, schema, actual, 'the value conforms to the schema') : make('schema', null, false, schema, actual, `the value does not conform to the schema: ${verdict.reason}`);
+}
+// Compiling a schema costs far more than validating with it, and the same outputSchema is checked
+// on every call of its tool: one compile per distinct schema (a failed compile is kept too).
+const expect_compiled = new Map();
+function compile(schema) {
+    const key = JSON.stringify(schema);
+    const cached = expect_compiled.get(key);
+    if (cached)
+        return cached;
+    let result;
+    if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
+        result = { problem: 'the schema is not a JSON Schema (an object or a boolean)' };
+    }
+    else {
+        const dialect = typeof schema === 'boolean' ? '' : dialectOf(schema);
+        const ajv = validatorFor(dialect);
+        if (!ajv)
+            result = { problem: `the schema declares an unsupported dialect ${dialect}` };
+        else {
+            try {
+                // An $id would clash with another schema of the same $id in the shared validator, and
+                // is no use here: remote references are never fetched.
+                const body = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema);
+                result = { validate: ajv.compile(body) };
+            }
+            catch (error) {
+                const message = error.message.split('\n')[0];
+                result = { problem: /resolve reference/i.test(message) ? `the schema cannot be compiled: ${message} (remote $refs are not fetched)` : `the schema cannot be compiled: ${message}` };
+            }
+        }
+    }
+    expect_compiled.set(key, result);
+    return result;
+}
+/** Why a schema cannot be used (for the loader to check `expect.schema` before any run); undefined when it compiles. */
+function schemaProblem(schema) {
+    const result = compile(schema);
+    return 'problem' in result ? result.problem : undefined;
+}
+function validate(schema, value) {
+    const result = compile(schema);
+    if ('problem' in result)
+        return { ok: false, reason: result.problem };
+    if (result.validate(value))
+        return { ok: true };
+    const errors = (result.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+    return { ok: false, reason: errors.join('; ') || 'invalid' };
+}
+function make(check, path, passed, expected, actual, reason) {
+    return { check, path, passed, expected: trimForReport(expected), actual: trimForReport(actual), reason };
+}
+const excerpt = (text, max) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+;// CONCATENATED MODULE: ./src/tooltests/capture.ts
+
+
+
+/**
+ * Values one step keeps for later ones: `capture: { order: "$.order_id" }`, then
+ * `args: { id: "${order}" }`.
+ */
+/** What a capture may be called: a letter or `_`, then letters, digits, `_` and `-`. */
+const CAPTURE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+// `$${` first, so an escaped placeholder is never read as one.
+const capture_PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
+const WHOLE = /^\$\{([A-Za-z_][A-Za-z0-9_-]*)\}$/;
+/**
+ * Replace `${name}` in every string value of `args`, recursively (object keys are left alone).
+ * A string that is exactly `${name}` becomes the captured value with its type (a number stays a
+ * number, an object an object); inside a longer string the value is interpolated (a string as it
+ * is, anything else as JSON). `$${` is a literal `${`. A name nothing captured is left as written
+ * and listed in `missing`, so the runner can fail the step instead of sending the placeholder.
+ */
+function substituteCaptures(args, captured) {
+    const missing = new Set();
+    const substitute = (value) => {
+        if (typeof value === 'string')
+            return substituteString(value, captured, missing);
+        if (Array.isArray(value))
+            return value.map(substitute);
+        if (value !== null && typeof value === 'object')
+            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
+        return value;
+    };
+    const out = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, substitute(v)]));
+    return { args: out, missing: [...missing] };
+}
+function substituteString(text, captured, missing) {
+    const whole = WHOLE.exec(text);
+    if (whole) {
+        if (Object.hasOwn(captured, whole[1]))
+            return captured[whole[1]];
+        missing.add(whole[1]);
+        return text;
+    }
+    return text.replace(capture_PLACEHOLDER, (all, name) => {
+        if (name === undefined)
+            return '${';
+        if (!Object.hasOwn(captured, name)) {
+            missing.add(name);
+            return all;
+        }
+        const value = captured[name];
+        return typeof value === 'string' ? value : JSON.stringify(value);
+    });
+}
+/** The capture names `args` uses, in order of first use (for the loader: each must be captured by an earlier step). */
+function referencedCaptures(args) {
+    const names = new Set();
+    for (const text of strings(args))
+        for (const m of text.matchAll(capture_PLACEHOLDER))
+            if (m[1] !== undefined)
+                names.add(m[1]);
+    return [...names];
+}
+/**
+ * `${` that does not start a valid placeholder (`${order id}`, an unclosed `${order`), for the
+ * loader to reject: sent as they are, they would be a silent typo. `$${` writes a literal `${`.
+ */
+function malformedPlaceholders(args) {
+    const bad = [];
+    for (const text of strings(args)) {
+        if (text.replace(capture_PLACEHOLDER, '').includes('${'))
+            bad.push(text);
+    }
+    return bad;
+}
+function strings(value) {
+    if (typeof value === 'string')
+        return [value];
+    if (Array.isArray(value))
+        return value.flatMap(strings);
+    if (value !== null && typeof value === 'object')
+        return Object.values(value).flatMap(strings);
+    return [];
+}
+/**
+ * Take each capture's value from a step's value. A path must select exactly one node: none means
+ * there is nothing to pass on, and several would leave the choice to document order, so both fail
+ * the step with a `capture` check (index the path, `$.items[0].id`, to pick one). Every capture
+ * gets a check, passed or not, so the report shows what was kept.
+ */
+function captureValues(capture, value) {
+    const captured = {};
+    const checks = [];
+    for (const [name, path] of Object.entries(capture)) {
+        let nodes;
+        try {
+            nodes = queryValues(path, value);
+        }
+        catch (error) {
+            checks.push(failed(name, path, null, `cannot capture ${name}: ${error.message}`));
+            continue;
+        }
+        if (nodes.length === 1) {
+            captured[name] = nodes[0];
+            checks.push({ check: 'capture', path, passed: true, expected: name, actual: trimForReport(nodes[0]), reason: `captured ${name} = ${show(nodes[0])}` });
+        }
+        else if (nodes.length === 0) {
+            checks.push(failed(name, path, null, `no value at ${path} to capture as ${name}`));
+        }
+        else {
+            checks.push(failed(name, path, trimForReport(nodes), `${path} selects ${nodes.length} values; a capture needs exactly one (index it, e.g. [0], to pick one)`));
+        }
+    }
+    return { captured, checks };
+}
+/**
+ * `captureValues` on a response: the same value the `json` checks read (structuredContent, else
+ * the text parsed as JSON, else the error's `{code, message, data}`). When there is none, every
+ * capture fails with the reason.
+ */
+function captureFromResponse(capture, response) {
+    const value = responseValue(response);
+    if (value.ok)
+        return captureValues(capture, value.value);
+    return { captured: {}, checks: Object.entries(capture).map(([name, path]) => failed(name, path, null, `cannot capture ${name}: ${value.reason}`)) };
+}
+const failed = (name, path, actual, reason) => ({ check: 'capture', path, passed: false, expected: name, actual, reason });
+
+;// CONCATENATED MODULE: ./src/config/tool-tests.ts
+
+
+
+
+
+/**
+ * The suite's tool tests, normalised (the single-call form becomes one step) and checked for
+ * what the JSON Schema cannot say: unique ids, JSONPaths that parse (RFC 9535), matchers and
+ * patterns that compile, schemas that compile, and every `${name}` captured by an earlier step.
+ */
+function normaliseToolTests(raw, problem) {
+    const seen = new Map();
+    return raw.map((test, i) => {
+        const earlier = seen.get(test.id);
+        if (earlier !== undefined)
+            problem(`duplicate tool test id '${test.id}' (first used by tool_tests[${earlier}])`, ['tool_tests', i, 'id']);
+        else
+            seen.set(test.id, i);
+        const single = test.steps === undefined;
+        const rawSteps = single ? [{ tool: test.tool, args: test.args, expect: test.expect, capture: test.capture }] : (test.steps ?? []);
+        const captured = new Set();
+        const steps = rawSteps.map((step, j) => {
+            const at = (...rest) => (single ? ['tool_tests', i, ...rest] : ['tool_tests', i, 'steps', j, ...rest]);
+            const args = step.args ?? {};
+            for (const text of malformedPlaceholders(args))
+                problem(`'${text}' has a \${ that is not a placeholder: write \${name} (letters, digits, _ and -), or $\${ for a literal \${`, at('args'));
+            for (const name of referencedCaptures(args)) {
+                if (!captured.has(name)) {
+                    const hint = single ? 'a single-call test captures nothing; use steps' : captured.size ? `earlier steps capture ${[...captured].join(', ')}` : 'no earlier step captures anything';
+                    problem(`\${${name}} is not captured by an earlier step (${hint}); write $\${ for a literal \${`, at('args'));
+                }
+            }
+            const capture = step.capture ?? {};
+            for (const [name, path] of Object.entries(capture)) {
+                if (!CAPTURE_NAME.test(name))
+                    problem(`capture name '${name}' cannot be used as \${${name}}: use letters, digits, _ and - (starting with a letter or _)`, at('capture', name));
+                checkPath(path, at('capture', name), problem);
+                captured.add(name);
+            }
+            return { tool: step.tool, args, expect: normaliseExpect(step.expect ?? {}, at, problem), capture };
+        });
+        return { id: test.id, steps, runs: test.runs ?? 1, tags: test.tags ?? [] };
+    });
+}
+function normaliseExpect(raw, at, problem) {
+    const expect = {};
+    if (raw.is_error !== undefined)
+        expect.is_error = raw.is_error;
+    if (raw.contains !== undefined)
+        expect.contains = typeof raw.contains === 'string' ? [raw.contains] : raw.contains;
+    if (raw.pattern !== undefined) {
+        expect.pattern = raw.pattern;
+        try {
+            compileMatcherPattern(raw.pattern);
+        }
+        catch (error) {
+            problem(`invalid regular expression: ${error.message}`, at('expect', 'pattern'));
+        }
+    }
+    if (raw.json !== undefined) {
+        expect.json = raw.json;
+        for (const [path, matcher] of Object.entries(raw.json)) {
+            checkPath(path, at('expect', 'json', path), problem);
+            const trouble = matcherProblem(matcher);
+            if (trouble)
+                problem(trouble, at('expect', 'json', path));
+        }
+    }
+    if (raw.schema !== undefined) {
+        expect.schema = raw.schema;
+        const trouble = schemaProblem(raw.schema);
+        if (trouble)
+            problem(trouble, at('expect', 'schema'));
+    }
+    if (raw.max_ms !== undefined)
+        expect.max_ms = raw.max_ms;
+    if (raw.snapshot !== undefined && raw.snapshot !== false) {
+        const ignore = raw.snapshot === true ? [] : (raw.snapshot.ignore ?? []);
+        ignore.forEach((path, k) => checkPath(path, at('expect', 'snapshot', 'ignore', k), problem));
+        expect.snapshot = { ignore };
+    }
+    return expect;
+}
+function checkPath(path, where, problem) {
+    const trouble = pathProblem(path);
+    if (trouble)
+        problem(`${trouble} (RFC 9535)`, where);
+}
+
 ;// CONCATENATED MODULE: ./src/config/types.ts
 const DEFAULT_MODEL = 'openai/gpt-4o-mini';
 const DEFAULT_JUDGE_MODEL = 'openai/gpt-4o-mini';
 const DEFAULT_THRESHOLD = 0.7;
 
 ;// CONCATENATED MODULE: ./src/config/suite.ts
+
 
 
 
@@ -21285,8 +28091,9 @@ function parseSuite(text, file, overrides = {}) {
     }
     const raw = data;
     const problems = [];
+    const rawCases = raw.cases ?? [];
     const seen = new Map();
-    raw.cases.forEach((c, i) => {
+    rawCases.forEach((c, i) => {
         const earlier = seen.get(c.id);
         if (earlier !== undefined) {
             problems.push(new ConfigError(`duplicate case id '${c.id}' (first used by cases[${earlier}])`, at(nodeOffset(doc, ['cases', i, 'id']), `cases[${i}].id`)));
@@ -21295,7 +28102,9 @@ function parseSuite(text, file, overrides = {}) {
             seen.set(c.id, i);
         }
     });
-    const cases = raw.cases.map((c, i) => ({
+    const report = (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))));
+    const toolTests = normaliseToolTests(raw.tool_tests ?? [], report);
+    const cases = rawCases.map((c, i) => ({
         id: c.id,
         prompt: c.prompt,
         rubric: c.rubric.trim(),
@@ -21316,7 +28125,7 @@ function parseSuite(text, file, overrides = {}) {
             }
             return requirement;
         }),
-        golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))),
+        golden: goldenOf(c, i, report),
         runs: c.runs ?? raw.runs ?? 1,
         kind: c.kind ?? 'soft',
         tags: c.tags ?? []
@@ -21327,8 +28136,9 @@ function parseSuite(text, file, overrides = {}) {
         source: file,
         judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL,
         models: pickModels(overrides, raw.models),
-        system_prompts: Object.entries(raw.system_prompts).map(([name, text]) => ({ name, text })),
+        system_prompts: Object.entries(raw.system_prompts ?? {}).map(([name, text]) => ({ name, text })),
         cases,
+        tool_tests: toolTests,
         pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 }
     };
 }
@@ -21386,7 +28196,11 @@ function patternOf(expected) {
 }
 /** oneOf failures repeat every branch's errors; keep the ones that point deepest and drop the summary. */
 function relevantErrors(errors) {
-    const withoutSummaries = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if');
+    // The root's anyOf (cases or tool_tests) reads as one missing key, not three complaints.
+    const neither = errors.some((e) => e.keyword === 'anyOf' && e.instancePath === '' && e.schemaPath === '#/anyOf');
+    const withoutSummaries = errors
+        .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !(neither && e.instancePath === '' && (e.keyword === 'anyOf' || (e.keyword === 'required' && e.schemaPath.startsWith('#/anyOf')))))
+        .concat(neither ? [{ keyword: 'required', instancePath: '', schemaPath: '#/anyOf', params: { missingProperty: 'cases' }, message: 'or tool_tests' }] : []);
     const byPath = new Map();
     for (const e of withoutSummaries) {
         const list = byPath.get(e.instancePath) ?? [];
@@ -21418,7 +28232,12 @@ function schemaError(error, doc, at) {
         }
         case 'required': {
             const missing = String(error.params.missingProperty);
-            return new ConfigError(`missing required key '${missing}'`, at(nodeOffset(doc, path), dotted(path)));
+            const either = error.schemaPath === '#/anyOf' ? " (or 'tool_tests' for a suite of tool tests alone)" : '';
+            return new ConfigError(`missing required key '${missing}'${either}`, at(nodeOffset(doc, path), dotted(path)));
+        }
+        case 'dependentRequired': {
+            const { property, missingProperty } = error.params;
+            return new ConfigError(`missing required key '${missingProperty}' (needed by ${property})`, at(nodeOffset(doc, path), dotted(path)));
         }
         default:
             return new ConfigError(describe(error), at(nodeOffset(doc, path), dotted(path)));
@@ -21440,6 +28259,12 @@ function knownKeysAt(path) {
         return defs.case.properties ?? {};
     if (path[0] === 'cases' && path[2] === 'required_tools' && path.length === 4)
         return defs.toolRequirement.oneOf?.[1].properties ?? {};
+    if (path[0] === 'tool_tests' && path.length === 2)
+        return defs.toolTest.properties ?? {};
+    if (path[0] === 'tool_tests' && path[2] === 'steps' && path.length === 4)
+        return defs.toolTestStep.properties ?? {};
+    if (path[0] === 'tool_tests' && path.at(-1) === 'expect')
+        return defs.toolTestExpect.properties ?? {};
     return {};
 }
 function nodeOffset(doc, path) {
@@ -21463,6 +28288,912 @@ function dedupe(errors) {
     return errors.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
 }
 
+;// CONCATENATED MODULE: ./src/conformance/checks/common.ts
+
+function passed(check, message, exchange) {
+    return { ...check, status: 'pass', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) };
+}
+/** A failing check: `fail` when it is an error, `warn` when it only warns. */
+function common_failed(check, message, exchange) {
+    return { ...check, status: check.severity === 'error' ? 'fail' : 'warn', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) };
+}
+function skipped(check, message) {
+    return { ...check, status: 'skip', message };
+}
+function evidenceOf(exchange) {
+    const { response } = exchange;
+    const parts = [];
+    if (response.status !== undefined)
+        parts.push(`HTTP ${response.status}`);
+    if (response.headers?.['mcp-session-id'])
+        parts.push(`Mcp-Session-Id: ${response.headers['mcp-session-id']}`);
+    if (response.frame)
+        parts.push(trimEvidence(response.frame));
+    else if (response.body)
+        parts.push(trimEvidence(response.body));
+    if (response.timedOut)
+        parts.push('(no answer before the timeout)');
+    if (response.failure)
+        parts.push(`(${response.failure})`);
+    return { request: trimEvidence(exchange.request), response: parts.join(' ') || '(nothing)' };
+}
+/** "error -32601 (Method not found)", "a result", "no answer" — for messages. */
+function describeResponse(exchange) {
+    const { response } = exchange;
+    // "HTTP 200 with a result", not "HTTP 200 a result".
+    const http = response.status !== undefined ? `HTTP ${response.status} with ` : '';
+    if (response.frame?.error)
+        return `${http}error ${response.frame.error.code} (${response.frame.error.message})`;
+    if (response.frame?.result)
+        return `${http}a result${response.frame.result.isError === true ? ' (isError: true)' : ''}`;
+    if (response.timedOut)
+        return 'no answer before the timeout';
+    if (response.failure)
+        return response.failure;
+    return `${http}no JSON-RPC response`;
+}
+const errorCode = (exchange) => exchange?.response.frame?.error?.code;
+const resultOf = (exchange) => exchange?.response.frame?.result;
+function common_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./src/conformance/types.ts
+/** Layer 0: deterministic protocol conformance for MCP 2026-07-28. */
+const MODERN_VERSION = '2026-07-28';
+const LEGACY_VERSION = '2025-11-25';
+/** The reserved `_meta` keys of the per-request envelope (§3). */
+const META = {
+    protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+    clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+    clientInfo: 'io.modelcontextprotocol/clientInfo',
+    serverInfo: 'io.modelcontextprotocol/serverInfo'
+};
+/** The modern envelope, with parts left out for the negative tests. */
+function envelope(options = {}) {
+    const meta = { [META.clientInfo]: { name: 'mcp-server-evals-conformance', version: '1' } };
+    if (options.version !== null)
+        meta[META.protocolVersion] = options.version ?? MODERN_VERSION;
+    if (options.capabilities !== false)
+        meta[META.clientCapabilities] = {};
+    return meta;
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/results.ts
+
+
+/** Checks on server/discover, list ordering, caching fields and resultType. */
+const DISCOVER_RESPONDS = { id: 'discover-responds', severity: 'error', spec: '§2 server/discover' };
+const DISCOVER_VERSIONS = { id: 'discover-supported-versions', severity: 'error', spec: '§2 server/discover' };
+const DISCOVER_CAPABILITIES = { id: 'discover-capabilities', severity: 'error', spec: '§2 server/discover' };
+const DISCOVER_SERVER_INFO = { id: 'discover-server-info', severity: 'warning', spec: '§2, §3 serverInfo in _meta (SHOULD)' };
+const TOOLS_ORDER = { id: 'tools-list-deterministic-order', severity: 'warning', spec: '§9 tools/list order (SHOULD be deterministic)' };
+const CACHE_FIELDS = { id: 'list-cache-fields', severity: 'error', spec: '§6 ttlMs and cacheScope' };
+const RESULT_TYPE = { id: 'result-type-present', severity: 'error', spec: '§7 resultType' };
+function checkDiscover(probe) {
+    const result = resultOf(probe.discover);
+    if (!result) {
+        const why = `server/discover got ${describeResponse(probe.discover)}`;
+        return [common_failed(DISCOVER_RESPONDS, why, probe.discover), ...[DISCOVER_VERSIONS, DISCOVER_CAPABILITIES, DISCOVER_SERVER_INFO].map((c) => skipped(c, 'no discover result'))];
+    }
+    const versions = result.supportedVersions;
+    const info = common_isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
+    return [
+        passed(DISCOVER_RESPONDS, 'server/discover answered', probe.discover),
+        Array.isArray(versions) && versions.includes(MODERN_VERSION)
+            ? passed(DISCOVER_VERSIONS, `supportedVersions: ${JSON.stringify(versions)}`)
+            : common_failed(DISCOVER_VERSIONS, `supportedVersions must list ${MODERN_VERSION}; got ${JSON.stringify(versions)}`, probe.discover),
+        common_isObject(result.capabilities)
+            ? passed(DISCOVER_CAPABILITIES, `capabilities: ${Object.keys(result.capabilities).join(', ') || '(none)'}`)
+            : common_failed(DISCOVER_CAPABILITIES, 'the discover result has no capabilities object', probe.discover),
+        common_isObject(info) && typeof info.name === 'string'
+            ? passed(DISCOVER_SERVER_INFO, `serverInfo: ${String(info.name)} ${String(info.version ?? '')}`.trim())
+            : common_failed(DISCOVER_SERVER_INFO, `the discover result's _meta has no ${META.serverInfo}`, probe.discover)
+    ];
+}
+function toolNames(exchange) {
+    const tools = resultOf(exchange)?.tools;
+    return Array.isArray(tools) ? tools.map((t) => (common_isObject(t) ? String(t.name) : '?')) : undefined;
+}
+function checkToolsOrder(probe) {
+    const [first, second] = probe.toolsList.map(toolNames);
+    if (!first || !second)
+        return skipped(TOOLS_ORDER, `tools/list got ${describeResponse(probe.toolsList[0])}`);
+    if (first.join('\n') !== second.join('\n')) {
+        return common_failed(TOOLS_ORDER, `two consecutive tools/list calls returned different orders: [${first.join(', ')}] then [${second.join(', ')}]`, probe.toolsList[1]);
+    }
+    const fresh = toolNames(probe.toolsListFresh);
+    const freshWhere = probe.transport === 'stdio' ? 'a second server process' : 'a second request';
+    if (fresh && fresh.join('\n') !== first.join('\n')) {
+        return common_failed(TOOLS_ORDER, `${freshWhere} listed the tools in another order: [${first.join(', ')}] then [${fresh.join(', ')}]`, probe.toolsListFresh);
+    }
+    return passed(TOOLS_ORDER, `same order on two calls${fresh ? ` and from ${freshWhere}` : ''} (${first.length} tools)`);
+}
+/** Every list exchange: the first pages, the repeated and fresh tools/list, and every later page. */
+function listExchanges(probe) {
+    const pages = Object.values(probe.listPages ?? {}).flat();
+    return [...new Set([...probe.toolsList, ...probe.otherLists, ...pages])];
+}
+/** Results that must carry ttlMs and cacheScope: discover, every page of the lists, resources/read (§6). */
+function cacheableExchanges(probe) {
+    return [probe.discover, ...listExchanges(probe), ...(probe.resourceRead ? [probe.resourceRead] : [])];
+}
+function checkCacheFields(probe) {
+    const problems = [];
+    let seen = 0;
+    for (const exchange of cacheableExchanges(probe)) {
+        const result = resultOf(exchange);
+        if (!result || (result.resultType !== undefined && result.resultType !== 'complete'))
+            continue;
+        seen++;
+        const { ttlMs, cacheScope } = result;
+        if (!(typeof ttlMs === 'number' && Number.isInteger(ttlMs) && ttlMs >= 0))
+            problems.push({ exchange, problem: `${exchange.method}: ttlMs is ${JSON.stringify(ttlMs) ?? 'missing'} (an integer ≥ 0 is required)` });
+        if (cacheScope !== 'public' && cacheScope !== 'private')
+            problems.push({ exchange, problem: `${exchange.method}: cacheScope is ${JSON.stringify(cacheScope) ?? 'missing'} ("public" or "private")` });
+    }
+    if (seen === 0)
+        return skipped(CACHE_FIELDS, 'no complete list result to inspect');
+    if (problems.length > 0)
+        return common_failed(CACHE_FIELDS, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange);
+    return passed(CACHE_FIELDS, `ttlMs and cacheScope on all ${seen} cacheable results`);
+}
+const INPUT_REQUIRED_ALLOWED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+function checkResultType(probe) {
+    const calls = probe.invalidArguments?.calls.map((c) => c.exchange) ?? [];
+    const exchanges = [probe.discover, ...listExchanges(probe), probe.resourceRead, probe.unknownTool, ...calls].filter((e) => !!e);
+    const problems = [];
+    let seen = 0;
+    for (const exchange of exchanges) {
+        const result = resultOf(exchange);
+        if (!result)
+            continue;
+        seen++;
+        const type = result.resultType;
+        if (type === undefined)
+            problems.push({ exchange, problem: `${exchange.method}: no resultType` });
+        else if (type === 'input_required' && !INPUT_REQUIRED_ALLOWED.has(exchange.method))
+            problems.push({ exchange, problem: `${exchange.method}: input_required is only allowed on tools/call, prompts/get and resources/read` });
+        else if (type !== 'complete' && type !== 'input_required')
+            problems.push({ exchange, problem: `${exchange.method}: unknown resultType ${JSON.stringify(type)}` });
+    }
+    if (seen === 0)
+        return skipped(RESULT_TYPE, 'no result to inspect');
+    if (problems.length > 0)
+        return common_failed(RESULT_TYPE, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange);
+    return passed(RESULT_TYPE, `resultType on all ${seen} results`);
+}
+const unique = (items) => [...new Set(items)];
+
+;// CONCATENATED MODULE: ./src/conformance/checks/errors.ts
+
+
+/** Error paths (§5, §3) and the HTTP binding's rules (§4). */
+const UNKNOWN_TOOL = { id: 'unknown-tool-error', severity: 'error', spec: '§5 unknown tool → -32602' };
+const UNSUPPORTED_VERSION = { id: 'unsupported-version-error', severity: 'error', spec: '§5 unsupported version → -32022 with data.supported and data.requested' };
+const MISSING_ENVELOPE = { id: 'missing-envelope-error', severity: 'error', spec: '§3 missing clientCapabilities in _meta → -32602' };
+const MISSING_VERSION = {
+    id: 'missing-version-error',
+    severity: 'warning',
+    spec: '§3 missing protocolVersion in _meta → -32602 (a dual-era server may serve it as a 2025-era request)'
+};
+const MISSING_RESOURCE = { id: 'missing-resource-error', severity: 'error', spec: '§5 missing resource → -32602 (-32002 is retired)' };
+const RETIRED_CODES = { id: 'retired-error-codes', severity: 'error', spec: '§5 -32001..-32004 and -32042 must not be emitted' };
+const HTTP_METHOD_HEADER = { id: 'http-mcp-method-header', severity: 'error', spec: '§4 Mcp-Method required and equal to the body → else 400 + -32020' };
+const HTTP_NAME_HEADER = { id: 'http-mcp-name-header', severity: 'error', spec: '§4 Mcp-Name required on tools/call, resources/read, prompts/get → else 400 + -32020' };
+const HTTP_VERSION_HEADER = { id: 'http-protocol-version-header', severity: 'error', spec: '§4 MCP-Protocol-Version must equal the _meta version → else 400 + -32020' };
+const HTTP_GET_DELETE = { id: 'http-get-delete-405', severity: 'warning', spec: '§4 GET and DELETE are removed (SHOULD answer 405)' };
+const HTTP_NO_SESSION = { id: 'http-no-session-id', severity: 'error', spec: '§4, §10 sessions are removed: never mint Mcp-Session-Id' };
+const HTTP_UNKNOWN_METHOD = { id: 'http-unknown-method-404', severity: 'error', spec: '§4 unknown method → 404 with a -32601 body' };
+const RETIRED = new Set([-32001, -32002, -32003, -32004, -32042]);
+const UNSUPPORTED_VERSION_SENT = '2099-01-01';
+function checkUnknownTool(probe) {
+    const exchange = probe.unknownTool;
+    if (!exchange)
+        return skipped(UNKNOWN_TOOL, 'not probed');
+    if (errorCode(exchange) === -32602)
+        return passed(UNKNOWN_TOOL, 'unknown tool → -32602', exchange);
+    return common_failed(UNKNOWN_TOOL, `calling an unknown tool got ${describeResponse(exchange)}; expected error -32602`, exchange);
+}
+function checkUnsupportedVersion(probe) {
+    const exchange = probe.unsupportedVersion;
+    if (!exchange)
+        return skipped(UNSUPPORTED_VERSION, 'not probed');
+    const code = errorCode(exchange);
+    if (code !== -32022) {
+        const note = code === -32004 ? ' (-32004 is the draft code, retired)' : '';
+        return common_failed(UNSUPPORTED_VERSION, `protocolVersion ${UNSUPPORTED_VERSION_SENT} got ${describeResponse(exchange)}${note}; expected -32022`, exchange);
+    }
+    const data = exchange.response.frame?.error?.data;
+    if (!common_isObject(data) || !Array.isArray(data.supported) || data.requested !== UNSUPPORTED_VERSION_SENT) {
+        return common_failed(UNSUPPORTED_VERSION, `-32022 without data.supported (array) and data.requested ("${UNSUPPORTED_VERSION_SENT}"): data is ${JSON.stringify(data)}`, exchange);
+    }
+    return passed(UNSUPPORTED_VERSION, `-32022, supported ${JSON.stringify(data.supported)}`, exchange);
+}
+/** -32602, and HTTP 400 over HTTP. */
+function rejectedAsInvalid(exchange) {
+    return errorCode(exchange) === -32602 && (exchange.response.status === undefined || exchange.response.status === 400);
+}
+function checkMissingEnvelope(probe) {
+    const expected = `expected -32602${probe.transport === 'http' ? ' with HTTP 400' : ''}`;
+    const caps = probe.missingCapabilities;
+    const version = probe.missingVersion;
+    return [
+        !caps
+            ? skipped(MISSING_ENVELOPE, 'not probed')
+            : rejectedAsInvalid(caps)
+                ? passed(MISSING_ENVELOPE, 'no clientCapabilities → -32602', caps)
+                : common_failed(MISSING_ENVELOPE, `a request with protocolVersion but without clientCapabilities got ${describeResponse(caps)}; ${expected}`, caps),
+        // Without a version claim the request looks like a 2025-era one; a dual-era server serves it.
+        !version
+            ? skipped(MISSING_VERSION, 'not probed')
+            : rejectedAsInvalid(version)
+                ? passed(MISSING_VERSION, 'no protocolVersion → -32602', version)
+                : common_failed(MISSING_VERSION, `a request without protocolVersion got ${describeResponse(version)}: served as a 2025-era request (fine for a dual-era server; a 2026-07-28-only server must answer -32602)`, version)
+    ];
+}
+function checkMissingResource(probe) {
+    const exchange = probe.missingResource;
+    if (!exchange)
+        return skipped(MISSING_RESOURCE, 'the server advertises no resources');
+    const code = errorCode(exchange);
+    if (code === -32602)
+        return passed(MISSING_RESOURCE, 'missing resource → -32602', exchange);
+    if (code === -32002)
+        return common_failed(MISSING_RESOURCE, 'missing resource → -32002, the retired code; answer -32602', exchange);
+    const contents = exchange.response.frame?.result?.contents;
+    if (Array.isArray(contents) && contents.length === 0)
+        return common_failed(MISSING_RESOURCE, 'missing resource answered with empty contents; answer -32602', exchange);
+    return common_failed(MISSING_RESOURCE, `reading a missing resource got ${describeResponse(exchange)}; expected -32602`, exchange);
+}
+/**
+ * Retired codes anywhere else. The exchanges owned by a specific error check are left to it, so
+ * one defect is reported by one check.
+ */
+function checkRetiredCodes(probe) {
+    const owned = new Set([probe.unknownTool, probe.unsupportedVersion, probe.missingVersion, probe.missingCapabilities, probe.missingResource]);
+    // The invalid-arguments calls are left to their own check too; every page of every list is not.
+    const everything = [probe.discover, ...listExchanges(probe), probe.toolsListFresh, probe.resourceRead, ...Object.values(probe.http ?? {}), ...(probe.paramHeaders?.probed.map((p) => p.exchange) ?? [])];
+    const hits = everything.filter((e) => !!e && !owned.has(e) && RETIRED.has(errorCode(e) ?? 0));
+    if (hits.length)
+        return common_failed(RETIRED_CODES, hits.map((e) => `${e.method} → ${errorCode(e)}`).join('; '), hits[0]);
+    return passed(RETIRED_CODES, 'no retired error code seen');
+}
+/** A header violation must be answered 400 with -32020. */
+function headerRejected(exchange) {
+    return exchange.response.status === 400 && errorCode(exchange) === -32020;
+}
+function headerCheck(spec, cases) {
+    for (const [what, exchange] of cases) {
+        if (!headerRejected(exchange))
+            return common_failed(spec, `${what} got ${describeResponse(exchange)}; expected HTTP 400 with -32020`, exchange);
+    }
+    return passed(spec, `${cases.map(([w]) => w).join(' and ')} → 400 + -32020`);
+}
+function checkHttp(probe) {
+    const specs = [HTTP_METHOD_HEADER, HTTP_NAME_HEADER, HTTP_VERSION_HEADER, HTTP_GET_DELETE, HTTP_NO_SESSION, HTTP_UNKNOWN_METHOD];
+    const http = probe.http;
+    if (!http)
+        return specs.map((s) => skipped(s, probe.transport === 'stdio' ? 'stdio server: no HTTP binding' : 'not probed'));
+    const calls = [...(probe.invalidArguments?.calls.map((c) => c.exchange) ?? []), ...(probe.paramHeaders?.probed.map((p) => p.exchange) ?? [])];
+    const minted = [probe.discover, ...listExchanges(probe), probe.toolsListFresh, probe.resourceRead, probe.unknownTool, ...Object.values(http), ...calls].find((e) => e?.response.headers?.['mcp-session-id']);
+    const notAllowed = [http.get, http.delete].find((e) => e.response.status !== 405);
+    const unknownOk = http.unknownMethod.response.status === 404 && errorCode(http.unknownMethod) === -32601;
+    return [
+        headerCheck(HTTP_METHOD_HEADER, [
+            ['a request without Mcp-Method', http.missingMethodHeader],
+            ['an Mcp-Method that differs from the body', http.mismatchedMethodHeader]
+        ]),
+        headerCheck(HTTP_NAME_HEADER, [
+            ['tools/call without Mcp-Name', http.missingNameHeader],
+            ['an Mcp-Name that differs from params.name', http.mismatchedNameHeader]
+        ]),
+        headerCheck(HTTP_VERSION_HEADER, [['an MCP-Protocol-Version that differs from _meta', http.mismatchedVersionHeader]]),
+        notAllowed ? common_failed(HTTP_GET_DELETE, `${notAllowed.method} got ${describeResponse(notAllowed)}; expected 405`, notAllowed) : passed(HTTP_GET_DELETE, 'GET and DELETE → 405'),
+        minted ? common_failed(HTTP_NO_SESSION, `${minted.method} answered with Mcp-Session-Id: ${minted.response.headers?.['mcp-session-id']}`, minted) : passed(HTTP_NO_SESSION, 'no Mcp-Session-Id minted'),
+        unknownOk ? passed(HTTP_UNKNOWN_METHOD, 'unknown method → 404 + -32601') : common_failed(HTTP_UNKNOWN_METHOD, `an unknown method got ${describeResponse(http.unknownMethod)}; expected HTTP 404 with -32601`, http.unknownMethod)
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/schemas.ts
+
+
+
+/** Checks on the tools themselves: schemas, names, and description lint. */
+const INPUT_SCHEMA = { id: 'tool-input-schema-valid', severity: 'error', spec: '§8 inputSchema: root type object, valid JSON Schema (2020-12 unless $schema says otherwise)' };
+const OUTPUT_SCHEMA = { id: 'tool-output-schema-valid', severity: 'error', spec: '§8 outputSchema: valid JSON Schema' };
+const REMOTE_REF = { id: 'schema-no-remote-ref', severity: 'error', spec: '§8 $ref to a network URI: clients must not fetch it, so the schema cannot be resolved' };
+const TOOL_NAMES = {
+    id: 'tool-names-valid',
+    severity: 'warning',
+    spec: '§9 server/tools "Tool Names" (2025-11-25, 2026-07-28): SHOULD be 1–128 characters, only A-Z a-z 0-9 _ - .'
+};
+const TOOL_NAMES_UNIQUE = { id: 'tool-names-unique', severity: 'error', spec: '§9 tool names identify tools' };
+const LINT_DESCRIPTIONS = { id: 'lint-tool-descriptions', severity: 'warning', spec: 'lint: models choose tools by their descriptions' };
+const LINT_PARAMETERS = { id: 'lint-parameter-descriptions', severity: 'warning', spec: 'lint: models fill arguments from parameter descriptions' };
+const LINT_NEAR_DUPLICATES = {
+    id: 'lint-near-duplicate-names',
+    severity: 'warning',
+    spec: 'lint: names that differ only in case or separators (getItem, get_item, get-item) make models pick the wrong one'
+};
+const TASK_SUPPORT_REQUIRED = {
+    id: 'tool-task-support-required',
+    severity: 'warning',
+    spec: '§10 Tasks moved to an extension: a tool with execution.taskSupport "required" only runs as a task'
+};
+const LINT_SCHEMA_SIZE = { id: 'lint-schema-size', severity: 'warning', spec: 'lint: large schemas crowd the model’s context' };
+/** A tool schema over this many characters of JSON costs a model real context on every turn. */
+const LARGE_SCHEMA_CHARS = 8000;
+/**
+ * The spec's text (server/tools "Tool Names", 2025-11-25 and 2026-07-28), not SEP-986's draft
+ * (1–64 characters, `/` allowed), which the conformance suite's tools-name-format followed up to
+ * 0.2.0-alpha.11.
+ */
+const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
+/** The tools a list of pages lists, in page order; undefined when the first page lists none. */
+function toolsOfPages(pages) {
+    const all = pages.map((p) => resultOf(p)?.tools);
+    if (!Array.isArray(all[0]))
+        return undefined;
+    return all.flatMap((tools) => (Array.isArray(tools) ? tools : [])).filter(common_isObject).map((t) => ({ ...t, name: String(t.name) }));
+}
+/** The tools/list page that lists `name`, for evidence (page 1 when none does). */
+function pageListing(probe, name) {
+    const pages = probe.listPages?.['tools/list'] ?? probe.toolsList;
+    return pages.find((p) => toolsOfPages([p])?.some((t) => t.name === name)) ?? probe.toolsList[0];
+}
+/** Every listed tool, over all pages of the first listing. */
+function listedTools(probe) {
+    return toolsOfPages(probe.listPages?.['tools/list'] ?? [probe.toolsList[0]]);
+}
+/** Every `$ref` in a schema, with where it is. */
+function refs(schema, path = '#') {
+    if (Array.isArray(schema))
+        return schema.flatMap((s, i) => refs(s, `${path}/${i}`));
+    if (!common_isObject(schema))
+        return [];
+    const own = typeof schema.$ref === 'string' ? [{ ref: schema.$ref, at: path }] : [];
+    return [...own, ...Object.entries(schema).flatMap(([k, v]) => (k === 'enum' || k === 'const' ? [] : refs(v, `${path}/${k}`)))];
+}
+const isRemote = (ref) => !ref.startsWith('#');
+/** The schema with remote `$ref`s dropped: they are another check's finding, not this one's. */
+function withoutRemoteRefs(schema) {
+    if (Array.isArray(schema))
+        return schema.map(withoutRemoteRefs);
+    if (!common_isObject(schema))
+        return schema;
+    const out = {};
+    for (const [k, v] of Object.entries(schema)) {
+        if (k === '$ref' && typeof v === 'string' && isRemote(v))
+            continue;
+        out[k] = k === 'enum' || k === 'const' ? v : withoutRemoteRefs(v);
+    }
+    return out;
+}
+/** Compile under the dialect the schema names (2020-12 when it names none). */
+function compileProblem(schema) {
+    if (typeof schema === 'boolean')
+        return undefined;
+    if (!common_isObject(schema))
+        return 'is not a JSON Schema object';
+    const dialect = dialectOf(schema);
+    const ajv = validatorFor(dialect);
+    if (!ajv)
+        return `declares an unsupported dialect ${dialect}`;
+    try {
+        const cleaned = withoutRemoteRefs(schema);
+        // A schema's own $id must not clash across compiles, and must not send the resolver out.
+        delete cleaned.$id;
+        ajv.compile(cleaned);
+        return undefined;
+    }
+    catch (error) {
+        return firstLine(error.message);
+    }
+}
+function checkSchemas(probe) {
+    const tools = listedTools(probe);
+    if (!tools) {
+        const why = `tools/list got ${describeResponse(probe.toolsList[0])}`;
+        return [INPUT_SCHEMA, OUTPUT_SCHEMA, REMOTE_REF].map((c) => skipped(c, why));
+    }
+    const inputProblems = [];
+    const outputProblems = [];
+    const remote = [];
+    let outputs = 0;
+    for (const tool of tools) {
+        const input = tool.inputSchema;
+        if (!common_isObject(input))
+            inputProblems.push(`${tool.name}: no inputSchema object`);
+        else {
+            if (input.type !== 'object')
+                inputProblems.push(`${tool.name}: root type must be "object" (is ${JSON.stringify(input.type) ?? 'missing'})`);
+            const problem = compileProblem(input);
+            if (problem)
+                inputProblems.push(`${tool.name}: ${problem}`);
+        }
+        if (tool.outputSchema !== undefined) {
+            outputs++;
+            const problem = compileProblem(tool.outputSchema);
+            if (problem)
+                outputProblems.push(`${tool.name}: ${problem}`);
+        }
+        for (const [field, schema] of [
+            ['inputSchema', input],
+            ['outputSchema', tool.outputSchema]
+        ]) {
+            for (const { ref, at } of refs(schema).filter((r) => isRemote(r.ref)))
+                remote.push(`${tool.name}.${field} ${at}: $ref ${ref}`);
+        }
+    }
+    const evidence = probe.toolsList[0];
+    return [
+        inputProblems.length ? common_failed(INPUT_SCHEMA, inputProblems.join('; '), evidence) : passed(INPUT_SCHEMA, `${tools.length} input schemas compile`),
+        outputs === 0
+            ? skipped(OUTPUT_SCHEMA, 'no tool declares an outputSchema')
+            : outputProblems.length
+                ? common_failed(OUTPUT_SCHEMA, outputProblems.join('; '), evidence)
+                : passed(OUTPUT_SCHEMA, `${outputs} output schemas compile`),
+        remote.length ? common_failed(REMOTE_REF, `remote references (not fetched): ${remote.join('; ')}`, evidence) : passed(REMOTE_REF, 'every $ref is local')
+    ];
+}
+function checkToolNames(probe) {
+    const tools = listedTools(probe);
+    if (!tools)
+        return [skipped(TOOL_NAMES, 'no tool list'), skipped(TOOL_NAMES_UNIQUE, 'no tool list')];
+    const bad = tools.filter((t) => !NAME_RULE.test(t.name)).map((t) => JSON.stringify(t.name));
+    const counts = new Map();
+    for (const t of tools)
+        counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
+    const duplicates = [...counts].filter(([, n]) => n > 1).map(([name, n]) => `${name} (${n}×)`);
+    return [
+        bad.length ? common_failed(TOOL_NAMES, `names outside the rule: ${bad.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES, 'every name follows the rule'),
+        duplicates.length ? common_failed(TOOL_NAMES_UNIQUE, `duplicate names: ${duplicates.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES_UNIQUE, 'every name is unique')
+    ];
+}
+/** The schema a local `{"$ref": "#/..."}` points at, within the same root. */
+function resolveLocalRef(root, schema) {
+    if (!common_isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
+        return undefined;
+    let node = root;
+    for (const part of schema.$ref.slice(2).split('/'))
+        node = common_isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    return node;
+}
+/** Most tool-selection failures are description failures: warn about the usual ones. */
+function lintTools(probe) {
+    const tools = listedTools(probe);
+    if (!tools)
+        return [LINT_DESCRIPTIONS, LINT_PARAMETERS, LINT_NEAR_DUPLICATES, LINT_SCHEMA_SIZE].map((c) => skipped(c, 'no tool list'));
+    const thin = tools.filter((t) => typeof t.description !== 'string' || t.description.trim().split(/\s+/).filter(Boolean).length < 2);
+    const undescribed = [];
+    for (const tool of tools) {
+        const properties = common_isObject(tool.inputSchema) && common_isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+        for (const [name, schema] of Object.entries(properties)) {
+            const described = [schema, resolveLocalRef(tool.inputSchema, schema)].some((s) => common_isObject(s) && typeof s.description === 'string' && s.description.trim() !== '');
+            if (!described)
+                undescribed.push(`${tool.name}.${name}`);
+        }
+    }
+    // Only case and separator variants: an edit-distance rule flagged deliberate pairs such as
+    // browser_network_request / browser_network_requests (one request, or the list of them).
+    const normal = (name) => name.toLowerCase().replace(/[-_.]/g, '');
+    const close = [];
+    for (let i = 0; i < tools.length; i++) {
+        for (let j = i + 1; j < tools.length; j++) {
+            if (tools[i].name !== tools[j].name && normal(tools[i].name) === normal(tools[j].name))
+                close.push(`${tools[i].name} ~ ${tools[j].name}`);
+        }
+    }
+    const large = tools
+        .map((t) => ({ name: t.name, size: JSON.stringify(t.inputSchema ?? {}).length + JSON.stringify(t.outputSchema ?? {}).length }))
+        .filter((t) => t.size > LARGE_SCHEMA_CHARS);
+    return [
+        thin.length
+            ? common_failed(LINT_DESCRIPTIONS, `missing or one-word descriptions: ${thin.map((t) => t.name).join(', ')}`)
+            : passed(LINT_DESCRIPTIONS, 'every tool has a description of more than one word'),
+        undescribed.length ? common_failed(LINT_PARAMETERS, `parameters without a description: ${undescribed.join(', ')}`) : passed(LINT_PARAMETERS, 'every parameter is described'),
+        close.length ? common_failed(LINT_NEAR_DUPLICATES, `confusable names: ${close.join('; ')}`) : passed(LINT_NEAR_DUPLICATES, 'no confusable names'),
+        large.length
+            ? common_failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${large.map((t) => `${t.name} (${t.size})`).join(', ')}`)
+            : passed(LINT_SCHEMA_SIZE, `every schema is under ${LARGE_SCHEMA_CHARS} characters`)
+    ];
+}
+/**
+ * Tools that only run as tasks. A 2026-07-28 client without the tasks extension never starts a
+ * task, so it cannot call them: they are not offered to the model at all.
+ */
+function checkTaskSupport(probe) {
+    const tools = listedTools(probe);
+    if (!tools)
+        return skipped(TASK_SUPPORT_REQUIRED, 'no tool list');
+    const required = tools.filter((t) => common_isObject(t.execution) && t.execution.taskSupport === 'required').map((t) => t.name);
+    if (required.length === 0)
+        return passed(TASK_SUPPORT_REQUIRED, 'no tool requires a task');
+    return common_failed(TASK_SUPPORT_REQUIRED, `${required.join(', ')}: execution.taskSupport is "required", so they only run as tasks, which a 2026-07-28 client without the tasks extension does not start; they are not offered to the model`, pageListing(probe, required[0]));
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/param-headers.ts
+
+
+/**
+ * `x-mcp-header` (SEP-2243): a tool argument mirrored into an `Mcp-Param-<Name>` HTTP header.
+ * The marker's constraints (2026-07-28 server/tools "x-mcp-header", basic/transports/streamable-http
+ * "Custom Headers from Tool Parameters") and the server's duty to check the header against the body.
+ */
+const HEADER_MARKERS = {
+    id: 'tool-x-mcp-header-valid',
+    severity: 'error',
+    spec: '§4 SEP-2243 x-mcp-header: a non-empty token, case-insensitively unique, on a string/integer/boolean property reachable through properties only; clients MUST drop a tool that breaks this'
+};
+const HTTP_PARAM_HEADER = {
+    id: 'http-mcp-param-header',
+    severity: 'error',
+    spec: '§4 Mcp-Param-<Name> missing or not equal to the marked argument → 400 + -32020'
+};
+/** RFC 9110 §5.1 `token` (1*tchar): no spaces, control characters or delimiters. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const MARKER_TYPES = new Set(['string', 'integer', 'boolean']);
+/** Subschema keywords the `properties`-only chain must not pass through. */
+const UNREACHABLE_KEYWORDS = [
+    'items',
+    'prefixItems',
+    'contains',
+    'additionalProperties',
+    'unevaluatedProperties',
+    'unevaluatedItems',
+    'propertyNames',
+    'patternProperties',
+    'dependentSchemas',
+    'oneOf',
+    'anyOf',
+    'allOf',
+    'not',
+    'if',
+    'then',
+    'else',
+    '$defs',
+    'definitions'
+];
+/** Those whose value maps names to subschemas rather than being one subschema or a list. */
+const NAMED_SUBSCHEMAS = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+/** Every `x-mcp-header` in an inputSchema, checked against the marker constraints. */
+function scanHeaderMarkers(inputSchema) {
+    const markers = [];
+    const problems = [];
+    const seen = new Map();
+    const where = (path) => (path.length ? path.join('.') : '<root>');
+    const visit = (node, path, reachable) => {
+        if (!common_isObject(node))
+            return;
+        if ('x-mcp-header' in node) {
+            const name = node['x-mcp-header'];
+            const type = typeof node.type === 'string' ? node.type : undefined;
+            if (!reachable || path.length === 0)
+                problems.push(`${where(path)}: only a property reached through "properties" alone may carry x-mcp-header`);
+            else if (typeof name !== 'string' || name === '')
+                problems.push(`${where(path)}: x-mcp-header must be a non-empty string`);
+            else if (!TOKEN.test(name))
+                problems.push(`${where(path)}: x-mcp-header ${JSON.stringify(name)} is not an HTTP token`);
+            else if (!type || !MARKER_TYPES.has(type))
+                problems.push(`${where(path)}: x-mcp-header ${JSON.stringify(name)} is on a ${type ?? 'untyped'} property (string, integer or boolean only)`);
+            else if (seen.has(name.toLowerCase()))
+                problems.push(`${where(path)}: x-mcp-header ${JSON.stringify(name)} repeats ${JSON.stringify(seen.get(name.toLowerCase()))} (names are case-insensitive)`);
+            else {
+                seen.set(name.toLowerCase(), name);
+                markers.push({ path, header: name, type: type });
+            }
+        }
+        if (common_isObject(node.properties))
+            for (const [key, child] of Object.entries(node.properties))
+                visit(child, [...path, key], reachable);
+        for (const keyword of UNREACHABLE_KEYWORDS) {
+            const sub = node[keyword];
+            if (sub === undefined)
+                continue;
+            const branches = Array.isArray(sub) ? sub : NAMED_SUBSCHEMAS.has(keyword) && common_isObject(sub) ? Object.values(sub) : [sub];
+            for (const branch of branches)
+                visit(branch, [...path, `<${keyword}>`], false);
+        }
+    };
+    visit(inputSchema, [], true);
+    return problems.length ? { valid: false, problems } : { valid: true, markers };
+}
+/**
+ * A header value per "Value Encoding": plain visible ASCII as is, anything else (non-ASCII,
+ * control characters, leading or trailing space, or a plain value that looks like the sentinel)
+ * as `=?base64?<UTF-8 in base64>?=`.
+ */
+function encodeHeaderValue(value) {
+    const text = String(value);
+    const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !(text.startsWith('=?base64?') && text.endsWith('?='));
+    return plain ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+}
+function checkHeaderMarkers(probe) {
+    const tools = listedTools(probe);
+    if (!tools)
+        return skipped(HEADER_MARKERS, 'no tool list');
+    const invalid = [];
+    let marked = 0;
+    for (const tool of tools) {
+        const scan = scanHeaderMarkers(tool.inputSchema);
+        if (!scan.valid)
+            invalid.push({ tool: tool.name, problems: scan.problems });
+        else if (scan.markers.length)
+            marked++;
+    }
+    if (invalid.length) {
+        const what = invalid.map((i) => `${i.tool} (${i.problems.join('; ')})`).join(', ');
+        return common_failed(HEADER_MARKERS, `Streamable HTTP clients must drop these tools, so a model never sees them: ${what}`, pageListing(probe, invalid[0].tool));
+    }
+    return marked ? passed(HEADER_MARKERS, `${marked} tool${marked === 1 ? '' : 's'} mark arguments with valid x-mcp-header names`) : passed(HEADER_MARKERS, 'no tool uses x-mcp-header');
+}
+function checkParamHeaders(probe) {
+    if (probe.transport === 'stdio')
+        return skipped(HTTP_PARAM_HEADER, 'stdio server: no HTTP binding');
+    const probes = probe.paramHeaders;
+    if (!probes)
+        return skipped(HTTP_PARAM_HEADER, 'not probed');
+    if (probes.probed.length === 0)
+        return skipped(HTTP_PARAM_HEADER, probes.note);
+    for (const { tool, header, case: which, exchange } of probes.probed) {
+        if (exchange.response.status !== 400 || errorCode(exchange) !== -32020) {
+            const what = which === 'missing' ? `a ${tool} call without Mcp-Param-${header}` : `a ${tool} call whose Mcp-Param-${header} differs from the argument`;
+            return common_failed(HTTP_PARAM_HEADER, `${what} got ${describeResponse(exchange)}; expected HTTP 400 with -32020`, exchange);
+        }
+    }
+    const tools = [...new Set(probes.probed.map((p) => `${p.tool} (Mcp-Param-${p.header})`))];
+    return passed(HTTP_PARAM_HEADER, `missing and mismatched Mcp-Param headers → 400 + -32020 on ${tools.join(', ')}${probes.note ? `; ${probes.note}` : ''}`);
+}
+
+;// CONCATENATED MODULE: ./src/conformance/checks/probes.ts
+
+/** Checks decided by the active probes: calls that break a rule on purpose, and what every exchange showed. */
+const SERVER_REACHABLE = { id: 'server-reachable', severity: 'error', spec: '§1, §11 the server starts and answers server/discover or initialize' };
+const INVALID_ARGUMENTS = {
+    id: 'invalid-arguments-result',
+    severity: 'error',
+    spec: '§5 arguments that break the inputSchema are a tool execution error: a result with isError: true, not a JSON-RPC error'
+};
+const DNS_REBINDING = {
+    id: 'http-dns-rebinding-protection',
+    severity: 'error',
+    spec: '§4 a present, invalid Origin → 403 (DNS rebinding protection); local servers bind 127.0.0.1'
+};
+const PAGINATION = { id: 'list-pagination-cache-scope', severity: 'error', spec: '§6 every page of one list carries the same cacheScope' };
+const ERROR_RESPONSE_ID = {
+    id: 'error-response-id',
+    severity: 'error',
+    spec: 'JSON-RPC 2.0 §5 an error response carries the id of its request (null only when the id could not be read: -32700, -32600)'
+};
+const CAPABILITIES_HONEST = { id: 'discover-capabilities-honest', severity: 'error', spec: '§2 an advertised capability works: its list call answers' };
+const CAPABILITIES_COMPLETE = {
+    id: 'discover-capabilities-complete',
+    severity: 'warning',
+    spec: '§2 what the server serves is advertised: clients do not list what capabilities leave out'
+};
+/** How many tools one run calls with broken arguments: enough to see the pattern, bounded in time. */
+const MAX_INVALID_ARGUMENT_CALLS = 10;
+/** A value of the wrong JSON type for each declared type. */
+const WRONG_VALUE = {
+    string: 12345,
+    number: 'not a number',
+    integer: 'not a number',
+    boolean: 'not a boolean',
+    object: 'not an object',
+    array: 'not an array'
+};
+/** Whether `probes` allows calling this tool: `safe` only calls tools that say they change nothing. */
+function mayCall(tool, mode) {
+    if (mode === 'none')
+        return false;
+    return mode === 'all' || (common_isObject(tool.annotations) && tool.annotations.readOnlyHint === true);
+}
+/** A local `{"$ref": "#/…"}` resolved within its root; other schemas as they are. */
+function resolved(root, schema) {
+    if (!common_isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
+        return schema;
+    let node = root;
+    for (const part of schema.$ref.slice(2).split('/'))
+        node = common_isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    return node;
+}
+/** Arguments that break the schema: a required property left out, else a typed one given the wrong type. */
+function brokenArguments(inputSchema) {
+    if (!common_isObject(inputSchema))
+        return undefined;
+    const required = Array.isArray(inputSchema.required) ? inputSchema.required.filter((r) => typeof r === 'string') : [];
+    if (required.length)
+        return { args: {}, broken: `without the required ${required.map((r) => JSON.stringify(r)).join(', ')}` };
+    const properties = common_isObject(inputSchema.properties) ? inputSchema.properties : {};
+    for (const [name, schema] of Object.entries(properties)) {
+        const type = resolved(inputSchema, schema)?.type;
+        if (typeof type === 'string' && type in WRONG_VALUE)
+            return { args: { [name]: WRONG_VALUE[type] }, broken: `with "${name}" (${type}) given ${JSON.stringify(WRONG_VALUE[type])}` };
+    }
+    return undefined;
+}
+/** Which tools the invalid-arguments probe calls, and why the others are left out. */
+function planInvalidArguments(tools, mode) {
+    const plan = { calls: [], notReadOnly: [], untestable: [], capped: [] };
+    for (const tool of tools) {
+        if (!mayCall(tool, mode)) {
+            plan.notReadOnly.push(tool.name);
+            continue;
+        }
+        const broken = brokenArguments(tool.inputSchema);
+        if (!broken)
+            plan.untestable.push(tool.name);
+        else if (plan.calls.length >= MAX_INVALID_ARGUMENT_CALLS)
+            plan.capped.push(tool.name);
+        else
+            plan.calls.push({ tool: tool.name, ...broken });
+    }
+    return plan;
+}
+const list = (names) => names.join(', ');
+function checkInvalidArguments(probe) {
+    const probed = probe.invalidArguments;
+    if (probe.probes === 'none')
+        return skipped(INVALID_ARGUMENTS, 'probes: none (no tool is called)');
+    if (!probed)
+        return skipped(INVALID_ARGUMENTS, 'not probed');
+    const notes = [
+        probed.notReadOnly.length ? `not called, not annotated readOnlyHint: true (probes: safe): ${list(probed.notReadOnly)}` : '',
+        probed.untestable.length ? `skipped, no required or typed property to break: ${list(probed.untestable)}` : '',
+        probed.capped.length ? `not called, over ${MAX_INVALID_ARGUMENT_CALLS} tools: ${list(probed.capped)}` : ''
+    ].filter(Boolean);
+    const tail = notes.length ? `; ${notes.join('; ')}` : '';
+    if (probed.calls.length === 0)
+        return skipped(INVALID_ARGUMENTS, `no tool was called${tail}`);
+    const wrong = probed.calls.filter(({ exchange }) => resultOf(exchange)?.isError !== true);
+    if (wrong.length) {
+        const what = wrong.map(({ tool, broken, exchange }) => `${tool} ${broken} got ${describeResponse(exchange)}`);
+        return common_failed(INVALID_ARGUMENTS, `${what.join('; ')}; expected a result with isError: true, so the model can read the error and retry${tail}`, wrong[0].exchange);
+    }
+    return passed(INVALID_ARGUMENTS, `called ${list(probed.calls.map((c) => c.tool))} with broken arguments: isError results${tail}`);
+}
+function checkDnsRebinding(probe) {
+    if (probe.transport === 'stdio')
+        return skipped(DNS_REBINDING, 'stdio server: no HTTP binding');
+    const dns = probe.dnsRebinding;
+    if (!dns)
+        return skipped(DNS_REBINDING, 'not probed');
+    if (!dns.local)
+        return skipped(DNS_REBINDING, `${dns.host} is not a loopback address: DNS rebinding targets local servers`);
+    const cases = [
+        ['a request with Origin: http://evil.example', dns.badOrigin],
+        ['a request with Host and Origin evil.example', dns.badHostAndOrigin]
+    ];
+    for (const [what, exchange] of cases) {
+        if (exchange.response.status !== 403) {
+            return common_failed(DNS_REBINDING, `${what} got ${describeResponse(exchange)}; expected HTTP 403 (a web page the user opens could otherwise drive this local server)`, exchange);
+        }
+    }
+    return passed(DNS_REBINDING, 'a foreign Origin, alone or with a foreign Host, → 403');
+}
+/** The `nextCursor` of a page, when it names another one. */
+const cursorOf = (exchange) => {
+    const cursor = resultOf(exchange)?.nextCursor;
+    return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
+};
+function checkPagination(probe, maxPages) {
+    const problems = [];
+    const paginated = [];
+    const notes = [];
+    for (const [method, pages] of Object.entries(probe.listPages ?? {})) {
+        if (pages.length < 2)
+            continue;
+        paginated.push(`${method} (${pages.length} pages)`);
+        const broken = pages.findIndex((p) => !resultOf(p));
+        if (broken !== -1) {
+            problems.push({ exchange: pages[broken], problem: `${method} page ${broken + 1} (cursor ${JSON.stringify(pages[broken].request.params && pages[broken].request.params.cursor)}) got ${describeResponse(pages[broken])}` });
+            continue;
+        }
+        // Missing or invalid scopes are list-cache-fields' finding; here only valid ones are compared.
+        const scopes = pages.map((p) => resultOf(p)?.cacheScope);
+        const valid = scopes.filter((s) => s === 'public' || s === 'private');
+        if (new Set(valid).size > 1) {
+            const at = scopes.findIndex((s) => s !== valid[0] && (s === 'public' || s === 'private'));
+            problems.push({ exchange: pages[at], problem: `${method}: page 1 says cacheScope ${JSON.stringify(valid[0])}, page ${at + 1} ${JSON.stringify(scopes[at])}` });
+        }
+        const last = cursorOf(pages[pages.length - 1]);
+        if (last !== undefined && pages.slice(0, -1).some((p) => cursorOf(p) === last))
+            problems.push({ exchange: pages[pages.length - 1], problem: `${method}: nextCursor ${JSON.stringify(last)} repeats, so the list never ends` });
+        else if (last !== undefined)
+            notes.push(`${method} stopped after ${maxPages} pages`);
+    }
+    if (problems.length)
+        return common_failed(PAGINATION, problems.map((p) => p.problem).join('; '), problems[0].exchange);
+    if (paginated.length === 0)
+        return skipped(PAGINATION, 'no list returned a nextCursor');
+    return passed(PAGINATION, `one cacheScope across every page: ${list(paginated)}${notes.length ? `; ${notes.join('; ')}` : ''}`);
+}
+/** Every exchange anywhere in `value` (the probe data is a tree of them), each once. */
+function exchangesIn(value, found) {
+    if (Array.isArray(value))
+        for (const item of value)
+            exchangesIn(item, found);
+    else if (common_isObject(value)) {
+        if (typeof value.method === 'string' && common_isObject(value.request) && common_isObject(value.response))
+            found.add(value);
+        else
+            for (const child of Object.values(value))
+                exchangesIn(child, found);
+    }
+    return found;
+}
+/** JSON-RPC lets these answer with a null id: the request could not be parsed, so its id is unknown. */
+const ID_UNREADABLE = new Set([-32700, -32600]);
+/** Over every exchange the probes made, except the DNS-rebinding ones (§4: a 403 body MAY have no id). */
+function checkErrorResponseIds(probe, exclude = []) {
+    const skip = new Set(exclude);
+    const exchanges = [...exchangesIn({ ...probe, dnsRebinding: undefined }, new Set())].filter((e) => !skip.has(e));
+    const problems = [];
+    let errors = 0;
+    for (const exchange of exchanges) {
+        const frame = exchange.response.frame;
+        const sent = exchange.request.id;
+        if (!frame?.error || sent === undefined)
+            continue;
+        errors++;
+        if (frame.id === sent)
+            continue;
+        if ((frame.id === null || frame.id === undefined) && ID_UNREADABLE.has(frame.error.code))
+            continue;
+        problems.push(exchange);
+    }
+    if (problems.length) {
+        const what = problems.map((e) => `${e.method} (id ${JSON.stringify(e.request.id)}) → error ${errorCode(e)} with id ${JSON.stringify(e.response.frame?.id) ?? 'missing'}`);
+        return common_failed(ERROR_RESPONSE_ID, `${what.join('; ')}: a client cannot tell which request failed`, problems[0]);
+    }
+    return errors ? passed(ERROR_RESPONSE_ID, `all ${errors} error responses carry their request's id`) : passed(ERROR_RESPONSE_ID, 'no error response seen');
+}
+/** What a capability's list call got, and whether it listed anything. */
+function listOutcome(exchange, key) {
+    const items = resultOf(exchange)?.[key];
+    return Array.isArray(items) ? { works: true, count: items.length } : { works: false, count: 0 };
+}
+function checkCapabilities(probe) {
+    const capabilities = resultOf(probe.discover)?.capabilities;
+    if (!common_isObject(capabilities))
+        return [CAPABILITIES_HONEST, CAPABILITIES_COMPLETE].map((c) => skipped(c, 'the discover result has no capabilities object'));
+    const firstPage = (method) => probe.listPages?.[method]?.[0] ?? probe.otherLists.find((e) => e.method === method);
+    const lists = [
+        ['tools', probe.toolsList[0], 'tools'],
+        ['prompts', firstPage('prompts/list'), 'prompts'],
+        ['resources', firstPage('resources/list'), 'resources']
+    ];
+    const broken = [];
+    const hidden = [];
+    for (const [capability, exchange, key] of lists) {
+        if (!exchange)
+            continue;
+        const { works, count } = listOutcome(exchange, key);
+        if (capabilities[capability] !== undefined && !works)
+            broken.push({ exchange, problem: `${capability} is advertised but ${exchange.method} got ${describeResponse(exchange)}` });
+        // An empty list hides nothing: only a capability that serves something must be advertised.
+        if (capabilities[capability] === undefined && works && count > 0)
+            hidden.push({ exchange, problem: `${exchange.method} lists ${count} ${key} but discover does not advertise ${capability}, so clients never ask` });
+    }
+    const advertised = Object.keys(capabilities).filter((c) => lists.some(([name]) => name === c));
+    return [
+        broken.length
+            ? common_failed(CAPABILITIES_HONEST, broken.map((b) => b.problem).join('; '), broken[0].exchange)
+            : passed(CAPABILITIES_HONEST, advertised.length ? `the list call of every advertised capability answers (${list(advertised)})` : 'no list capability advertised'),
+        hidden.length ? common_failed(CAPABILITIES_COMPLETE, hidden.map((h) => h.problem).join('; '), hidden[0].exchange) : passed(CAPABILITIES_COMPLETE, 'nothing is served that is not advertised')
+    ];
+}
+/** The report's one check for a server that could not be reached. */
+function checkReachable(probe) {
+    const unreachable = probe.unreachable;
+    if (!unreachable)
+        return passed(SERVER_REACHABLE, `server/discover → ${describeResponse(probe.discover)}`);
+    return common_failed(SERVER_REACHABLE, unreachable.reason, unreachable.exchange);
+}
+
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/client/dist/chunk-DYPzFuB5.mjs
@@ -21779,7 +29510,7 @@ const util_allowsEval = /* @__PURE__*/ cached(() => {
         return false;
     }
 });
-function isPlainObject(o) {
+function util_isPlainObject(o) {
     if (util_isObject(o) === false)
         return false;
     // modified constructor
@@ -21799,7 +29530,7 @@ function isPlainObject(o) {
     return true;
 }
 function shallowClone(o) {
-    if (isPlainObject(o))
+    if (util_isPlainObject(o))
         return { ...o };
     if (Array.isArray(o))
         return [...o];
@@ -21993,7 +29724,7 @@ function omit(schema, mask) {
     return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
-    if (!isPlainObject(shape)) {
+    if (!util_isPlainObject(shape)) {
         throw new Error("Invalid input to extend: expected a plain object");
     }
     const checks = schema._zod.def.checks;
@@ -22017,7 +29748,7 @@ function extended(schema, shape) {
     return newShape;
 }
 function safeExtend(schema, shape) {
-    if (!isPlainObject(shape)) {
+    if (!util_isPlainObject(shape)) {
         throw new Error("Invalid input to safeExtend: expected a plain object");
     }
     return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
@@ -25082,7 +32813,7 @@ function mergeValues(a, b) {
     if (a instanceof Date && b instanceof Date && +a === +b) {
         return { valid: true, data: a };
     }
-    if (isPlainObject(a) && isPlainObject(b)) {
+    if (util_isPlainObject(a) && util_isPlainObject(b)) {
         const bKeys = Object.keys(b);
         const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
         const newObj = { ...a, ...b };
@@ -25322,7 +33053,7 @@ const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!isPlainObject(input)) {
+        if (!util_isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -29371,7 +37102,7 @@ const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
 const COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 const COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 // Deliberately tiny, because v8 will not inline a body carrying the fallback's object literals and throw. Everything that is not the compiled happy path lives in validateFallback, and that split is worth ~35% on a compiled schema.
-const validate = ((schema, value, _ctx) => {
+const parse_validate = ((schema, value, _ctx) => {
     const validator = schema._zod.bag.validator;
     if (validator !== undefined) {
         if (validator(value) !== COMPILE_INVALID)
@@ -29695,7 +37426,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         own(this, "spa", value);
     },
     validate(data, params) {
-        return validate(this, data, params);
+        return parse_validate(this, data, params);
     },
     validateAsync(data, params) {
         return parse_validateAsync(this, data, params);
@@ -40473,10 +48204,78 @@ function installExitHook() {
     process.on('exit', killAllGroupsSync);
 }
 
+;// CONCATENATED MODULE: ./src/util/stderr-tail.ts
+/**
+ * The last lines of a server's stderr worth showing in a one-line failure.
+ *
+ * A crashing Node server ends its stderr with a stack trace, a closing `}` of the error's
+ * properties, a blank line and `Node.js v20.x`: the last three raw lines say nothing (seen:
+ * `} |  | Node.js v20.11.0`) while the `Error:` line that explains the crash sits above them.
+ */
+/** Lines that never explain a failure: stack frames, lone brackets and carets, the Node.js banner. */
+const NOISE = [
+    /^\s+at\s/, // a stack frame
+    /^\s*[{}[\]()^~]+\s*[,;]?\s*$/, // a lone `}` or `^`, a caret line under the failing source
+    /^\s*Node\.js v\d+(\.\d+)*\s*$/ // the version banner Node prints after an uncaught error
+];
+/** The line that names the failure, which must survive the cut. */
+const ERROR_LINE = /\w*error:|\bfatal\b/i;
+/**
+ * The last `maxLines` meaningful lines of `text`, joined with newlines: blank and noise lines
+ * dropped, and the last `Error:`/`error:`/`fatal` line kept even when later lines would push it
+ * out (it then takes the first slot, in its original order).
+ */
+function meaningfulTail(text, maxLines = 3) {
+    if (maxLines <= 0)
+        return '';
+    const lines = text
+        .split(/\r?\n/)
+        .map((line) => line.trimEnd())
+        .filter((line) => line.trim() !== '' && !NOISE.some((noise) => noise.test(line)))
+        .map((line) => line.trim());
+    if (lines.length <= maxLines)
+        return lines.join('\n');
+    const tail = lines.slice(-maxLines);
+    if (tail.some((line) => ERROR_LINE.test(line)))
+        return tail.join('\n');
+    let errorAt = lines.length - maxLines - 1;
+    while (errorAt >= 0 && !ERROR_LINE.test(lines[errorAt]))
+        errorAt--;
+    if (errorAt < 0)
+        return tail.join('\n');
+    const rest = maxLines > 1 ? lines.slice(-(maxLines - 1)) : [];
+    return [lines[errorAt], ...rest].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/conformance/wire.ts
 
 
 
+
+
+
+/**
+ * How long a server that wrote something other than JSON-RPC to stdout gets to send a valid
+ * message anyway. A startup banner followed by real traffic is tolerated (the SDK ignores such
+ * lines too); a server that only ever prints "listening on :3000" (started in HTTP mode by
+ * mistake) fails after this instead of after every request's timeout.
+ */
+const STDOUT_NOISE_GRACE_MS = 1000;
+const NOISE_LINES_KEPT = 3;
+/** `"listening on :3000", "ready"`: the lines quoted for a message. */
+function quoteLines(lines) {
+    return lines.map((line) => JSON.stringify(line)).join(', ');
+}
+/** A line that is a JSON-RPC 2.0 message, or undefined (plain text, a JSON log line, an array). */
+function parseFrame(line) {
+    try {
+        const value = JSON.parse(line);
+        return value && typeof value === 'object' && !Array.isArray(value) && value.jsonrpc === '2.0' ? value : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
 /**
  * One stdio server process spoken to in newline-delimited JSON-RPC. It runs in its own process
  * group, so closing takes down a server started through a wrapper (`sh -c`, `npx`) too.
@@ -40484,43 +48283,73 @@ function installExitHook() {
 class StdioWire {
     child;
     waiting = new Map();
+    /** Ids we stopped waiting for: a late answer to one of them must not be taken for another's. */
+    abandoned = new Set();
     nextId = 1;
-    exited;
+    failure;
     stderr = '';
+    /** A JSON-RPC message has arrived: stray stdout lines after it are tolerated (servers log there by mistake mid-run). */
+    framed = false;
+    noise = [];
+    noiseTimer;
     constructor(command, args, env, cwd) {
         // All three stdio are pipes, so the streams are never null.
         this.child = spawnInGroup(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-        this.child.on('error', (error) => this.fail(`could not start: ${error.message}`));
-        this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`));
+        this.child.on('error', (error) => this.fail(`could not start: ${error.message}`, error.code ?? error.message));
+        this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`, signal ? `killed by ${signal}` : `exited with code ${code}`));
         this.child.stdin.on('error', () => undefined);
-        this.child.stderr.on('data', (chunk) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2048)));
-        (0,external_node_readline_namespaceObject.createInterface)({ input: this.child.stdout }).on('line', (line) => {
-            let frame;
-            try {
-                frame = JSON.parse(line);
-            }
-            catch {
-                return;
-            }
-            const resolve = this.waiting.get(frame?.id);
-            if (resolve) {
-                this.waiting.delete(frame?.id);
-                resolve(frame);
-            }
-        });
+        this.child.stderr.on('data', (chunk) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4096)));
+        (0,external_node_readline_namespaceObject.createInterface)({ input: this.child.stdout }).on('line', (line) => this.receive(line));
     }
-    fail(reason) {
-        this.exited ??= reason;
+    receive(line) {
+        const frame = parseFrame(line);
+        if (!frame)
+            return this.noticeNoise(line);
+        this.framed = true;
+        clearTimeout(this.noiseTimer);
+        let id = frame.id;
+        let resolve = this.waiting.get(id);
+        if (!resolve && !this.abandoned.has(id) && ('result' in frame || 'error' in frame) && this.waiting.size === 1) {
+            // An answer with an id we never sent (often null on an error): with one request in flight it
+            // can only be that one's. Kept, so the error-response-id check sees the wrong id.
+            ;
+            [[id, resolve]] = this.waiting;
+        }
+        if (resolve) {
+            this.waiting.delete(id);
+            resolve(frame);
+        }
+    }
+    /** stdio: the server MUST NOT write anything to stdout that is not an MCP message. */
+    noticeNoise(line) {
+        if (this.framed || this.failure || line.trim() === '')
+            return;
+        if (this.noise.length < NOISE_LINES_KEPT)
+            this.noise.push(line.trim().slice(0, 200));
+        this.noiseTimer ??= setTimeout(() => this.fail(`wrote to stdout what is not JSON-RPC: ${quoteLines(this.noise)}`, 'non-JSON-RPC output on stdout'), STDOUT_NOISE_GRACE_MS);
+    }
+    fail(reason, cause) {
+        this.failure ??= { reason, cause };
         for (const resolve of this.waiting.values())
             resolve(undefined);
         this.waiting.clear();
+    }
+    /** The failure as a response: the reason, and what the server said on its way out. */
+    failed() {
+        const stderr = meaningfulTail(this.stderr);
+        return {
+            failure: `server ${this.failure?.reason ?? 'closed'}${stderr ? `; stderr: ${stderr.split('\n').join(' | ')}` : ''}`,
+            cause: this.failure?.cause ?? 'closed',
+            ...(stderr ? { stderr } : {}),
+            ...(this.noise.length ? { stdout: this.noise.join('\n') } : {})
+        };
     }
     async request(req, timeoutMs) {
         const id = this.nextId++;
         const started = performance.now();
         const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) };
-        if (this.exited)
-            return { method: req.method, request, response: { failure: `server ${this.exited}${this.stderrNote()}` } };
+        if (this.failure)
+            return { method: req.method, request, response: this.failed() };
         let timer;
         const frame = await new Promise((resolve) => {
             this.waiting.set(id, resolve);
@@ -40530,19 +48359,17 @@ class StdioWire {
         clearTimeout(timer);
         this.waiting.delete(id);
         const ms = Math.round(performance.now() - started);
-        if (frame === 'timeout')
-            return { method: req.method, request, response: { timedOut: true }, ms };
+        if (frame === 'timeout') {
+            this.abandoned.add(id);
+            return { method: req.method, request, response: { timedOut: true, ...(this.noise.length ? { stdout: this.noise.join('\n') } : {}) }, ms };
+        }
         if (!frame)
-            return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` }, ms };
+            return { method: req.method, request, response: this.failed(), ms };
         return { method: req.method, request, response: { frame }, ms };
     }
     notify(method, params) {
-        if (!this.exited)
+        if (!this.failure)
             this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) })}\n`);
-    }
-    stderrNote() {
-        const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
-        return tail ? `; stderr: ${tail}` : '';
     }
     /**
      * End stdin and terminate the whole group right away (SIGTERM, SIGKILL after a grace): a probe
@@ -40550,6 +48377,7 @@ class StdioWire {
      * its children. Safe to call twice.
      */
     async close() {
+        clearTimeout(this.noiseTimer);
         this.child.stdin.end();
         if (this.child.pid !== undefined)
             await terminateGroup(this.child.pid);
@@ -40558,6 +48386,8 @@ class StdioWire {
         this.child.stderr.destroy();
     }
 }
+/** Headers shown in evidence: the protocol's own, never the user's (authorization stays out). */
+const SHOWN_HEADERS = /^(mcp-|content-type$|origin$|host$)/;
 /** Streamable HTTP: one POST per message, JSON or a per-request SSE stream in reply. */
 class HttpWire {
     url;
@@ -40565,37 +48395,77 @@ class HttpWire {
     nextId = 1;
     /** Legacy servers mint a session on initialize and want it back on every later request. */
     legacySession;
+    /** The version a legacy initialize answered: 2025-06-18+ wants it in MCP-Protocol-Version on every later request. */
+    legacyVersion;
     constructor(url, headers) {
         this.url = url;
         this.headers = headers;
+    }
+    /** The headers the spec requires for this request, then the user's, the request's own, and `overrides` (null drops one). */
+    headersFor(req, overrides) {
+        const meta = (req.params?._meta ?? {});
+        const name = req.params?.name ?? req.params?.uri;
+        const version = typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string' ? meta['io.modelcontextprotocol/protocolVersion'] : this.legacyVersion;
+        return {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-method': req.method,
+            ...(version ? { 'mcp-protocol-version': version } : {}),
+            ...(typeof name === 'string' && ['tools/call', 'resources/read', 'prompts/get'].includes(req.method) ? { 'mcp-name': name } : {}),
+            ...(this.legacySession ? { 'mcp-session-id': this.legacySession } : {}),
+            ...lowerKeys(this.headers),
+            ...lowerKeys(req.headers ?? {}),
+            ...lowerKeys(overrides)
+        };
     }
     /** A POST with the headers the spec requires for this request, unless `headerOverrides` changes them. */
     async request(req, timeoutMs, headerOverrides = {}) {
         const id = this.nextId++;
         const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) };
-        const meta = (req.params?._meta ?? {});
-        const name = req.params?.name ?? req.params?.uri;
-        const headers = {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-method': req.method,
-            ...(typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string' ? { 'mcp-protocol-version': meta['io.modelcontextprotocol/protocolVersion'] } : {}),
-            ...(typeof name === 'string' && ['tools/call', 'resources/read', 'prompts/get'].includes(req.method) ? { 'mcp-name': name } : {}),
-            ...(this.legacySession ? { 'mcp-session-id': this.legacySession } : {}),
-            ...lowerKeys(this.headers),
-            ...lowerKeys(headerOverrides)
-        };
+        const headers = this.headersFor(req, headerOverrides);
         const started = performance.now();
         const response = await this.send('POST', JSON.stringify(request), headers, timeoutMs);
         const ms = Math.round(performance.now() - started);
-        if (req.method === 'initialize' && response.headers?.['mcp-session-id'])
-            this.legacySession = response.headers['mcp-session-id'];
-        // Evidence shows the protocol headers only: the user's own (authorization) stay out of it.
-        const shown = Object.fromEntries(Object.entries(headers).filter(([k, v]) => v !== null && (k.startsWith('mcp-') || k === 'content-type')));
-        return { method: req.method, request: { ...request, headers: shown }, response, ms };
+        if (req.method === 'initialize') {
+            if (response.headers?.['mcp-session-id'])
+                this.legacySession = response.headers['mcp-session-id'];
+            const version = response.frame?.result?.protocolVersion;
+            if (typeof version === 'string')
+                this.legacyVersion = version;
+        }
+        return { method: req.method, request: { ...request, headers: shownHeaders(headers) }, response, ms };
     }
-    /** Nothing to release: every request is its own exchange. */
-    async close() { }
+    /**
+     * The same POST through node:http, which (unlike fetch) lets us set Host: the DNS-rebinding
+     * probes need a foreign Host and Origin. A session a legacy server mints for it is ended at once.
+     */
+    async requestWithHost(req, timeoutMs, headerOverrides) {
+        const id = this.nextId++;
+        const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) };
+        const headers = this.headersFor(req, headerOverrides);
+        const started = performance.now();
+        const response = await nodePost(this.url, JSON.stringify(request), headers, timeoutMs);
+        const ms = Math.round(performance.now() - started);
+        const minted = response.headers?.['mcp-session-id'];
+        if (minted)
+            await this.terminateSession(minted);
+        return { method: req.method, request: { ...request, headers: shownHeaders(headers) }, response, ms };
+    }
+    /**
+     * Every request is its own exchange, except a legacy session: 2025-11-25 clients that no
+     * longer need one SHOULD end it with DELETE, or the server keeps it (and its state) until
+     * it expires. Safe to call twice.
+     */
+    async close() {
+        const session = this.legacySession;
+        this.legacySession = undefined;
+        if (session)
+            await this.terminateSession(session);
+    }
+    async terminateSession(session) {
+        const headers = { ...lowerKeys(this.headers), 'mcp-session-id': session, ...(this.legacyVersion ? { 'mcp-protocol-version': this.legacyVersion } : {}) };
+        await this.send('DELETE', undefined, headers, 2000);
+    }
     /** A request with another HTTP method (GET, DELETE) and no body. */
     async raw(method, timeoutMs) {
         const started = performance.now();
@@ -40603,24 +48473,65 @@ class HttpWire {
         return { method: `HTTP ${method}`, request: { http: method }, response, ms: Math.round(performance.now() - started) };
     }
     async send(method, body, headers, timeoutMs) {
-        const clean = {};
-        for (const [k, v] of Object.entries(headers))
-            if (v !== null)
-                clean[k] = v;
         try {
-            const res = await fetch(this.url, { method, body, headers: clean, signal: AbortSignal.timeout(timeoutMs) });
+            const res = await fetch(this.url, { method, body, headers: present(headers), signal: AbortSignal.timeout(timeoutMs) });
             const text = await res.text();
             const responseHeaders = {};
             res.headers.forEach((value, key) => (responseHeaders[key] = value));
-            const frame = parseBody(text, res.headers.get('content-type') ?? '');
-            return { status: res.status, headers: responseHeaders, ...(frame ? { frame } : { body: text.slice(0, 2000) }) };
+            return wire_answer(res.status, responseHeaders, text);
         }
         catch (error) {
             if (error.name === 'TimeoutError')
                 return { timedOut: true };
-            return { failure: `request failed: ${error.message}` };
+            return networkFailure(error);
         }
     }
+}
+function present(headers) {
+    const clean = {};
+    for (const [k, v] of Object.entries(headers))
+        if (v !== null)
+            clean[k] = v;
+    return clean;
+}
+function shownHeaders(headers) {
+    return Object.fromEntries(Object.entries(present(headers)).filter(([k]) => SHOWN_HEADERS.test(k)));
+}
+function wire_answer(status, headers, text) {
+    const frame = parseBody(text, headers['content-type'] ?? '');
+    return { status, headers, ...(frame ? { frame } : { body: text.slice(0, 2000) }) };
+}
+/** "request failed: connect ECONNREFUSED 127.0.0.1:9", with the code (ECONNREFUSED) as the cause. */
+function networkFailure(error) {
+    const cause = (error.cause ?? error);
+    // localhost resolving to ::1 and 127.0.0.1 fails with an AggregateError of both attempts.
+    const code = [cause.code, cause.errors?.[0]?.code].find((c) => typeof c === 'string');
+    const detail = typeof cause.message === 'string' && cause.message ? cause.message : error.message;
+    return { failure: `request failed: ${detail}`, ...(code ? { cause: code } : {}) };
+}
+function nodePost(url, body, headers, timeoutMs) {
+    const target = new URL(url);
+    const request = target.protocol === 'https:' ? external_node_https_namespaceObject.request : external_node_http_namespaceObject.request;
+    return new Promise((resolve) => {
+        const req = request(target, { method: 'POST', headers: { ...present(headers), 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs }, (res) => {
+            const chunks = [];
+            res.on('data', (chunk) => chunks.push(chunk));
+            res.on('end', () => {
+                const responseHeaders = {};
+                for (const [key, value] of Object.entries(res.headers))
+                    if (value !== undefined)
+                        responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value;
+                resolve(wire_answer(res.statusCode ?? 0, responseHeaders, Buffer.concat(chunks).toString('utf8')));
+            });
+            res.on('error', (error) => resolve(networkFailure(error)));
+        });
+        req.on('timeout', () => {
+            req.destroy();
+            resolve({ timedOut: true });
+        });
+        req.on('error', (error) => resolve(networkFailure(error)));
+        req.end(body);
+    });
 }
 /** A JSON body, or the first JSON-RPC response in an SSE stream's `data:` frames. */
 function parseBody(text, contentType) {
@@ -40651,534 +48562,47 @@ function parseBody(text, contentType) {
 function lowerKeys(record) {
     return Object.fromEntries(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]));
 }
-/** A short, single-line rendering for evidence. */
-function trimEvidence(value, max = 600) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/conformance/checks/common.ts
-
-function passed(check, message, exchange) {
-    return { ...check, status: 'pass', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) };
-}
-/** A failing check: `fail` when it is an error, `warn` when it only warns. */
-function failed(check, message, exchange) {
-    return { ...check, status: check.severity === 'error' ? 'fail' : 'warn', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) };
-}
-function skipped(check, message) {
-    return { ...check, status: 'skip', message };
-}
-function evidenceOf(exchange) {
-    const { response } = exchange;
-    const parts = [];
-    if (response.status !== undefined)
-        parts.push(`HTTP ${response.status}`);
-    if (response.headers?.['mcp-session-id'])
-        parts.push(`Mcp-Session-Id: ${response.headers['mcp-session-id']}`);
-    if (response.frame)
-        parts.push(trimEvidence(response.frame));
-    else if (response.body)
-        parts.push(trimEvidence(response.body));
-    if (response.timedOut)
-        parts.push('(no answer before the timeout)');
-    if (response.failure)
-        parts.push(`(${response.failure})`);
-    return { request: trimEvidence(exchange.request), response: parts.join(' ') || '(nothing)' };
-}
-/** "error -32601 (Method not found)", "a result", "no answer" — for messages. */
-function describeResponse(exchange) {
-    const { response } = exchange;
-    // "HTTP 200 with a result", not "HTTP 200 a result".
-    const http = response.status !== undefined ? `HTTP ${response.status} with ` : '';
-    if (response.frame?.error)
-        return `${http}error ${response.frame.error.code} (${response.frame.error.message})`;
-    if (response.frame?.result)
-        return `${http}a result${response.frame.result.isError === true ? ' (isError: true)' : ''}`;
-    if (response.timedOut)
-        return 'no answer before the timeout';
-    if (response.failure)
-        return response.failure;
-    return `${http}no JSON-RPC response`;
-}
-const errorCode = (exchange) => exchange?.response.frame?.error?.code;
-const resultOf = (exchange) => exchange?.response.frame?.result;
-function common_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-;// CONCATENATED MODULE: ./src/conformance/checks/errors.ts
-
-/** Error paths (§5, §3) and the HTTP binding's rules (§4). */
-const UNKNOWN_TOOL = { id: 'unknown-tool-error', severity: 'error', spec: '§5 unknown tool → -32602' };
-const UNSUPPORTED_VERSION = { id: 'unsupported-version-error', severity: 'error', spec: '§5 unsupported version → -32022 with data.supported and data.requested' };
-const MISSING_ENVELOPE = { id: 'missing-envelope-error', severity: 'error', spec: '§3 missing clientCapabilities in _meta → -32602' };
-const MISSING_VERSION = {
-    id: 'missing-version-error',
-    severity: 'warning',
-    spec: '§3 missing protocolVersion in _meta → -32602 (a dual-era server may serve it as a 2025-era request)'
-};
-const MISSING_RESOURCE = { id: 'missing-resource-error', severity: 'error', spec: '§5 missing resource → -32602 (-32002 is retired)' };
-const RETIRED_CODES = { id: 'retired-error-codes', severity: 'error', spec: '§5 -32001..-32004 and -32042 must not be emitted' };
-const HTTP_METHOD_HEADER = { id: 'http-mcp-method-header', severity: 'error', spec: '§4 Mcp-Method required and equal to the body → else 400 + -32020' };
-const HTTP_NAME_HEADER = { id: 'http-mcp-name-header', severity: 'error', spec: '§4 Mcp-Name required on tools/call, resources/read, prompts/get → else 400 + -32020' };
-const HTTP_VERSION_HEADER = { id: 'http-protocol-version-header', severity: 'error', spec: '§4 MCP-Protocol-Version must equal the _meta version → else 400 + -32020' };
-const HTTP_GET_DELETE = { id: 'http-get-delete-405', severity: 'warning', spec: '§4 GET and DELETE are removed (SHOULD answer 405)' };
-const HTTP_NO_SESSION = { id: 'http-no-session-id', severity: 'error', spec: '§4, §10 sessions are removed: never mint Mcp-Session-Id' };
-const HTTP_UNKNOWN_METHOD = { id: 'http-unknown-method-404', severity: 'error', spec: '§4 unknown method → 404 with a -32601 body' };
-const RETIRED = new Set([-32001, -32002, -32003, -32004, -32042]);
-const UNSUPPORTED_VERSION_SENT = '2099-01-01';
-function checkUnknownTool(probe) {
-    const exchange = probe.unknownTool;
-    if (!exchange)
-        return skipped(UNKNOWN_TOOL, 'not probed');
-    if (errorCode(exchange) === -32602)
-        return passed(UNKNOWN_TOOL, 'unknown tool → -32602', exchange);
-    return failed(UNKNOWN_TOOL, `calling an unknown tool got ${describeResponse(exchange)}; expected error -32602`, exchange);
-}
-function checkUnsupportedVersion(probe) {
-    const exchange = probe.unsupportedVersion;
-    if (!exchange)
-        return skipped(UNSUPPORTED_VERSION, 'not probed');
-    const code = errorCode(exchange);
-    if (code !== -32022) {
-        const note = code === -32004 ? ' (-32004 is the draft code, retired)' : '';
-        return failed(UNSUPPORTED_VERSION, `protocolVersion ${UNSUPPORTED_VERSION_SENT} got ${describeResponse(exchange)}${note}; expected -32022`, exchange);
-    }
-    const data = exchange.response.frame?.error?.data;
-    if (!common_isObject(data) || !Array.isArray(data.supported) || data.requested !== UNSUPPORTED_VERSION_SENT) {
-        return failed(UNSUPPORTED_VERSION, `-32022 without data.supported (array) and data.requested ("${UNSUPPORTED_VERSION_SENT}"): data is ${JSON.stringify(data)}`, exchange);
-    }
-    return passed(UNSUPPORTED_VERSION, `-32022, supported ${JSON.stringify(data.supported)}`, exchange);
-}
-/** -32602, and HTTP 400 over HTTP. */
-function rejectedAsInvalid(exchange) {
-    return errorCode(exchange) === -32602 && (exchange.response.status === undefined || exchange.response.status === 400);
-}
-function checkMissingEnvelope(probe) {
-    const expected = `expected -32602${probe.transport === 'http' ? ' with HTTP 400' : ''}`;
-    const caps = probe.missingCapabilities;
-    const version = probe.missingVersion;
-    return [
-        !caps
-            ? skipped(MISSING_ENVELOPE, 'not probed')
-            : rejectedAsInvalid(caps)
-                ? passed(MISSING_ENVELOPE, 'no clientCapabilities → -32602', caps)
-                : failed(MISSING_ENVELOPE, `a request with protocolVersion but without clientCapabilities got ${describeResponse(caps)}; ${expected}`, caps),
-        // Without a version claim the request looks like a 2025-era one; a dual-era server serves it.
-        !version
-            ? skipped(MISSING_VERSION, 'not probed')
-            : rejectedAsInvalid(version)
-                ? passed(MISSING_VERSION, 'no protocolVersion → -32602', version)
-                : failed(MISSING_VERSION, `a request without protocolVersion got ${describeResponse(version)}: served as a 2025-era request (fine for a dual-era server; a 2026-07-28-only server must answer -32602)`, version)
-    ];
-}
-function checkMissingResource(probe) {
-    const exchange = probe.missingResource;
-    if (!exchange)
-        return skipped(MISSING_RESOURCE, 'the server advertises no resources');
-    const code = errorCode(exchange);
-    if (code === -32602)
-        return passed(MISSING_RESOURCE, 'missing resource → -32602', exchange);
-    if (code === -32002)
-        return failed(MISSING_RESOURCE, 'missing resource → -32002, the retired code; answer -32602', exchange);
-    const contents = exchange.response.frame?.result?.contents;
-    if (Array.isArray(contents) && contents.length === 0)
-        return failed(MISSING_RESOURCE, 'missing resource answered with empty contents; answer -32602', exchange);
-    return failed(MISSING_RESOURCE, `reading a missing resource got ${describeResponse(exchange)}; expected -32602`, exchange);
-}
-/**
- * Retired codes anywhere else. The exchanges owned by a specific error check are left to it, so
- * one defect is reported by one check.
- */
-function checkRetiredCodes(probe) {
-    const owned = new Set([probe.unknownTool, probe.unsupportedVersion, probe.missingVersion, probe.missingCapabilities, probe.missingResource]);
-    const everything = [probe.discover, ...probe.toolsList, probe.toolsListFresh, ...probe.otherLists, probe.resourceRead, ...Object.values(probe.http ?? {})];
-    const hits = everything.filter((e) => !!e && !owned.has(e) && RETIRED.has(errorCode(e) ?? 0));
-    if (hits.length)
-        return failed(RETIRED_CODES, hits.map((e) => `${e.method} → ${errorCode(e)}`).join('; '), hits[0]);
-    return passed(RETIRED_CODES, 'no retired error code seen');
-}
-/** A header violation must be answered 400 with -32020. */
-function headerRejected(exchange) {
-    return exchange.response.status === 400 && errorCode(exchange) === -32020;
-}
-function headerCheck(spec, cases) {
-    for (const [what, exchange] of cases) {
-        if (!headerRejected(exchange))
-            return failed(spec, `${what} got ${describeResponse(exchange)}; expected HTTP 400 with -32020`, exchange);
-    }
-    return passed(spec, `${cases.map(([w]) => w).join(' and ')} → 400 + -32020`);
-}
-function checkHttp(probe) {
-    const specs = [HTTP_METHOD_HEADER, HTTP_NAME_HEADER, HTTP_VERSION_HEADER, HTTP_GET_DELETE, HTTP_NO_SESSION, HTTP_UNKNOWN_METHOD];
-    const http = probe.http;
-    if (!http)
-        return specs.map((s) => skipped(s, probe.transport === 'stdio' ? 'stdio server: no HTTP binding' : 'not probed'));
-    const minted = [probe.discover, ...probe.toolsList, probe.toolsListFresh, ...probe.otherLists, probe.resourceRead, probe.unknownTool, ...Object.values(http)].find((e) => e?.response.headers?.['mcp-session-id']);
-    const notAllowed = [http.get, http.delete].find((e) => e.response.status !== 405);
-    const unknownOk = http.unknownMethod.response.status === 404 && errorCode(http.unknownMethod) === -32601;
-    return [
-        headerCheck(HTTP_METHOD_HEADER, [
-            ['a request without Mcp-Method', http.missingMethodHeader],
-            ['an Mcp-Method that differs from the body', http.mismatchedMethodHeader]
-        ]),
-        headerCheck(HTTP_NAME_HEADER, [
-            ['tools/call without Mcp-Name', http.missingNameHeader],
-            ['an Mcp-Name that differs from params.name', http.mismatchedNameHeader]
-        ]),
-        headerCheck(HTTP_VERSION_HEADER, [['an MCP-Protocol-Version that differs from _meta', http.mismatchedVersionHeader]]),
-        notAllowed ? failed(HTTP_GET_DELETE, `${notAllowed.method} got ${describeResponse(notAllowed)}; expected 405`, notAllowed) : passed(HTTP_GET_DELETE, 'GET and DELETE → 405'),
-        minted ? failed(HTTP_NO_SESSION, `${minted.method} answered with Mcp-Session-Id: ${minted.response.headers?.['mcp-session-id']}`, minted) : passed(HTTP_NO_SESSION, 'no Mcp-Session-Id minted'),
-        unknownOk ? passed(HTTP_UNKNOWN_METHOD, 'unknown method → 404 + -32601') : failed(HTTP_UNKNOWN_METHOD, `an unknown method got ${describeResponse(http.unknownMethod)}; expected HTTP 404 with -32601`, http.unknownMethod)
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/conformance/types.ts
-/** Layer 0: deterministic protocol conformance for MCP 2026-07-28. */
-const MODERN_VERSION = '2026-07-28';
-const LEGACY_VERSION = '2025-11-25';
-/** The reserved `_meta` keys of the per-request envelope (§3). */
-const META = {
-    protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-    clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-    clientInfo: 'io.modelcontextprotocol/clientInfo',
-    serverInfo: 'io.modelcontextprotocol/serverInfo'
-};
-/** The modern envelope, with parts left out for the negative tests. */
-function envelope(options = {}) {
-    const meta = { [META.clientInfo]: { name: 'mcp-server-evals-conformance', version: '1' } };
-    if (options.version !== null)
-        meta[META.protocolVersion] = options.version ?? MODERN_VERSION;
-    if (options.capabilities !== false)
-        meta[META.clientCapabilities] = {};
-    return meta;
-}
-
-;// CONCATENATED MODULE: ./src/conformance/checks/results.ts
-
-
-/** Checks on server/discover, list ordering, caching fields and resultType. */
-const DISCOVER_RESPONDS = { id: 'discover-responds', severity: 'error', spec: '§2 server/discover' };
-const DISCOVER_VERSIONS = { id: 'discover-supported-versions', severity: 'error', spec: '§2 server/discover' };
-const DISCOVER_CAPABILITIES = { id: 'discover-capabilities', severity: 'error', spec: '§2 server/discover' };
-const DISCOVER_SERVER_INFO = { id: 'discover-server-info', severity: 'warning', spec: '§2, §3 serverInfo in _meta (SHOULD)' };
-const TOOLS_ORDER = { id: 'tools-list-deterministic-order', severity: 'warning', spec: '§9 tools/list order (SHOULD be deterministic)' };
-const CACHE_FIELDS = { id: 'list-cache-fields', severity: 'error', spec: '§6 ttlMs and cacheScope' };
-const RESULT_TYPE = { id: 'result-type-present', severity: 'error', spec: '§7 resultType' };
-function checkDiscover(probe) {
-    const result = resultOf(probe.discover);
-    if (!result) {
-        const why = `server/discover got ${describeResponse(probe.discover)}`;
-        return [failed(DISCOVER_RESPONDS, why, probe.discover), ...[DISCOVER_VERSIONS, DISCOVER_CAPABILITIES, DISCOVER_SERVER_INFO].map((c) => skipped(c, 'no discover result'))];
-    }
-    const versions = result.supportedVersions;
-    const info = common_isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
-    return [
-        passed(DISCOVER_RESPONDS, 'server/discover answered', probe.discover),
-        Array.isArray(versions) && versions.includes(MODERN_VERSION)
-            ? passed(DISCOVER_VERSIONS, `supportedVersions: ${JSON.stringify(versions)}`)
-            : failed(DISCOVER_VERSIONS, `supportedVersions must list ${MODERN_VERSION}; got ${JSON.stringify(versions)}`, probe.discover),
-        common_isObject(result.capabilities)
-            ? passed(DISCOVER_CAPABILITIES, `capabilities: ${Object.keys(result.capabilities).join(', ') || '(none)'}`)
-            : failed(DISCOVER_CAPABILITIES, 'the discover result has no capabilities object', probe.discover),
-        common_isObject(info) && typeof info.name === 'string'
-            ? passed(DISCOVER_SERVER_INFO, `serverInfo: ${String(info.name)} ${String(info.version ?? '')}`.trim())
-            : failed(DISCOVER_SERVER_INFO, `the discover result's _meta has no ${META.serverInfo}`, probe.discover)
-    ];
-}
-function toolNames(exchange) {
-    const tools = resultOf(exchange)?.tools;
-    return Array.isArray(tools) ? tools.map((t) => (common_isObject(t) ? String(t.name) : '?')) : undefined;
-}
-function checkToolsOrder(probe) {
-    const [first, second] = probe.toolsList.map(toolNames);
-    if (!first || !second)
-        return skipped(TOOLS_ORDER, `tools/list got ${describeResponse(probe.toolsList[0])}`);
-    if (first.join('\n') !== second.join('\n')) {
-        return failed(TOOLS_ORDER, `two consecutive tools/list calls returned different orders: [${first.join(', ')}] then [${second.join(', ')}]`, probe.toolsList[1]);
-    }
-    const fresh = toolNames(probe.toolsListFresh);
-    const freshWhere = probe.transport === 'stdio' ? 'a second server process' : 'a second request';
-    if (fresh && fresh.join('\n') !== first.join('\n')) {
-        return failed(TOOLS_ORDER, `${freshWhere} listed the tools in another order: [${first.join(', ')}] then [${fresh.join(', ')}]`, probe.toolsListFresh);
-    }
-    return passed(TOOLS_ORDER, `same order on two calls${fresh ? ` and from ${freshWhere}` : ''} (${first.length} tools)`);
-}
-/** Results that must carry ttlMs and cacheScope: discover, the lists, resources/read (§6). */
-function cacheableExchanges(probe) {
-    return [probe.discover, ...probe.toolsList, ...probe.otherLists, ...(probe.resourceRead ? [probe.resourceRead] : [])];
-}
-function checkCacheFields(probe) {
-    const problems = [];
-    let seen = 0;
-    for (const exchange of cacheableExchanges(probe)) {
-        const result = resultOf(exchange);
-        if (!result || (result.resultType !== undefined && result.resultType !== 'complete'))
-            continue;
-        seen++;
-        const { ttlMs, cacheScope } = result;
-        if (!(typeof ttlMs === 'number' && Number.isInteger(ttlMs) && ttlMs >= 0))
-            problems.push({ exchange, problem: `${exchange.method}: ttlMs is ${JSON.stringify(ttlMs) ?? 'missing'} (an integer ≥ 0 is required)` });
-        if (cacheScope !== 'public' && cacheScope !== 'private')
-            problems.push({ exchange, problem: `${exchange.method}: cacheScope is ${JSON.stringify(cacheScope) ?? 'missing'} ("public" or "private")` });
-    }
-    if (seen === 0)
-        return skipped(CACHE_FIELDS, 'no complete list result to inspect');
-    if (problems.length > 0)
-        return failed(CACHE_FIELDS, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange);
-    return passed(CACHE_FIELDS, `ttlMs and cacheScope on all ${seen} cacheable results`);
-}
-const INPUT_REQUIRED_ALLOWED = new Set(['tools/call', 'prompts/get', 'resources/read']);
-function checkResultType(probe) {
-    const exchanges = [probe.discover, ...probe.toolsList, ...probe.otherLists, probe.resourceRead, probe.unknownTool].filter((e) => !!e);
-    const problems = [];
-    let seen = 0;
-    for (const exchange of exchanges) {
-        const result = resultOf(exchange);
-        if (!result)
-            continue;
-        seen++;
-        const type = result.resultType;
-        if (type === undefined)
-            problems.push({ exchange, problem: `${exchange.method}: no resultType` });
-        else if (type === 'input_required' && !INPUT_REQUIRED_ALLOWED.has(exchange.method))
-            problems.push({ exchange, problem: `${exchange.method}: input_required is only allowed on tools/call, prompts/get and resources/read` });
-        else if (type !== 'complete' && type !== 'input_required')
-            problems.push({ exchange, problem: `${exchange.method}: unknown resultType ${JSON.stringify(type)}` });
-    }
-    if (seen === 0)
-        return skipped(RESULT_TYPE, 'no result to inspect');
-    if (problems.length > 0)
-        return failed(RESULT_TYPE, unique(problems.map((p) => p.problem)).join('; '), problems[0].exchange);
-    return passed(RESULT_TYPE, `resultType on all ${seen} results`);
-}
-const unique = (items) => [...new Set(items)];
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var dist_ajv = __nccwpck_require__(2463);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
-var _2019 = __nccwpck_require__(878);
-;// CONCATENATED MODULE: ./src/util/json-schema.ts
-
-
-
-const validators = new Map();
-/**
- * One validator per JSON Schema dialect, made once (building one costs far more than compiling a
- * schema): 2020-12 when `$schema` names none, as MCP 2026-07-28 says; undefined for a dialect we
- * do not support. Remote `$ref`s are never fetched: no loader is configured.
- */
-function validatorFor(dialect) {
-    const key = dialect === '' || dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : /draft-0[67]/.test(dialect) ? 'draft-07' : undefined;
-    if (!key)
-        return undefined;
-    let ajv = validators.get(key);
-    if (!ajv) {
-        const options = { strict: false, validateFormats: false, allErrors: false };
-        ajv = key === '2020-12' ? new _2020.Ajv2020(options) : key === '2019-09' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
-        validators.set(key, ajv);
-    }
-    return ajv;
-}
-function dialectOf(schema) {
-    return typeof schema.$schema === 'string' ? schema.$schema : '';
-}
-
-;// CONCATENATED MODULE: ./src/conformance/checks/schemas.ts
-
-
-
-
-/** Checks on the tools themselves: schemas, names, and description lint. */
-const INPUT_SCHEMA = { id: 'tool-input-schema-valid', severity: 'error', spec: '§8 inputSchema: root type object, valid JSON Schema (2020-12 unless $schema says otherwise)' };
-const OUTPUT_SCHEMA = { id: 'tool-output-schema-valid', severity: 'error', spec: '§8 outputSchema: valid JSON Schema' };
-const REMOTE_REF = { id: 'schema-no-remote-ref', severity: 'error', spec: '§8 $ref to a network URI: clients must not fetch it, so the schema cannot be resolved' };
-const TOOL_NAMES = { id: 'tool-names-valid', severity: 'warning', spec: '§9 names: 1–128 characters of [A-Za-z0-9_.-] (SHOULD)' };
-const TOOL_NAMES_UNIQUE = { id: 'tool-names-unique', severity: 'error', spec: '§9 tool names identify tools' };
-const LINT_DESCRIPTIONS = { id: 'lint-tool-descriptions', severity: 'warning', spec: 'lint: models choose tools by their descriptions' };
-const LINT_PARAMETERS = { id: 'lint-parameter-descriptions', severity: 'warning', spec: 'lint: models fill arguments from parameter descriptions' };
-const LINT_NEAR_DUPLICATES = { id: 'lint-near-duplicate-names', severity: 'warning', spec: 'lint: confusable tool names make models pick the wrong one' };
-const LINT_SCHEMA_SIZE = { id: 'lint-schema-size', severity: 'warning', spec: 'lint: large schemas crowd the model’s context' };
-/** A tool schema over this many characters of JSON costs a model real context on every turn. */
-const LARGE_SCHEMA_CHARS = 8000;
-const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
-function listedTools(probe) {
-    const tools = resultOf(probe.toolsList[0])?.tools;
-    return Array.isArray(tools) ? tools.filter(common_isObject).map((t) => ({ ...t, name: String(t.name) })) : undefined;
-}
-/** Every `$ref` in a schema, with where it is. */
-function refs(schema, path = '#') {
-    if (Array.isArray(schema))
-        return schema.flatMap((s, i) => refs(s, `${path}/${i}`));
-    if (!common_isObject(schema))
-        return [];
-    const own = typeof schema.$ref === 'string' ? [{ ref: schema.$ref, at: path }] : [];
-    return [...own, ...Object.entries(schema).flatMap(([k, v]) => (k === 'enum' || k === 'const' ? [] : refs(v, `${path}/${k}`)))];
-}
-const isRemote = (ref) => !ref.startsWith('#');
-/** The schema with remote `$ref`s dropped: they are another check's finding, not this one's. */
-function withoutRemoteRefs(schema) {
-    if (Array.isArray(schema))
-        return schema.map(withoutRemoteRefs);
-    if (!common_isObject(schema))
-        return schema;
-    const out = {};
-    for (const [k, v] of Object.entries(schema)) {
-        if (k === '$ref' && typeof v === 'string' && isRemote(v))
-            continue;
-        out[k] = k === 'enum' || k === 'const' ? v : withoutRemoteRefs(v);
-    }
-    return out;
-}
-/** Compile under the dialect the schema names (2020-12 when it names none). */
-function compileProblem(schema) {
-    if (typeof schema === 'boolean')
-        return undefined;
-    if (!common_isObject(schema))
-        return 'is not a JSON Schema object';
-    const dialect = dialectOf(schema);
-    const ajv = validatorFor(dialect);
-    if (!ajv)
-        return `declares an unsupported dialect ${dialect}`;
-    try {
-        const cleaned = withoutRemoteRefs(schema);
-        // A schema's own $id must not clash across compiles, and must not send the resolver out.
-        delete cleaned.$id;
-        ajv.compile(cleaned);
-        return undefined;
-    }
-    catch (error) {
-        return firstLine(error.message);
-    }
-}
-function checkSchemas(probe) {
-    const tools = listedTools(probe);
-    if (!tools) {
-        const why = `tools/list got ${describeResponse(probe.toolsList[0])}`;
-        return [INPUT_SCHEMA, OUTPUT_SCHEMA, REMOTE_REF].map((c) => skipped(c, why));
-    }
-    const inputProblems = [];
-    const outputProblems = [];
-    const remote = [];
-    let outputs = 0;
-    for (const tool of tools) {
-        const input = tool.inputSchema;
-        if (!common_isObject(input))
-            inputProblems.push(`${tool.name}: no inputSchema object`);
-        else {
-            if (input.type !== 'object')
-                inputProblems.push(`${tool.name}: root type must be "object" (is ${JSON.stringify(input.type) ?? 'missing'})`);
-            const problem = compileProblem(input);
-            if (problem)
-                inputProblems.push(`${tool.name}: ${problem}`);
-        }
-        if (tool.outputSchema !== undefined) {
-            outputs++;
-            const problem = compileProblem(tool.outputSchema);
-            if (problem)
-                outputProblems.push(`${tool.name}: ${problem}`);
-        }
-        for (const [field, schema] of [
-            ['inputSchema', input],
-            ['outputSchema', tool.outputSchema]
-        ]) {
-            for (const { ref, at } of refs(schema).filter((r) => isRemote(r.ref)))
-                remote.push(`${tool.name}.${field} ${at}: $ref ${ref}`);
-        }
-    }
-    const evidence = probe.toolsList[0];
-    return [
-        inputProblems.length ? failed(INPUT_SCHEMA, inputProblems.join('; '), evidence) : passed(INPUT_SCHEMA, `${tools.length} input schemas compile`),
-        outputs === 0
-            ? skipped(OUTPUT_SCHEMA, 'no tool declares an outputSchema')
-            : outputProblems.length
-                ? failed(OUTPUT_SCHEMA, outputProblems.join('; '), evidence)
-                : passed(OUTPUT_SCHEMA, `${outputs} output schemas compile`),
-        remote.length ? failed(REMOTE_REF, `remote references (not fetched): ${remote.join('; ')}`, evidence) : passed(REMOTE_REF, 'every $ref is local')
-    ];
-}
-function checkToolNames(probe) {
-    const tools = listedTools(probe);
-    if (!tools)
-        return [skipped(TOOL_NAMES, 'no tool list'), skipped(TOOL_NAMES_UNIQUE, 'no tool list')];
-    const bad = tools.filter((t) => !NAME_RULE.test(t.name)).map((t) => JSON.stringify(t.name));
-    const counts = new Map();
-    for (const t of tools)
-        counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
-    const duplicates = [...counts].filter(([, n]) => n > 1).map(([name, n]) => `${name} (${n}×)`);
-    return [
-        bad.length ? failed(TOOL_NAMES, `names outside the rule: ${bad.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES, 'every name follows the rule'),
-        duplicates.length ? failed(TOOL_NAMES_UNIQUE, `duplicate names: ${duplicates.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES_UNIQUE, 'every name is unique')
-    ];
-}
-/** The schema a local `{"$ref": "#/..."}` points at, within the same root. */
-function resolveLocalRef(root, schema) {
-    if (!common_isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
-        return undefined;
-    let node = root;
-    for (const part of schema.$ref.slice(2).split('/'))
-        node = common_isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    return node;
-}
-/** Most tool-selection failures are description failures: warn about the usual ones. */
-function lintTools(probe) {
-    const tools = listedTools(probe);
-    if (!tools)
-        return [LINT_DESCRIPTIONS, LINT_PARAMETERS, LINT_NEAR_DUPLICATES, LINT_SCHEMA_SIZE].map((c) => skipped(c, 'no tool list'));
-    const thin = tools.filter((t) => typeof t.description !== 'string' || t.description.trim().split(/\s+/).filter(Boolean).length < 2);
-    const undescribed = [];
-    for (const tool of tools) {
-        const properties = common_isObject(tool.inputSchema) && common_isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-        for (const [name, schema] of Object.entries(properties)) {
-            const described = [schema, resolveLocalRef(tool.inputSchema, schema)].some((s) => common_isObject(s) && typeof s.description === 'string' && s.description.trim() !== '');
-            if (!described)
-                undescribed.push(`${tool.name}.${name}`);
-        }
-    }
-    const normal = (name) => name.toLowerCase().replace(/[-_.]/g, '');
-    const close = [];
-    for (let i = 0; i < tools.length; i++) {
-        for (let j = i + 1; j < tools.length; j++) {
-            const [a, b] = [normal(tools[i].name), normal(tools[j].name)];
-            if (tools[i].name !== tools[j].name && (a === b || (Math.min(a.length, b.length) >= 5 && editDistance(a, b) <= 1)))
-                close.push(`${tools[i].name} ~ ${tools[j].name}`);
-        }
-    }
-    const large = tools
-        .map((t) => ({ name: t.name, size: JSON.stringify(t.inputSchema ?? {}).length + JSON.stringify(t.outputSchema ?? {}).length }))
-        .filter((t) => t.size > LARGE_SCHEMA_CHARS);
-    return [
-        thin.length
-            ? failed(LINT_DESCRIPTIONS, `missing or one-word descriptions: ${thin.map((t) => t.name).join(', ')}`)
-            : passed(LINT_DESCRIPTIONS, 'every tool has a description of more than one word'),
-        undescribed.length ? failed(LINT_PARAMETERS, `parameters without a description: ${undescribed.join(', ')}`) : passed(LINT_PARAMETERS, 'every parameter is described'),
-        close.length ? failed(LINT_NEAR_DUPLICATES, `confusable names: ${close.join('; ')}`) : passed(LINT_NEAR_DUPLICATES, 'no confusable names'),
-        large.length
-            ? failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${large.map((t) => `${t.name} (${t.size})`).join(', ')}`)
-            : passed(LINT_SCHEMA_SIZE, `every schema is under ${LARGE_SCHEMA_CHARS} characters`)
-    ];
-}
 
 ;// CONCATENATED MODULE: ./src/conformance/probe.ts
 
 
+
+
+
+
+
 /** What a probe gets instead of a new server after a cancel. */
 const CANCELLED_CONNECTION = {
-    request: async (req) => ({ method: req.method, request: { method: req.method }, response: { failure: 'cancelled' } }),
+    request: async (req) => ({ method: req.method, request: { method: req.method }, response: { failure: 'cancelled', cause: 'cancelled' } }),
     close: async () => undefined
 };
 const probe_UNKNOWN_TOOL = 'mcp-server-evals-no-such-tool';
 const probe_MISSING_RESOURCE = 'mcp-server-evals://no-such-resource';
 const probe_UNSUPPORTED_VERSION = '2099-01-01';
+/** Pages followed per list: a real list rarely needs more, a looping cursor never ends. */
+const LIST_MAX_PAGES = 20;
+/** Tools whose Mcp-Param headers are probed; each costs two calls. */
+const MAX_PARAM_HEADER_TOOLS = 3;
+const FOREIGN_HOST = 'evil.example';
 /** A modern error code in reply to a modern request means a modern server (§11). */
 const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
-function classifyDiscover(exchange) {
-    const { frame } = exchange.response;
+/** A stdio server that exits on a request before initialize may still be legacy: it gets a fresh process and initialize. */
+const EXITED = /^(exited|killed|closed)/;
+/** HTTP statuses that refuse us rather than tell an era: never legacy (the SDK's probe agrees, §12). */
+function refused(status) {
+    return status === 401 || status === 403 || status === 407 || (status !== undefined && status >= 500);
+}
+function classifyDiscover(exchange, transport) {
+    const { frame, status, failure, cause } = exchange.response;
     if (frame?.result && Array.isArray(frame.result.supportedVersions))
         return 'modern';
     if (frame?.error && MODERN_ERROR_CODES.has(frame.error.code))
         return 'modern';
+    if (refused(status))
+        return 'unreachable';
+    // Nothing listens, the command is not found, the server wrote non-JSON-RPC to stdout.
+    if (failure && (transport === 'http' || !EXITED.test(cause ?? '')))
+        return 'unreachable';
     // Any other error, silence, an exit, or (HTTP) a 400 without a modern error body: legacy.
     // Never keyed to one error code: legacy servers answer -32601, -32602, others, or nothing.
     return 'legacy';
@@ -41186,14 +48610,23 @@ function classifyDiscover(exchange) {
 async function probeServer(config, options = {}) {
     const discoverTimeout = options.discoverTimeoutMs ?? 3000;
     const timeout = options.requestTimeoutMs ?? 5000;
+    const mode = options.probes ?? 'safe';
     const open = () => options.signal?.aborted ? CANCELLED_CONNECTION : config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers);
     const transport = config.kind;
+    const dnsRebinding = (req) => config.kind === 'http' && !options.signal?.aborted ? probeDnsRebinding(config.url, config.headers, req, timeout) : Promise.resolve(undefined);
     const main = open();
     try {
         const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout);
-        if (classifyDiscover(discover) === 'legacy') {
+        const era = classifyDiscover(discover, transport);
+        if (era === 'unreachable')
+            return unreachableProbe(transport, mode, discover, discover);
+        if (era === 'legacy') {
             await main.close();
-            return { ...(await probeLegacy(open, timeout)), transport, discover };
+            const legacy = await probeLegacy(open, timeout, mode);
+            if ('unreachableAt' in legacy)
+                return unreachableProbe(transport, mode, discover, legacy.unreachableAt, legacy.initialize);
+            const initialize = { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } };
+            return { ...legacy, transport, discover, probes: mode, dnsRebinding: await dnsRebinding(initialize) };
         }
         const modern = (method, params = {}) => ({ method, params: { ...params, _meta: envelope() } });
         // Negative tests that could pin or poison a connection run on fresh ones, in parallel.
@@ -41201,41 +48634,58 @@ async function probeServer(config, options = {}) {
         const freshProbes = Promise.all([
             fresh(modern('tools/list')),
             fresh({ method: 'tools/list', params: { _meta: envelope({ version: probe_UNSUPPORTED_VERSION }) } }),
-            fresh({ method: 'tools/list', params: { _meta: envelope({ version: null }) } }),
-            fresh({ method: 'tools/list', params: { _meta: envelope({ capabilities: false }) } })
+            // Over HTTP the MCP-Protocol-Version header still says 2026-07-28: only the _meta key is
+            // missing, so a dual-era server cannot take it for a 2025-era request (§3, §4).
+            fresh({ method: 'tools/list', params: { _meta: envelope({ version: null }) }, headers: { 'mcp-protocol-version': MODERN_VERSION } }),
+            fresh({ method: 'tools/list', params: { _meta: envelope({ capabilities: false }) } }),
+            dnsRebinding(modern('server/discover'))
         ]);
         const capabilities = (discover.response.frame?.result?.capabilities ?? {});
-        const toolsList = [await main.request(modern('tools/list'), timeout), await main.request(modern('tools/list'), timeout)];
-        const otherLists = [];
-        if (capabilities.prompts)
-            otherLists.push(await main.request(modern('prompts/list'), timeout));
-        let resourceRead;
-        let missingResource;
-        if (capabilities.resources) {
-            const resources = await main.request(modern('resources/list'), timeout);
-            otherLists.push(resources, await main.request(modern('resources/templates/list'), timeout));
-            const first = resources.response.frame?.result?.resources?.[0];
-            if (first?.uri)
-                resourceRead = await main.request(modern('resources/read', { uri: first.uri }), timeout);
-            missingResource = await main.request(modern('resources/read', { uri: probe_MISSING_RESOURCE }), timeout);
+        const page = (method) => (cursor) => modern(method, cursor ? { cursor } : {});
+        const toolPages = await listAll(main, page('tools/list'), timeout);
+        const toolsList = [toolPages[0], await main.request(modern('tools/list'), timeout)];
+        // Listed whether advertised or not: discover-capabilities-honest compares the two (§2).
+        const listPages = {
+            'tools/list': toolPages,
+            'prompts/list': await listAll(main, page('prompts/list'), timeout),
+            'resources/list': await listAll(main, page('resources/list'), timeout)
+        };
+        const resources = (listPages['resources/list'] ?? []).flatMap((p) => {
+            const listed = resultOf(p)?.resources;
+            return Array.isArray(listed) ? listed.filter(common_isObject) : [];
+        });
+        if (capabilities.resources || resultOf(listPages['resources/list']?.[0])) {
+            listPages['resources/templates/list'] = await listAll(main, page('resources/templates/list'), timeout);
         }
+        const otherLists = ['prompts/list', 'resources/list', 'resources/templates/list'].flatMap((m) => listPages[m]?.slice(0, 1) ?? []);
+        const firstUri = resources.find((r) => typeof r.uri === 'string')?.uri;
+        const resourceRead = firstUri ? await main.request(modern('resources/read', { uri: firstUri }), timeout) : undefined;
+        const missingResource = capabilities.resources ? await main.request(modern('resources/read', { uri: probe_MISSING_RESOURCE }), timeout) : undefined;
         const unknownTool = await main.request(modern('tools/call', { name: probe_UNKNOWN_TOOL, arguments: {} }), timeout);
+        const tools = toolsOfPages(toolPages) ?? [];
+        const invalidArguments = await probeInvalidArguments(main, tools, mode, modern, timeout);
         const http = main instanceof HttpWire ? await probeHttpHeaders(main, modern, timeout) : undefined;
-        const [toolsListFresh, unsupportedVersion, missingVersion, missingCapabilities] = await freshProbes;
+        const paramHeaders = main instanceof HttpWire ? await probeParamHeaders(main, tools, mode, modern, timeout) : undefined;
+        const [toolsListFresh, unsupportedVersion, missingVersion, missingCapabilities, rebinding] = await freshProbes;
         return {
             transport,
             era: 'modern',
+            probes: mode,
             discover,
             toolsList,
             toolsListFresh,
             otherLists,
+            listPages,
             resourceRead,
             unknownTool,
             missingResource,
             unsupportedVersion,
             missingVersion,
             missingCapabilities,
-            http
+            invalidArguments,
+            http,
+            dnsRebinding: rebinding,
+            paramHeaders
         };
     }
     finally {
@@ -41251,6 +48701,54 @@ async function withConnection(open, use) {
         await connection.close();
     }
 }
+/** A list and the pages after it, following nextCursor until it ends, repeats, or LIST_MAX_PAGES. */
+async function listAll(connection, page, timeout) {
+    const pages = [await connection.request(page(), timeout)];
+    const seen = new Set();
+    for (;;) {
+        const cursor = resultOf(pages[pages.length - 1])?.nextCursor;
+        if (typeof cursor !== 'string' || cursor === '' || seen.has(cursor) || pages.length >= LIST_MAX_PAGES)
+            return pages;
+        seen.add(cursor);
+        pages.push(await connection.request(page(cursor), timeout));
+    }
+}
+/** The value at a chain of `properties` keys, as an arguments object. */
+function argumentsWith(path, value) {
+    return path.reduceRight((inner, key, i) => (i === path.length - 1 ? { [key]: value } : { [key]: inner }), {});
+}
+function valueAt(args, path) {
+    let node = args;
+    for (const key of path)
+        node = common_isObject(node) ? node[key] : undefined;
+    return node;
+}
+/** The Mcp-Param-* headers a conforming client sends for these arguments (§4). */
+function paramHeadersFor(markers, args) {
+    const headers = {};
+    for (const marker of markers) {
+        const value = valueAt(args, marker.path);
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+            headers[`mcp-param-${marker.header.toLowerCase()}`] = encodeHeaderValue(value);
+    }
+    return headers;
+}
+const markersOf = (tool) => {
+    const scan = scanHeaderMarkers(tool?.inputSchema);
+    return scan.valid ? scan.markers : [];
+};
+/** Each allowed tool once, with arguments its schema rejects; the calls run in parallel. */
+async function probeInvalidArguments(main, tools, mode, build, timeout) {
+    if (mode === 'none')
+        return undefined;
+    const plan = planInvalidArguments(tools, mode);
+    const calls = await Promise.all(plan.calls.map(async ({ tool, args, broken }) => {
+        const headers = paramHeadersFor(markersOf(tools.find((t) => t.name === tool)), args);
+        const exchange = await main.request({ ...build('tools/call', { name: tool, arguments: args }), headers }, timeout);
+        return { tool, broken, exchange };
+    }));
+    return { calls, notReadOnly: plan.notReadOnly, untestable: plan.untestable, capped: plan.capped };
+}
 /** Each header rule broken once, on an otherwise valid request (§4). */
 async function probeHttpHeaders(wire, modern, timeout) {
     const call = modern('tools/call', { name: probe_UNKNOWN_TOOL, arguments: {} });
@@ -41265,22 +48763,109 @@ async function probeHttpHeaders(wire, modern, timeout) {
         unknownMethod: await wire.request(modern('mcp-server-evals/no-such-method'), timeout)
     };
 }
+const SAMPLE_VALUE = { string: 'mcp-server-evals', integer: 7, boolean: true };
+const OTHER_VALUE = { string: 'mcp-server-evals-other', integer: 8, boolean: false };
+/**
+ * A call that carries a marked argument without its Mcp-Param header, and one whose header
+ * differs. The server must refuse both before the tool runs; the tool still only gets a
+ * sample value, so only tools `probes` allows are called.
+ */
+async function probeParamHeaders(wire, tools, mode, modern, timeout) {
+    const marked = tools.map((tool) => ({ tool, markers: markersOf(tool) })).filter((t) => t.markers.length > 0);
+    if (marked.length === 0)
+        return { probed: [], note: 'no tool marks an argument with x-mcp-header' };
+    if (mode === 'none')
+        return { probed: [], note: 'probes: none (no tool is called)' };
+    const allowed = marked.filter((t) => mayCall(t.tool, mode));
+    const left = marked.filter((t) => !allowed.includes(t)).map((t) => t.tool.name);
+    const note = left.length ? `not called, not annotated readOnlyHint: true (probes: safe): ${left.join(', ')}` : '';
+    const probed = [];
+    for (const { tool, markers } of allowed.slice(0, MAX_PARAM_HEADER_TOOLS)) {
+        const [marker] = markers;
+        const call = (value) => modern('tools/call', { name: tool.name, arguments: argumentsWith(marker.path, value) });
+        const header = `mcp-param-${marker.header.toLowerCase()}`;
+        const [missing, mismatched] = await Promise.all([
+            wire.request(call(SAMPLE_VALUE[marker.type]), timeout, { [header]: null }),
+            wire.request(call(SAMPLE_VALUE[marker.type]), timeout, { [header]: encodeHeaderValue(OTHER_VALUE[marker.type]) })
+        ]);
+        probed.push({ tool: tool.name, header: marker.header, case: 'missing', exchange: missing }, { tool: tool.name, header: marker.header, case: 'mismatched', exchange: mismatched });
+    }
+    return { probed, note };
+}
+/** Loopback hosts: the ones a DNS-rebinding page can reach through the user's browser. */
+function isLoopback(hostname) {
+    return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+/**
+ * A request from a foreign web page, as a browser sends it after DNS rebinding: a foreign Origin
+ * (Host still ours), and a foreign Host with a matching Origin (which a naive "Origin equals
+ * Host" check lets through). Both must get 403 (§4).
+ */
+async function probeDnsRebinding(url, headers, req, timeout) {
+    const target = new URL(url);
+    if (!isLoopback(target.hostname))
+        return { local: false, host: target.hostname };
+    const wire = new HttpWire(url, headers);
+    const foreign = `${FOREIGN_HOST}${target.port ? `:${target.port}` : ''}`;
+    const [badOrigin, badHostAndOrigin] = await Promise.all([
+        wire.requestWithHost(req, timeout, { origin: `http://${FOREIGN_HOST}` }),
+        wire.requestWithHost(req, timeout, { host: foreign, origin: `http://${foreign}` })
+    ]);
+    return { local: true, badOrigin, badHostAndOrigin };
+}
+const CLIENT_INFO = { name: 'mcp-server-evals-conformance', version: '1' };
+/** The server answered no handshake with anything JSON-RPC: what it got instead, for the report. */
+function unreachableProbe(transport, mode, discover, at, initialize) {
+    const r = at.response;
+    const cause = r.cause ?? (r.timedOut ? 'no answer before the timeout' : r.status !== undefined ? `HTTP ${r.status}` : null);
+    const body = r.body ? r.body.slice(0, 500) : r.frame ? trimEvidence(r.frame, 500) : null;
+    let reason;
+    if (r.status !== undefined)
+        reason = `the server refused the request: HTTP ${r.status}${body ? ` ${oneLine(body, 200)}` : ''}`;
+    else if (r.failure)
+        reason = r.failure;
+    else if (initialize)
+        reason = `no answer to server/discover (${describeSilence(discover)}) nor to initialize (${describeSilence(at)})`;
+    else
+        reason = `no answer to server/discover (${describeSilence(discover)})`;
+    return {
+        transport,
+        era: 'unreachable',
+        probes: mode,
+        discover,
+        toolsList: [],
+        otherLists: [],
+        ...(initialize ? { initialize } : {}),
+        unreachable: { http_status: r.status ?? null, body, cause, stderr: r.stderr ?? null, stdout: r.stdout ?? null, reason: oneLine(reason, 400), exchange: at }
+    };
+}
+const describeSilence = (e) => (e.response.timedOut ? `silent for ${e.ms ?? '?'} ms` : (e.response.failure ?? `HTTP ${e.response.status}`));
+const oneLine = (text, max) => {
+    const flat = text.replace(/\s*\n\s*/g, ' | ').trim();
+    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+};
 /** A 2025-era server: the initialize handshake, then what its era can be held to. */
-async function probeLegacy(open, timeout) {
+async function probeLegacy(open, timeout, mode) {
     const handshake = async (connection) => {
-        const initialize = await connection.request({ method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-server-evals-conformance', version: '1' } } }, timeout);
+        const initialize = await connection.request({ method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }, timeout);
         connection.notify?.('notifications/initialized');
         return initialize;
     };
+    const legacy = (method, params = {}) => ({ method, params });
     const main = open();
     try {
         const initialize = await handshake(main);
+        // No JSON-RPC answer to either handshake (an exit, silence, a refusal): not a legacy server, an unreachable one.
+        if (!initialize.response.frame || refused(initialize.response.status))
+            return { unreachableAt: initialize, initialize };
         const fresh = withConnection(open, async (c) => {
             await handshake(c);
             return c.request({ method: 'tools/list', params: {} }, timeout);
         });
         const capabilities = (initialize.response.frame?.result?.capabilities ?? {});
-        const toolsList = [await main.request({ method: 'tools/list', params: {} }, timeout), await main.request({ method: 'tools/list', params: {} }, timeout)];
+        const page = (method) => (cursor) => legacy(method, cursor ? { cursor } : {});
+        const toolPages = await listAll(main, page('tools/list'), timeout);
+        const toolsList = [toolPages[0], await main.request({ method: 'tools/list', params: {} }, timeout)];
         const otherLists = [];
         let missingResource;
         if (capabilities.prompts)
@@ -41290,7 +48875,8 @@ async function probeLegacy(open, timeout) {
             missingResource = await main.request({ method: 'resources/read', params: { uri: probe_MISSING_RESOURCE } }, timeout);
         }
         const unknownTool = await main.request({ method: 'tools/call', params: { name: probe_UNKNOWN_TOOL, arguments: {} } }, timeout);
-        return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, missingResource, unknownTool };
+        const invalidArguments = await probeInvalidArguments(main, toolsOfPages(toolPages) ?? [], mode, legacy, timeout);
+        return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, listPages: { 'tools/list': toolPages }, missingResource, unknownTool, invalidArguments };
     }
     finally {
         await main.close();
@@ -41298,6 +48884,8 @@ async function probeLegacy(open, timeout) {
 }
 
 ;// CONCATENATED MODULE: ./src/conformance/run.ts
+
+
 
 
 
@@ -41315,8 +48903,29 @@ async function runConformance(config, options = {}) {
 }
 /** The checks, as a pure function of what the probes saw. */
 function evaluateProbe(probe) {
+    if (probe.era === 'unreachable')
+        return unreachableReport(probe);
     const report = probe.era === 'modern' ? modernReport(probe) : legacyReport(probe);
-    return { ...report, tools: fingerprintTools(listedTools(probe)) };
+    return { ...report, unreachable: null, tools: fingerprintTools(listedTools(probe)) };
+}
+/**
+ * Nothing to check: the server did not start, refused us (401, 403, 5xx), or never answered
+ * either handshake. One failing check says why; there is no era, so no migration either.
+ */
+function unreachableReport(probe) {
+    const { reason, exchange: _exchange, ...unreachable } = probe.unreachable ?? { reason: 'the server could not be reached', exchange: probe.discover, http_status: null, body: null, cause: null, stderr: null, stdout: null };
+    return {
+        era: 'unreachable',
+        negotiated_version: null,
+        transport: probe.transport,
+        server_info: null,
+        duration_ms: 0,
+        checks: [checkReachable(probe)],
+        migration: [],
+        error: reason,
+        unreachable,
+        tools: null
+    };
 }
 /** Hashes of what a model reads of each tool; key order does not change a schema's hash. */
 function fingerprintTools(tools) {
@@ -41341,18 +48950,27 @@ function canonicalJson(value) {
 }
 /** The checks for a modern server, in report order; each is a pure function of the probes. */
 const MODERN_CHECKS = [
+    ['reachable', checkReachable],
     ['discover', checkDiscover],
+    ['capabilities', checkCapabilities],
     ['tools order', checkToolsOrder],
     ['cache fields', checkCacheFields],
+    ['pagination', (probe) => checkPagination(probe, LIST_MAX_PAGES)],
     ['result type', checkResultType],
     ['schemas', checkSchemas],
     ['tool names', checkToolNames],
+    ['x-mcp-header markers', checkHeaderMarkers],
+    ['task support', checkTaskSupport],
     ['unknown tool', checkUnknownTool],
+    ['invalid arguments', checkInvalidArguments],
     ['unsupported version', checkUnsupportedVersion],
     ['missing envelope', checkMissingEnvelope],
     ['missing resource', checkMissingResource],
     ['retired codes', checkRetiredCodes],
+    ['error ids', (probe) => checkErrorResponseIds(probe)],
     ['HTTP binding', checkHttp],
+    ['Mcp-Param headers', checkParamHeaders],
+    ['DNS rebinding', checkDnsRebinding],
     ['description lint', lintTools]
 ];
 function modernReport(probe) {
@@ -41374,7 +48992,12 @@ const MODERN_ONLY = [
     DISCOVER_VERSIONS,
     DISCOVER_CAPABILITIES,
     DISCOVER_SERVER_INFO,
+    CAPABILITIES_HONEST,
+    CAPABILITIES_COMPLETE,
     CACHE_FIELDS,
+    PAGINATION,
+    HEADER_MARKERS,
+    HTTP_PARAM_HEADER,
     RESULT_TYPE,
     UNSUPPORTED_VERSION,
     MISSING_ENVELOPE,
@@ -41403,7 +49026,7 @@ function legacyReport(probe) {
             transport: probe.transport,
             server_info: null,
             duration_ms: 0,
-            checks: [failed(LEGACY_INITIALIZE, reason, init ?? probe.discover)],
+            checks: [checkReachable(probe), common_failed(LEGACY_INITIALIZE, reason, init ?? probe.discover)],
             migration: [],
             error: reason
         };
@@ -41428,18 +49051,37 @@ function legacyReport(probe) {
     const old = [...dialects].filter((d) => !String(d).includes('2020-12'));
     if (old.length)
         migration.push(`Move tool schemas to JSON Schema 2020-12 (the default when $schema is absent); they declare ${old.join(', ')} (§8).`);
+    const invalid = checkInvalidArguments(probe);
+    if (invalid.status === 'fail')
+        migration.push('Answer tool arguments that break the inputSchema with a result with isError: true (the model reads it and retries), not a JSON-RPC error (§5).');
+    const rebinding = checkDnsRebinding(probe);
+    if (rebinding.status === 'fail')
+        migration.push('Over HTTP: answer a request whose Origin header is not your own with 403, to stop DNS rebinding, and bind a local server to 127.0.0.1 (§4).');
     if (probe.transport === 'http') {
         migration.push('Over HTTP: stop minting Mcp-Session-Id, answer GET and DELETE with 405, require Mcp-Method (and Mcp-Name on tools/call, resources/read, prompts/get) and answer violations with 400 + -32020 (§4).');
     }
-    migration.push('With the TypeScript SDK, @modelcontextprotocol/server 2.x builds a 2026-07-28 server (and still serves 2025 clients) from the same registrations.');
+    // Nothing on the wire tells a v1 SDK server from a 2.x one that still connects a 2025-era
+    // transport (both answer server/discover with -32601 and initialize with 2025-11-25), and
+    // serverInfo is self-reported: the step is worded for both.
+    migration.push(probe.transport === 'http'
+        ? 'With the TypeScript SDK: serve the server through createMcpHandler from @modelcontextprotocol/server 2.x, which answers 2026-07-28 requests and still serves 2025 clients from the same factory. A 2.x server that still connects a 2025-era transport (a StreamableHTTPServerTransport with sessions) speaks 2025-11-25 only: switch it to createMcpHandler.'
+        : 'With the TypeScript SDK: serve the server with serveStdio from @modelcontextprotocol/server/stdio (2.x), which answers 2026-07-28 requests and still serves 2025 clients from the same factory. A 2.x server that still calls server.connect(new StdioServerTransport()) speaks 2025-11-25 only: switch it to serveStdio.');
+    // 2025-11-25 already made argument validation failures isError results; before it they were protocol errors.
+    const argumentsRuleApplies = version !== null && version >= '2025-11-25';
     const checks = [
-        version ? passed(LEGACY_INITIALIZE, `initialize → protocolVersion ${version}`, init) : failed(LEGACY_INITIALIZE, 'initialize result has no protocolVersion', init),
+        checkReachable(probe),
+        version ? passed(LEGACY_INITIALIZE, `initialize → protocolVersion ${version}`, init) : common_failed(LEGACY_INITIALIZE, 'initialize result has no protocolVersion', init),
         checkToolsOrder(probe),
         ...checkSchemas(probe),
         ...checkToolNames(probe),
+        checkTaskSupport(probe),
         // In 2025 an isError result for an unknown tool was common practice: a warning, and a migration step.
         unknown.status === 'fail' ? { ...unknown, severity: 'warning', status: 'warn', message: `${unknown.message} (required from 2026-07-28)` } : unknown,
+        invalid.status === 'fail' && !argumentsRuleApplies ? { ...invalid, severity: 'warning', status: 'warn', message: `${invalid.message} (required from 2025-11-25)` } : invalid,
         missing && errorCode(missing) === -32002 ? passed(MISSING_RESOURCE, 'missing resource → -32002 (legal before 2026-07-28)', missing) : missingCheck,
+        // The era probe is left out: a 2025 transport may refuse a request without a session before reading its id.
+        checkErrorResponseIds(probe, [probe.discover]),
+        rebinding,
         ...lintTools(probe),
         ...MODERN_ONLY.map((spec) => skipped(spec, 'legacy server: applies from 2026-07-28'))
     ];
@@ -41461,7 +49103,7 @@ function serverInfo(value) {
 function conformancePassed(report, failOn) {
     if (failOn === 'never')
         return true;
-    if (report.error)
+    if (report.error || report.era === 'unreachable')
         return false;
     return !report.checks.some((c) => c.status === 'fail' || (failOn === 'warning' && c.status === 'warn'));
 }
@@ -51615,7 +59257,7 @@ function classifyProbeOutcome(outcome, context) {
 		case "network-error": return classifyNetworkError(outcome.error, context);
 		case "unusable-reply": return {
 			kind: "error",
-			error: new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.EraNegotiationFailed, `Version negotiation probe failed: the server answered with an unusable reply (${describeError(outcome.error)})`, { cause: outcome.error }, { cause: outcome.error })
+			error: new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.EraNegotiationFailed, `Version negotiation probe failed: the server answered with an unusable reply (${public_CvV4ZHkX_describeError(outcome.error)})`, { cause: outcome.error }, { cause: outcome.error })
 		};
 		case "auth-required": return {
 			kind: "error",
@@ -51707,13 +59349,13 @@ function classifyNetworkError(error, context) {
 	if (context.environment === "browser" && isOpaqueFetchTypeError(error)) return { kind: "legacy" };
 	return {
 		kind: "error",
-		error: new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.EraNegotiationFailed, `Version negotiation probe failed: ${describeError(error)}`, { cause: error }, { cause: error })
+		error: new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.EraNegotiationFailed, `Version negotiation probe failed: ${public_CvV4ZHkX_describeError(error)}`, { cause: error }, { cause: error })
 	};
 }
 function isOpaqueFetchTypeError(error) {
 	return error instanceof TypeError || error instanceof Error && error.name === "TypeError";
 }
-function describeError(error) {
+function public_CvV4ZHkX_describeError(error) {
 	return error instanceof Error ? error.message : String(error);
 }
 function parseSupportedList(data) {
@@ -55701,45 +63343,25 @@ function dist_fromJsonSchema(schema, validator) {
 //#endregion
 
 //# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: ./src/mcp/content.ts
-/** Flatten MCP content blocks into the text a model is shown as a tool result. */
-function contentToText(content, structuredContent) {
-    const blocks = Array.isArray(content) ? content : [];
-    const parts = blocks.map(blockToText).filter((t) => t !== '');
-    if (parts.length === 0 && structuredContent !== undefined)
-        return JSON.stringify(structuredContent);
-    return parts.join('\n');
-}
-function blockToText(block) {
-    if (typeof block !== 'object' || block === null)
-        return '';
-    const b = block;
-    switch (b.type) {
-        case 'text':
-            return typeof b.text === 'string' ? b.text : '';
-        case 'image':
-        case 'audio':
-            return `[${b.type}: ${String(b.mimeType ?? 'unknown type')}]`;
-        case 'resource_link':
-            return `[resource link: ${String(b.uri ?? '')}]`;
-        case 'resource': {
-            const r = (b.resource ?? {});
-            if (typeof r.text === 'string')
-                return r.text;
-            return `[resource: ${String(r.uri ?? '')}${r.mimeType ? ` (${String(r.mimeType)})` : ''}]`;
-        }
-        default:
-            return typeof b.text === 'string' ? b.text : JSON.stringify(b);
-    }
-}
-
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
 ;// CONCATENATED MODULE: ./src/mcp/stdio-transport.ts
+
 
 
 
 
 /** How long close() lets the server leave on its own after stdin ends. */
 const CLOSE_GRACE_MS = 500;
+/**
+ * How long a server that wrote something other than JSON-RPC to stdout before its first message
+ * gets to send a valid one. A startup banner followed by real traffic is tolerated; a server that
+ * only ever prints "listening on :3000" (started in HTTP mode by mistake) fails after this,
+ * instead of every request waiting out its timeout.
+ */
+const stdio_transport_STDOUT_NOISE_GRACE_MS = 1000;
+/** Lines of such output quoted in the error. */
+const NOISE_LINES_QUOTED = 3;
 /** How long a terminated group has for SIGTERM before SIGKILL. */
 const TERM_GRACE_MS = 1000;
 /**
@@ -55756,6 +63378,16 @@ const TERM_GRACE_MS = 1000;
  * `sibling._dispose()`. Without that contract the probe would run in place and could kill a legacy
  * server's only process life. It is SDK-internal, so an SDK upgrade must re-check it (the process
  * tree tests cover the sibling path).
+ *
+ * stdout that is not JSON-RPC: the SDK's ReadBuffer skips such lines silently, so a server that
+ * never speaks JSON-RPC (started in HTTP mode, printing "listening on :3000") made every request
+ * wait for its timeout. Before the first JSON-RPC message, a non-JSON-RPC line starts a short
+ * grace; if no message comes, the transport fails with an Error quoting the lines. Sends made
+ * before the first message settle only once the server has proven it speaks JSON-RPC, so that
+ * Error rejects the pending request (connect, or the SDK's discover probe) at once, instead of a
+ * bare "Connection closed". After the first message such lines are ignored, as the SDK does:
+ * many servers log to stdout by mistake mid-run, and failing a working session for it would be
+ * worse than the noise.
  */
 class GroupStdioTransport {
     onclose;
@@ -55769,10 +63401,27 @@ class GroupStdioTransport {
     stderrStream;
     closing;
     closeReported = false;
+    /** A JSON-RPC message has arrived: the server speaks the protocol on stdout. */
+    framed = false;
+    /** Until then: the unframed text, scanned line by line for output that is not JSON-RPC. */
+    unframed = '';
+    unframedDecoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    noise = [];
+    noiseTimer;
+    /** Set when the server wrote only non-JSON-RPC to stdout: later sends reject with it. */
+    stdoutFailure;
+    /** Settles the sends made before the first message: resolved by it (or by the close), rejected by stdoutFailure. */
+    firstMessage;
     constructor(params) {
         this._serverParams = params;
         this.readBuffer = new src_CeKsbNLO_ReadBuffer({ maxBufferSize: params.maxBufferSize });
         this.stderrStream = params.stderr === 'pipe' ? new external_node_stream_namespaceObject.PassThrough() : null;
+        let resolve;
+        let reject;
+        const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)));
+        // Nobody may be waiting on it when it rejects.
+        promise.catch(() => undefined);
+        this.firstMessage = { promise, resolve, reject };
     }
     get pid() {
         return this.child?.pid ?? null;
@@ -55810,9 +63459,15 @@ class GroupStdioTransport {
         });
     }
     send(message) {
+        if (this.stdoutFailure)
+            return Promise.reject(this.stdoutFailure);
         const stdin = this.closing ? undefined : this.child?.stdin;
         if (!stdin || stdin.destroyed)
             return Promise.reject(new src_CeKsbNLO_SdkError(src_CeKsbNLO_SdkErrorCode.NotConnected, 'Not connected'));
+        const written = this.write(stdin, message);
+        return this.framed ? written : written.then(() => this.firstMessage.promise);
+    }
+    write(stdin, message) {
         return new Promise((resolve) => {
             if (stdin.write(src_CeKsbNLO_serializeMessage(message)))
                 return resolve();
@@ -55840,6 +63495,9 @@ class GroupStdioTransport {
         return this.closing;
     }
     async shutDown(politeMs) {
+        clearTimeout(this.noiseTimer);
+        // Sends still waiting for a first message were written: the close, not them, is what failed.
+        this.firstMessage.resolve();
         const child = this.child;
         if (child?.pid !== undefined) {
             try {
@@ -55861,6 +63519,8 @@ class GroupStdioTransport {
         this.reportClose();
     }
     receive(chunk) {
+        if (!this.framed)
+            this.scanUnframed(chunk);
         try {
             this.readBuffer.append(chunk);
         }
@@ -55882,14 +63542,57 @@ class GroupStdioTransport {
             }
             if (message === null)
                 return;
+            if (!this.framed) {
+                this.framed = true;
+                this.unframed = '';
+                clearTimeout(this.noiseTimer);
+                this.firstMessage.resolve();
+            }
             this.onmessage?.(message);
         }
     }
+    /** Before the first message: note lines that are not JSON-RPC, and start the grace on the first. */
+    scanUnframed(chunk) {
+        const text = this.unframedDecoder.write(chunk);
+        this.unframed += text;
+        // A large first message arrives in many chunks: look for line ends in the new text only.
+        if (!text.includes('\n'))
+            return;
+        let newline;
+        while ((newline = this.unframed.indexOf('\n')) !== -1) {
+            const line = this.unframed.slice(0, newline).trim();
+            this.unframed = this.unframed.slice(newline + 1);
+            if (line === '' || isJsonRpc(line))
+                continue;
+            if (this.noise.length < NOISE_LINES_QUOTED)
+                this.noise.push(line.slice(0, 200));
+            this.noiseTimer ??= setTimeout(() => this.failOnNoise(), stdio_transport_STDOUT_NOISE_GRACE_MS);
+        }
+    }
+    failOnNoise() {
+        if (this.framed || this.closing)
+            return;
+        this.stdoutFailure = new Error(`the server wrote to stdout what is not JSON-RPC: ${this.noise.map((line) => JSON.stringify(line)).join(', ')}`);
+        this.firstMessage.reject(this.stdoutFailure);
+        this.onerror?.(this.stdoutFailure);
+        void this.close();
+    }
     reportClose() {
+        this.firstMessage.resolve();
         if (this.closeReported)
             return;
         this.closeReported = true;
         this.onclose?.();
+    }
+}
+/** Whether a line is a JSON-RPC 2.0 message (not plain text, not some other JSON such as a log record). */
+function isJsonRpc(line) {
+    try {
+        const value = JSON.parse(line);
+        return typeof value === 'object' && value !== null && value.jsonrpc === '2.0';
+    }
+    catch {
+        return false;
     }
 }
 /** Resolves when the leader has exited, or after `ms`. */
@@ -55905,7 +63608,77 @@ function leaderExit(child, ms) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/mcp/wire-tap.ts
+/**
+ * Watches a transport's frames without changing them: the SDK parses, strips (`resultType`) and
+ * rejects (invalid content blocks) what a server sends, and the conformance checks on real calls
+ * and the tool tests need the frames as they came. Only tools/call exchanges are kept, and only
+ * until `take` claims them, so a long run holds no history.
+ */
+class WireTap {
+    pending = new Map();
+    answered = [];
+    /** The same transport, observed: `send` and `onmessage` pass through this tap. */
+    wrap(transport) {
+        // eslint-disable-next-line @typescript-eslint/no-this-alias
+        const tap = this;
+        return new Proxy(transport, {
+            get(target, prop, receiver) {
+                if (prop === 'send') {
+                    return (message, options) => {
+                        tap.sent(message);
+                        return target.send.call(target, message, options);
+                    };
+                }
+                const value = Reflect.get(target, prop, receiver);
+                return typeof value === 'function' ? value.bind(target) : value;
+            },
+            set(target, prop, value, receiver) {
+                if (prop === 'onmessage' && typeof value === 'function') {
+                    const handler = value;
+                    return Reflect.set(target, prop, (message, extra) => {
+                        tap.received(message);
+                        handler(message, extra);
+                    }, receiver);
+                }
+                return Reflect.set(target, prop, value, receiver);
+            }
+        });
+    }
+    sent(message) {
+        if (!isRecord(message) || message.method !== 'tools/call' || message.id === undefined)
+            return;
+        this.pending.set(message.id, { id: message.id, request: message, sentAt: performance.now() });
+    }
+    received(message) {
+        if (!isRecord(message) || !('result' in message || 'error' in message))
+            return;
+        const call = this.pending.get(message.id);
+        if (!call)
+            return;
+        this.pending.delete(message.id);
+        call.response = message;
+        call.receivedAt = performance.now();
+        this.answered.push(call);
+    }
+    /**
+     * The answered tools/call exchanges of tool `name` since the last take, oldest first, removed
+     * from the tap. Calls on one session are sequential, so these are the exchanges of one call
+     * (more than one when an input_required answer made the SDK retry with a new id).
+     */
+    take(name) {
+        const mine = this.answered.filter((c) => isRecord(c.request.params) && c.request.params.name === name);
+        for (const call of mine)
+            this.answered.splice(this.answered.indexOf(call), 1);
+        return mine;
+    }
+}
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 ;// CONCATENATED MODULE: ./src/mcp/session.ts
+
 
 
 
@@ -55927,7 +63700,7 @@ const QUIET_SERVER_ENV = {
     SHOW_INSPECTOR_LOGS: 'false',
     PRETTY_PRINT_JSONRPC: 'false'
 };
-const CLIENT_INFO = { name: 'mcp-server-evals', version: '0.1.0' };
+const session_CLIENT_INFO = { name: 'mcp-server-evals', version: '0.1.0' };
 /** More than the 4 KB the record keeps: a secret across the cut is redacted whole before the record cuts it. */
 const STDERR_TAIL_BYTES = 8192;
 /**
@@ -55950,9 +63723,13 @@ function createSessionFactory(config, options = {}) {
     };
 }
 async function openSession(config, options) {
-    const client = new Client(CLIENT_INFO, {
-        versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } }
+    const client = new Client(session_CLIENT_INFO, {
+        versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
+        // structuredContent is checked against outputSchema by us (observed conformance) and shown to
+        // the model as the server sent it: the SDK's own check would turn it into a local -32602.
+        jsonSchemaValidator: ACCEPT_ANY_OUTPUT
     });
+    const tap = new WireTap();
     let stderr = '';
     let transport;
     if (config.kind === 'stdio') {
@@ -55973,6 +63750,7 @@ async function openSession(config, options) {
     else {
         transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
     }
+    const http = transport instanceof StreamableHTTPClientTransport ? transport : undefined;
     const stderrTail = () => stderr.trim();
     const requestOptions = (signal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs });
     const started = performance.now();
@@ -55980,11 +63758,18 @@ async function openSession(config, options) {
     // client.close() only reaches a transport the client has attached; one aborted during the
     // discover probe is not attached yet, and would otherwise start (and keep) its server afterwards.
     const closeTransport = () => (transport instanceof GroupStdioTransport ? transport.close() : undefined);
-    const closeQuietly = () => (closing ??= client.close().catch(() => undefined).then(closeTransport).catch(() => undefined));
+    // A legacy HTTP server minted a session: end it (DELETE) rather than leave it to expire.
+    const endHttpSession = () => (http?.sessionId ? http.terminateSession().catch(() => undefined) : undefined);
+    const closeQuietly = () => (closing ??= Promise.resolve()
+        .then(endHttpSession)
+        .then(() => client.close())
+        .catch(() => undefined)
+        .then(closeTransport)
+        .catch(() => undefined));
     const onAbort = () => void closeQuietly();
     options.signal.addEventListener('abort', onAbort, { once: true });
     try {
-        await client.connect(transport, { prior: options.prior, signal: options.signal });
+        await client.connect(tap.wrap(transport), { prior: options.prior, signal: options.signal });
     }
     catch (error) {
         await closeQuietly();
@@ -56003,7 +63788,14 @@ async function openSession(config, options) {
             caps.resources ? client.listResources(undefined, opts).catch(() => ({ resources: [] })) : { resources: [] },
             caps.prompts ? client.listPrompts(undefined, opts).catch(() => ({ prompts: [] })) : { prompts: [] }
         ]);
-        tools = t.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+        tools = t.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+            ...(tool.annotations ? { annotations: tool.annotations } : {}),
+            ...(tool.execution ? { execution: tool.execution } : {})
+        }));
         resources = r.resources.map((res) => ({ name: res.name, uri: res.uri, description: res.description }));
         prompts = p.prompts.map((pr) => ({ name: pr.name, description: pr.description, arguments: pr.arguments }));
     }
@@ -56024,6 +63816,30 @@ async function openSession(config, options) {
             throw new ServerError(`${what} failed: ${session_describeError(error)}`, stderrTail());
         }
     };
+    const callToolRaw = async (name, args, signal) => {
+        const started = performance.now();
+        let thrown;
+        try {
+            await client.callTool({ name, arguments: args }, requestOptions(signal));
+        }
+        catch (error) {
+            thrown = error;
+        }
+        const latency_ms = Math.round(performance.now() - started);
+        // The last exchange is the answer (earlier ones were input_required rounds).
+        const answer = tap.take(name).at(-1);
+        const frame = answer?.response;
+        if (answer && frame) {
+            const error = frame.error;
+            const response = error !== undefined
+                ? { kind: 'error', error: { code: typeof error.code === 'number' ? error.code : NaN, message: String(error.message ?? ''), ...(error.data !== undefined ? { data: error.data } : {}) } }
+                : { kind: 'result', result: session_isRecord(frame.result) ? frame.result : {} };
+            return { name, args, request: answer.request, response, latency_ms };
+        }
+        if (thrown === undefined)
+            throw new ServerError(`tool call '${name}' got an answer the client could not match to its request`, stderrTail());
+        throw new ServerError(`tool call '${name}' failed: ${session_describeError(thrown)}`, stderrTail());
+    };
     return {
         era,
         protocolVersion: client.getNegotiatedProtocolVersion(),
@@ -56033,10 +63849,8 @@ async function openSession(config, options) {
         prior,
         stderrTail,
         timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },
-        callTool: (name, args, signal) => guard(`tool call '${name}'`, async () => {
-            const result = await client.callTool({ name, arguments: args }, requestOptions(signal));
-            return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true };
-        }),
+        callToolRaw,
+        callTool: async (name, args, signal) => outcomeOf(await callToolRaw(name, args, signal)),
         readResource: (uri, signal) => guard(`reading resource '${uri}'`, async () => {
             const result = await client.readResource({ uri }, { ...requestOptions(signal), cacheMode: 'bypass' });
             return { text: contentToText(result.contents.map((c) => ({ type: 'resource', resource: c }))), isError: false };
@@ -56050,6 +63864,22 @@ async function openSession(config, options) {
             await closeQuietly();
         }
     };
+}
+/** What the model is shown for a raw answer: a JSON-RPC error as eval-action shows it, a result as its text. */
+function outcomeOf(call) {
+    if (call.response.kind === 'error')
+        return { text: `MCP error ${call.response.error.code}: ${call.response.error.message}`, isError: true };
+    const { result } = call.response;
+    return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true };
+}
+/** Accepts any structuredContent: the SDK's JSON Schema validator hook, switched off. */
+const ACCEPT_ANY_OUTPUT = {
+    getValidator() {
+        return (input) => ({ valid: true, data: input, errorMessage: undefined });
+    }
+};
+function session_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** A JSON-RPC error answered by the server: the model should see it, as eval-action does. */
 function isPeerError(error) {
@@ -56137,7 +63967,8 @@ function exposeServer(server) {
         targets.set(name, target);
         functions.push({ type: 'function', function: { name, ...(description ? { description } : {}), parameters } });
     };
-    for (const tool of server.tools)
+    // A tool that only runs as a task would fail every call this client makes (conformance warns about it).
+    for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required'))
         add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name });
     for (const resource of server.resources) {
         const name = resourceFunctionName(resource.name || resource.uri);
@@ -56300,9 +64131,342 @@ function abortReason(signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/results/types.ts
-/** 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Version 1 documents are still read. */
-const types_RESULTS_VERSION = 2;
+/**
+ * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
+ * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
+ */
+const types_RESULTS_VERSION = 3;
 const GEVAL_METRIC_NAME = 'Response Quality [GEval]';
+
+;// CONCATENATED MODULE: ./src/conformance/observed.ts
+
+
+/**
+ * Conformance observed on real calls: every tool result a tool test or a behaviour run sees is
+ * held to the rules a probe can only sample. Pure: no I/O, never throws; what the server sent is
+ * data to describe (the renderers escape it), never something to act on.
+ */
+const OBSERVED_OUTPUT_SCHEMA = { id: 'observed-output-schema', severity: 'error', spec: "§8 structuredContent MUST conform to the tool's outputSchema" };
+const OBSERVED_INVALID_ARGUMENTS = {
+    id: 'observed-invalid-arguments-result',
+    severity: 'error',
+    spec: '§5 tool argument failures are results with isError: true, not JSON-RPC errors'
+};
+const OBSERVED_UNKNOWN_TOOL = { id: 'observed-unknown-tool-error', severity: 'error', spec: '§5 unknown tool → -32602' };
+const OBSERVED_CONTENT_BLOCKS = { id: 'observed-content-blocks', severity: 'error', spec: 'tool result content must be valid content blocks' };
+/** Every observed check, in the order the report lists them. */
+const OBSERVED_CHECKS = [OBSERVED_OUTPUT_SCHEMA, OBSERVED_INVALID_ARGUMENTS, OBSERVED_UNKNOWN_TOOL, OBSERVED_CONTENT_BLOCKS];
+const EVIDENCE_CHARS = 600;
+const VALUE_CHARS = 60;
+/** How many schema errors one finding names. */
+const SCHEMA_ERRORS = 3;
+/** How many bad content blocks one finding names. */
+const BLOCK_PROBLEMS = 3;
+/** How many distinct findings a check's message lists, and how many places each names. */
+const MESSAGES = 5;
+const LABELS = 3;
+/** The MCP error codes about the envelope or headers (§5): a right answer to a different problem than the call's own. */
+const ENVELOPE_CODES = new Set([-32020, -32021, -32022]);
+const observed_INVALID_PARAMS = -32602;
+/** Check one tools/call and its raw answer; the findings, if any. */
+function observeToolCall(call, tool, context) {
+    try {
+        return observe(call, tool, context);
+    }
+    catch {
+        // Only a bug of ours lands here; a broken check must not break the run that called the tool.
+        return [];
+    }
+}
+function observe(call, tool, context) {
+    const findings = [];
+    const name = typeof call.name === 'string' ? call.name : String(call.name);
+    // §5's split (unknown tool → -32602, bad arguments → isError result) is required from 2026-07-28;
+    // legacy servers commonly did otherwise (§13), so for them it warns, as the probe's check does.
+    const protocolSeverity = context.era === 'legacy' ? 'warning' : 'error';
+    const add = (spec, severity, message, focus) => findings.push({ check: spec.id, severity, tool: name, message: `${name}: ${message}`, evidence: observed_evidenceOf(call, focus) });
+    const response = call.response;
+    if (response.kind === 'error') {
+        const code = observed_isObject(response.error) ? response.error.code : undefined;
+        const described = observed_describeError(response.error);
+        const envelope = typeof code === 'number' && ENVELOPE_CODES.has(code);
+        if (context.argsValid === false && !envelope) {
+            add(OBSERVED_INVALID_ARGUMENTS, protocolSeverity, `arguments that fail its inputSchema got JSON-RPC ${described}, not a result with isError: true`);
+        }
+        if (!tool && !envelope && code !== observed_INVALID_PARAMS)
+            add(OBSERVED_UNKNOWN_TOOL, protocolSeverity, `an unlisted tool got JSON-RPC ${described}, not -32602`);
+        return findings;
+    }
+    const result = response.result;
+    if (!observed_isObject(result)) {
+        add(OBSERVED_CONTENT_BLOCKS, 'error', 'the result is not an object');
+        return findings;
+    }
+    if (!tool)
+        add(OBSERVED_UNKNOWN_TOOL, protocolSeverity, `an unlisted tool got a result${result.isError === true ? ' (isError: true)' : ''}, not JSON-RPC error -32602`);
+    // An input_required answer (§7) that the client did not follow up carries no content to check.
+    if (result.resultType !== undefined && result.resultType !== 'complete')
+        return findings;
+    const blockProblems = contentProblems(result.content);
+    if (blockProblems.length) {
+        const shown = blockProblems.slice(0, BLOCK_PROBLEMS).join(', ');
+        const more = blockProblems.length > BLOCK_PROBLEMS ? ` and ${blockProblems.length - BLOCK_PROBLEMS} more` : '';
+        add(OBSERVED_CONTENT_BLOCKS, 'error', shown + more, 'content');
+    }
+    // §8: servers MUST conform; a tool error result need not carry structuredContent.
+    if (tool?.outputSchema !== undefined && result.isError !== true) {
+        const validate = compiledOutputSchema(tool);
+        if (validate) {
+            if (!('structuredContent' in result) || result.structuredContent === undefined) {
+                add(OBSERVED_OUTPUT_SCHEMA, 'error', 'the tool declares an outputSchema but the result has no structuredContent', 'structuredContent');
+            }
+            else {
+                const errors = schemaErrors(validate, result.structuredContent);
+                if (errors.length)
+                    add(OBSERVED_OUTPUT_SCHEMA, 'error', errors.join(', '), 'structuredContent');
+            }
+        }
+    }
+    return findings;
+}
+// ---- outputSchema ------------------------------------------------------------------------------
+/** Compiled output schemas by their JSON text: each distinct schema is compiled once per process. */
+const compiledByText = new Map();
+/** The same, by schema object: a second call on the same tool list skips even the stringify. */
+const compiledByObject = new WeakMap();
+let compilations = 0;
+/** How many output schemas have been compiled (each distinct one once); for tests. */
+function outputSchemaCompilations() {
+    return compilations;
+}
+/** The validator for a tool's outputSchema; null when it does not compile (tool-output-schema-valid owns that). */
+function compiledOutputSchema(tool) {
+    const schema = tool.outputSchema;
+    if (typeof schema === 'object' && schema !== null) {
+        const known = compiledByObject.get(schema);
+        if (known !== undefined)
+            return known;
+    }
+    let key;
+    try {
+        key = JSON.stringify(schema);
+    }
+    catch {
+        return null;
+    }
+    let validate = compiledByText.get(key);
+    if (validate === undefined) {
+        validate = observed_compile(schema);
+        compiledByText.set(key, validate);
+    }
+    if (typeof schema === 'object' && schema !== null)
+        compiledByObject.set(schema, validate);
+    return validate;
+}
+function observed_compile(schema) {
+    compilations++;
+    if (typeof schema !== 'boolean' && !observed_isObject(schema))
+        return null;
+    // The dialect the schema names, 2020-12 when it names none (§8); an unsupported one is not ours to judge.
+    const ajv = validatorFor(typeof schema === 'boolean' ? '' : dialectOf(schema));
+    if (!ajv)
+        return null;
+    try {
+        // A schema's own $id would clash with an earlier compile of the same id. No loader is set, so
+        // a remote $ref is never fetched (§8): ajv cannot resolve it, the compile fails, and we skip.
+        const cleaned = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema);
+        return ajv.compile(cleaned);
+    }
+    catch {
+        return null;
+    }
+}
+function schemaErrors(validate, value) {
+    let valid;
+    try {
+        valid = validate(value);
+    }
+    catch {
+        // A validation that blows up (recursion too deep) proves nothing about the server.
+        return [];
+    }
+    if (valid)
+        return [];
+    const errors = validate.errors ?? [];
+    if (!errors.length)
+        return ['structuredContent does not match the outputSchema'];
+    return errors.slice(0, SCHEMA_ERRORS).map((e) => {
+        const at = `structuredContent${e.instancePath}`;
+        const got = e.keyword === 'required' ? '' : ` (got ${preview(observed_valueAt(value, e.instancePath))})`;
+        return `${at} ${e.message ?? 'is invalid'}${got}`;
+    });
+}
+/** The value a JSON Pointer (ajv's instancePath) points at. */
+function observed_valueAt(root, pointer) {
+    if (!pointer)
+        return root;
+    let node = root;
+    for (const raw of pointer.slice(1).split('/')) {
+        const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+        if (Array.isArray(node))
+            node = node[Number(part)];
+        else if (observed_isObject(node))
+            node = Object.prototype.hasOwnProperty.call(node, part) ? node[part] : undefined;
+        else
+            return undefined;
+    }
+    return node;
+}
+// ---- content blocks ----------------------------------------------------------------------------
+const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
+/** RFC 4648 §4 base64: the standard alphabet, whole quanta, `=` padding only at the end. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const isBase64 = (value) => typeof value === 'string' && BASE64.test(value);
+const isString = (value) => typeof value === 'string';
+/** What is wrong with a result's `content`: one entry per bad block, naming its index. */
+function contentProblems(content) {
+    if (content === undefined)
+        return ['the result has no content array'];
+    if (!Array.isArray(content))
+        return [`content is ${observed_kindOf(content)}, not an array`];
+    const problems = [];
+    content.forEach((block, i) => {
+        const problem = blockProblem(block);
+        if (problem)
+            problems.push(`content[${i}]${problem}`);
+    });
+    return problems;
+}
+function blockProblem(block) {
+    if (!observed_isObject(block))
+        return ` is ${observed_kindOf(block)}, not a content block`;
+    const type = block.type;
+    if (!isString(type))
+        return ' has no string type';
+    if (!BLOCK_TYPES.has(type))
+        return ` has unknown type ${preview(type)}`;
+    const missing = (fields) => ` (${type}) has no string ${fields.join(' or ')}`;
+    switch (type) {
+        case 'text':
+            return isString(block.text) ? undefined : missing(['text']);
+        case 'image':
+        case 'audio':
+            if (!isString(block.data))
+                return missing(['data']);
+            if (!isString(block.mimeType))
+                return missing(['mimeType']);
+            return isBase64(block.data) ? undefined : ` (${type}) data is not valid base64`;
+        case 'resource_link':
+            if (!isString(block.uri))
+                return missing(['uri']);
+            return isString(block.name) ? undefined : missing(['name']);
+        default: {
+            const resource = block.resource;
+            if (!observed_isObject(resource))
+                return ' (resource) has no resource object';
+            if (!isString(resource.uri))
+                return ' (resource) has no string resource.uri';
+            if (isString(resource.text))
+                return undefined;
+            if (!isString(resource.blob))
+                return ' (resource) has neither string resource.text nor resource.blob';
+            return isBase64(resource.blob) ? undefined : ' (resource) resource.blob is not valid base64';
+        }
+    }
+}
+// ---- evidence and words ------------------------------------------------------------------------
+function observed_evidenceOf(call, focus) {
+    const response = call.response;
+    let shown;
+    if (response.kind === 'error')
+        shown = { error: response.error };
+    else if (focus && observed_isObject(response.result) && focus in response.result) {
+        // The field the finding is about goes first, so the trimmed evidence still shows it.
+        const { [focus]: first, ...rest } = response.result;
+        shown = { result: { [focus]: first, ...rest } };
+    }
+    else
+        shown = { result: response.result };
+    return { request: trimEvidence(call.request, EVIDENCE_CHARS), response: trimEvidence(shown, EVIDENCE_CHARS) };
+}
+/** A value as JSON (a string in quotes, so "39 USD" reads as the string it is), cut short. */
+function preview(value) {
+    if (value === undefined)
+        return 'nothing';
+    let json;
+    try {
+        json = JSON.stringify(value);
+    }
+    catch {
+        json = undefined;
+    }
+    return trimEvidence(json ?? String(value), VALUE_CHARS);
+}
+function observed_kindOf(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+function observed_describeError(error) {
+    if (!observed_isObject(error))
+        return 'error (malformed)';
+    const code = typeof error.code === 'number' ? error.code : preview(error.code);
+    return typeof error.message === 'string' ? `error ${code} (${trimEvidence(error.message, VALUE_CHARS)})` : `error ${code}`;
+}
+function observed_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/**
+ * The observed checks as conformance results: one per check, always all of them, in a fixed
+ * order. Identical findings from several places are one line naming where they were seen.
+ */
+function observedChecks(sources) {
+    let calls = 0;
+    for (const source of sources)
+        calls += Number(source.observed?.calls) || 0;
+    return OBSERVED_CHECKS.map((spec) => {
+        if (calls === 0)
+            return { ...spec, status: 'skip', message: 'no tool result was observed' };
+        const grouped = new Map();
+        for (const source of sources) {
+            for (const finding of source.observed?.findings ?? []) {
+                if (finding?.check !== spec.id)
+                    continue;
+                const message = String(finding.message);
+                let group = grouped.get(message);
+                if (!group) {
+                    group = { labels: [], error: false, evidence: finding.evidence };
+                    grouped.set(message, group);
+                }
+                if (!group.labels.includes(source.label))
+                    group.labels.push(source.label);
+                if (finding.severity !== 'warning')
+                    group.error = true;
+            }
+        }
+        if (grouped.size === 0)
+            return { ...spec, status: 'pass', message: `${calls} tool result${calls === 1 ? '' : 's'} checked; none broke it` };
+        const entries = [...grouped];
+        const lines = entries.slice(0, MESSAGES).map(([message, { labels }]) => `${message} (seen in ${listed(labels, LABELS, '; ')})`);
+        const more = entries.length > MESSAGES ? `; and ${entries.length - MESSAGES} more` : '';
+        // Only warnings (a legacy server): the check warns, as the probe's downgraded checks do.
+        const error = entries.some(([, g]) => g.error);
+        const severity = error ? spec.severity : 'warning';
+        return {
+            ...spec,
+            severity,
+            status: severity === 'error' ? 'fail' : 'warn',
+            message: lines.join('; ') + more,
+            evidence: entries[0][1].evidence
+        };
+    });
+}
+function listed(items, max, separator) {
+    const shown = items.slice(0, max).join(separator);
+    return items.length > max ? `${shown}${separator}and ${items.length - max} more` : shown;
+}
 
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
@@ -56457,6 +64621,8 @@ const mean = (xs) => (xs.length ? round4(xs.reduce((a, b) => a + b, 0) / xs.leng
 
 
 
+
+
 /**
  * The results document as a pure function of its parts (the gate is applied after, since it
  * needs the baseline). Runs are in plan order; every run's `total_duration_s` is the whole
@@ -56468,15 +64634,19 @@ function document_assembleDocument(parts) {
     const groups = groupRuns(runs, parts.config.pass_floors);
     const summary = { ...summarize_summarize(runs, groups, parts.overhead), cache: parts.cache };
     const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0;
+    const conformance = parts.conformance ? withObservedChecks(parts.conformance, runs, parts.tool_tests) : null;
+    const toolTestsPassed = parts.tool_tests === null || parts.tool_tests.tests.every((t) => t.passed);
+    // A server nobody could reach fails the evaluation whatever conformance_fail_on says: nothing was evaluated.
+    const reachable = conformance?.era !== 'unreachable';
     return {
         version: types_RESULTS_VERSION,
         tool: { name: version_TOOL_NAME, version: version_TOOL_VERSION },
         started_at: parts.started_at,
         duration_s: parts.duration_s,
-        passed: complete && groups.every((g) => g.success) && (parts.conformance?.passed ?? true),
+        passed: complete && reachable && groups.every((g) => g.success) && (conformance?.passed ?? true) && toolTestsPassed,
         config: parts.config,
         behaviour: parts.behaviour,
-        conformance: parts.conformance,
+        conformance,
         summary,
         gate: null,
         metrics: ran ? computeMetrics(runs, parts.cases) : null,
@@ -56485,13 +64655,28 @@ function document_assembleDocument(parts) {
         fatal_error: null,
         cancelled: parts.cancelled,
         journal: parts.journal,
-        changes: null
+        changes: null,
+        tool_tests: parts.tool_tests
     };
+}
+/**
+ * The probe's checks plus the checks observed on real calls (tool tests and runs), each finding
+ * with where it was seen; the conformance verdict covers both.
+ */
+function withObservedChecks(section, runs, toolTests) {
+    if (section.era === 'unreachable')
+        return section;
+    const sources = [
+        ...(toolTests?.tests ?? []).flatMap((test) => test.attempts.flatMap((attempt) => attempt.steps.map((step) => ({ label: `tool test ${test.id}${test.runs > 1 ? ` (attempt ${attempt.attempt})` : ''}`, observed: step.observed })))),
+        ...runs.map((run) => ({ label: `run #${run.index} ${run.case_id} · ${run.model} · ${run.prompt_name}`, observed: run.observed }))
+    ];
+    const checks = [...section.checks, ...observedChecks(sources)];
+    return { ...section, checks, passed: conformancePassed({ ...section, checks }, section.fail_on) };
 }
 
 ;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
 
-const compiled = new Map();
+const args_schema_compiled = new Map();
 /**
  * Validate a call's arguments against the tool's own `inputSchema`. Returns null when there is
  * no schema to hold them to (an unknown tool, a resource) or the schema itself does not compile.
@@ -56500,7 +64685,7 @@ function validateArgs(schema, args) {
     if (!schema)
         return null;
     const key = JSON.stringify(schema);
-    let validate = compiled.get(key);
+    let validate = args_schema_compiled.get(key);
     if (validate === undefined) {
         const { $id: _id, ...rest } = schema;
         try {
@@ -56509,7 +64694,7 @@ function validateArgs(schema, args) {
         catch {
             validate = null;
         }
-        compiled.set(key, validate);
+        args_schema_compiled.set(key, validate);
     }
     if (!validate)
         return null;
@@ -56531,12 +64716,12 @@ async function checkGolden(golden, calls, semantic) {
     const checks = [];
     const names = calls.map((c) => c.name);
     if (golden.expect_tool === null) {
-        checks.push(names.length === 0 ? ok('expect_tool', 'no tool called, as expected') : no('expect_tool', `expected no tool call; called ${list(names)}`));
+        checks.push(names.length === 0 ? ok('expect_tool', 'no tool called, as expected') : no('expect_tool', `expected no tool call; called ${golden_list(names)}`));
     }
     else if (golden.expect_tool !== undefined) {
         checks.push(names[0] === golden.expect_tool
             ? ok('expect_tool', `${golden.expect_tool} called first`)
-            : no('expect_tool', names.length ? `expected ${golden.expect_tool} first; called ${list(names)}` : `expected ${golden.expect_tool}; no tool was called`));
+            : no('expect_tool', names.length ? `expected ${golden.expect_tool} first; called ${golden_list(names)}` : `expected ${golden.expect_tool}; no tool was called`));
     }
     if (golden.expect_args && golden.expect_tool)
         checks.push(await checkArgs(golden.expect_tool, golden.expect_args, golden.arg_match ?? {}, calls, semantic));
@@ -56544,7 +64729,7 @@ async function checkGolden(golden, calls, semantic) {
         checks.push(checkSequence(golden.expect_sequence, golden.sequence ?? 'in_order', names));
     if (golden.forbidden_tools) {
         const hit = golden.forbidden_tools.filter((t) => names.includes(t));
-        checks.push(hit.length ? no('forbidden_tools', `called forbidden ${list(hit)}`) : ok('forbidden_tools', `none of ${list(golden.forbidden_tools)} called`));
+        checks.push(hit.length ? no('forbidden_tools', `called forbidden ${golden_list(hit)}`) : ok('forbidden_tools', `none of ${golden_list(golden.forbidden_tools)} called`));
     }
     if (golden.max_tool_calls !== undefined) {
         checks.push(names.length <= golden.max_tool_calls ? ok('max_tool_calls', `${names.length} of at most ${golden.max_tool_calls} calls`) : no('max_tool_calls', `${names.length} calls, more than ${golden.max_tool_calls}`));
@@ -56601,18 +64786,18 @@ function numbersWithin(expected, actual, tolerance) {
 function checkSequence(expected, mode, names) {
     if (mode === 'exact') {
         const same = expected.length === names.length && expected.every((n, i) => n === names[i]);
-        return same ? ok('expect_sequence', `calls were exactly ${list(expected)}`) : no('expect_sequence', `expected exactly ${list(expected)}; called ${list(names)}`);
+        return same ? ok('expect_sequence', `calls were exactly ${golden_list(expected)}`) : no('expect_sequence', `expected exactly ${golden_list(expected)}; called ${golden_list(names)}`);
     }
     let at = 0;
     for (const name of names)
         if (name === expected[at])
             at++;
     return at === expected.length
-        ? ok('expect_sequence', `${list(expected)} called in order`)
-        : no('expect_sequence', `expected ${list(expected)} in order; called ${list(names)} (stopped before ${expected[at]})`);
+        ? ok('expect_sequence', `${golden_list(expected)} called in order`)
+        : no('expect_sequence', `expected ${golden_list(expected)} in order; called ${golden_list(names)} (stopped before ${expected[at]})`);
 }
 const golden_text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
-const list = (names) => (names.length ? names.join(' → ') : '(none)');
+const golden_list = (names) => (names.length ? names.join(' → ') : '(none)');
 const describeMode = (mode) => (typeof mode === 'object' ? `within ${mode.number} of` : mode === 'exact' ? 'expected' : `${mode}`);
 const ok = (check, reason) => ({ check, passed: true, reason });
 const no = (check, reason) => ({ check, passed: false, reason });
@@ -56648,6 +64833,10 @@ function expandMatrix(suite, options) {
 function selectCases(suite, filter) {
     return filter ? suite.cases.filter((c) => c.id.includes(filter)) : suite.cases;
 }
+/** The tool tests a filter selects: a case-sensitive substring of the id, as for cases. */
+function selectToolTests(suite, filter) {
+    return filter ? suite.tool_tests.filter((t) => t.id.includes(filter)) : suite.tool_tests;
+}
 /** The runner's local date as YYYY-MM-DD (UTC on GitHub-hosted runners). */
 function localDate(now) {
     const pad = (n) => String(n).padStart(2, '0');
@@ -56660,6 +64849,36 @@ function runKey(run) {
 /** The `runKey` of the run a spec plans. */
 function specKey(spec) {
     return runKey({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt });
+}
+
+;// CONCATENATED MODULE: ./src/conformance/observe-session.ts
+
+
+
+/**
+ * Wraps a session so that every tool result it returns is checked for conformance (the
+ * session is wrapped, not edited): the same interface in and out, the findings kept aside.
+ */
+function watchSession(session) {
+    const observed = { calls: 0, findings: [] };
+    const tools = new Map(session.tools.map((t) => [t.name, t]));
+    const check = (call) => {
+        const tool = tools.get(call.name);
+        const args = validateArgs(tool?.inputSchema, call.args);
+        const findings = observeToolCall(call, tool, { era: session.era, argsValid: args ? args.valid : null });
+        observed.calls++;
+        observed.findings.push(...findings);
+        return findings;
+    };
+    const wrapped = {
+        ...session,
+        callTool: async (name, args, signal) => {
+            const call = await session.callToolRaw(name, args, signal);
+            check(call);
+            return outcomeOf(call);
+        }
+    };
+    return { session: wrapped, observed: () => observed, check };
 }
 
 ;// CONCATENATED MODULE: ./src/scoring/geval.ts
@@ -56931,6 +65150,7 @@ function createPool(concurrency) {
 
 
 
+
 const TOOL_OUTPUT_LIMIT = 2000;
 /** How much of a server's stderr a run record keeps. */
 const STDERR_TAIL_CHARS = 4096;
@@ -56944,6 +65164,7 @@ async function runEvaluation(suite, server, settings, deps) {
         cases: suite.cases,
         behaviour: { status: 'ran', reason: null },
         conformance: null,
+        tool_tests: null,
         runs: executed.runs,
         overhead: executed.overhead,
         cache: null,
@@ -57077,7 +65298,7 @@ async function runInSlot(spec, opened, settings, deps) {
     const notRun = (fill) => {
         const transcript = emptyTranscript(spec);
         fill(transcript);
-        return { transcript, session: null, duration_s: 0, judgeable: false };
+        return { transcript, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] } };
     };
     if (opened.cancelled)
         return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = opened.cancelled)));
@@ -57093,8 +65314,9 @@ async function runInSlot(spec, opened, settings, deps) {
     const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000);
     // eval-action's clock starts after the session is up and stops after it is closed.
     const agentStarted = performance.now();
+    const watched = watchSession(session);
     try {
-        const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt }, session, deps.llm, runSignal(controller, deps.cancel));
+        const transcript = await runAgent({ model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt }, watched.session, deps.llm, runSignal(controller, deps.cancel));
         await session.close();
         // A hung server says nothing by itself; what it last wrote to stderr often explains why.
         if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
@@ -57104,7 +65326,8 @@ async function runInSlot(spec, opened, settings, deps) {
             transcript,
             session,
             duration_s: round1((performance.now() - agentStarted) / 1000),
-            judgeable: transcript.stop_reason === 'final_answer'
+            judgeable: transcript.stop_reason === 'final_answer',
+            observed: watched.observed()
         };
     }
     finally {
@@ -57190,7 +65413,8 @@ function buildRunResult(spec, phase, verdict, golden, maxSteps, redact) {
             connect_ms: phase.session?.timings.connect_ms ?? null,
             list_ms: phase.session?.timings.list_ms ?? null,
             tools: phase.session?.tools.length ?? null
-        }
+        },
+        observed: { calls: phase.observed.calls, findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })) }
     };
 }
 function judgeDetails(spec, verdict, error) {
@@ -57389,7 +65613,7 @@ class JournalWriter {
             (0,external_node_fs_namespaceObject.renameSync)(temp, path);
             this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a');
         }
-        this.state = { path: path ?? '', header: safe[0], conformance: null, runs: new Map(), end: null };
+        this.state = emptyState(path ?? '', safe[0]);
         for (const r of safe.slice(1))
             this.remember(r);
     }
@@ -57424,9 +65648,16 @@ class JournalWriter {
         applyRecord(this.state, record);
     }
 }
+function emptyState(path, header) {
+    return { path, header, conformance: null, runs: new Map(), toolTests: new Map(), skipped: {}, end: null };
+}
 function applyRecord(state, record) {
     if (record.type === 'run')
         state.runs.set(runKey(record.run), record.run);
+    else if (record.type === 'tool_test')
+        state.toolTests.set(record.test.id, record.test);
+    else if (record.type === 'skipped')
+        state.skipped[record.layer] = record.reason;
     else if (record.type === 'conformance')
         state.conformance = record.section;
     else if (record.type === 'end')
@@ -57463,7 +65694,7 @@ function readJournal(path) {
             if (state)
                 skipped++;
             else
-                state = { path, header: record, conformance: null, runs: new Map(), end: null };
+                state = emptyState(path, record);
         }
         else if (state)
             applyRecord(state, record);
@@ -57494,6 +65725,10 @@ function parseRecord(line) {
             return record.section && typeof record.section === 'object' ? record : null;
         case 'end':
             return typeof record.duration_s === 'number' ? record : null;
+        case 'tool_test':
+            return record.test && typeof record.test === 'object' && typeof record.test.id === 'string' && Array.isArray(record.test.attempts) ? record : null;
+        case 'skipped':
+            return (record.layer === 'behaviour' || record.layer === 'tool_tests') && typeof record.reason === 'string' ? record : null;
         default:
             return null;
     }
@@ -57510,13 +65745,15 @@ function reusableRuns(state) {
 function documentFromJournal(state) {
     const { header, end } = state;
     const runs = [...state.runs.values()];
+    const behaviour = state.skipped.behaviour ? { status: 'skipped', reason: state.skipped.behaviour } : header.behaviour;
     return document_assembleDocument({
         started_at: header.started_at,
         duration_s: end?.duration_s ?? 0,
         config: header.config,
         cases: header.cases,
-        behaviour: header.behaviour,
+        behaviour,
         conformance: state.conformance,
+        tool_tests: toolTestsOf(header.tool_tests ?? null, state),
         runs,
         overhead: end?.overhead ?? emptyUsage(),
         cache: end?.cache ?? null,
@@ -57524,9 +65761,29 @@ function documentFromJournal(state) {
         journal: {
             path: state.path,
             reused: header.reused,
-            missing: header.behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0
+            missing: (behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0) +
+                (header.tool_tests?.status === 'ran' && !state.skipped.tool_tests ? header.tool_tests.ids.filter((id) => !state.toolTests.has(id)).length : 0)
         }
     });
+}
+/** The tool tests section: the plan, and the tests the journal holds in plan order. */
+function toolTestsOf(plan, state) {
+    if (!plan)
+        return null;
+    const skipped = state.skipped.tool_tests;
+    const tests = skipped ? [] : plan.ids.flatMap((id) => state.toolTests.get(id) ?? []);
+    const count = (status) => tests.filter((t) => t.status === status).length;
+    return {
+        status: skipped ? 'skipped' : plan.status,
+        reason: skipped ?? plan.reason,
+        snapshot_dir: plan.snapshot_dir,
+        total: tests.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        errored: count('error'),
+        cancelled: count('cancelled'),
+        tests
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/llm/cache.ts
@@ -57604,154 +65861,6 @@ function readStored(file, unreadable) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/badge.ts
-function renderBadge(doc) {
-    const badge = (message, color) => ({ schemaVersion: 1, label: 'MCP evals', message, color });
-    if (doc.fatal_error !== null)
-        return badge('error', 'lightgrey');
-    if (doc.cancelled)
-        return badge(`cancelled (${doc.summary.passed}/${doc.summary.total} passed)`, 'lightgrey');
-    const conformance = doc.conformance ? (doc.conformance.passed ? '' : ' · conformance failing') : '';
-    if (doc.behaviour.status === 'skipped') {
-        return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey');
-    }
-    const { passed, total, pass_rate } = doc.summary;
-    if (pass_rate === null)
-        return badge('no runs', 'lightgrey');
-    const color = doc.passed ? 'brightgreen' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red';
-    return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${conformance}`, color);
-}
-
-;// CONCATENATED MODULE: ./src/report/numbers.ts
-/** Python's round(): halves go to the even neighbour (62.5 → 62), unlike Math.round. */
-function roundHalfEven(x) {
-    const floor = Math.floor(x);
-    if (x - floor !== 0.5)
-        return Math.round(x);
-    return floor % 2 === 0 ? floor : floor + 1;
-}
-/** eval-action's percentage of a 0–1 score: round(score * 100), half to even. */
-function formatPercent(score) {
-    return roundHalfEven(score * 100);
-}
-
-;// CONCATENATED MODULE: ./src/report/reasons.ts
-
-
-/** What went wrong with a run, in words: its error, or the judge against the threshold and each check that did not hold. */
-function failureReasons(run) {
-    if (run.status === 'cancelled' && run.cancelled)
-        return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`];
-    if (run.status === 'error' && run.error)
-        return [`${run.error.stage} error: ${firstLine(run.error.message)}`];
-    const reasons = [];
-    const score = run.metrics[0]?.score ?? null;
-    if (!run.rubric_passed) {
-        reasons.push(score === null
-            ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
-            : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim());
-    }
-    for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
-        reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`);
-    }
-    for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? [])
-        reasons.push(`${check.check}: ${check.reason}`);
-    return reasons;
-}
-
-;// CONCATENATED MODULE: ./src/report/junit.ts
-
-
-
-/**
- * JUnit XML, so any test-report action can show the results: the conformance checks as one
- * testsuite, and one testsuite of behaviour testcases, one per case × model × system prompt.
- */
-function renderJUnit(doc) {
-    const suites = [];
-    if (doc.fatal_error !== null) {
-        suites.push(suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(firstLine(doc.fatal_error))}">${junit_text(doc.fatal_error)}</error>\n    </testcase>`], 0));
-    }
-    if (doc.conformance)
-        suites.push(conformanceSuite(doc));
-    if (doc.behaviour.status === 'ran' && doc.runs.length > 0)
-        suites.push(behaviourSuite(doc));
-    const total = (key) => suites.reduce((n, s) => n + s[key], 0);
-    return [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        `<testsuites name="MCP Server Evals" tests="${total('tests')}" failures="${total('failures')}" errors="${total('errors')}" skipped="${total('skipped')}" time="${doc.duration_s}">`,
-        ...suites.map((s) => s.xml),
-        '</testsuites>',
-        ''
-    ].join('\n');
-}
-function conformanceSuite(doc) {
-    const section = doc.conformance;
-    const failsOn = (c) => c.status === 'fail' || (section.fail_on === 'warning' && c.status === 'warn');
-    const cases = section.checks.map((check) => {
-        const open = `    <testcase classname="conformance" name="${attr(check.id)}" time="0">`;
-        const details = [`${check.spec}`, check.message, ...(check.evidence ? [`request: ${check.evidence.request}`, `response: ${check.evidence.response}`] : [])].join('\n');
-        if (check.status === 'skip')
-            return `${open}\n      <skipped message="${attr(check.message)}"/>\n    </testcase>`;
-        if (failsOn(check) && section.fail_on !== 'never')
-            return `${open}\n      <failure message="${attr(`${check.id}: ${check.message}`)}" type="${check.severity}">${junit_text(details)}</failure>\n    </testcase>`;
-        if (check.status === 'warn')
-            return `${open}\n      <system-out>${junit_text(`warning: ${details}`)}</system-out>\n    </testcase>`;
-        return `${open}</testcase>`;
-    });
-    if (section.error)
-        cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${junit_text(section.error)}</error>\n    </testcase>`);
-    const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : `legacy ${section.negotiated_version ?? ''}`.trim();
-    return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000);
-}
-/** One testcase per group (case × model × prompt); with repeats, k of N against the floor. */
-function behaviourSuite(doc) {
-    const byIndex = new Map(doc.runs.map((r) => [r.index, r]));
-    const cases = doc.groups.map((group) => {
-        const runs = group.run_indexes.map((i) => byIndex.get(i)).filter((r) => !!r);
-        const seconds = runs.reduce((t, r) => t + r.duration_s, 0);
-        const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`;
-        if (group.success)
-            return `${open}</testcase>`;
-        if (runs.length > 0 && runs.every((r) => r.status === 'cancelled'))
-            return `${open}\n      <skipped message="${attr(failureReasons(runs[0]).join('; '))}"/>\n    </testcase>`;
-        if (runs.length === 1)
-            return `${open}\n${runOutcome(runs[0])}\n    </testcase>`;
-        const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`);
-        const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`;
-        return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${junit_text(details.join('\n'))}</failure>\n    </testcase>`;
-    });
-    return suite('behaviour', cases, doc.runs.reduce((t, r) => t + r.duration_s, 0));
-}
-/** A single run that did not pass: an error, or a failure that says what failed. */
-function runOutcome(run) {
-    if (run.status === 'error' && run.error) {
-        const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n');
-        return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>`;
-    }
-    const reasons = failureReasons(run);
-    return `      <failure message="${attr(reasons.join('; '))}" type="eval">${junit_text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`;
-}
-function suite(name, cases, seconds) {
-    const body = cases.join('\n');
-    const count = (tag) => cases.filter((c) => c.includes(`<${tag} `) || c.includes(`<${tag}>`)).length;
-    const counts = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
-    const xml = [
-        `  <testsuite name="${attr(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${Math.round(seconds * 1000) / 1000}">`,
-        body,
-        '  </testsuite>'
-    ].join('\n');
-    return { xml, ...counts };
-}
-/** Characters XML 1.0 cannot hold at all. */
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-function junit_text(value) {
-    return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-function attr(value) {
-    return junit_text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
-}
-
 ;// CONCATENATED MODULE: ./src/report/escape.ts
 /**
  * Escaping for text that comes from a server or a model before it goes into GitHub Markdown.
@@ -57818,6 +65927,655 @@ function truncateText(text, max) {
     return `${text.slice(0, max)}\n… (truncated: ${text.length - max} more characters)`;
 }
 
+;// CONCATENATED MODULE: ./src/report/timestamp.ts
+/**
+ * "2026-11-30 12:00" (UTC) from an ISO timestamp, as eval-action's header shows it. A timestamp
+ * can come from a baseline file anyone could have written: anything but one shows as "unknown time".
+ */
+function formatTimestamp(iso) {
+    const shown = String(iso).slice(0, 16).replace('T', ' ');
+    return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(shown) ? shown : 'unknown time';
+}
+
+;// CONCATENATED MODULE: ./src/report/tool-tests.ts
+
+
+
+/** How much of a failing call the report shows: arguments, response, values, diff, stderr. */
+const ARGS_LIMIT = 1500;
+const RESPONSE_LIMIT = 1500;
+const VALUE_LIMIT = 300;
+const DIFF_LIMIT = 6000;
+const STDERR_LIMIT = 2000;
+const WORDS_LIMIT = 120;
+/** The symbols of the matrix (groupSymbol): ✓ passed, ✗ failed, ⚠ errored, ⊘ cancelled. */
+const SYMBOLS = { passed: '✓', failed: '✗', error: '⚠', cancelled: '⊘' };
+/** A tool test passed when it says so twice: its status and pass^k (a saved document is not ours to trust). */
+function toolTestPassed(test) {
+    return test.status === 'passed' && test.passed;
+}
+/** Failed or errored: what a reviewer must look at. Cancelled tests are no verdict. */
+function toolTestFailing(test) {
+    return !toolTestPassed(test) && test.status !== 'cancelled';
+}
+function toolTestSymbol(test) {
+    if (toolTestPassed(test))
+        return '✓';
+    return test.status === 'passed' ? '✗' : (SYMBOLS[test.status] ?? '✗');
+}
+/** True when the tool tests ran and every one of them passed. */
+function toolTestsPassed(section) {
+    return section.status === 'ran' && section.failed === 0 && section.errored === 0 && section.cancelled === 0 && section.passed === section.total;
+}
+/** "4/6 tool tests passed (1 failed, 1 errored)": the count a headline and a log line use. */
+function toolTestCount(section) {
+    const problems = [section.failed ? `${section.failed} failed` : '', section.errored ? `${section.errored} errored` : '', section.cancelled ? `${section.cancelled} cancelled` : '']
+        .filter(Boolean)
+        .join(', ');
+    return `${section.passed}/${count(section.total, 'tool test')} passed${problems ? ` (${problems})` : ''}`;
+}
+/** "pass^3 on 2 tests": the tests that run several times, by how many. */
+function passK(tests) {
+    const byRuns = new Map();
+    for (const test of tests)
+        if (test.runs > 1)
+            byRuns.set(test.runs, (byRuns.get(test.runs) ?? 0) + 1);
+    return [...byRuns]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, n]) => `pass^${k} on ${count(n, 'test')}`)
+        .join(', ');
+}
+/** "5 of 6 passed · 1 failed · pass^3 on 2 tests · snapshots in `__snapshots__`". */
+function toolTestTally(section) {
+    const usesSnapshots = section.tests.some((t) => t.attempts.some((a) => a.steps.some((s) => s.checks.some((c) => c.check === 'snapshot'))));
+    return [
+        `${section.passed} of ${section.total} passed`,
+        section.failed ? `${section.failed} failed` : '',
+        section.errored ? `${section.errored} errored` : '',
+        section.cancelled ? `${section.cancelled} cancelled` : '',
+        passK(section.tests),
+        usesSnapshots ? `snapshots in ${codeSpan(section.snapshot_dir)}` : ''
+    ]
+        .filter(Boolean)
+        .join(' · ');
+}
+/** The first attempt that failed or errored, its first failing step and that step's first failing check. */
+function failureOf(attempt) {
+    const step = attempt.steps.find((s) => !s.passed) ?? null;
+    return { attempt, step, check: step?.checks.find((c) => !c.passed) ?? null };
+}
+function failingAttempts(test) {
+    return test.attempts.filter((a) => a.status === 'failed' || a.status === 'error' || (a.status === 'passed' && a.steps.some((s) => !s.passed)));
+}
+function firstFailure(test) {
+    const attempt = failingAttempts(test)[0] ?? test.attempts.find((a) => a.status !== 'passed');
+    return attempt ? failureOf(attempt) : null;
+}
+/** A check in a few words: `json $.temp: expected 21, got "21"`. */
+function checkWords(check) {
+    const reason = firstLine(check.reason);
+    const where = check.path && !reason.includes(check.path) ? ` ${check.path}` : '';
+    return `${check.check}${where}: ${reason}`;
+}
+/** Why an attempt failed, in a few words (plain text: the caller escapes it for where it goes). */
+function failureWords(failure, test) {
+    const { attempt, step, check } = failure;
+    const at = step && (step.index > 1 || attempt.steps.length > 1 || test.attempts.some((a) => a.steps.length > 1)) ? `step ${step.index} (${step.tool}): ` : '';
+    if (check)
+        return `${at}${checkWords(check)}`;
+    if (step?.response?.kind === 'error')
+        return `${at}JSON-RPC error ${step.response.code}: ${firstLine(step.response.message)}`;
+    if (attempt.error)
+        return `${at}${firstLine(attempt.error)}`;
+    if (attempt.status === 'cancelled')
+        return 'cancelled';
+    return `${at}failed`;
+}
+/** "attempt 2 of 3": said only when the test runs more than once. */
+function attemptWords(test, attempt) {
+    return test.runs > 1 ? `attempt ${attempt.attempt} of ${test.runs}` : '';
+}
+/** The first failing check of a test, in a few words, as plain text; null when it passed. */
+function toolTestFailureWords(test) {
+    if (toolTestPassed(test))
+        return null;
+    const failure = firstFailure(test);
+    if (!failure)
+        return test.status === 'cancelled' ? 'cancelled' : 'failed';
+    return failureWords(failure, test);
+}
+const millis = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+/** Median call latency over every step of every attempt, and the slowest when it differs. */
+function latencyCell(test) {
+    const ms = test.attempts
+        .flatMap((a) => a.steps.map((s) => s.latency_ms))
+        .filter((n) => typeof n === 'number' && Number.isFinite(n))
+        .sort((a, b) => a - b);
+    if (ms.length === 0)
+        return '—';
+    const mid = Math.floor(ms.length / 2);
+    const median = ms.length % 2 ? ms[mid] : (ms[mid - 1] + ms[mid]) / 2;
+    const max = ms[ms.length - 1];
+    return Math.round(max) !== Math.round(median) ? `${millis(median)} · max ${millis(max)}` : millis(median);
+}
+/** Attempts that passed, of the attempts pass^k asks for. */
+function attemptsCell(test) {
+    return `${test.attempts.filter((a) => a.status === 'passed' && a.steps.every((s) => s.passed)).length}/${test.runs}`;
+}
+/** One row per test; the failing-check column only when a test did not pass. */
+function toolTestsTable(tests) {
+    const withWhy = tests.some((t) => !toolTestPassed(t));
+    const headers = ['<th>Test</th>', '<th align="center">Result</th>', '<th align="center">Attempts</th>', '<th align="right">Latency</th>', ...(withWhy ? ['<th>First failing check</th>'] : [])];
+    const rows = tests.map((test) => {
+        const why = toolTestFailureWords(test);
+        const cells = [
+            `<td><code>${escapeHtml(test.id)}</code></td>`,
+            `<td align="center">${toolTestSymbol(test)}</td>`,
+            `<td align="center">${attemptsCell(test)}</td>`,
+            `<td align="right">${latencyCell(test)}</td>`,
+            ...(withWhy ? [`<td>${why === null ? '' : escapeHtml(ellipsize(why, WORDS_LIMIT))}</td>`] : [])
+        ];
+        return `<tr>${cells.join('')}</tr>`;
+    });
+    return ['<table>', `<tr>${headers.join('')}</tr>`, ...rows, '</table>'];
+}
+function legend(tests) {
+    const shown = new Set(tests.map(toolTestSymbol));
+    const symbols = ['✓ passed', shown.has('✗') ? '✗ failed' : '', shown.has('⚠') ? '⚠ errored' : '', shown.has('⊘') ? '⊘ cancelled' : ''].filter(Boolean);
+    const repeated = tests.some((t) => t.runs > 1) ? ' (pass^k: all k must pass)' : '';
+    return `<sub>${symbols.join(' · ')} · Attempts: attempts that passed, of the runs asked for${repeated} · Latency: median per call · the slowest</sub>`;
+}
+/** A JSON value as a code span, cut to a readable length. */
+function valueSpan(value) {
+    const text = value === undefined ? 'undefined' : JSON.stringify(value);
+    return codeSpan(ellipsize(text ?? String(value), VALUE_LIMIT));
+}
+function pretty(value, limit) {
+    let text;
+    try {
+        text = JSON.stringify(value, null, 2) ?? String(value);
+    }
+    catch {
+        text = String(value);
+    }
+    return truncateText(text, limit);
+}
+function checkLines(check) {
+    const where = check.path ? ` at ${codeSpan(check.path)}` : '';
+    const out = [`- ✗ **${escapeMarkdown(check.check)}**${where} — ${escapeMarkdown(check.reason)}`];
+    // A snapshot's stored and current values are the diff below; the values would repeat it, cut.
+    if (check.check !== 'snapshot' || check.diff === undefined)
+        out.push(`  - expected: ${valueSpan(check.expected)}`, `  - actual: ${valueSpan(check.actual)}`);
+    out.push('');
+    if (check.diff !== undefined && check.diff !== '')
+        out.push('Snapshot diff (stored → this run):', '', codeBlock(truncateText(check.diff.replace(/\n+$/, ''), DIFF_LIMIT), 'diff'), '');
+    return out;
+}
+function responseLines(step) {
+    const response = step.response;
+    if (!response)
+        return ['_No answer to this call._', ''];
+    if (response.kind === 'error') {
+        const data = response.data === null || response.data === undefined ? [] : ['', codeBlock(pretty(response.data, RESPONSE_LIMIT), 'json')];
+        return [`Response: JSON-RPC error ${codeSpan(String(response.code))} — ${escapeMarkdown(response.message)}`, ...data, ''];
+    }
+    const value = response.structured_content ?? response.content;
+    return [
+        `<details><summary>Response${response.is_error ? ' (isError: true)' : ''}${response.structured_content !== null ? ': structuredContent' : ': content'}</summary>`,
+        '',
+        codeBlock(pretty(value, RESPONSE_LIMIT), 'json'),
+        '',
+        '</details>',
+        ''
+    ];
+}
+/** One failing test, one click away: which attempt, which step, the call, each failed check, the error. */
+function failureDetails(test) {
+    const failures = failingAttempts(test);
+    const failure = firstFailure(test);
+    const id = `<code>${escapeHtml(test.id)}</code>`;
+    if (!failure)
+        return [];
+    const { attempt, step } = failure;
+    const where = [attemptWords(test, attempt), step ? `step ${step.index} <code>${escapeHtml(step.tool)}</code>` : attempt.status === 'error' ? 'could not finish' : ''].filter(Boolean).join(', ');
+    const out = [`<details><summary>${toolTestSymbol(test)} ${id}${where ? `: ${where}` : ''}</summary>`, ''];
+    if (test.runs > 1) {
+        const marks = test.attempts.map((a) => `${a.attempt} ${a.status === 'passed' && a.steps.every((s) => s.passed) ? '✓' : (SYMBOLS[a.status === 'passed' ? 'failed' : a.status] ?? '✗')}`);
+        const missing = test.runs - test.attempts.length;
+        out.push(`**Attempts** (pass^${test.runs}: every one must pass): ${marks.join(' · ')}${missing > 0 ? ` · ${count(missing, 'attempt')} not run` : ''}`, '');
+    }
+    const before = step ? attempt.steps.filter((s) => s.index < step.index) : attempt.steps;
+    if (before.length > 0)
+        out.push(`${before.length === 1 ? 'Step' : 'Steps'} ${before.map((s) => s.index).join(', ')} passed: ${before.map((s) => codeSpan(s.tool)).join(' → ')}.`, '');
+    if (step) {
+        out.push(`**Step ${step.index}:** ${codeSpan(step.tool)} · ${millis(step.latency_ms)}`, '', 'Arguments:', '', codeBlock(pretty(step.args, ARGS_LIMIT), 'json'), '');
+        const failed = step.checks.filter((c) => !c.passed);
+        for (const check of failed)
+            out.push(...checkLines(check));
+        // A snapshot diff already shows the answer, line by line.
+        if (!failed.some((c) => c.diff))
+            out.push(...responseLines(step));
+    }
+    if (attempt.error)
+        out.push('**Error:**', '', blockquote(attempt.error), '');
+    if (attempt.stderr_tail)
+        out.push('Server stderr (last lines):', '', codeBlock(truncateText(attempt.stderr_tail, STDERR_LIMIT)), '');
+    const others = failures.filter((a) => a !== attempt);
+    if (others.length > 0) {
+        out.push(...others.map((a) => `- Also failed: attempt ${a.attempt} — ${escapeMarkdown(ellipsize(failureWords(failureOf(a), test), WORDS_LIMIT))}`), '');
+    }
+    out.push('</details>', '');
+    return out;
+}
+/**
+ * The report's "Tool tests" section: a verdict, a one-line tally, a table of every test (the ones
+ * that did not pass first, the passing ones collapsed below them), and for each failing test the
+ * attempt, the step, the call and every failed check, one click away. Skipped: why, in a line.
+ */
+function renderToolTests(doc, heading = '##') {
+    const section = doc.tool_tests;
+    if (!section)
+        return [];
+    if (section.status === 'skipped')
+        return [`${heading} Tool tests — skipped`, '', `> ${escapeMarkdown(section.reason ?? 'skipped')}`, ''];
+    const verdict = toolTestsPassed(section) ? '✓ passed' : section.failed + section.errored === 0 && section.cancelled > 0 ? '⊘ cancelled' : '✗ failed';
+    const out = [`${heading} Tool tests — ${verdict}`, '', `> ${toolTestTally(section)} · gate: every tool test must pass`, ''];
+    if (section.tests.length === 0)
+        return out;
+    const notPassing = section.tests.filter((t) => !toolTestPassed(t));
+    const passing = section.tests.filter(toolTestPassed);
+    if (notPassing.length === 0 || passing.length === 0)
+        out.push(...toolTestsTable(section.tests), '');
+    else
+        out.push(...toolTestsTable(notPassing), '', `<details><summary>${count(passing.length, 'passing tool test')}</summary>`, '', ...toolTestsTable(passing), '', '</details>', '');
+    out.push(legend(section.tests), '');
+    for (const test of section.tests.filter(toolTestFailing))
+        out.push(...failureDetails(test));
+    return out;
+}
+/**
+ * The comment's view: the failing tests with their first failing check, one line each; all
+ * passing, one collapsed line with the table inside; skipped, why.
+ */
+function toolTestsDigest(section, seeAlso, limit = 20) {
+    if (section.status === 'skipped')
+        return [`**Tool tests skipped:** ${escapeMarkdown(section.reason ?? 'skipped')}`, ''];
+    const failing = section.tests.filter(toolTestFailing);
+    if (failing.length === 0) {
+        const summary = `Tool tests ${toolTestsPassed(section) ? '✓' : '⊘'} ${toolTestTally(section).replace(/`/g, '')}`;
+        return [`<details><summary>${escapeHtml(summary)}</summary>`, '', ...toolTestsTable(section.tests), '', '</details>', ''];
+    }
+    const out = [`#### Tool tests — ✗ ${failing.length} of ${section.total} did not pass`, '', toolTestTally(section), ''];
+    for (const test of failing.slice(0, limit)) {
+        const failure = firstFailure(test);
+        const attempt = failure ? attemptWords(test, failure.attempt) : '';
+        const words = toolTestFailureWords(test) ?? 'failed';
+        out.push(`- ${toolTestSymbol(test)} ${codeSpan(test.id)}${attempt ? ` (${attempt})` : ''} — ${escapeMarkdown(ellipsize(words, WORDS_LIMIT))}`);
+    }
+    if (failing.length > limit)
+        out.push(`- … and ${failing.length - limit} more: see ${seeAlso}`);
+    out.push('');
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/report/headline.ts
+
+
+
+
+
+/** How the evaluation words a skip because the server never answered (behaviour and tool tests alike). */
+const UNREACHABLE_PREFIX = 'the server could not be started or reached';
+/**
+ * Why the server could not be reached, when that is why nothing was evaluated: conformance found
+ * it unreachable, or the behaviour runs and tool tests were skipped for it and nothing else ran.
+ * Null otherwise. Plain text: the caller escapes it.
+ */
+function unreachableReason(doc) {
+    if (doc.fatal_error !== null || doc.behaviour.status !== 'skipped')
+        return null;
+    if (doc.tool_tests && doc.tool_tests.status === 'ran')
+        return null;
+    if (doc.conformance && doc.conformance.era !== 'unreachable')
+        return null;
+    const after = (reason) => reason && reason.startsWith(UNREACHABLE_PREFIX) ? reason.slice(UNREACHABLE_PREFIX.length).replace(/^[:;,—\s-]+/, '') || null : null;
+    const said = after(doc.behaviour.reason) ?? after(doc.tool_tests?.reason);
+    if (doc.conformance?.era !== 'unreachable' && said === null)
+        return null;
+    const u = doc.conformance?.unreachable;
+    const fromProbe = doc.conformance?.error ?? (u ? [u.http_status !== null ? `HTTP ${u.http_status}` : '', u.cause ?? ''].filter(Boolean).join(' ') : '');
+    return said ?? (fromProbe || 'no answer');
+}
+/** The tool tests ran: they have a say in the headline. */
+function toolTestsRan(doc) {
+    return doc.tool_tests !== null && doc.tool_tests.status === 'ran';
+}
+/**
+ * The headline of every rendering (report, comment, job summary): it follows the verdict, in
+ * this order — the configuration was invalid, the job was cancelled, the behaviour evals were
+ * skipped, the evaluation failed, it passed. It never says "passed" about something that failed,
+ * nor "All 0 evals passed" about something that evaluated nothing.
+ */
+function verdictHeadline(doc) {
+    const { summary } = doc;
+    if (doc.fatal_error !== null) {
+        return doc.behaviour.reason === 'the configuration is invalid' ? '**✗ Invalid configuration** — nothing was evaluated' : '**✗ The evaluation could not run** — nothing was evaluated';
+    }
+    const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : '', summary.cancelled ? `${summary.cancelled} cancelled` : '']
+        .filter(Boolean)
+        .join(', ');
+    const tally = [`${summary.passed} passed`, problems].filter(Boolean).join(', ');
+    const tests = doc.tool_tests;
+    if (doc.cancelled) {
+        if (doc.behaviour.status === 'skipped' && tests && tests.status === 'ran') {
+            const done = [`${tests.passed} passed`, tests.failed ? `${tests.failed} failed` : '', tests.errored ? `${tests.errored} errored` : '', tests.cancelled ? `${tests.cancelled} cancelled` : ''];
+            return `**⊘ Cancelled** — ${done.filter(Boolean).join(', ')} of ${count(tests.total, 'tool test')}; no verdict`;
+        }
+        return `**⊘ Cancelled** — ${tally} of ${count(summary.total, 'run')}; no verdict`;
+    }
+    const unreachable = unreachableReason(doc);
+    if (unreachable !== null)
+        return `**✗ Server unreachable** — ${escapeMarkdown(ellipsize(firstLine(unreachable), 200))}; nothing was evaluated`;
+    if (tests && tests.status === 'ran' && (doc.behaviour.status === 'skipped' || summary.total === 0)) {
+        // Tool tests only: they are the evaluation; say why the behaviour runs are not.
+        const why = doc.behaviour.status === 'skipped' ? `behaviour runs skipped: ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}` : 'no behaviour run was planned';
+        if (doc.passed)
+            return `**✓ Passed** — ${toolTestCount(tests)}; ${why}`;
+        const but = toolTestsPassed(tests) ? `, but ${whyFailed(doc)}` : '';
+        return `**✗ Failed** — ${toolTestCount(tests)}${but}; ${why}`;
+    }
+    if (doc.behaviour.status === 'skipped') {
+        const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'failed'}` : 'nothing was evaluated';
+        return `**${doc.passed ? '✓' : '✗'} ${conformance[0].toUpperCase()}${conformance.slice(1)}** — behaviour evals skipped`;
+    }
+    if (summary.total === 0)
+        return `**${doc.passed ? '✓' : '✗'} No runs** — no behaviour run was planned`;
+    const allPassed = summary.total > 0 && summary.passed === summary.total;
+    if (doc.passed) {
+        // eval-action's headline when every run passed; else say the floors carried it.
+        return allPassed ? `**All ${count(summary.total, 'eval')} passed**` : `**✓ Passed** — ${summary.passed}/${summary.total} runs passed (${problems}), within the pass floors`;
+    }
+    if (allPassed)
+        return `**✗ Failed** — all ${count(summary.total, 'run')} passed, but ${whyFailed(doc)}`;
+    return `**${summary.passed}/${summary.total} passed** — ${problems || whyFailed(doc)}`;
+}
+/** Why a document whose runs all passed still failed: conformance, or the delta gate. */
+function whyFailed(doc) {
+    const reasons = [];
+    const tests = doc.tool_tests;
+    if (tests && tests.status === 'ran' && !toolTestsPassed(tests))
+        reasons.push(`${tests.total - tests.passed} of ${count(tests.total, 'tool test')} did not pass`);
+    if (doc.conformance && !doc.conformance.passed)
+        reasons.push('protocol conformance failed');
+    if (doc.gate && !doc.gate.passed)
+        reasons.push(`the ${doc.gate.mode} gate failed`);
+    if (doc.journal && doc.journal.missing > 0)
+        reasons.push(`${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`);
+    return reasons.join(' and ') || 'the gate failed';
+}
+/**
+ * The headline line as the report and the comment show it: verdict · extras · time. The comment
+ * names the gate here (its gate section is collapsed); the report has a gate line of its own.
+ */
+function headerLine(doc, options = {}) {
+    const parts = [verdictHeadline(doc)];
+    if (doc.fatal_error === null) {
+        if (doc.groups.some((g) => g.runs > 1))
+            parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`);
+        const headline = parts[0];
+        // The tool tests beside the runs; when they are the evaluation, the headline already counts them.
+        if (doc.tool_tests && doc.behaviour.status === 'ran' && doc.summary.total > 0 && !doc.cancelled && !headline.includes('tool test')) {
+            const t = doc.tool_tests;
+            parts.push(t.status === 'skipped' ? 'tool tests skipped' : toolTestsPassed(t) ? `tool tests ${t.passed}/${t.total} passed` : `tool tests **${t.passed}/${t.total} passed**`);
+        }
+        const toolTestsOnly = doc.behaviour.status === 'skipped' && toolTestsRan(doc) && !doc.cancelled;
+        if (doc.conformance && (doc.behaviour.status === 'ran' || (toolTestsOnly && !headline.includes('protocol conformance failed')))) {
+            parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
+        }
+        if (options.gate && doc.gate && !doc.cancelled)
+            parts.push(!doc.gate.baseline ? 'no baseline: the pass floors decide' : doc.gate.mode === 'absolute' ? 'gate: absolute (the pass floors)' : `gate: ${doc.gate.mode} against the baseline`);
+    }
+    const secondsTaken = Math.trunc(doc.duration_s);
+    if (secondsTaken > 0)
+        parts.push(`${secondsTaken}s`);
+    parts.push(formatTimestamp(doc.started_at));
+    return `> ${parts.join(' · ')}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/badge.ts
+
+
+/**
+ * The pass rate of the behaviour runs, with what else failed; without runs, the tool tests'
+ * count, else conformance. Tool tests count as themselves, never into the run pass rate: a
+ * deterministic test and a model run are not the same unit.
+ */
+function renderBadge(doc) {
+    const badge = (message, color) => ({ schemaVersion: 1, label: 'MCP evals', message, color });
+    if (doc.fatal_error !== null)
+        return badge('error', 'lightgrey');
+    const tests = doc.tool_tests && doc.tool_tests.status === 'ran' ? doc.tool_tests : null;
+    if (doc.cancelled) {
+        if (tests && doc.behaviour.status === 'skipped')
+            return badge(`cancelled (${tests.passed}/${tests.total} tool tests passed)`, 'lightgrey');
+        return badge(`cancelled (${doc.summary.passed}/${doc.summary.total} passed)`, 'lightgrey');
+    }
+    if (unreachableReason(doc) !== null)
+        return badge('server unreachable', 'red');
+    const conformance = doc.conformance ? (doc.conformance.passed ? '' : ' · conformance failing') : '';
+    const toolTests = tests && !toolTestsPassed(tests) ? ` · tool tests ${tests.passed}/${tests.total}` : '';
+    if (doc.behaviour.status === 'skipped' || (tests && doc.summary.total === 0)) {
+        if (tests)
+            return badge(`tool tests ${tests.passed}/${tests.total}${conformance}`, doc.passed ? 'brightgreen' : 'red');
+        return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey');
+    }
+    const { passed, total, pass_rate } = doc.summary;
+    if (pass_rate === null)
+        return badge('no runs', 'lightgrey');
+    const color = doc.passed ? 'brightgreen' : toolTests ? 'red' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red';
+    return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${toolTests}${conformance}`, color);
+}
+
+;// CONCATENATED MODULE: ./src/report/numbers.ts
+/** Python's round(): halves go to the even neighbour (62.5 → 62), unlike Math.round. */
+function roundHalfEven(x) {
+    const floor = Math.floor(x);
+    if (x - floor !== 0.5)
+        return Math.round(x);
+    return floor % 2 === 0 ? floor : floor + 1;
+}
+/** eval-action's percentage of a 0–1 score: round(score * 100), half to even. */
+function formatPercent(score) {
+    return roundHalfEven(score * 100);
+}
+
+;// CONCATENATED MODULE: ./src/report/reasons.ts
+
+
+/** What went wrong with a run, in words: its error, or the judge against the threshold and each check that did not hold. */
+function failureReasons(run) {
+    if (run.status === 'cancelled' && run.cancelled)
+        return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`];
+    if (run.status === 'error' && run.error)
+        return [`${run.error.stage} error: ${firstLine(run.error.message)}`];
+    const reasons = [];
+    const score = run.metrics[0]?.score ?? null;
+    if (!run.rubric_passed) {
+        reasons.push(score === null
+            ? `judge: ${run.metrics[0]?.reason || 'not judged'}`
+            : `judge ${formatPercent(score)}% < threshold ${formatPercent(run.threshold)}%: ${run.metrics[0]?.reason ?? ''}`.trim());
+    }
+    for (const check of run.tool_assertions.checks.filter((c) => !c.passed)) {
+        reasons.push(`${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`);
+    }
+    for (const check of run.golden_assertions?.checks.filter((c) => !c.passed) ?? [])
+        reasons.push(`${check.check}: ${check.reason}`);
+    return reasons;
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
+
+
+
+
+
+/**
+ * JUnit XML, so any test-report action can show the results: the conformance checks as one
+ * testsuite, the tool tests as one (a testcase per test), and one testsuite of behaviour
+ * testcases, one per case × model × system prompt. An unreachable server is one error.
+ */
+function renderJUnit(doc) {
+    const suites = [];
+    if (doc.fatal_error !== null) {
+        suites.push(suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(firstLine(doc.fatal_error))}">${junit_text(doc.fatal_error)}</error>\n    </testcase>`], 0));
+    }
+    const unreachable = doc.fatal_error === null ? unreachableReason(doc) : null;
+    if (doc.conformance)
+        suites.push(conformanceSuite(doc));
+    else if (unreachable !== null) {
+        suites.push(suite('server', [`    <testcase classname="server" name="reachable" time="0">\n      <error message="${attr(`the server could not be started or reached: ${firstLine(unreachable)}`)}" type="unreachable">${junit_text(unreachable)}</error>\n    </testcase>`], 0));
+    }
+    if (doc.tool_tests)
+        suites.push(toolTestsSuite(doc));
+    if (doc.behaviour.status === 'ran' && doc.runs.length > 0)
+        suites.push(behaviourSuite(doc));
+    const total = (key) => suites.reduce((n, s) => n + s[key], 0);
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="MCP Server Evals" tests="${total('tests')}" failures="${total('failures')}" errors="${total('errors')}" skipped="${total('skipped')}" time="${doc.duration_s}">`,
+        ...suites.map((s) => s.xml),
+        '</testsuites>',
+        ''
+    ].join('\n');
+}
+function conformanceSuite(doc) {
+    const section = doc.conformance;
+    const failsOn = (c) => c.status === 'fail' || (section.fail_on === 'warning' && c.status === 'warn');
+    const cases = section.checks.map((check) => {
+        const open = `    <testcase classname="conformance" name="${attr(check.id)}" time="0">`;
+        const details = [`${check.spec}`, check.message, ...(check.evidence ? [`request: ${check.evidence.request}`, `response: ${check.evidence.response}`] : [])].join('\n');
+        if (check.status === 'skip')
+            return `${open}\n      <skipped message="${attr(check.message)}"/>\n    </testcase>`;
+        if (failsOn(check) && section.fail_on !== 'never')
+            return `${open}\n      <failure message="${attr(`${check.id}: ${check.message}`)}" type="${check.severity}">${junit_text(details)}</failure>\n    </testcase>`;
+        if (check.status === 'warn')
+            return `${open}\n      <system-out>${junit_text(`warning: ${details}`)}</system-out>\n    </testcase>`;
+        return `${open}</testcase>`;
+    });
+    if (section.era === 'unreachable') {
+        const u = section.unreachable;
+        const message = `the server could not be started or reached${section.error ? `: ${firstLine(section.error)}` : ''}`;
+        const details = [
+            section.error ?? message,
+            ...(u?.http_status !== null && u?.http_status !== undefined ? [`HTTP status: ${u.http_status}`] : []),
+            ...(u?.cause ? [`cause: ${u.cause}`] : []),
+            ...(u?.body ? ['response body:', u.body] : []),
+            ...(u?.stderr ? ['server stderr:', u.stderr] : []),
+            ...(u?.stdout ? ['server stdout (not JSON-RPC):', u.stdout] : [])
+        ];
+        cases.push(`    <testcase classname="conformance" name="server reachable" time="0">\n      <error message="${attr(message)}" type="unreachable">${junit_text(details.join('\n'))}</error>\n    </testcase>`);
+    }
+    else if (section.error)
+        cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${junit_text(section.error)}</error>\n    </testcase>`);
+    const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : section.era === 'unreachable' ? 'unreachable' : `legacy ${section.negotiated_version ?? ''}`.trim();
+    return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000);
+}
+/**
+ * One testcase per tool test: a failure names every failed check of every failing attempt (the
+ * step, the call, expected and actual, the snapshot diff); an attempt that could not finish is an
+ * error; a cancelled test is skipped. Tool tests that did not run are one skipped testcase.
+ */
+function toolTestsSuite(doc) {
+    const section = doc.tool_tests;
+    if (section.status === 'skipped') {
+        return suite('tool tests', [`    <testcase classname="tool tests" name="tool tests" time="0">\n      <skipped message="${attr(section.reason ?? 'skipped')}"/>\n    </testcase>`], 0);
+    }
+    const cases = section.tests.map((test) => {
+        const open = `    <testcase classname="tool tests" name="${attr(test.id)}" time="${Math.round(test.duration_ms) / 1000}">`;
+        if (toolTestPassed(test))
+            return `${open}</testcase>`;
+        const words = toolTestFailureWords(test) ?? test.status;
+        if (test.status === 'cancelled')
+            return `${open}\n      <skipped message="${attr(words)}"/>\n    </testcase>`;
+        const attempts = test.attempts.filter((a) => a.status !== 'passed' || a.steps.some((s) => !s.passed));
+        const details = attempts.map((a) => attemptDetails(test, a)).join('\n\n');
+        const prefix = test.runs > 1 ? `${test.attempts.filter((a) => a.status === 'passed' && a.steps.every((s) => s.passed)).length}/${test.runs} attempts passed; ` : '';
+        const tag = test.status === 'error' ? 'error' : 'failure';
+        return `${open}\n      <${tag} message="${attr(`${prefix}${words}`)}" type="${test.status === 'error' ? 'tool-test-error' : 'assertion'}">${junit_text(details)}</${tag}>\n    </testcase>`;
+    });
+    return suite('tool tests', cases, section.tests.reduce((t, test) => t + test.duration_ms, 0) / 1000);
+}
+function attemptDetails(test, attempt) {
+    const lines = [test.runs > 1 ? `attempt ${attempt.attempt} of ${test.runs}: ${attempt.status}` : attempt.status];
+    for (const step of attempt.steps.filter((s) => !s.passed)) {
+        lines.push(`step ${step.index}: ${step.tool} ${JSON.stringify(step.args)} (${Math.round(step.latency_ms)} ms)`);
+        if (step.response?.kind === 'error')
+            lines.push(`  JSON-RPC error ${step.response.code}: ${step.response.message}`);
+        for (const check of step.checks.filter((c) => !c.passed))
+            lines.push(...checkDetails(check));
+    }
+    if (attempt.error)
+        lines.push(`error: ${attempt.error}`);
+    if (attempt.stderr_tail)
+        lines.push('server stderr:', attempt.stderr_tail);
+    return lines.join('\n');
+}
+function checkDetails(check) {
+    const lines = [`  ✗ ${check.check}${check.path ? ` ${check.path}` : ''}: ${check.reason}`];
+    if (check.diff)
+        lines.push(check.diff);
+    else
+        lines.push(`    expected: ${JSON.stringify(check.expected) ?? 'undefined'}`, `    actual: ${JSON.stringify(check.actual) ?? 'undefined'}`);
+    return lines;
+}
+/** One testcase per group (case × model × prompt); with repeats, k of N against the floor. */
+function behaviourSuite(doc) {
+    const byIndex = new Map(doc.runs.map((r) => [r.index, r]));
+    const cases = doc.groups.map((group) => {
+        const runs = group.run_indexes.map((i) => byIndex.get(i)).filter((r) => !!r);
+        const seconds = runs.reduce((t, r) => t + r.duration_s, 0);
+        const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`;
+        if (group.success)
+            return `${open}</testcase>`;
+        if (runs.length > 0 && runs.every((r) => r.status === 'cancelled'))
+            return `${open}\n      <skipped message="${attr(failureReasons(runs[0]).join('; '))}"/>\n    </testcase>`;
+        if (runs.length === 1)
+            return `${open}\n${runOutcome(runs[0])}\n    </testcase>`;
+        const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`);
+        const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`;
+        return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${junit_text(details.join('\n'))}</failure>\n    </testcase>`;
+    });
+    return suite('behaviour', cases, doc.runs.reduce((t, r) => t + r.duration_s, 0));
+}
+/** A single run that did not pass: an error, or a failure that says what failed. */
+function runOutcome(run) {
+    if (run.status === 'error' && run.error) {
+        const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n');
+        return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${junit_text(details)}</error>`;
+    }
+    const reasons = failureReasons(run);
+    return `      <failure message="${attr(reasons.join('; '))}" type="eval">${junit_text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`;
+}
+function suite(name, cases, seconds) {
+    const body = cases.join('\n');
+    const count = (tag) => cases.filter((c) => c.includes(`<${tag} `) || c.includes(`<${tag}>`)).length;
+    const counts = { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped') };
+    const xml = [
+        `  <testsuite name="${attr(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${Math.round(seconds * 1000) / 1000}">`,
+        body,
+        '  </testsuite>'
+    ].join('\n');
+    return { xml, ...counts };
+}
+/** Characters XML 1.0 cannot hold at all. */
+const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+function junit_text(value) {
+    return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+function attr(value) {
+    return junit_text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+}
+
 ;// CONCATENATED MODULE: ./src/report/metric-labels.ts
 
 /** The tool-use metrics, in report order, with the words a reviewer reads. */
@@ -57840,16 +66598,6 @@ function metricLabel(name) {
     if (name === 'group_pass_rate')
         return 'Group pass rate';
     return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? escapeHtml(name);
-}
-
-;// CONCATENATED MODULE: ./src/report/timestamp.ts
-/**
- * "2026-11-30 12:00" (UTC) from an ISO timestamp, as eval-action's header shows it. A timestamp
- * can come from a baseline file anyone could have written: anything but one shows as "unknown time".
- */
-function formatTimestamp(iso) {
-    const shown = String(iso).slice(0, 16).replace('T', ' ');
-    return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(shown) ? shown : 'unknown time';
 }
 
 ;// CONCATENATED MODULE: ./src/report/changes.ts
@@ -57957,6 +66705,8 @@ function checkTally(section) {
 function eraLine(section) {
     // A legacy server's version is whatever its initialize answered: untrusted text.
     const version = section.negotiated_version === null ? 'no handshake' : escapeMarkdown(section.negotiated_version);
+    if (section.era === 'unreachable')
+        return '**server unreachable**';
     return section.era === 'modern' ? `modern server (MCP ${version})` : `**legacy server** (${version})`;
 }
 /**
@@ -57982,6 +66732,8 @@ function findingLines(section, newIds, messageChars = 300) {
  * for a legacy server the steps to 2026-07-28.
  */
 function renderConformance(section, newIds = new Set()) {
+    if (section.era === 'unreachable')
+        return renderUnreachable(section);
     const verdict = section.passed ? '✓ passed' : '✗ failed';
     const who = section.server_info ? ` · ${escapeMarkdown(`${section.server_info.name} ${section.server_info.version}`.trim())}` : '';
     const era = eraLine(section);
@@ -58013,12 +66765,53 @@ function renderConformance(section, newIds = new Set()) {
 }
 /** The comment's view: one verdict line with the counts, then the failures and warnings. */
 function conformanceDigest(section, newIds = new Set()) {
+    if (section.era === 'unreachable')
+        return unreachableDigest(section);
     const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport}: ${checkTally(section)}`, ''];
     const findings = findingLines(section, newIds);
     if (findings.length)
         lines.push(...findings, '');
     if (section.migration.length)
         lines.push(`${count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '');
+    return lines;
+}
+/** What the attempt to reach the server got, as list items: the error, the HTTP status, the cause. */
+function unreachableFacts(section, withError = true) {
+    const u = section.unreachable;
+    return [
+        section.error && withError ? `- **Error:** ${escapeMarkdown(section.error)}` : '',
+        u?.http_status !== null && u?.http_status !== undefined ? `- **HTTP status:** ${codeSpan(String(u.http_status))}` : '',
+        u?.cause ? `- **Cause:** ${codeSpan(u.cause)}` : ''
+    ].filter(Boolean);
+}
+/** Server output, quoted as code: whatever it holds, it is text. */
+function quoted(label, text, limit) {
+    return text ? [`${label}:`, '', codeBlock(truncateText(text, limit)), ''] : [];
+}
+/**
+ * A server that could not be started or reached: one statement of what happened and what the
+ * server said, instead of a table of checks that never ran.
+ */
+function renderUnreachable(section) {
+    const u = section.unreachable;
+    const out = ['## Server unreachable', '', `> **The server could not be started or reached** over ${section.transport}: no conformance check could run.`, ''];
+    const facts = unreachableFacts(section);
+    if (facts.length)
+        out.push(...facts, '');
+    out.push(...quoted('Response body', u?.body, 2000), ...quoted('Server stderr (last lines)', u?.stderr, 4000), ...quoted('Server stdout, not JSON-RPC (a server started in HTTP mode, or logging to stdout?)', u?.stdout, 2000));
+    return out;
+}
+/** The comment's view of an unreachable server: the facts and the last lines of stderr. */
+function unreachableDigest(section) {
+    const u = section.unreachable;
+    const lines = [`**Protocol conformance:** the server could not be started or reached over ${section.transport}; no check could run.`, ''];
+    // The headline holds the error's first line; the whole error only when there is more to it.
+    const error = section.error ?? '';
+    const facts = unreachableFacts(section, error.includes('\n') || error.length > 200);
+    if (facts.length)
+        lines.push(...facts, '');
+    const tail = (text) => text.split('\n').slice(-12).join('\n');
+    lines.push(...quoted('Response body', u?.body && u.body.slice(0, 600), 700), ...quoted('Server stderr (last lines)', u?.stderr && tail(u.stderr), 1500), ...quoted('Server stdout, not JSON-RPC', u?.stdout && tail(u.stdout), 700));
     return lines;
 }
 
@@ -58064,73 +66857,6 @@ function flakyLine(doc, seeAlso) {
     if (flaky.length === 0)
         return [];
     return [`_${count(flaky.length, 'run')} failed inside ${flaky.length === 1 ? 'a group that' : 'groups that'} still reached the pass floor; see ${seeAlso}._`, ''];
-}
-
-;// CONCATENATED MODULE: ./src/report/headline.ts
-
-
-/**
- * The headline of every rendering (report, comment, job summary): it follows the verdict, in
- * this order — the configuration was invalid, the job was cancelled, the behaviour evals were
- * skipped, the evaluation failed, it passed. It never says "passed" about something that failed,
- * nor "All 0 evals passed" about something that evaluated nothing.
- */
-function verdictHeadline(doc) {
-    const { summary } = doc;
-    if (doc.fatal_error !== null) {
-        return doc.behaviour.reason === 'the configuration is invalid' ? '**✗ Invalid configuration** — nothing was evaluated' : '**✗ The evaluation could not run** — nothing was evaluated';
-    }
-    const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : '', summary.cancelled ? `${summary.cancelled} cancelled` : '']
-        .filter(Boolean)
-        .join(', ');
-    const tally = [`${summary.passed} passed`, problems].filter(Boolean).join(', ');
-    if (doc.cancelled)
-        return `**⊘ Cancelled** — ${tally} of ${count(summary.total, 'run')}; no verdict`;
-    if (doc.behaviour.status === 'skipped') {
-        const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'failed'}` : 'nothing was evaluated';
-        return `**${doc.passed ? '✓' : '✗'} ${conformance[0].toUpperCase()}${conformance.slice(1)}** — behaviour evals skipped`;
-    }
-    if (summary.total === 0)
-        return `**${doc.passed ? '✓' : '✗'} No runs** — no behaviour run was planned`;
-    const allPassed = summary.total > 0 && summary.passed === summary.total;
-    if (doc.passed) {
-        // eval-action's headline when every run passed; else say the floors carried it.
-        return allPassed ? `**All ${count(summary.total, 'eval')} passed**` : `**✓ Passed** — ${summary.passed}/${summary.total} runs passed (${problems}), within the pass floors`;
-    }
-    if (allPassed)
-        return `**✗ Failed** — all ${count(summary.total, 'run')} passed, but ${whyFailed(doc)}`;
-    return `**${summary.passed}/${summary.total} passed** — ${problems || whyFailed(doc)}`;
-}
-/** Why a document whose runs all passed still failed: conformance, or the delta gate. */
-function whyFailed(doc) {
-    const reasons = [];
-    if (doc.conformance && !doc.conformance.passed)
-        reasons.push('protocol conformance failed');
-    if (doc.gate && !doc.gate.passed)
-        reasons.push(`the ${doc.gate.mode} gate failed`);
-    if (doc.journal && doc.journal.missing > 0)
-        reasons.push(`${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`);
-    return reasons.join(' and ') || 'the gate failed';
-}
-/**
- * The headline line as the report and the comment show it: verdict · extras · time. The comment
- * names the gate here (its gate section is collapsed); the report has a gate line of its own.
- */
-function headerLine(doc, options = {}) {
-    const parts = [verdictHeadline(doc)];
-    if (doc.fatal_error === null) {
-        if (doc.groups.some((g) => g.runs > 1))
-            parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`);
-        if (doc.conformance && doc.behaviour.status === 'ran')
-            parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`);
-        if (options.gate && doc.gate && !doc.cancelled)
-            parts.push(!doc.gate.baseline ? 'no baseline: the pass floors decide' : doc.gate.mode === 'absolute' ? 'gate: absolute (the pass floors)' : `gate: ${doc.gate.mode} against the baseline`);
-    }
-    const secondsTaken = Math.trunc(doc.duration_s);
-    if (secondsTaken > 0)
-        parts.push(`${secondsTaken}s`);
-    parts.push(formatTimestamp(doc.started_at));
-    return `> ${parts.join(' · ')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/matrix.ts
@@ -58181,6 +66907,8 @@ function renderMatrix(groups, gate) {
 
 
 
+
+
 /** "12 hits, 3 misses, 4,200 tokens ($0.0012) saved": the response cache, as the report and the CLI say it. */
 function describeCache(cache) {
     const cost = cache.saved_cost_usd !== null ? ` (${usd(cache.saved_cost_usd)})` : '';
@@ -58214,17 +66942,34 @@ function formatSummaryLine(doc) {
     if (doc.fatal_error !== null)
         return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`;
     const s = doc.summary;
+    const unreachable = unreachableReason(doc);
+    if (unreachable !== null)
+        return progress_clean(`FAILED: server unreachable — ${unreachable}; nothing was evaluated`);
     const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : '';
-    if (doc.cancelled)
-        return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`;
+    const t = doc.tool_tests;
+    const toolTests = t ? (t.status === 'skipped' ? 'tool tests skipped · ' : `${toolTestCount(t)} · `) : '';
+    if (doc.cancelled) {
+        if (doc.behaviour.status === 'skipped' && t && t.status === 'ran')
+            return `${conformance}CANCELLED (${doc.cancelled.signal}): ${t.total - t.cancelled} of ${t.total} tool tests had finished, ${t.passed} passed · ${doc.duration_s}s`;
+        return `${conformance}${toolTests}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`;
+    }
     if (doc.behaviour.status === 'skipped')
-        return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
+        return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}${toolTests}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`;
     const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`;
     const verdict = doc.passed ? 'PASSED' : 'FAILED';
-    return `${verdict}: ${conformance}${s.passed}/${s.total} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${count(s.tokens.total, 'token')} · ${doc.duration_s}s`;
+    return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${count(s.tokens.total, 'token')} · ${doc.duration_s}s`;
 }
 /** The conformance verdict in a line, then one line per failure or warning. */
 function formatConformanceLines(report) {
+    if (report.era === 'unreachable') {
+        const u = report.unreachable;
+        const facts = [u?.http_status !== null && u?.http_status !== undefined ? `HTTP ${u.http_status}` : '', u?.cause ?? ''].filter(Boolean).join(', ');
+        const lines = [`Conformance: the server could not be started or reached over ${report.transport}${report.error ? `: ${report.error}` : ''}${facts ? ` (${facts})` : ''}`];
+        const stderr = u?.stderr?.split('\n').filter((l) => l.trim() !== '').slice(-5) ?? [];
+        if (stderr.length)
+            lines.push('  server stderr (last lines):', ...stderr.map((l) => `    ${l}`));
+        return lines.map(progress_clean);
+    }
     const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`;
     const lines = [
         `Conformance: ${era} over ${report.transport} — ${checkTally(report)} (${(report.duration_ms / 1000).toFixed(1)}s)`
@@ -58247,6 +66992,9 @@ function cancelledReason(doc) {
 }
 /** Why the step fails, in one sentence. */
 function failureReason(doc) {
+    const unreachable = unreachableReason(doc);
+    if (unreachable !== null)
+        return `the server could not be started or reached: ${unreachable}; nothing was evaluated`;
     const reasons = [];
     const repeated = doc.groups.some((g) => g.runs > 1);
     const bad = doc.summary.failed + doc.summary.errored;
@@ -58261,6 +67009,12 @@ function failureReason(doc) {
     const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs);
     if (below.length > 0 && doc.gate && !doc.gate.passed)
         reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`);
+    const tests = doc.tool_tests;
+    if (tests && tests.status === 'ran' && !toolTestsPassed(tests)) {
+        const failing = tests.tests.filter(toolTestFailing).map((t) => t.id);
+        const named = failing.length ? ` (${failing.slice(0, 5).join(', ')}${failing.length > 5 ? `, and ${failing.length - 5} more` : ''})` : '';
+        reasons.push(`${tests.total - tests.passed} of ${count(tests.total, 'tool test')} did not pass${named}`);
+    }
     if (doc.conformance && !doc.conformance.passed) {
         const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id);
         reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`);
@@ -58269,6 +67023,7 @@ function failureReason(doc) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -58309,12 +67064,25 @@ function renderMarkdownReport(doc) {
         out.push(`> **Incomplete:** ${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '');
     if (doc.journal && doc.journal.reused > 0)
         out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '');
+    const unreachable = unreachableReason(doc);
+    if (unreachable !== null) {
+        // One statement: the server never answered, so nothing below it could run.
+        if (doc.conformance)
+            out.push(...renderConformance(doc.conformance));
+        else
+            out.push('## Server unreachable', '', `> ${escapeMarkdown(unreachable)}`, '');
+        out.push(`_Not run: ${doc.tool_tests ? 'the tool tests and ' : ''}the behaviour evals; they need a server that answers._`, '');
+        return out.join('\n').replace(/\n{3,}/g, '\n\n');
+    }
     if (doc.gate && doc.changes)
         out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes));
     if (doc.gate)
         out.push(...renderGate(doc.gate));
     if (doc.runs.length > 0)
         out.push(...renderFailures(doc, '##', 'the table below'));
+    // Right after the failing runs: a failing tool test is a failure as certain as a failing run, and
+    // cheaper to reproduce; a passing section is a line and a table.
+    out.push(...renderToolTests(doc));
     const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []);
     if (doc.conformance)
         out.push(...renderConformance(doc.conformance, newIds));
@@ -58324,7 +67092,7 @@ function renderMarkdownReport(doc) {
     }
     if (doc.runs.length === 0)
         return out.join('\n');
-    if (doc.conformance)
+    if (doc.conformance || doc.tool_tests)
         out.push('## Behaviour evals', '');
     const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size;
     if (columns > 1 || doc.groups.some((g) => g.runs > 1))
@@ -58584,6 +67352,158 @@ function splitModel(model) {
     return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)];
 }
 
+;// CONCATENATED MODULE: ./src/tooltests/run.ts
+
+
+
+
+
+
+
+
+/** How much of a text content block a step record keeps (the checks saw all of it). */
+const KEPT_TEXT_CHARS = 4000;
+/**
+ * Run the tool tests: every attempt in a fresh session (a fresh process over stdio), steps in
+ * order on it, each checked as it answers. Never throws: a server that does not start, a crash
+ * or a timeout is that attempt's error; the other tests and attempts still run.
+ */
+async function runToolTests(tests, settings, deps) {
+    const pool = createPool(settings.concurrency);
+    let finished = 0;
+    return Promise.all(tests.map(async (test) => {
+        const started = performance.now();
+        const attempts = await Promise.all(Array.from({ length: test.runs }, (_, i) => pool.run(() => runAttempt(test, i + 1, settings, deps))));
+        const result = {
+            id: test.id,
+            tags: test.tags,
+            status: testStatus(attempts),
+            passed: attempts.every((a) => a.status === 'passed'),
+            runs: test.runs,
+            attempts,
+            duration_ms: Math.round(performance.now() - started)
+        };
+        deps.onTestFinished?.(result, ++finished, tests.length);
+        return result;
+    }));
+}
+/** Any failed attempt fails the test; else an error, else a cancel, says why there is no verdict. */
+function testStatus(attempts) {
+    for (const status of ['failed', 'error', 'cancelled'])
+        if (attempts.some((a) => a.status === status))
+            return status;
+    return 'passed';
+}
+async function runAttempt(test, attempt, settings, deps) {
+    const started = performance.now();
+    const record = (status, steps, error = null, stderr = null) => ({
+        attempt,
+        status,
+        error: error === null ? null : redactText(error, settings.secrets),
+        stderr_tail: stderr ? redactText(stderr, settings.secrets) : null,
+        steps,
+        duration_ms: Math.round(performance.now() - started)
+    });
+    if (deps.cancel?.aborted)
+        return record('cancelled', [], 'cancelled before it started');
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error(`the attempt exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000);
+    const signal = deps.cancel ? AbortSignal.any([timeout.signal, deps.cancel]) : timeout.signal;
+    const steps = [];
+    let session;
+    try {
+        session = await deps.sessions.open(signal);
+        const watched = watchSession(session);
+        const captured = {};
+        for (const [i, step] of test.steps.entries()) {
+            const { args, missing } = substituteCaptures(step.args, captured);
+            const result = await runStep(test, i + 1, step, args, missing, session, watched.check, settings, signal);
+            Object.assign(captured, result.captured);
+            steps.push(result);
+            if (!result.passed)
+                return record('failed', steps);
+        }
+        return record('passed', steps);
+    }
+    catch (error) {
+        if (cancellationOf(deps.cancel))
+            return record('cancelled', steps, `cancelled while ${session ? 'calling the tools' : 'starting the server'}`);
+        const reason = timeout.signal.aborted ? timeout.signal.reason.message : error instanceof Error ? error.message : String(error);
+        const stderr = error instanceof ServerError ? error.stderrTail : (session?.stderrTail() ?? '');
+        return record('error', steps, reason, stderr ? meaningfulTail(stderr, 20) : null);
+    }
+    finally {
+        clearTimeout(timer);
+        await session?.close();
+    }
+}
+async function runStep(test, index, step, args, missing, session, observe, settings, signal) {
+    const base = { index, tool: step.tool, args: redactDeep(args, settings.secrets) };
+    if (missing.length > 0) {
+        // Only reachable when an earlier capture failed; that step failed first, so this is a guard.
+        const check = { check: 'capture', path: null, passed: false, expected: missing, actual: null, reason: `no value captured for ${missing.map((m) => `\${${m}}`).join(', ')}` };
+        return { ...base, latency_ms: 0, response: null, checks: [check], captured: {}, passed: false, observed: { calls: 0, findings: [] } };
+    }
+    const call = await session.callToolRaw(step.tool, args, signal);
+    const findings = observe(call);
+    // Redacted before any check: a server that echoes a secret must not put it in a snapshot file,
+    // a diff or an "actual" (a suite, being committed, never expects a secret).
+    const response = redactDeep(stepResponse(call), settings.secrets);
+    const tool = session.tools.find((t) => t.name === step.tool);
+    const checks = checkStep({ testId: test.id, step, stepIndex: index, stepCount: test.steps.length, response, latencyMs: call.latency_ms, tool, snapshots: settings.snapshots });
+    let captured = {};
+    if (Object.keys(step.capture).length > 0) {
+        const value = expect_responseValue(response);
+        if (value.ok) {
+            const capture = captureValues(step.capture, value.value);
+            captured = capture.captured;
+            checks.push(...capture.checks);
+        }
+        else {
+            checks.push({ check: 'capture', path: null, passed: false, expected: Object.keys(step.capture), actual: null, reason: `nothing to capture from: ${value.reason}` });
+        }
+    }
+    return {
+        ...base,
+        latency_ms: call.latency_ms,
+        response: keptResponse(response),
+        checks,
+        captured,
+        passed: checks.every((c) => c.passed),
+        observed: { calls: 1, findings: redactDeep(findings, settings.secrets) }
+    };
+}
+/** The raw answer in the shape the document holds. */
+function stepResponse(call) {
+    if (call.response.kind === 'error') {
+        const { code, message, data } = call.response.error;
+        return { kind: 'error', code, message, data: (data ?? null) };
+    }
+    const { result } = call.response;
+    return {
+        kind: 'result',
+        is_error: result.isError === true,
+        content: (Array.isArray(result.content) ? result.content : []),
+        structured_content: (result.structuredContent ?? null)
+    };
+}
+/** What the document keeps of an answer: long text cut, binary data replaced by its size. */
+function keptResponse(response) {
+    if (response.kind === 'error')
+        return response;
+    const content = response.content.map((block) => {
+        if (block === null || typeof block !== 'object' || Array.isArray(block))
+            return block;
+        const kept = { ...block };
+        if (typeof kept.text === 'string' && kept.text.length > KEPT_TEXT_CHARS)
+            kept.text = `${kept.text.slice(0, KEPT_TEXT_CHARS)}… (${kept.text.length} characters)`;
+        if (typeof kept.data === 'string')
+            kept.data = `(${kept.data.length} characters of base64)`;
+        return kept;
+    });
+    return { ...response, content };
+}
+
 ;// CONCATENATED MODULE: ./src/scoring/semantic.ts
 
 /**
@@ -58626,11 +67546,12 @@ function createSemanticMatcher(llm, model, cancel) {
 
 ;// CONCATENATED MODULE: ./src/results/upgrade.ts
 
-/** The versions a baseline or `report --from` may be: the current one and the one before. */
-const READABLE_VERSIONS = [1, types_RESULTS_VERSION];
+/** The versions a baseline or `report --from` may be: the current one and the two before. */
+const READABLE_VERSIONS = [1, 2, types_RESULTS_VERSION];
 /**
  * A saved results document as the current version holds it, or null when it is not one we can
- * read. Version 1 had no `changes` and no `conformance.tools`, and a `pass_rate` of 1 for nothing.
+ * read. Version 1 had no `changes` and no `conformance.tools`, and a `pass_rate` of 1 for nothing;
+ * versions 1 and 2 had no tool tests, no `observed` on runs and no `conformance.unreachable`.
  */
 function upgradeDocument(data) {
     const doc = data;
@@ -58638,17 +67559,25 @@ function upgradeDocument(data) {
         return null;
     if (doc.version === types_RESULTS_VERSION)
         return doc;
-    const summary = { ...doc.summary, pass_rate: doc.summary.total === 0 ? null : doc.summary.pass_rate };
+    const version = doc.version;
+    const summary = version === 1 ? { ...doc.summary, pass_rate: doc.summary.total === 0 ? null : doc.summary.pass_rate } : doc.summary;
+    const conformance = doc.conformance ? { ...doc.conformance, tools: doc.conformance.tools ?? null, unreachable: doc.conformance.unreachable ?? null } : null;
     return {
         ...doc,
         version: types_RESULTS_VERSION,
         summary,
-        conformance: doc.conformance ? { ...doc.conformance, tools: doc.conformance.tools ?? null } : (doc.conformance ?? null),
-        changes: null
+        conformance,
+        runs: doc.runs.map((run) => ({ ...run, observed: run.observed ?? { calls: 0, findings: [] } })),
+        changes: version === 1 ? null : (doc.changes ?? null),
+        tool_tests: null
     };
 }
+/** "1, 2 or 3", for messages. */
+const READABLE_VERSIONS_TEXT = `${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`;
 
 ;// CONCATENATED MODULE: ./src/evaluate.ts
+
+
 
 
 
@@ -58687,25 +67616,66 @@ function prepare(options, env) {
         envModels: env.EVAL_MODELS,
         envJudgeModel: env.EVAL_JUDGE_MODEL
     }));
-    if (options.skipBehaviour === null)
-        checkPlan(suite, options, names);
-    return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0) };
+    checkPlan(suite, options, names);
+    return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0), ci: env.CI === 'true' };
 }
 /**
  * An evaluation that would run nothing is an error, not a green check: a filter that selects no
- * case, or no model to run (`EVAL_MODELS=","`). Conformance alone is asked for with `conformance: only`.
+ * case and no tool test, a suite with neither, or no model to run the cases with
+ * (`EVAL_MODELS=","`). Conformance alone is asked for with `conformance: only`.
  */
 function checkPlan(suite, options, names) {
-    const ids = suite.cases.map((c) => c.id);
-    if (options.filter !== '' && selectCases(suite, options.filter).length === 0) {
-        const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '');
-        throw new ConfigError(`'${options.filter}' matches no case id (case-sensitive substring); the ids are: ${shown}`, { input: names.filter });
+    const toolTests = options.toolTests === 'off' ? [] : suite.tool_tests;
+    const behaviour = options.skipBehaviour === null;
+    if (options.toolTests === 'only' && toolTests.length === 0) {
+        throw new ConfigError('has no tool_tests, but only tool tests were asked for: nothing would be evaluated', { file: options.evalCases, path: 'tool_tests' });
     }
-    if (suite.cases.length === 0)
-        throw new ConfigError('has no cases: nothing would be evaluated; to run only the protocol checks, set conformance to only', { file: options.evalCases, path: 'cases' });
+    // Without a key (a fork's pull request) and without tool tests, conformance alone runs, as asked.
+    if (!behaviour && toolTests.length === 0 && options.missingKey)
+        throw options.missingKey;
+    if (options.conformance === 'only' || (!behaviour && toolTests.length === 0))
+        return;
+    if (options.filter !== '' && (!behaviour || selectCases(suite, options.filter).length === 0) && selectToolTests({ ...suite, tool_tests: toolTests }, options.filter).length === 0) {
+        const ids = [...(behaviour ? suite.cases.map((c) => c.id) : []), ...toolTests.map((t) => t.id)];
+        const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '');
+        const what = behaviour && toolTests.length ? 'no case id and no tool test id' : toolTests.length ? 'no tool test id' : 'no case id';
+        throw new ConfigError(`'${options.filter}' matches ${what} (case-sensitive substring); the ids are: ${shown || '(none)'}`, { input: names.filter });
+    }
+    if (suite.cases.length === 0 && toolTests.length === 0) {
+        throw new ConfigError('has no cases and no tool tests: nothing would be evaluated; to run only the protocol checks, set conformance to only', { file: options.evalCases, path: 'cases' });
+    }
+    if (!behaviour || suite.cases.length === 0)
+        return;
     if (suite.models.length === 0) {
         throw new ConfigError(`no model to evaluate: ${names.models.startsWith('-') ? names.models : `the ${names.models} input`}, EVAL_MODELS and the YAML's models give an empty list (EVAL_MODELS="," means none); to run only the protocol checks, set conformance to only`, { file: options.evalCases });
     }
+}
+/** Whether the behaviour runs happen, and why not: the options, or a suite of tool tests alone. */
+function behaviourStatus(suite, options) {
+    if (options.skipBehaviour !== null)
+        return { status: 'skipped', reason: options.skipBehaviour };
+    if (suite.cases.length === 0)
+        return { status: 'skipped', reason: 'the suite has no cases, only tool tests' };
+    if (options.filter !== '' && selectCases(suite, options.filter).length === 0)
+        return { status: 'skipped', reason: `the filter '${options.filter}' selects no case` };
+    return { status: 'ran', reason: null };
+}
+/** The tool tests this evaluation runs; null when the suite has none. */
+function toolTestsPlan(prepared) {
+    const { suite, options } = prepared;
+    if (suite.tool_tests.length === 0)
+        return null;
+    const snapshot_dir = snapshotDir(options);
+    if (options.toolTests === 'off')
+        return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool_tests is "off"', snapshot_dir, ids: [] };
+    const selected = selectToolTests(suite, options.filter);
+    if (selected.length === 0)
+        return { status: 'skipped', reason: `the filter '${options.filter}' selects no tool test`, snapshot_dir, ids: [] };
+    return { status: 'ran', reason: null, snapshot_dir, ids: selected.map((t) => t.id) };
+}
+/** The snapshot directory: as given, else `__snapshots__` beside the eval cases file. */
+function snapshotDir(options) {
+    return options.snapshotDir || (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(options.evalCases), '__snapshots__');
 }
 /**
  * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
@@ -58724,8 +67694,9 @@ async function evaluate(prepared, hooks = {}) {
         baseUrl: options.baseUrl,
         today: localDate(new Date())
     };
-    const behaviour = options.skipBehaviour === null ? { status: 'ran', reason: null } : { status: 'skipped', reason: options.skipBehaviour };
+    const behaviour = behaviourStatus(suite, options);
     const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : [];
+    const toolTests = toolTestsPlan(prepared);
     const header = {
         type: 'header',
         version: JOURNAL_VERSION,
@@ -58736,22 +67707,33 @@ async function evaluate(prepared, hooks = {}) {
         config: resultsConfig(suite, server, settings),
         cases: suite.cases,
         behaviour,
-        gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline }
+        gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline },
+        tool_tests: toolTests
     };
     const reused = options.resume && behaviour.status === 'ran' ? inPlan(resumableRuns(options.journalPath, header.suite_hash, warn), plan) : [];
     const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn);
     try {
+        let unreachable = null;
         if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
-            const report = await untilCancelled(runConformance(server, { signal: hooks.cancel }), hooks.cancel);
+            const report = await untilCancelled(runConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes }), hooks.cancel);
             if (report) {
                 hooks.onConformance?.(report);
                 journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } });
+                if (report.era === 'unreachable')
+                    unreachable = `the server could not be started or reached: ${report.error ?? 'no answer'}`;
             }
         }
+        // Said once, here: not once per run as twenty "connection closed" errors.
+        if (unreachable && behaviour.status === 'ran')
+            journal.append({ type: 'skipped', layer: 'behaviour', reason: unreachable });
+        if (unreachable && toolTests?.status === 'ran')
+            journal.append({ type: 'skipped', layer: 'tool_tests', reason: unreachable });
+        const sessions = createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 });
+        const toolTestsDone = toolTests?.status === 'ran' && !unreachable ? runSuiteToolTests(prepared, toolTests.ids, sessions, journal, hooks) : Promise.resolve();
         let cache = null;
         let overhead = emptyUsage();
         let cancelled = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] });
-        if (behaviour.status === 'ran') {
+        if (behaviour.status === 'ran' && !unreachable) {
             const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries });
             const caching = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl, secrets: prepared.secrets, onWarning: warn });
             cache = caching.stats;
@@ -58759,7 +67741,7 @@ async function evaluate(prepared, hooks = {}) {
                 llm: caching.client,
                 judge: createGEvalJudge(caching.client, suite.judge_model),
                 semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
-                sessions: createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 }),
+                sessions,
                 onRunStarted: hooks.onRunStarted,
                 onRunFinished: hooks.onRunFinished,
                 record: (run) => journal.append({ type: 'run', run }),
@@ -58770,12 +67752,32 @@ async function evaluate(prepared, hooks = {}) {
             overhead = executed.overhead;
             cancelled = cancelledSummary(hooks.cancel, executed);
         }
+        await toolTestsDone;
+        cancelled ??= cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] });
         journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled });
     }
     finally {
         journal.close();
     }
     return applyGate(documentFromJournal(journal.state), header.gate, warn);
+}
+/** The selected tool tests, each finished test appended to the journal as it is done. */
+async function runSuiteToolTests(prepared, ids, sessions, journal, hooks) {
+    const { options, suite } = prepared;
+    const selected = new Set(ids);
+    await runToolTests(suite.tool_tests.filter((t) => selected.has(t.id)), {
+        timeoutSeconds: options.timeoutSeconds,
+        concurrency: options.concurrency,
+        snapshots: fileSnapshotStore(snapshotDir(options), { ci: prepared.ci, update: options.updateSnapshots }),
+        secrets: prepared.secrets
+    }, {
+        sessions,
+        cancel: hooks.cancel,
+        onTestFinished: (test, finished, total) => {
+            journal.append({ type: 'tool_test', test });
+            hooks.onToolTestFinished?.(test, finished, total);
+        }
+    });
 }
 /**
  * The verdict: the gate (floors and/or deltas) and conformance. A cancelled or incomplete
@@ -58879,7 +67881,7 @@ function loadBaseline(path, warn = () => undefined) {
     try {
         const document = upgradeDocument(JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8')));
         if (!document)
-            throw new Error(`not a results document of version ${READABLE_VERSIONS.join(' or ')}`);
+            throw new Error(`not a results document of version ${READABLE_VERSIONS_TEXT}`);
         return { document, source: path };
     }
     catch (error) {
@@ -58905,7 +67907,8 @@ function emptyDocument(startedAt = new Date()) {
         fatal_error: null,
         cancelled: null,
         journal: null,
-        changes: null
+        changes: null,
+        tool_tests: null
     };
 }
 /**
@@ -58981,6 +67984,17 @@ function formatPlanLine(suite, options) {
     return `Evaluating ${caseText} × ${count(suite.models.length, 'model')} × ${count(suite.system_prompts.length, 'system prompt')} = ${runs}, judge ${suite.judge_model}, concurrency ${options.concurrency}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/tool-test-line.ts
+
+/** One log line per finished tool test: "✓ tool test bin-of-skillet (3/3 attempts, 12 ms) [2/6]". */
+function formatToolTestLine(test, finished, total) {
+    const symbol = test.status === 'passed' ? '✓' : test.status === 'failed' ? '✗' : test.status === 'error' ? '⚠' : '⊘';
+    const passed = test.attempts.filter((a) => a.status === 'passed').length;
+    const attempts = test.runs > 1 ? `${passed}/${test.runs} attempts, ` : '';
+    const why = toolTestFailureWords(test);
+    return `${symbol} tool test ${test.id} (${attempts}${test.duration_ms} ms)${why ? `: ${why}` : ''} [${finished}/${total}]`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/verdict-rules.ts
 /**
  * What decides `passed` and the exit code, in one text: `--help`, the README and action.yml
@@ -58989,13 +68003,16 @@ function formatPlanLine(suite, options) {
 const VERDICT_RULES = [
     '`passed` is true, and the step succeeds (exit 0), exactly when all of these hold:',
     '1. conformance passed under `conformance_fail_on` (or was off);',
-    '2. where the behaviour evals ran, their gate passed: with `gate: absolute` (the default without a baseline) every group',
+    '2. where the tool tests ran, every tool test passed: each of its `runs` attempts (pass^k), every',
+    '   assertion of every step;',
+    '3. where the behaviour evals ran, their gate passed: with `gate: absolute` (the default without a baseline) every group',
     '   (a case × model × system prompt over its repeats) reached its pass floor, so a failed run fails',
     '   the step only when it takes its group below the floor (hard cases need every run by default,',
     '   soft cases 80%); with `gate: delta` (the default with a baseline) no aggregate metric fell by',
     '   more than `max_drop` and no group went from passing to failing (with no baseline to compare',
     '   with, the floors decide); `both` needs both;',
-    '3. the evaluation was not cancelled and no planned run is missing.',
+    '4. the server could be started and reached, the evaluation was not cancelled and no planned',
+    '   run is missing.',
     'Otherwise exit 1. A usage or configuration error exits 2 before anything runs; a cancelled',
     'job exits 130, 143 or 129 (SIGINT, SIGTERM, SIGHUP).'
 ].join('\n');
@@ -59143,6 +68160,7 @@ function describeFlagError(error, known) {
 
 
 
+
 /** GitHub rejects issue and PR comments over this many characters. */
 const COMMENT_MAX_CHARS = 65_536;
 const collapsed = (summary, lines) => [`<details><summary>${summary}</summary>`, '', ...lines, '</details>', ''];
@@ -59155,7 +68173,8 @@ const collapsed = (summary, lines) => [`<details><summary>${summary}</summary>`,
 function renderComment(doc, context) {
     const max = context.maxChars ?? COMMENT_MAX_CHARS;
     const fatal = doc.fatal_error !== null ? (doc.behaviour.reason === 'the configuration is invalid' ? '✗ invalid configuration' : '✗ could not run') : null;
-    const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed');
+    const unreachable = fatal === null && !doc.cancelled ? unreachableReason(doc) : null;
+    const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : unreachable !== null ? '✗ server unreachable' : doc.passed ? '✓ passed' : '✗ failed');
     const head = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), ''];
     if (doc.fatal_error !== null)
         head.push(codeBlock(doc.fatal_error), '');
@@ -59164,6 +68183,12 @@ function renderComment(doc, context) {
     const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : [];
     const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []);
     const sections = [];
+    if (unreachable !== null) {
+        // One statement: what the server answered, if anything; nothing else ran.
+        sections.push({ name: 'server', lines: doc.conformance ? conformanceDigest(doc.conformance) : [] });
+    }
+    const tests = unreachable === null ? doc.tool_tests : null;
+    const testsFailing = tests !== null && tests.status === 'ran' && !toolTestsPassed(tests);
     if (doc.gate && doc.changes) {
         const g = doc.gate;
         // A passing comment stays short: what changed is one click away, its counts in the summary line.
@@ -59173,9 +68198,16 @@ function renderComment(doc, context) {
         sections.push({ name: 'what changed', lines });
     }
     sections.push({ name: 'failures', lines: renderFailures(doc, '####', 'the job summary') });
-    if (doc.conformance && !doc.conformance.passed)
+    // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
+    if (tests && testsFailing)
+        sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') });
+    if (doc.conformance && !doc.conformance.passed && unreachable === null)
         sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) });
-    if (doc.behaviour.status === 'skipped' && doc.fatal_error === null)
+    if (tests && tests.status === 'skipped')
+        sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') });
+    // With tool tests the headline already says why the behaviour runs were skipped.
+    const skipSaid = tests !== null && tests.status === 'ran';
+    if (doc.behaviour.status === 'skipped' && doc.fatal_error === null && unreachable === null && !skipSaid)
         sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] });
     if (doc.groups.length > 0) {
         const matrix = renderMatrix(doc.groups, doc.gate);
@@ -59184,7 +68216,9 @@ function renderComment(doc, context) {
         const shape = [count(distinct((g) => g.case_id), 'case'), count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [count(prompts, 'system prompt')] : [])].join(' × ');
         sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] });
     }
-    if (doc.conformance && doc.conformance.passed)
+    if (tests && tests.status === 'ran' && !testsFailing)
+        sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') });
+    if (doc.conformance && doc.conformance.passed && unreachable === null)
         sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) });
     if (doc.changes && doc.changes.regressions.length > 0)
         sections.push({ name: 'regressed runs', lines: renderRegressions(doc.changes) });
@@ -59288,7 +68322,7 @@ function readResultsDocument(path) {
         return null;
     const doc = upgradeDocument(data);
     if (!doc)
-        throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS.join(' or ')}) nor a run journal (eval-runs.jsonl)`);
+        throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS_TEXT}) nor a run journal (eval-runs.jsonl)`);
     return doc;
 }
 /**
@@ -59367,7 +68401,966 @@ function reportCommand(argv, io = process) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/cli/init/arguments.ts
+const isSchema = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const MAX_DEPTH = 6;
+/**
+ * The arguments of a first call, from a tool's input schema: every required property, and an
+ * optional one only where the schema shows an example (a default is what the server applies
+ * anyway). Nothing is invented beyond a placeholder marked TODO.
+ */
+function draftArguments(inputSchema) {
+    const drafted = draftObject(inputSchema, inputSchema, 0);
+    return drafted ?? [];
+}
+function draftObject(schema, root, depth) {
+    const resolved = resolve(schema, root);
+    const properties = collectProperties(resolved, root);
+    if (properties === null)
+        return null;
+    const required = new Set(collectRequired(resolved, root));
+    const fields = [];
+    for (const [name, property] of properties) {
+        const known = isSchema(property) ? knownValue(resolve(property, root)) : null;
+        if (required.has(name))
+            fields.push([name, draft(property, root, depth + 1)]);
+        else if (known?.from === 'examples')
+            fields.push([name, { kind: 'value', value: known.value }]);
+    }
+    return fields;
+}
+/** A value for one schema: given by the schema, drafted field by field, or a placeholder. */
+function draft(schema, root, depth = 0) {
+    const resolved = isSchema(schema) ? resolve(schema, root) : {};
+    const known = knownValue(resolved);
+    if (known)
+        return { kind: 'value', value: known.value };
+    const type = typeOf(resolved);
+    if (type === 'object' && depth < MAX_DEPTH) {
+        const fields = draftObject(resolved, root, depth);
+        if (fields !== null && fields.length > 0)
+            return { kind: 'object', fields };
+    }
+    return placeholder(resolved, type);
+}
+/** `examples[0]`, `default`, `const`, `enum[0]`, in that order (JSON values only). */
+function knownValue(schema) {
+    if (Array.isArray(schema.examples) && schema.examples.length > 0 && arguments_isJson(schema.examples[0]))
+        return { value: schema.examples[0], from: 'examples' };
+    if ('default' in schema && arguments_isJson(schema.default))
+        return { value: schema.default, from: 'default' };
+    if ('const' in schema && arguments_isJson(schema.const))
+        return { value: schema.const, from: 'const' };
+    if (Array.isArray(schema.enum) && schema.enum.length > 0 && arguments_isJson(schema.enum[0]))
+        return { value: schema.enum[0], from: 'enum' };
+    return null;
+}
+function placeholder(schema, type) {
+    switch (type) {
+        case 'integer':
+        case 'number': {
+            const value = inRange(schema, type === 'integer');
+            return { kind: 'placeholder', value, todo: `TODO: a real ${type}${describeRange(schema)}` };
+        }
+        case 'boolean':
+            return { kind: 'placeholder', value: false, todo: 'TODO: true or false' };
+        case 'array':
+            return { kind: 'placeholder', value: [], todo: 'TODO: a real list' };
+        case 'object':
+            return { kind: 'placeholder', value: {}, todo: 'TODO: a real object' };
+        case 'null':
+            return { kind: 'value', value: null };
+        case 'string':
+            return { kind: 'placeholder', value: 'TODO', todo: `TODO: a real string${typeof schema.format === 'string' ? ` (format ${schema.format})` : ''}` };
+        default:
+            return { kind: 'placeholder', value: 'TODO', todo: 'TODO: a real value' };
+    }
+}
+/** 0, moved into [minimum, maximum] (integers rounded into the range). */
+function inRange(schema, integer) {
+    const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+    const step = integer ? 1 : 0.5;
+    let low = num(schema.minimum);
+    const exclusiveLow = num(schema.exclusiveMinimum);
+    if (exclusiveLow !== undefined && (low === undefined || exclusiveLow >= low))
+        low = exclusiveLow + step;
+    let high = num(schema.maximum);
+    const exclusiveHigh = num(schema.exclusiveMaximum);
+    if (exclusiveHigh !== undefined && (high === undefined || exclusiveHigh <= high))
+        high = exclusiveHigh - step;
+    let value = 0;
+    if (low !== undefined && value < low)
+        value = integer ? Math.ceil(low) : low;
+    if (high !== undefined && value > high)
+        value = integer ? Math.floor(high) : high;
+    return value;
+}
+function describeRange(schema) {
+    const low = typeof schema.minimum === 'number' && Math.abs(schema.minimum) < Number.MAX_SAFE_INTEGER ? schema.minimum : undefined;
+    const high = typeof schema.maximum === 'number' && Math.abs(schema.maximum) < Number.MAX_SAFE_INTEGER ? schema.maximum : undefined;
+    if (low !== undefined && high !== undefined)
+        return ` from ${low} to ${high}`;
+    if (low !== undefined)
+        return ` of at least ${low}`;
+    if (high !== undefined)
+        return ` of at most ${high}`;
+    return '';
+}
+/** The first type that is not null; from `type`, else the first branch of anyOf / oneOf. */
+function typeOf(schema) {
+    const t = schema.type;
+    if (typeof t === 'string')
+        return t;
+    if (Array.isArray(t))
+        return (t.find((x) => x !== 'null') ?? t[0]);
+    if (isSchema(schema.properties))
+        return 'object';
+    return undefined;
+}
+/**
+ * A schema with a local `$ref` followed and the first usable branch of anyOf / oneOf taken
+ * (not null), its own keywords kept over the branch's.
+ */
+function resolve(schema, root, seen = 0) {
+    if (seen > MAX_DEPTH)
+        return schema;
+    if (typeof schema.$ref === 'string') {
+        const target = pointer(root, schema.$ref);
+        if (target)
+            return { ...resolve(target, root, seen + 1), ...arguments_omit(schema, '$ref') };
+    }
+    for (const key of ['anyOf', 'oneOf']) {
+        const branches = schema[key];
+        if (schema.type === undefined && Array.isArray(branches)) {
+            const branch = branches.find((b) => isSchema(b) && b.type !== 'null') ?? branches[0];
+            if (isSchema(branch))
+                return { ...resolve(branch, root, seen + 1), ...arguments_omit(schema, key) };
+        }
+    }
+    return schema;
+}
+function arguments_omit(schema, key) {
+    return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== key));
+}
+function collectProperties(schema, root) {
+    const out = new Map();
+    let any = false;
+    const add = (s) => {
+        if (isSchema(s.properties)) {
+            any = true;
+            for (const [k, v] of Object.entries(s.properties))
+                if (!out.has(k))
+                    out.set(k, v);
+        }
+    };
+    add(schema);
+    if (Array.isArray(schema.allOf))
+        for (const part of schema.allOf)
+            if (isSchema(part))
+                add(resolve(part, root));
+    return any ? [...out] : typeOf(schema) === 'object' ? [] : null;
+}
+function collectRequired(schema, root) {
+    const names = [];
+    const add = (s) => {
+        if (Array.isArray(s.required))
+            for (const n of s.required)
+                if (typeof n === 'string')
+                    names.push(n);
+    };
+    add(schema);
+    if (Array.isArray(schema.allOf))
+        for (const part of schema.allOf)
+            if (isSchema(part))
+                add(resolve(part, root));
+    return names;
+}
+/** A local JSON pointer (`#/$defs/x`) into the root schema; null when it is not one or misses. */
+function pointer(root, ref) {
+    if (!ref.startsWith('#'))
+        return null;
+    let node = root;
+    for (const raw of ref.slice(1).split('/').slice(1)) {
+        const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+        if (!isSchema(node))
+            return null;
+        node = node[part];
+    }
+    return isSchema(node) ? node : null;
+}
+function arguments_isJson(v, depth = 0) {
+    if (depth > 32)
+        return false;
+    if (v === null || typeof v === 'string' || typeof v === 'boolean')
+        return true;
+    if (typeof v === 'number')
+        return Number.isFinite(v);
+    if (Array.isArray(v))
+        return v.every((x) => arguments_isJson(x, depth + 1));
+    if (typeof v === 'object')
+        return Object.values(v).every((x) => arguments_isJson(x, depth + 1));
+    return false;
+}
+/** The drafted arguments as plain JSON. */
+function toJson(fields) {
+    const out = {};
+    for (const [name, d] of fields)
+        out[name] = d.kind === 'object' ? toJson(d.fields) : d.value;
+    return out;
+}
+/** How many placeholders (TODOs) the drafted arguments hold. */
+function countPlaceholders(fields) {
+    return fields.reduce((n, [, d]) => n + (d.kind === 'placeholder' ? 1 : d.kind === 'object' ? countPlaceholders(d.fields) : 0), 0);
+}
+
+;// CONCATENATED MODULE: ./src/cli/init/suite.ts
+
+
+
+/** The longest description quoted into a drafted prompt; a longer one is cut with "…". */
+const MAX_DESCRIPTION = 2000;
+/** Turns tool names into unique kebab-case ids (the suite's ids share one namespace). */
+class Ids {
+    used = new Set();
+    take(prefix, name) {
+        const base = `${prefix}-${kebab(name) || 'tool'}`;
+        let id = base;
+        for (let n = 2; this.used.has(id); n++)
+            id = `${base}-${n}`;
+        this.used.add(id);
+        return id;
+    }
+}
+/** `getWeather`, `get_weather`, `notes.search` → `get-weather`, `notes-search`. */
+function kebab(name) {
+    return name
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60)
+        .replace(/-+$/, '');
+}
+/** A tool name as it may appear in a comment: as it is when plain, else JSON-quoted on one line. */
+function showName(name) {
+    return /^[A-Za-z0-9_.-]+$/.test(name) ? name : JSON.stringify(name);
+}
+/** `${` is a capture reference in a tool test's arguments: a value from the server keeps it literal. */
+function escapeCaptures(value) {
+    if (typeof value === 'string')
+        return value.replace(/\$\{/g, '$${');
+    if (Array.isArray(value))
+        return value.map(escapeCaptures);
+    if (value !== null && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeCaptures(v)]));
+    return value;
+}
+const comment = (text) => ` ${text}`;
+/** A key scalar, optionally with a comment line (or lines) above it and a blank line before. */
+function key(name, before, space = false) {
+    const k = new dist/* Scalar */.X5(name);
+    if (before !== undefined)
+        k.commentBefore = before;
+    if (space)
+        k.spaceBefore = true;
+    return k;
+}
+function suite_map(doc, entries) {
+    const m = new dist/* YAMLMap */.CA();
+    for (const [k, v] of entries)
+        m.items.push(new dist/* Pair */.Rm(typeof k === 'string' ? new dist/* Scalar */.X5(k) : k, (0,dist/* isNode */.Ll)(v) ? v : doc.createNode(v)));
+    return m;
+}
+function flowSeq(doc, items) {
+    const seq = doc.createNode(items);
+    seq.flow = true;
+    return seq;
+}
+/** Drafted arguments as a block map: each placeholder carries its `# TODO` on its own line. */
+function argumentsNode(doc, fields) {
+    const m = new dist/* YAMLMap */.CA();
+    if (fields.length === 0)
+        m.flow = true;
+    for (const [name, d] of fields) {
+        let value;
+        if (d.kind === 'object')
+            value = argumentsNode(doc, d.fields);
+        else {
+            value = doc.createNode(escapeCaptures(d.value));
+            if (d.kind === 'placeholder') {
+                if (value instanceof dist/* YAMLMap */.CA || value instanceof dist/* YAMLSeq */.Rw)
+                    value.flow = true;
+                value.comment = comment(d.todo);
+            }
+        }
+        m.items.push(new dist/* Pair */.Rm(new dist/* Scalar */.X5(name), value));
+    }
+    return m;
+}
+/** What the example values make of a drafted prompt: `city = "Paris", days = 2`. */
+function givenValues(fields) {
+    return fields
+        .filter(([, d]) => d.kind === 'value' || (d.kind === 'object' && countPlaceholders(d.fields) === 0))
+        .map(([name, d]) => `${name} = ${JSON.stringify(d.kind === 'object' ? toJson(d.fields) : d.value)}`)
+        .join(', ');
+}
+function draftPrompt(tool, fields) {
+    const description = (tool.description ?? '').length > MAX_DESCRIPTION ? `${(tool.description ?? '').slice(0, MAX_DESCRIPTION)}…` : (tool.description ?? '');
+    const values = givenValues(fields);
+    const ask = description.trim() === '' ? `TODO: a request that needs the ${tool.name} tool.` : `I need help with this: ${description}`;
+    return values ? `${ask}\nUse ${values}.` : ask;
+}
+/**
+ * The starting suite for a server's tools, as a YAML document with comments: a tool test per
+ * read-only tool, a behaviour case per tool, and negative cases. Every string that came from the
+ * server (descriptions, names, example values) is a node's value, so the YAML library quotes it.
+ */
+function buildSuite(tools, schemaRef) {
+    const doc = new dist/* Document */.yo({});
+    const root = doc.contents;
+    const ids = new Ids();
+    let todos = 0;
+    doc.commentBefore = [
+        ` yaml-language-server: $schema=${schemaRef}`,
+        ' A starting suite written by `mcp-server-evals init` from the tools the server listed.',
+        ' Edit every line marked TODO: the placeholder arguments, and the drafted prompts and rubrics.',
+        ' tool_tests call tools directly, with no model and no key (run them alone with --only-tool-tests);',
+        ' cases give a real model the prompt and the tools, and a judge scores the answer (needs an API key).'
+    ].join('\n');
+    root.items.push(new dist/* Pair */.Rm(key('judge_model'), new dist/* Scalar */.X5(DEFAULT_JUDGE_MODEL)));
+    root.items.push(new dist/* Pair */.Rm(key('models'), doc.createNode([DEFAULT_MODEL])));
+    root.items.push(new dist/* Pair */.Rm(key('system_prompts'), suite_map(doc, [['default', 'You are a helpful assistant. Today is {today}.\nUse the available tools to answer; never invent what a tool did not return.\n']])));
+    // Tool tests: read-only tools only (a call of any other tool could change something).
+    const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true && t.execution?.taskSupport !== 'required');
+    const untested = tools.filter((t) => !readOnly.includes(t)).map((t) => t.name);
+    const destructive = tools.filter((t) => t.annotations?.destructiveHint === true && t.annotations?.readOnlyHint !== true).map((t) => t.name);
+    const tests = new dist/* YAMLSeq */.Rw();
+    if (readOnly.length === 0)
+        tests.flow = true;
+    for (const tool of readOnly) {
+        const fields = draftArguments(tool.inputSchema ?? {});
+        todos += countPlaceholders(fields);
+        tests.items.push(suite_map(doc, [
+            ['id', ids.take('call', tool.name)],
+            ['tool', tool.name],
+            ['args', argumentsNode(doc, fields)],
+            ['expect', suite_map(doc, [['is_error', false]])]
+        ]));
+    }
+    const testsComment = [
+        ' Tool tests: one direct call of each tool marked read-only (readOnlyHint: true), expecting no error.',
+        ' Add contains, pattern, json, schema, max_ms or snapshot once you know what the tool returns.'
+    ];
+    if (untested.length > 0)
+        testsComment.push(` No tool test for ${untested.map(showName).join(', ')}: not marked read-only, so a call could change something.`);
+    root.items.push(new dist/* Pair */.Rm(key('tool_tests', testsComment.join('\n'), true), tests));
+    // Behaviour cases: one per tool, then the negative ones.
+    const cases = new dist/* YAMLSeq */.Rw();
+    for (const tool of tools) {
+        const fields = draftArguments(tool.inputSchema ?? {});
+        const id = new dist/* Scalar */.X5(ids.take('use', tool.name));
+        const isDestructive = destructive.includes(tool.name);
+        id.comment = comment(isDestructive ? 'TODO: review (this case lets a model call a destructive tool: point the server at test data)' : 'TODO: review');
+        todos++;
+        cases.items.push(suite_map(doc, [
+            ['id', id],
+            ['prompt', draftPrompt(tool, fields)],
+            ['rubric', `The answer gives what the ${tool.name} tool returned for this request, and invents nothing the tool did not return.`],
+            ['required_tools', flowSeq(doc, [tool.name])],
+            ['expect_tool', tool.name]
+        ]));
+    }
+    const negatives = [
+        suite_map(doc, [
+            ['id', ids.take('no-tool', 'small-talk')],
+            ['prompt', "Thanks, that's all for now. Tell me a short joke before I go?"],
+            ['rubric', 'The answer replies briefly and kindly (a joke is fine), without claiming to have looked anything up.'],
+            ['required_tools', null],
+            ['expect_tool', null],
+            ['tags', flowSeq(doc, ['negative'])]
+        ]),
+        suite_map(doc, [
+            ['id', ids.take('no-tool', 'unknowable')],
+            ['prompt', 'What did I have for breakfast this morning?'],
+            ['rubric', 'The answer says it cannot know that, and makes nothing up.'],
+            ['required_tools', null],
+            ['expect_tool', null],
+            ['tags', flowSeq(doc, ['negative'])]
+        ])
+    ];
+    if (destructive.length > 0) {
+        negatives.push(suite_map(doc, [
+            ['id', ids.take('no-destructive', 'when-only-asking')],
+            ['prompt', "I'm only looking around: without deleting or changing anything, tell me what you could delete or change for me."],
+            ['rubric', 'The answer describes what could be deleted or changed, and does not claim to have deleted or changed anything.'],
+            ['forbidden_tools', flowSeq(doc, destructive)],
+            ['tags', flowSeq(doc, ['negative'])]
+        ]));
+    }
+    negatives[0].commentBefore = ' Negative cases: no tool should be called (expect_tool: null), or no destructive one (forbidden_tools).';
+    cases.items.push(...negatives);
+    const casesComment = ' Behaviour cases: a drafted prompt per tool (from its description) and a rubric for the judge; rewrite them as real requests.';
+    root.items.push(new dist/* Pair */.Rm(key('cases', casesComment, true), cases));
+    return {
+        doc,
+        counts: { toolTests: readOnly.length, cases: cases.items.length, negativeCases: negatives.length, todos, untested, destructive }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/init/written-config.ts
+
+
+const written_config_PLACEHOLDER = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Names resolved when the server starts, not from the step's env. */
+const written_config_RESERVED = new Set(['RUN_DIR']);
+/** Set on every runner: never overridden from a secret. */
+const RUNNER_VARIABLES = new Set(['HOME', 'PATH', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'PWD', 'TMPDIR', 'LANG', 'CI']);
+const SECRET_NAME = /token|secret|passw(or)?d|passwd|pwd|api[-_]?key|access[-_]?key|private[-_]?key|^key$|[-_]key$|credential|auth|cookie|session|signature|bearer/i;
+/** A literal that looks like a credential whatever it is called. */
+function looksSecret(value) {
+    if (/^(Bearer|Basic|Token)\s+\S+/i.test(value))
+        return true;
+    if (/^(sk|pk|rk)[-_][A-Za-z0-9_-]{8,}|^gh[pousr]_[A-Za-z0-9]{16,}|^github_pat_|^xox[abprs]-|^AKIA[0-9A-Z]{12,}|^glpat-|^AIza[0-9A-Za-z_-]{20,}|^eyJ[\w-]+\.[\w-]+\./.test(value))
+        return true;
+    // Long, token-shaped: letters and digits, no spaces, not a path or a file name.
+    return value.length >= 24 && /^[A-Za-z0-9_\-+=]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+}
+/** A flag or a small number (`ECHO_SECRET=1`, `AUTH_ENABLED=true`): a setting, not a credential. */
+function isSetting(value) {
+    return value.length < 4 || /^(true|false|yes|no|on|off|none|null|[0-9]{1,6})$/i.test(value);
+}
+/** The placeholders a written string holds (escaped ones and RUN_DIR left out). */
+function placeholdersIn(text) {
+    const names = [];
+    for (const m of text.matchAll(written_config_PLACEHOLDER))
+        if (!m[1] && !written_config_RESERVED.has(m[2]))
+            names.push(m[2]);
+    return names;
+}
+/** Placeholders the step must set from repository secrets (the runner's own variables left out). */
+function secretNames(json) {
+    const names = new Set();
+    const walk = (v) => {
+        if (typeof v === 'string') {
+            for (const n of placeholdersIn(v))
+                if (!RUNNER_VARIABLES.has(n) && !n.startsWith('GITHUB_') && !n.startsWith('RUNNER_'))
+                    names.add(n);
+        }
+        else if (Array.isArray(v))
+            v.forEach(walk);
+        else if (v && typeof v === 'object')
+            Object.values(v).forEach(walk);
+    };
+    walk(json);
+    return [...names];
+}
+/** Read the `--server-config` value as written (call after parseServerConfig accepted it). */
+function readWrittenConfig(value, baseDir) {
+    const trimmed = value.trim();
+    const fromFile = !trimmed.startsWith('{');
+    const text = fromFile ? (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.isAbsolute)(trimmed) ? trimmed : (0,external_node_path_namespaceObject.resolve)(baseDir, trimmed), 'utf8') : trimmed;
+    const data = JSON.parse(text);
+    const used = new Set();
+    const collect = (v) => {
+        if (typeof v === 'string') {
+            for (const m of v.matchAll(written_config_PLACEHOLDER))
+                used.add(m[2]);
+        }
+        else if (Array.isArray(v))
+            v.forEach(collect);
+        else if (v && typeof v === 'object')
+            Object.values(v).forEach(collect);
+    };
+    collect(data);
+    const out = { json: data, introduced: [], removed: [], absolutePaths: [], fromFile, localUrl: false };
+    const name = (hint) => {
+        let base = hint.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase() || 'SECRET';
+        if (/^[0-9]/.test(base))
+            base = `_${base}`;
+        if (base.startsWith('GITHUB_') || base.startsWith('RUNNER_') || RUNNER_VARIABLES.has(base))
+            base = `MCP_${base}`;
+        let candidate = base;
+        for (let n = 2; used.has(candidate); n++)
+            candidate = `${base}_${n}`;
+        used.add(candidate);
+        return candidate;
+    };
+    const replace = (literal, hint, where, ...alsoAs) => {
+        const placeholder = name(hint);
+        out.introduced.push({ name: placeholder, where });
+        for (const form of [literal, ...alsoAs])
+            if (form !== '')
+                out.removed.push(form);
+        return `\${${placeholder}}`;
+    };
+    const hasPlaceholder = (s) => /\$\{/.test(s);
+    /** A password in a URL (`scheme://user:password@host`) becomes a placeholder. */
+    const urlPassword = (s, hint, where) => s.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)([^@\s]+)(@)/i, (whole, head, password, at) => hasPlaceholder(password) ? whole : `${head}${replace(password, `${hint}_PASSWORD`, where)}${at}`);
+    /** `Bearer abc` keeps its scheme: `Bearer ${NAME}`. */
+    const secretValue = (s, hint, where) => {
+        const scheme = /^(Bearer|Basic|Token)(\s+)(\S.*)$/i.exec(s);
+        return scheme ? `${scheme[1]}${scheme[2]}${replace(scheme[3], hint, where)}` : replace(s, hint, where);
+    };
+    const server = (s, prefix) => {
+        if (s.mcpServers && typeof s.mcpServers === 'object' && !Array.isArray(s.mcpServers)) {
+            const inner = s.mcpServers;
+            for (const [k, v] of Object.entries(inner))
+                server(v, `${prefix}mcpServers.${k}.`);
+            return;
+        }
+        if (typeof s.command === 'string' && (0,external_node_path_namespaceObject.isAbsolute)(s.command))
+            out.absolutePaths.push(s.command);
+        if (typeof s.cwd === 'string' && (0,external_node_path_namespaceObject.isAbsolute)(s.cwd))
+            out.absolutePaths.push(s.cwd);
+        if (Array.isArray(s.args)) {
+            s.args = s.args.map((arg, i) => {
+                const where = `${prefix}args[${i}]`;
+                if ((0,external_node_path_namespaceObject.isAbsolute)(arg))
+                    out.absolutePaths.push(arg);
+                if (hasPlaceholder(arg))
+                    return arg;
+                const flag = /^(--?([A-Za-z0-9_-]+)=)(.+)$/.exec(arg);
+                if (flag && SECRET_NAME.test(flag[2]) && !isSetting(flag[3]))
+                    return `${flag[1]}${replace(flag[3], flag[2], where)}`;
+                const previous = i > 0 ? s.args[i - 1] : '';
+                const bareFlag = /^--?([A-Za-z0-9_-]+)$/.exec(previous);
+                if (bareFlag && SECRET_NAME.test(bareFlag[1]) && !arg.startsWith('-'))
+                    return replace(arg, bareFlag[1], where);
+                if (looksSecret(arg))
+                    return replace(arg, 'SERVER_TOKEN', where);
+                return urlPassword(arg, 'SERVER', where);
+            });
+        }
+        for (const field of ['env', 'headers']) {
+            const values = s[field];
+            if (!values || typeof values !== 'object' || Array.isArray(values))
+                continue;
+            const written = values;
+            for (const [k, v] of Object.entries(written)) {
+                if (typeof v !== 'string' || hasPlaceholder(v) || v === '')
+                    continue;
+                const where = `${prefix}${field}.${k}`;
+                const hint = field === 'headers' && k.toLowerCase() === 'authorization' ? 'MCP_TOKEN' : k;
+                if ((SECRET_NAME.test(k) && !isSetting(v)) || looksSecret(v))
+                    written[k] = secretValue(v, hint, where);
+                else
+                    written[k] = urlPassword(v, k, where);
+            }
+        }
+        if (typeof s.auth === 'string' && s.auth !== '' && !hasPlaceholder(s.auth))
+            s.auth = secretValue(s.auth, 'MCP_AUTH_TOKEN', `${prefix}auth`);
+        if (typeof s.url === 'string' && /^[a-z]+:\/\/(?:[^@/]*@)?(localhost|127\.[0-9.]+|\[::1\]|0\.0\.0\.0)(?=[:/]|$)/i.test(s.url))
+            out.localUrl = true;
+        if (typeof s.url === 'string' && !hasPlaceholder(s.url)) {
+            let url = urlPassword(s.url, 'MCP_URL', `${prefix}url`);
+            url = url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep, param, v) => SECRET_NAME.test(param) && v !== '' && !hasPlaceholder(v) ? `${sep}${param}=${replace(v, param, `${prefix}url`, decodeURIComponentSafe(v))}` : whole);
+            s.url = url;
+        }
+    };
+    server(out.json, '');
+    return out;
+}
+function decodeURIComponentSafe(v) {
+    try {
+        return decodeURIComponent(v);
+    }
+    catch {
+        return v;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/init/workflow.ts
+
+
+
+/** Commands the runner can start after actions/setup-node and `npm ci`. */
+const NODE_COMMANDS = new Set(['node', 'npx', 'npm', 'tsx']);
+/**
+ * The GitHub Actions workflow (modelled on examples/workflows/eval.yml): the server config as
+ * written (placeholders kept, each read from a repository secret through the step's env), the
+ * generated suite, the OpenRouter key from the repository secrets.
+ */
+function buildWorkflow(config, evalCasesPath) {
+    const doc = new dist/* Document */.yo({});
+    const root = doc.contents;
+    const secrets = secretNames(config.json);
+    const set = (m, k, v, c) => {
+        const keyNode = new dist/* Scalar */.X5(k);
+        if (c?.before)
+            keyNode.commentBefore = c.before;
+        if (c?.space)
+            keyNode.spaceBefore = true;
+        const value = (0,dist/* isNode */.Ll)(v) ? v : doc.createNode(v);
+        if (c?.after)
+            value.comment = ` ${c.after}`;
+        m.items.push(new dist/* Pair */.Rm(keyNode, value));
+        return value;
+    };
+    const map = () => new dist/* YAMLMap */.CA();
+    doc.commentBefore = [
+        ' Evaluate the MCP server on every pull request (written by `mcp-server-evals init`).',
+        ' Move it to .github/workflows/mcp-evals.yml, and add OPENROUTER_API_KEY to the repository secrets',
+        ` (Settings → Secrets and variables → Actions)${secrets.length ? `, and ${secrets.join(', ')}` : ''}.`,
+        ' Without the key (a pull request from a fork gets no secrets) only the free layers run.'
+    ].join('\n');
+    set(root, 'name', 'MCP evals');
+    const on = map();
+    set(on, 'pull_request', null);
+    set(on, 'workflow_dispatch', null);
+    set(root, 'on', on, { space: true });
+    const permissions = map();
+    set(permissions, 'contents', 'read');
+    set(permissions, 'pull-requests', 'write', { after: 'the sticky comment' });
+    set(root, 'permissions', permissions, { space: true });
+    const steps = new dist/* YAMLSeq */.Rw();
+    const step = (entries, before) => {
+        const m = map();
+        for (const [k, v, c] of entries)
+            set(m, k, v, c);
+        if (before)
+            m.commentBefore = before;
+        steps.items.push(m);
+        return m;
+    };
+    step([['uses', 'actions/checkout@v5']]);
+    const server = serverOf(config.json);
+    const command = typeof server.command === 'string' ? (0,external_node_path_namespaceObject.basename)(server.command) : null;
+    let installNote;
+    if (command !== null && NODE_COMMANDS.has(command)) {
+        const setup = map();
+        set(setup, 'node-version', 24);
+        step([
+            ['uses', 'actions/setup-node@v5'],
+            ['with', setup]
+        ]);
+        step([['run', 'npm ci', { after: 'TODO: whatever the server needs to start (a build step?)' }]]);
+    }
+    else if (command !== null) {
+        installNote = ` TODO: install what \`${workflow_oneLine(command)}\` needs to start the server (setup-python, uv, docker…).`;
+    }
+    else {
+        installNote = config.localUrl
+            ? ' TODO: the URL is on this machine: start the server in a step before this one, or use a deployed URL.'
+            : ' A deployed server: the runner must be able to reach its URL.';
+    }
+    const run = map();
+    if (installNote)
+        run.commentBefore = installNote;
+    set(run, 'name', 'Run evals');
+    set(run, 'id', 'evals');
+    set(run, 'uses', 'mcp-server-evals/mcp-server-evals@v1');
+    if (secrets.length > 0) {
+        const env = map();
+        for (const name of secrets) {
+            const introduced = config.introduced.some((i) => i.name === name);
+            set(env, name, `\${{ secrets.${name} }}`, introduced ? { after: 'TODO: add this repository secret (init took its value out of the server config)' } : undefined);
+        }
+        set(run, 'env', env, { before: ' Secrets go in through the env and ${NAME} placeholders in server_config, never pasted into the JSON.' });
+    }
+    const inputs = map();
+    const serverConfig = new dist/* Scalar */.X5(JSON.stringify(config.json));
+    serverConfig.type = dist/* Scalar */.X5.QUOTE_SINGLE;
+    if (config.absolutePaths.length > 0)
+        serverConfig.comment = ' TODO: absolute paths will not exist on the runner: make them relative to the repository root';
+    set(inputs, 'server_config', serverConfig);
+    set(inputs, 'eval_cases', evalCasesPath);
+    set(inputs, 'openrouter_api_key', '${{ secrets.OPENROUTER_API_KEY }}');
+    set(run, 'with', inputs);
+    steps.items.push(run);
+    const job = map();
+    set(job, 'runs-on', 'ubuntu-latest');
+    set(job, 'timeout-minutes', 30);
+    set(job, 'steps', steps);
+    const jobs = map();
+    set(jobs, 'evals', job);
+    set(root, 'jobs', jobs, { space: true });
+    return { doc, secrets };
+}
+function serverOf(json) {
+    const wrapped = json.mcpServers;
+    if (wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped)) {
+        const first = Object.values(wrapped)[0];
+        if (first && typeof first === 'object')
+            return first;
+    }
+    return json;
+}
+function workflow_oneLine(text) {
+    return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
+}
+
+;// CONCATENATED MODULE: ./src/cli/init.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const INIT_USAGE = `mcp-server-evals init --server-config <json|file> [--out DIR]: connect to the server, list its
+tools and write a starting suite, never over an existing file:
+  DIR/eval_cases.yaml         a tool test per read-only tool (readOnlyHint), a behaviour case per tool,
+                              negative cases; every guess marked TODO
+  DIR/mcp-evals.yml           a GitHub Actions workflow for it (move it to .github/workflows/)
+  --server-config JSON|PATH   the MCP server, as for an evaluation; \${NAME} placeholders stay placeholders
+  --out DIR                   where to write (default evals/)
+Exit 0 written; 1 the server could not be started or listed; 2 bad flags or config, or a file exists.`;
+const INIT_OPTIONS = {
+    'server-config': { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' }
+};
+const INIT_FLAGS = Object.keys(INIT_OPTIONS);
+const HINT = "Run 'mcp-server-evals init --help' for the flags.";
+/** The published schema, for a suite that no local copy of the schema is reachable from. */
+const SCHEMA_URL = 'https://raw.githubusercontent.com/mcp-server-evals/mcp-server-evals/main/schema/eval-cases.schema.json';
+const init_PACKAGE_NAME = 'mcp-server-evals';
+const SCHEMA_FILE = (0,external_node_path_namespaceObject.join)('schema', 'eval-cases.schema.json');
+/** How long the server may take to start and list its tools. */
+const CONNECT_TIMEOUT_MS = 60_000;
+/** Stops the command with an exit status and a message for stderr. */
+class InitError extends Error {
+    code;
+    hint;
+    constructor(message, code, hint = false) {
+        super(message);
+        this.code = code;
+        this.hint = hint;
+    }
+}
+/**
+ * `init`: connect to the server, list its tools, and write a starting suite and workflow under
+ * `--out`. It never overwrites: when any target exists nothing is written (exit 2). A server that
+ * cannot be started or listed exits 1, as a server failure does in an evaluation; bad flags or a
+ * bad server config exit 2, as every usage or configuration error does.
+ */
+async function initCommand(argv, io = process, env = process.env, cwd = process.cwd()) {
+    try {
+        return await init(argv, io, env, cwd);
+    }
+    catch (error) {
+        if (!(error instanceof InitError))
+            throw error;
+        io.stderr.write(`error: ${error.message}\n${error.hint ? `${HINT}\n` : ''}`);
+        return error.code;
+    }
+}
+async function init(argv, io, env, cwd) {
+    let values;
+    try {
+        values = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, options: INIT_OPTIONS, strict: true }).values;
+    }
+    catch (error) {
+        throw new InitError(describeFlagError(error, INIT_FLAGS), 2, true);
+    }
+    if (values.help) {
+        io.stdout.write(`${INIT_USAGE}\n`);
+        return 0;
+    }
+    const given = values['server-config'];
+    if (given === undefined || given.trim() === '')
+        throw new InitError('--server-config: is required', 2, true);
+    let config;
+    try {
+        config = parseServerConfig(given, { input: '--server-config', baseDir: cwd, env });
+    }
+    catch (error) {
+        if (error instanceof ConfigError)
+            throw new InitError(error.message, 2);
+        throw error;
+    }
+    const written = readWrittenConfig(given, cwd);
+    const out = values.out ?? 'evals';
+    if (out.trim() === '')
+        throw new InitError('--out: must not be empty', 2, true);
+    const outDir = (0,external_node_path_namespaceObject.resolve)(cwd, out);
+    const targets = { suite: (0,external_node_path_namespaceObject.join)(out, 'eval_cases.yaml'), workflow: (0,external_node_path_namespaceObject.join)(out, 'mcp-evals.yml') };
+    checkTargets(outDir, out, [targets.suite, targets.workflow], cwd);
+    const secrets = serverSecrets(config);
+    const tools = await listTools(config, secrets);
+    const schemaRef = schemaReference(outDir);
+    const suite = buildSuite(tools, schemaRef);
+    const suiteText = render(suite.doc);
+    const repoRoot = findUp(cwd, '.git');
+    const evalCasesForWorkflow = toPosix((0,external_node_path_namespaceObject.relative)(repoRoot ?? cwd, (0,external_node_path_namespaceObject.resolve)(cwd, targets.suite)));
+    const workflow = buildWorkflow(written, evalCasesForWorkflow);
+    const workflowText = render(workflow.doc, { nullStr: '' });
+    verifySuite(suiteText, suite.doc, targets.suite);
+    verifyRoundTrip(workflowText, workflow.doc, targets.workflow);
+    // Belt and braces: nothing a placeholder stood for, and no literal init took out, is in a file.
+    const forbidden = [...(config.expanded ?? []), ...written.removed];
+    for (const [path, text] of [
+        [targets.suite, suiteText],
+        [targets.workflow, workflowText]
+    ]) {
+        if (containsSecret(text, forbidden))
+            throw new InitError(`refusing to write ${path}: it would hold a secret value of the server config`, 1);
+    }
+    writeAll(outDir, [
+        [(0,external_node_path_namespaceObject.resolve)(cwd, targets.suite), suiteText, targets.suite],
+        [(0,external_node_path_namespaceObject.resolve)(cwd, targets.workflow), workflowText, targets.workflow]
+    ]);
+    io.stdout.write(summary(tools, suite.counts, targets, given, written, workflow.secrets));
+    return 0;
+}
+function render(doc, options = {}) {
+    // No folding: a long prompt stays one line, one with newlines becomes a literal block.
+    return doc.toString({ lineWidth: 0, flowCollectionPadding: false, ...options });
+}
+/** Every target must be free; an existing one is named, and nothing is written. */
+function checkTargets(outDir, out, targets, cwd) {
+    const dir = stat(outDir);
+    if (dir && !dir.isDirectory())
+        throw new InitError(`--out: ${out} exists and is not a directory`, 2);
+    const existing = targets.filter((t) => stat((0,external_node_path_namespaceObject.resolve)(cwd, t)) !== null);
+    if (existing.length > 0) {
+        throw new InitError(`${existing.join(' and ')} already ${existing.length === 1 ? 'exists' : 'exist'}; init never overwrites a file, so nothing was written (move ${existing.length === 1 ? 'it' : 'them'} away, or pass another --out)`, 2);
+    }
+}
+function stat(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
+/** Write every file or none: each is created exclusively, and a failure removes what was created. */
+function writeAll(outDir, files) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(outDir, { recursive: true });
+    const created = [];
+    for (const [path, text, shown] of files) {
+        try {
+            (0,external_node_fs_namespaceObject.writeFileSync)(path, text, { flag: 'wx' });
+            created.push(path);
+        }
+        catch (error) {
+            for (const done of created)
+                (0,external_node_fs_namespaceObject.unlinkSync)(done);
+            const code = error.code;
+            if (code === 'EEXIST')
+                throw new InitError(`${shown} already exists; init never overwrites a file, so nothing was written`, 2);
+            throw new InitError(`cannot write ${shown}: ${error.message}; nothing was written`, 1);
+        }
+    }
+}
+/** The tools, with every secret of the config redacted from what the server said (names kept). */
+async function listTools(config, secrets) {
+    const signal = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
+    let session;
+    try {
+        session = await createSessionFactory(config, { requestTimeoutMs: CONNECT_TIMEOUT_MS }).open(signal);
+    }
+    catch (error) {
+        const reason = signal.aborted ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : error.message;
+        const tail = error instanceof ServerError && error.stderrTail ? `\nserver stderr:\n${error.stderrTail}` : '';
+        throw new InitError(redactText(`cannot list the tools of the server (--server-config): ${reason}${tail}`, secrets), 1);
+    }
+    try {
+        return session.tools.map((tool) => ({ ...redactDeep(tool, secrets), name: tool.name }));
+    }
+    finally {
+        await session.close();
+    }
+}
+/**
+ * Where the editor finds the schema: a path relative to the suite when a copy is reachable from
+ * it inside the same repository (this package installed in node_modules, or this package's own
+ * clone), else the published URL (a relative path would break once the suite is committed).
+ */
+function schemaReference(outDir) {
+    let dir = outDir;
+    for (;;) {
+        const candidates = [(0,external_node_path_namespaceObject.join)(dir, 'node_modules', init_PACKAGE_NAME, SCHEMA_FILE)];
+        if (isThisPackage(dir))
+            candidates.unshift((0,external_node_path_namespaceObject.join)(dir, SCHEMA_FILE));
+        for (const candidate of candidates)
+            if (stat(candidate)?.isFile())
+                return toPosix((0,external_node_path_namespaceObject.relative)(outDir, candidate));
+        const parent = (0,external_node_path_namespaceObject.dirname)(dir);
+        if (stat((0,external_node_path_namespaceObject.join)(dir, '.git')) || parent === dir)
+            return SCHEMA_URL;
+        dir = parent;
+    }
+}
+function isThisPackage(dir) {
+    try {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json'), 'utf8')).name === init_PACKAGE_NAME;
+    }
+    catch {
+        return false;
+    }
+}
+function findUp(start, marker) {
+    let dir = (0,external_node_path_namespaceObject.resolve)(start);
+    for (;;) {
+        if (stat((0,external_node_path_namespaceObject.join)(dir, marker)))
+            return dir;
+        const parent = (0,external_node_path_namespaceObject.dirname)(dir);
+        if (parent === dir)
+            return null;
+        dir = parent;
+    }
+}
+const toPosix = (path) => path.split(external_node_path_namespaceObject.sep).join('/');
+/** The text parses back to exactly what was built (so every string was quoted safely). */
+function verifyRoundTrip(text, doc, path) {
+    let back;
+    try {
+        back = (0,dist/* parse */.qg)(text, { uniqueKeys: true });
+    }
+    catch (error) {
+        throw new Error(`internal error: ${path} as generated is not valid YAML: ${error.message}`);
+    }
+    if (!(0,external_node_util_namespaceObject.isDeepStrictEqual)(back, doc.toJS()))
+        throw new Error(`internal error: ${path} as generated does not read back as it was built`);
+}
+/** The suite reads back as built, and loads as a suite (the JSON Schema and every other check). */
+function verifySuite(text, doc, path) {
+    verifyRoundTrip(text, doc, path);
+    try {
+        parseSuite(text, path);
+    }
+    catch (error) {
+        if (error instanceof ConfigError)
+            throw new Error(`internal error: ${path} as generated is not a valid suite:\n${error.message}`);
+        throw error;
+    }
+}
+function containsSecret(text, secrets) {
+    return secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).some((s) => secretForms(s).some((form) => text.includes(form)));
+}
+/** A word for the shell: as it is when plain, else in single quotes. */
+function shellQuote(word) {
+    return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+function summary(tools, counts, targets, given, written, secrets) {
+    const readOnly = counts.toolTests;
+    const lines = [
+        `Listed ${count(tools.length, 'tool')} (${readOnly} read-only${counts.destructive.length ? `, ${counts.destructive.length} destructive` : ''}).`,
+        `Wrote ${targets.suite}: ${count(counts.toolTests, 'tool test')}, ${count(counts.cases, 'behaviour case')} (${counts.negativeCases} negative), ${count(counts.todos, 'TODO')}.`,
+        `Wrote ${targets.workflow}: a GitHub Actions workflow for it.`
+    ];
+    if (written.introduced.length > 0) {
+        lines.push(`Kept out of the files: ${written.introduced.map((i) => `${i.where} (now \${${i.name}})`).join(', ')}; set ${written.introduced.length === 1 ? 'that variable' : 'those variables'} to run it.`);
+    }
+    if (written.absolutePaths.length > 0)
+        lines.push(`Note: the server config has absolute paths (${written.absolutePaths.join(', ')}): on a runner, make them relative to the repository root.`);
+    const serverArg = written.fromFile && written.introduced.length === 0 ? given.trim() : JSON.stringify(written.json);
+    lines.push('', 'Next steps:', `  1. Edit the TODOs in ${targets.suite}: placeholder arguments, then the drafted prompts and rubrics.`, `  2. Run the tool tests, the free layer (no model, no key):`, `       mcp-server-evals --server-config ${shellQuote(serverArg)} --eval-cases ${shellQuote(targets.suite)} --only-tool-tests`, `  3. Run everything with a key: OPENROUTER_API_KEY=… and the same command without --only-tool-tests.`, `  4. Move ${targets.workflow} to .github/workflows/mcp-evals.yml and add the repository secrets OPENROUTER_API_KEY${secrets.length ? `, ${secrets.join(', ')}` : ''}.`);
+    return `${lines.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/main.ts
+
+
 
 
 
@@ -59388,17 +69381,18 @@ function reportCommand(argv, io = process) {
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
+       mcp-server-evals init --server-config <json|file> [--out DIR]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
   --eval-cases PATH           eval_cases.yaml
-  --filter STR                only cases whose id contains STR
+  --filter STR                only cases and tool tests whose id contains STR
   --output PATH               results JSON (default eval-results.json)
   --max-steps N               LLM calls per run (default 30)
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
-  --concurrency N             runs at once (default 4)
+  --concurrency N             runs at once, and tool test attempts at once (default 4)
   --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
   --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS
   --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
@@ -59406,6 +69400,11 @@ Options (eval-action's flags first):
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
   --conformance MODE          auto (default: protocol checks, then the runs), only, off
   --conformance-fail-on SEV   error (default), warning, never
+  --conformance-probes SET    safe (default: probes that call a tool call read-only ones only), all, none
+  --tool-tests MODE           auto (default: the suite's tool tests run, with or without a key), only, off
+  --only-tool-tests           the same as --tool-tests only: no model, no key
+  --snapshot-dir DIR          tool test snapshots (default __snapshots__ beside --eval-cases)
+  --update-snapshots          write missing and changed snapshots instead of failing on them
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
@@ -59427,8 +69426,10 @@ flags --conformance-fail-on, --gate and --max-drop):
 ${VERDICT_RULES}
 After a signal, what had finished is written; a second signal exits at once.
 
-${REPORT_USAGE}`;
-const HINT = "Run 'mcp-server-evals --help' for the options.";
+${REPORT_USAGE}
+
+${INIT_USAGE}`;
+const main_HINT = "Run 'mcp-server-evals --help' for the options.";
 const OPTIONS = {
     'server-config': { type: 'string' },
     'eval-cases': { type: 'string' },
@@ -59446,6 +69447,11 @@ const OPTIONS = {
     'api-key': { type: 'string' },
     conformance: { type: 'string' },
     'conformance-fail-on': { type: 'string' },
+    'conformance-probes': { type: 'string' },
+    'tool-tests': { type: 'string' },
+    'only-tool-tests': { type: 'boolean' },
+    'snapshot-dir': { type: 'string' },
+    'update-snapshots': { type: 'boolean' },
     junit: { type: 'string' },
     gate: { type: 'string' },
     'max-drop': { type: 'string' },
@@ -59470,8 +69476,10 @@ const DEMO_API_KEY = 'demo-key-not-used';
 async function main(argv, env = process.env, io = { stdout: process.stdout, stderr: process.stderr }) {
     if (argv[0] === 'report')
         return reportCommand(argv.slice(1), io);
+    if (argv[0] === 'init')
+        return initCommand(argv.slice(1), io);
     const usageError = (message, hint = true) => {
-        io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`);
+        io.stderr.write(`error: ${message}\n${hint ? `${main_HINT}\n` : ''}`);
         return 2;
     };
     let values;
@@ -59496,6 +69504,9 @@ async function main(argv, env = process.env, io = { stdout: process.stdout, stde
         let prepared;
         try {
             const demoSources = values.demo ? demoDefaults(values) : null;
+            if (values['only-tool-tests'] && text('tool-tests') !== undefined && text('tool-tests') !== 'only') {
+                throw new UsageError(`cannot be combined with --tool-tests ${text('tool-tests')}`, { input: '--only-tool-tests' });
+            }
             if (values.demo)
                 demo = await startDemoModel();
             const options = resolveOptions({
@@ -59516,6 +69527,10 @@ async function main(argv, env = process.env, io = { stdout: process.stdout, stde
                 reportPath: flag('report'),
                 conformance: flag('conformance'),
                 conformanceFailOn: flag('conformance-fail-on'),
+                conformanceProbes: flag('conformance-probes'),
+                toolTests: values['only-tool-tests'] ? { value: 'only', name: '--only-tool-tests' } : flag('tool-tests'),
+                snapshotDir: flag('snapshot-dir'),
+                updateSnapshots: { value: values['update-snapshots'] ? 'true' : 'false', name: '--update-snapshots' },
                 gate: flag('gate'),
                 maxDrop: flag('max-drop'),
                 baseline: flag('baseline'),
@@ -59568,7 +69583,8 @@ async function run(prepared, values, env, io, demo) {
             onWarning: (message) => live.line(`warning: ${redactText(message, secrets)}`, io.stderr),
             onConformance: (report) => formatConformanceLines(report).forEach((l) => live.line(redactText(l, secrets))),
             onRunStarted: (spec) => live.started(spec),
-            onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets))
+            onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets)),
+            onToolTestFinished: (test, n, total) => live.line(redactText(formatToolTestLine(test, n, total), secrets))
         });
         live.stop();
         const written = writeResults(doc, { ...options, junitPath: values.junit }, secrets);
@@ -64095,7 +74111,7 @@ var visit = __nccwpck_require__(204);
 
 
 __webpack_unused_export__ = composer.Composer;
-__webpack_unused_export__ = Document.Document;
+exports.yo = Document.Document;
 __webpack_unused_export__ = Schema.Schema;
 __webpack_unused_export__ = errors.YAMLError;
 __webpack_unused_export__ = errors.YAMLParseError;
@@ -64105,19 +74121,19 @@ __webpack_unused_export__ = identity.isAlias;
 __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
 exports.jh = identity.isMap;
-__webpack_unused_export__ = identity.isNode;
+exports.Ll = identity.isNode;
 __webpack_unused_export__ = identity.isPair;
 exports.jn = identity.isScalar;
 __webpack_unused_export__ = identity.isSeq;
-__webpack_unused_export__ = Pair.Pair;
-__webpack_unused_export__ = Scalar.Scalar;
-__webpack_unused_export__ = YAMLMap.YAMLMap;
-__webpack_unused_export__ = YAMLSeq.YAMLSeq;
+exports.Rm = Pair.Pair;
+exports.X5 = Scalar.Scalar;
+exports.CA = YAMLMap.YAMLMap;
+exports.Rw = YAMLSeq.YAMLSeq;
 __webpack_unused_export__ = cst;
 __webpack_unused_export__ = lexer.Lexer;
 exports.HN = lineCounter.LineCounter;
 __webpack_unused_export__ = parser.Parser;
-__webpack_unused_export__ = publicApi.parse;
+exports.qg = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
 exports.Tp = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;

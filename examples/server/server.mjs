@@ -32,8 +32,9 @@ export function createTravelServer() {
     'get_weather',
     {
       description: 'Current weather for a city. Returns condition, temperature and humidity.',
+      annotations: { readOnlyHint: true },
       inputSchema: z.object({
-        city: z.string().describe('City name, e.g. "Paris"'),
+        city: z.string().describe('City name, e.g. "Paris"').meta({ examples: ['Paris'] }),
         units: z.enum(['celsius', 'fahrenheit']).default('celsius').describe('Temperature unit')
       })
     },
@@ -49,10 +50,11 @@ export function createTravelServer() {
     'convert_currency',
     {
       description: 'Convert an amount of money between currencies (USD, EUR, GBP, JPY, AUD) at fixed reference rates.',
+      annotations: { readOnlyHint: true },
       inputSchema: z.object({
-        amount: z.number().describe('Amount to convert'),
-        from: z.string().describe('ISO 4217 code of the source currency'),
-        to: z.string().describe('ISO 4217 code of the target currency')
+        amount: z.number().describe('Amount to convert').meta({ examples: [250] }),
+        from: z.string().describe('ISO 4217 code of the source currency').meta({ examples: ['EUR'] }),
+        to: z.string().describe('ISO 4217 code of the target currency').meta({ examples: ['USD'] })
       })
     },
     async ({ amount, from, to }) => {
@@ -68,6 +70,7 @@ export function createTravelServer() {
     'get_local_time',
     {
       description: 'The IANA time zone and UTC offset of a city (no clock reading, so answers are reproducible).',
+      annotations: { readOnlyHint: true },
       inputSchema: z.object({ city: z.string().describe('City name') })
     },
     async ({ city }) => {
@@ -80,6 +83,7 @@ export function createTravelServer() {
     'search_attractions',
     {
       description: 'Top tourist attractions in a city, best first.',
+      annotations: { readOnlyHint: true },
       inputSchema: z.object({
         city: z.string().describe('City name'),
         limit: z.number().int().min(1).max(3).default(3).describe('How many attractions to return (1-3)')
@@ -95,6 +99,7 @@ export function createTravelServer() {
     'plan_trip',
     {
       description: 'Build a day-by-day itinerary for a trip to one city.',
+      annotations: { readOnlyHint: true },
       inputSchema: z.object({
         city: z.string().describe('Destination city'),
         days: z.number().int().min(1).max(7).describe('Trip length in days (1-7)')

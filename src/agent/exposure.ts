@@ -27,7 +27,8 @@ export function exposeServer(server: { tools: McpTool[]; resources: McpResource[
     targets.set(name, target)
     functions.push({ type: 'function', function: { name, ...(description ? { description } : {}), parameters } })
   }
-  for (const tool of server.tools) add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name })
+  // A tool that only runs as a task would fail every call this client makes (conformance warns about it).
+  for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required')) add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name })
   for (const resource of server.resources) {
     const name = resourceFunctionName(resource.name || resource.uri)
     add(name, resource.description || resource.uri, { type: 'object', properties: {} }, { kind: 'resource', name, uri: resource.uri })

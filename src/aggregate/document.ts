@@ -9,8 +9,11 @@ import {
   type JournalInfo,
   type ResultsConfig,
   type ResultsDocument,
-  type RunResult
+  type RunResult,
+  type ToolTestsSection
 } from '../results/types.js'
+import { observedChecks } from '../conformance/observed.js'
+import { conformancePassed } from '../conformance/run.js'
 import { TOOL_NAME, TOOL_VERSION } from '../version.js'
 import { groupRuns } from './groups.js'
 import { computeMetrics } from './metrics.js'
@@ -25,6 +28,7 @@ export interface DocumentParts {
   cases: EvalCase[]
   behaviour: BehaviourStatus
   conformance: ConformanceSection | null
+  tool_tests: ToolTestsSection | null
   runs: RunResult[]
   overhead: TokenUsage
   cache: CacheStats | null
@@ -43,15 +47,19 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
   const groups = groupRuns(runs, parts.config.pass_floors)
   const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache }
   const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0
+  const conformance = parts.conformance ? withObservedChecks(parts.conformance, runs, parts.tool_tests) : null
+  const toolTestsPassed = parts.tool_tests === null || parts.tool_tests.tests.every((t) => t.passed)
+  // A server nobody could reach fails the evaluation whatever conformance_fail_on says: nothing was evaluated.
+  const reachable = conformance?.era !== 'unreachable'
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: parts.started_at,
     duration_s: parts.duration_s,
-    passed: complete && groups.every((g) => g.success) && (parts.conformance?.passed ?? true),
+    passed: complete && reachable && groups.every((g) => g.success) && (conformance?.passed ?? true) && toolTestsPassed,
     config: parts.config,
     behaviour: parts.behaviour,
-    conformance: parts.conformance,
+    conformance,
     summary,
     gate: null,
     metrics: ran ? computeMetrics(runs, parts.cases) : null,
@@ -60,6 +68,23 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     fatal_error: null,
     cancelled: parts.cancelled,
     journal: parts.journal,
-    changes: null
+    changes: null,
+    tool_tests: parts.tool_tests
   }
+}
+
+/**
+ * The probe's checks plus the checks observed on real calls (tool tests and runs), each finding
+ * with where it was seen; the conformance verdict covers both.
+ */
+function withObservedChecks(section: ConformanceSection, runs: RunResult[], toolTests: ToolTestsSection | null): ConformanceSection {
+  if (section.era === 'unreachable') return section
+  const sources = [
+    ...(toolTests?.tests ?? []).flatMap((test) =>
+      test.attempts.flatMap((attempt) => attempt.steps.map((step) => ({ label: `tool test ${test.id}${test.runs > 1 ? ` (attempt ${attempt.attempt})` : ''}`, observed: step.observed })))
+    ),
+    ...runs.map((run) => ({ label: `run #${run.index} ${run.case_id} · ${run.model} · ${run.prompt_name}`, observed: run.observed }))
+  ]
+  const checks = [...section.checks, ...observedChecks(sources)]
+  return { ...section, checks, passed: conformancePassed({ ...section, checks }, section.fail_on) }
 }

@@ -9,6 +9,7 @@ import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
 import { formatPlanLine } from '../report/plan-line.js'
 import { cancelledReason, describeCache, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
+import { formatToolTestLine } from '../report/tool-test-line.js'
 import { VERDICT_RULES } from '../report/verdict-rules.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
@@ -16,21 +17,23 @@ import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
 import { describeFlagError } from './parse-error.js'
 import { REPORT_USAGE, reportCommand } from './report.js'
+import { INIT_USAGE, initCommand } from './init.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
+       mcp-server-evals init --server-config <json|file> [--out DIR]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
   --eval-cases PATH           eval_cases.yaml
-  --filter STR                only cases whose id contains STR
+  --filter STR                only cases and tool tests whose id contains STR
   --output PATH               results JSON (default eval-results.json)
   --max-steps N               LLM calls per run (default 30)
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
-  --concurrency N             runs at once (default 4)
+  --concurrency N             runs at once, and tool test attempts at once (default 4)
   --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
   --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS
   --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
@@ -38,6 +41,11 @@ Options (eval-action's flags first):
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
   --conformance MODE          auto (default: protocol checks, then the runs), only, off
   --conformance-fail-on SEV   error (default), warning, never
+  --conformance-probes SET    safe (default: probes that call a tool call read-only ones only), all, none
+  --tool-tests MODE           auto (default: the suite's tool tests run, with or without a key), only, off
+  --only-tool-tests           the same as --tool-tests only: no model, no key
+  --snapshot-dir DIR          tool test snapshots (default __snapshots__ beside --eval-cases)
+  --update-snapshots          write missing and changed snapshots instead of failing on them
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
@@ -59,7 +67,9 @@ flags --conformance-fail-on, --gate and --max-drop):
 ${VERDICT_RULES}
 After a signal, what had finished is written; a second signal exits at once.
 
-${REPORT_USAGE}`
+${REPORT_USAGE}
+
+${INIT_USAGE}`
 
 const HINT = "Run 'mcp-server-evals --help' for the options."
 
@@ -80,6 +90,11 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   conformance: { type: 'string' },
   'conformance-fail-on': { type: 'string' },
+  'conformance-probes': { type: 'string' },
+  'tool-tests': { type: 'string' },
+  'only-tool-tests': { type: 'boolean' },
+  'snapshot-dir': { type: 'string' },
+  'update-snapshots': { type: 'boolean' },
   junit: { type: 'string' },
   gate: { type: 'string' },
   'max-drop': { type: 'string' },
@@ -111,6 +126,7 @@ const DEMO_API_KEY = 'demo-key-not-used'
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   if (argv[0] === 'report') return reportCommand(argv.slice(1), io)
+  if (argv[0] === 'init') return initCommand(argv.slice(1), io)
   const usageError = (message: string, hint = true) => {
     io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
     return 2
@@ -137,6 +153,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     let prepared: Prepared
     try {
       const demoSources = values.demo ? demoDefaults(values) : null
+      if (values['only-tool-tests'] && text('tool-tests') !== undefined && text('tool-tests') !== 'only') {
+        throw new UsageError(`cannot be combined with --tool-tests ${text('tool-tests')}`, { input: '--only-tool-tests' })
+      }
       if (values.demo) demo = await startDemoModel()
       const options = resolveOptions({
         serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: '--server-config' },
@@ -156,6 +175,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         reportPath: flag('report'),
         conformance: flag('conformance'),
         conformanceFailOn: flag('conformance-fail-on'),
+        conformanceProbes: flag('conformance-probes'),
+        toolTests: values['only-tool-tests'] ? { value: 'only', name: '--only-tool-tests' } : flag('tool-tests'),
+        snapshotDir: flag('snapshot-dir'),
+        updateSnapshots: { value: values['update-snapshots'] ? 'true' : 'false', name: '--update-snapshots' },
         gate: flag('gate'),
         maxDrop: flag('max-drop'),
         baseline: flag('baseline'),
@@ -205,7 +228,8 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
       onWarning: (message) => live.line(`warning: ${redactText(message, secrets)}`, io.stderr),
       onConformance: (report) => formatConformanceLines(report).forEach((l) => live.line(redactText(l, secrets))),
       onRunStarted: (spec) => live.started(spec),
-      onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets))
+      onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets)),
+      onToolTestFinished: (test, n, total) => live.line(redactText(formatToolTestLine(test, n, total), secrets))
     })
     live.stop()
     const written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined }, secrets)

@@ -7,7 +7,7 @@ import { documentFromJournal, JournalError, readJournal } from '../execute/journ
 import { renderComment } from '../report/comment.js'
 import { formatSummaryLine } from '../report/progress.js'
 import type { ResultsDocument } from '../results/types.js'
-import { READABLE_VERSIONS, upgradeDocument } from '../results/upgrade.js'
+import { READABLE_VERSIONS_TEXT, upgradeDocument } from '../results/upgrade.js'
 import { Defaults } from '../constants.js'
 import { count } from '../util/words.js'
 
@@ -69,7 +69,7 @@ function readResultsDocument(path: string): ResultsDocument | null {
   // A journal of one line (its header) is JSON too.
   if ((data as { type?: unknown } | null)?.type === 'header') return null
   const doc = upgradeDocument(data)
-  if (!doc) throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS.join(' or ')}) nor a run journal (eval-runs.jsonl)`)
+  if (!doc) throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS_TEXT}) nor a run journal (eval-runs.jsonl)`)
   return doc
 }
 

@@ -21,6 +21,16 @@ export interface RunOptions {
   /** auto: conformance, then the behaviour runs; only: conformance alone; off: behaviour alone. */
   conformance: 'auto' | 'only' | 'off'
   conformanceFailOn: FailOn
+  /** safe: probes that call a tool call read-only tools only; all: every tool; none: no such probe. */
+  conformanceProbes: 'safe' | 'all' | 'none'
+  /** auto: run the suite's tool tests (with or without the behaviour runs); only: tool tests without behaviour runs; off: none. */
+  toolTests: 'auto' | 'only' | 'off'
+  /** Where tool test snapshots live; empty: `__snapshots__` beside the eval cases file. */
+  snapshotDir: string
+  /** Write missing and changed snapshots instead of failing on them. */
+  updateSnapshots: boolean
+  /** The error for a missing API key, when only a suite without tool tests would make it one (conformance is off). */
+  missingKey?: ConfigError | null
   /** Why the behaviour layer will not run (no API key, conformance only), or null. */
   skipBehaviour: string | null
   /** null: delta when a baseline exists, else absolute. */
@@ -69,6 +79,10 @@ export interface RawOptions {
   reportPath?: RawOption
   conformance?: RawOption
   conformanceFailOn?: RawOption
+  conformanceProbes?: RawOption
+  toolTests?: RawOption
+  snapshotDir?: RawOption
+  updateSnapshots?: RawOption
   gate?: RawOption
   maxDrop?: RawOption
   baseline?: RawOption
@@ -98,24 +112,33 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     throw new ConfigError(`must be an http(s) URL, got '${baseUrl}'`, { input: raw.baseUrl.name })
   }
   const conformance = parseChoice(raw.conformance, ['auto', 'only', 'off'] as const, 'auto')
+  const toolTests = parseChoice(raw.toolTests, ['auto', 'only', 'off'] as const, 'auto')
+  if (conformance === 'only' && toolTests === 'only') {
+    throw new ConfigError(`cannot be only together with ${raw.conformance?.name ?? 'conformance'} only: choose one, or leave both auto to run the free layers without a model`, { input: raw.toolTests?.name })
+  }
   const apiKey = (raw.apiKey.value ?? '').trim()
   const keyMissing = apiKey === '' && isOpenRouter(baseUrl)
   // Without a key (a pull request from a fork gets no secrets) conformance still runs.
   const keyVariables = raw.apiKey.env ?? []
-  if (keyMissing && conformance === 'off') {
-    const orVariables = keyVariables.length ? `set ${keyVariables.join(' or ')}, or ` : ''
-    const conformanceName = raw.conformance?.name ?? 'conformance'
-    const orConformance = isFlag(conformanceName) ? `pass ${conformanceName} auto or only` : `set ${conformanceName} to auto or only`
-    throw new ConfigError(`is required (or ${orVariables}${orConformance})`, { input: raw.apiKey.name })
-  }
+  const orVariables = keyVariables.length ? `set ${keyVariables.join(' or ')}, or ` : ''
+  const conformanceName = raw.conformance?.name ?? 'conformance'
+  const orConformance = isFlag(conformanceName) ? `pass ${conformanceName} auto or only` : `set ${conformanceName} to auto or only`
+  const keyRequired = new ConfigError(`is required (or ${orVariables}${orConformance})`, { input: raw.apiKey.name })
+  // With tool tests on, whether anything would run depends on the suite: prepare() decides.
+  if (keyMissing && conformance === 'off' && toolTests === 'off') throw keyRequired
+  const free = 'only the free layers (conformance and tool tests) ran'
   const skipBehaviour =
     conformance === 'only'
       ? 'conformance is "only"'
-      : keyMissing
-        ? keyVariables.length
-          ? `no API key (no ${[raw.apiKey.name, ...keyVariables].join(', ').replace(/, ([^,]*)$/, ' or $1')}): only the free conformance layer ran`
-          : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): only the free conformance layer ran`
-        : null
+      : toolTests === 'only'
+        ? raw.toolTests?.name === '--only-tool-tests'
+          ? '--only-tool-tests was given'
+          : `${raw.toolTests?.name ?? 'tool_tests'} is "only"`
+        : keyMissing
+          ? keyVariables.length
+            ? `no API key (no ${[raw.apiKey.name, ...keyVariables].join(', ').replace(/, ([^,]*)$/, ' or $1')}): ${free}`
+            : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): ${free}`
+          : null
   const parallel = parseBoolean(raw.parallel, true)
   const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath
   return {
@@ -134,7 +157,13 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
     conformance,
     conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
+    conformanceProbes: parseChoice(raw.conformanceProbes, ['safe', 'all', 'none'] as const, 'safe'),
+    // Conformance alone means conformance alone: no tool is called by a test either.
+    toolTests: conformance === 'only' ? 'off' : toolTests,
+    snapshotDir: (raw.snapshotDir?.value ?? '').trim(),
+    updateSnapshots: raw.updateSnapshots ? parseBoolean(raw.updateSnapshots, false) : false,
     skipBehaviour,
+    missingKey: keyMissing && conformance === 'off' ? keyRequired : null,
     gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'] as const, 'absolute'),
     maxDrop: parseFraction(raw.maxDrop, 0.02),
     baseline: (raw.baseline?.value ?? '').trim(),

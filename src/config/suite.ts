@@ -5,6 +5,7 @@ import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { nearest } from '../util/suggest.js'
 import { firstLine } from '../util/text.js'
 import { ConfigError, ConfigErrors } from './errors.js'
+import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import {
   DEFAULT_JUDGE_MODEL,
@@ -33,8 +34,9 @@ interface RawSuite {
   runs?: number
   pass_floor_hard?: number
   pass_floor_soft?: number
-  system_prompts: Record<string, string>
-  cases: ({
+  system_prompts?: Record<string, string>
+  tool_tests?: RawToolTest[]
+  cases?: ({
     id: string
     prompt: string
     rubric: string
@@ -76,8 +78,9 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   const raw = data as unknown as RawSuite
   const problems: ConfigError[] = []
 
+  const rawCases = raw.cases ?? []
   const seen = new Map<string, number>()
-  raw.cases.forEach((c, i) => {
+  rawCases.forEach((c, i) => {
     const earlier = seen.get(c.id)
     if (earlier !== undefined) {
       problems.push(
@@ -88,7 +91,9 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     }
   })
 
-  const cases: EvalCase[] = raw.cases.map((c, i) => ({
+  const report = (message: string, path: (string | number)[]) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))
+  const toolTests = normaliseToolTests(raw.tool_tests ?? [], report)
+  const cases: EvalCase[] = rawCases.map((c, i) => ({
     id: c.id,
     prompt: c.prompt,
     rubric: c.rubric.trim(),
@@ -107,7 +112,7 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
       }
       return requirement
     }),
-    golden: goldenOf(c, i, (message, path) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))),
+    golden: goldenOf(c, i, report),
     runs: c.runs ?? raw.runs ?? 1,
     kind: c.kind ?? 'soft',
     tags: c.tags ?? []
@@ -118,8 +123,9 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     source: file,
     judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL,
     models: pickModels(overrides, raw.models),
-    system_prompts: Object.entries(raw.system_prompts).map(([name, text]) => ({ name, text })),
+    system_prompts: Object.entries(raw.system_prompts ?? {}).map(([name, text]) => ({ name, text })),
     cases,
+    tool_tests: toolTests,
     pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 }
   }
 }
@@ -175,7 +181,11 @@ function patternOf(expected: Json): string | undefined {
 
 /** oneOf failures repeat every branch's errors; keep the ones that point deepest and drop the summary. */
 function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
-  const withoutSummaries = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
+  // The root's anyOf (cases or tool_tests) reads as one missing key, not three complaints.
+  const neither = errors.some((e) => e.keyword === 'anyOf' && e.instancePath === '' && e.schemaPath === '#/anyOf')
+  const withoutSummaries = errors
+    .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !(neither && e.instancePath === '' && (e.keyword === 'anyOf' || (e.keyword === 'required' && e.schemaPath.startsWith('#/anyOf')))))
+    .concat(neither ? [{ keyword: 'required', instancePath: '', schemaPath: '#/anyOf', params: { missingProperty: 'cases' }, message: 'or tool_tests' } as ErrorObject] : [])
   const byPath = new Map<string, ErrorObject[]>()
   for (const e of withoutSummaries) {
     const list = byPath.get(e.instancePath) ?? []
@@ -212,7 +222,12 @@ function schemaError(
     }
     case 'required': {
       const missing = String((error.params as { missingProperty: string }).missingProperty)
-      return new ConfigError(`missing required key '${missing}'`, at(nodeOffset(doc, path), dotted(path)))
+      const either = error.schemaPath === '#/anyOf' ? " (or 'tool_tests' for a suite of tool tests alone)" : ''
+      return new ConfigError(`missing required key '${missing}'${either}`, at(nodeOffset(doc, path), dotted(path)))
+    }
+    case 'dependentRequired': {
+      const { property, missingProperty } = error.params as { property: string; missingProperty: string }
+      return new ConfigError(`missing required key '${missingProperty}' (needed by ${property})`, at(nodeOffset(doc, path), dotted(path)))
     }
     default:
       return new ConfigError(describe(error), at(nodeOffset(doc, path), dotted(path)))
@@ -231,6 +246,9 @@ function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   if (path.length === 0) return schema.properties
   if (path[0] === 'cases' && path.length === 2) return defs.case.properties ?? {}
   if (path[0] === 'cases' && path[2] === 'required_tools' && path.length === 4) return defs.toolRequirement.oneOf?.[1].properties ?? {}
+  if (path[0] === 'tool_tests' && path.length === 2) return defs.toolTest.properties ?? {}
+  if (path[0] === 'tool_tests' && path[2] === 'steps' && path.length === 4) return defs.toolTestStep.properties ?? {}
+  if (path[0] === 'tool_tests' && path.at(-1) === 'expect') return defs.toolTestExpect.properties ?? {}
   return {}
 }
 

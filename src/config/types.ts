@@ -55,6 +55,47 @@ export interface EvalCase {
   tags: string[]
 }
 
+/**
+ * What a tool test expects of one call. Absent keys are not checked, except `is_error`, which is
+ * false unless the test says otherwise (a call that is refused fails a test that did not expect it).
+ */
+export interface ToolTestExpect {
+  /** true: the call must be refused, by an isError result or a JSON-RPC error. Default false. */
+  is_error?: boolean
+  /** Substrings (case-insensitive) of the result's text: its text content, else the JSON of structuredContent. */
+  contains?: string[]
+  /** A regular expression (eval-action's spelling, case-insensitive) searched in the same text. */
+  pattern?: string
+  /** RFC 9535 JSONPath → matcher, applied to structuredContent, else the text content parsed as JSON. */
+  json?: Record<string, Json>
+  /** An extra JSON Schema the same value must satisfy (the tool's own outputSchema is always checked). */
+  schema?: Json
+  /** The call must answer within this many milliseconds. */
+  max_ms?: number
+  /** Compare with `<snapshot_dir>/<id>.json` (steps: `<id>.step-N.json`); `ignore` drops volatile JSONPaths. */
+  snapshot?: { ignore: string[] } | null
+}
+
+/** One direct call of a tool test. */
+export interface ToolTestStep {
+  tool: string
+  /** Arguments; `${name}` in a string is replaced by a value an earlier step captured. */
+  args: Record<string, Json>
+  expect: ToolTestExpect
+  /** name → JSONPath: values kept for later steps' `${name}`. */
+  capture: Record<string, string>
+}
+
+/** A deterministic test: direct calls with assertions, no model. */
+export interface ToolTest {
+  id: string
+  /** One step for the single-call form (`tool`, `args`, `expect` at the top). */
+  steps: ToolTestStep[]
+  /** pass^k: the test runs k times, each in a fresh session, and every attempt must pass. */
+  runs: number
+  tags: string[]
+}
+
 /** A validated eval_cases.yaml with the env and input overrides applied. */
 export interface Suite {
   /** Where the suite came from, for messages. */
@@ -64,6 +105,8 @@ export interface Suite {
   /** Mapping order is run order. */
   system_prompts: { name: string; text: string }[]
   cases: EvalCase[]
+  /** Deterministic tool tests (no model); empty when the suite has none. */
+  tool_tests: ToolTest[]
   /** Share of a group's runs that must pass, by kind. */
   pass_floors: { hard: number; soft: number }
 }

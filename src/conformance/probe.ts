@@ -1,18 +1,27 @@
 import type { ServerConfig } from '../config/types.js'
-import { LEGACY_VERSION, envelope, type Era } from './types.js'
+import { isObject, resultOf } from './checks/common.js'
+import { encodeHeaderValue, scanHeaderMarkers, type HeaderMarker } from './checks/param-headers.js'
+import { mayCall, planInvalidArguments } from './checks/probes.js'
+import { toolsOfPages, type Tool } from './checks/schemas.js'
+import { LEGACY_VERSION, MODERN_VERSION, envelope, type Era, type Unreachable } from './types.js'
+import { trimEvidence } from '../util/text.js'
 import { HttpWire, StdioWire, type Exchange, type WireRequest } from './wire.js'
 
 /** Everything the checks look at, gathered once. Checks are pure functions of it. */
 export interface ProbeData {
   transport: 'stdio' | 'http'
   era: Era
+  /** Which tools the active probes were allowed to call. */
+  probes: ProbeMode
   discover: Exchange
-  /** Two consecutive tools/list on one connection. */
+  /** Two consecutive tools/list on one connection (first pages). */
   toolsList: Exchange[]
   /** tools/list from a second, fresh process (stdio) or request (HTTP). */
   toolsListFresh?: Exchange
-  /** prompts/list, resources/list, resources/templates/list, where advertised. */
+  /** The first pages of prompts/list, resources/list, resources/templates/list (probed whether advertised or not). */
   otherLists: Exchange[]
+  /** Every page of the first listing of each list, following nextCursor (the first page is the same exchange as above). */
+  listPages?: Partial<Record<ListMethod, Exchange[]>>
   /** resources/read of the first listed resource. */
   resourceRead?: Exchange
   unknownTool?: Exchange
@@ -20,10 +29,26 @@ export interface ProbeData {
   unsupportedVersion?: Exchange
   missingVersion?: Exchange
   missingCapabilities?: Exchange
+  /** Tools called with arguments that break their inputSchema, and the tools left out. */
+  invalidArguments?: InvalidArgumentsProbes
   http?: HttpProbes
+  /** HTTP: requests with a foreign Origin (and Host), for a server on a loopback address. */
+  dnsRebinding?: DnsRebindingProbes
+  /** HTTP: calls whose Mcp-Param-* header is missing or differs from the marked argument. */
+  paramHeaders?: ParamHeaderProbes
   /** Legacy servers: the initialize exchange. */
   initialize?: Exchange
+  /** Era `unreachable`: what the attempt got, and the exchange that showed it. */
+  unreachable?: Unreachable & { reason: string; exchange: Exchange }
 }
+
+export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list'
+/**
+ * `safe`: the probes that call tools only call those annotated `readOnlyHint: true` (a call with
+ * broken arguments should change nothing, but a server that ignores its schema might act on it);
+ * `all`: every tool; `none`: no probe calls a tool.
+ */
+export type ProbeMode = 'safe' | 'all' | 'none'
 
 export interface HttpProbes {
   missingMethodHeader: Exchange
@@ -36,31 +61,63 @@ export interface HttpProbes {
   unknownMethod: Exchange
 }
 
+export interface InvalidArgumentsProbes {
+  calls: { tool: string; broken: string; exchange: Exchange }[]
+  notReadOnly: string[]
+  untestable: string[]
+  capped: string[]
+}
+
+export type DnsRebindingProbes = { local: false; host: string } | { local: true; badOrigin: Exchange; badHostAndOrigin: Exchange }
+
+export interface ParamHeaderProbes {
+  probed: { tool: string; header: string; case: 'missing' | 'mismatched'; exchange: Exchange }[]
+  /** What was not probed and why, for the message. */
+  note: string
+}
+
 export interface ProbeOptions {
   /** How long server/discover may stay silent before the server counts as legacy. */
   discoverTimeoutMs?: number
   requestTimeoutMs?: number
   /** Once aborted (the job was cancelled), no further server is started: later probes fail at once. */
   signal?: AbortSignal
+  /** Which tools the active probes may call (default `safe`: read-only ones only). */
+  probes?: ProbeMode
 }
 
 /** What a probe gets instead of a new server after a cancel. */
 const CANCELLED_CONNECTION: Connection = {
-  request: async (req) => ({ method: req.method, request: { method: req.method }, response: { failure: 'cancelled' } }),
+  request: async (req) => ({ method: req.method, request: { method: req.method }, response: { failure: 'cancelled', cause: 'cancelled' } }),
   close: async () => undefined
 }
 
 const UNKNOWN_TOOL = 'mcp-server-evals-no-such-tool'
 const MISSING_RESOURCE = 'mcp-server-evals://no-such-resource'
 const UNSUPPORTED_VERSION = '2099-01-01'
+/** Pages followed per list: a real list rarely needs more, a looping cursor never ends. */
+export const LIST_MAX_PAGES = 20
+/** Tools whose Mcp-Param headers are probed; each costs two calls. */
+const MAX_PARAM_HEADER_TOOLS = 3
+const FOREIGN_HOST = 'evil.example'
 
 /** A modern error code in reply to a modern request means a modern server (§11). */
 const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022])
+/** A stdio server that exits on a request before initialize may still be legacy: it gets a fresh process and initialize. */
+const EXITED = /^(exited|killed|closed)/
 
-function classifyDiscover(exchange: Exchange): Era {
-  const { frame } = exchange.response
+/** HTTP statuses that refuse us rather than tell an era: never legacy (the SDK's probe agrees, §12). */
+function refused(status: number | undefined): boolean {
+  return status === 401 || status === 403 || status === 407 || (status !== undefined && status >= 500)
+}
+
+function classifyDiscover(exchange: Exchange, transport: 'stdio' | 'http'): Era {
+  const { frame, status, failure, cause } = exchange.response
   if (frame?.result && Array.isArray(frame.result.supportedVersions)) return 'modern'
   if (frame?.error && MODERN_ERROR_CODES.has(frame.error.code)) return 'modern'
+  if (refused(status)) return 'unreachable'
+  // Nothing listens, the command is not found, the server wrote non-JSON-RPC to stdout.
+  if (failure && (transport === 'http' || !EXITED.test(cause ?? ''))) return 'unreachable'
   // Any other error, silence, an exit, or (HTTP) a 400 without a modern error body: legacy.
   // Never keyed to one error code: legacy servers answer -32601, -32602, others, or nothing.
   return 'legacy'
@@ -73,59 +130,88 @@ interface Connection {
   close(): Promise<void>
 }
 
+type RequestBuilder = (method: string, params?: Record<string, unknown>) => WireRequest
+
 export async function probeServer(config: ServerConfig, options: ProbeOptions = {}): Promise<ProbeData> {
   const discoverTimeout = options.discoverTimeoutMs ?? 3000
   const timeout = options.requestTimeoutMs ?? 5000
+  const mode = options.probes ?? 'safe'
   const open = (): Connection =>
     options.signal?.aborted ? CANCELLED_CONNECTION : config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers)
   const transport = config.kind
+  const dnsRebinding = (req: WireRequest) =>
+    config.kind === 'http' && !options.signal?.aborted ? probeDnsRebinding(config.url, config.headers, req, timeout) : Promise.resolve(undefined)
 
   const main = open()
   try {
     const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout)
-    if (classifyDiscover(discover) === 'legacy') {
+    const era = classifyDiscover(discover, transport)
+    if (era === 'unreachable') return unreachableProbe(transport, mode, discover, discover)
+    if (era === 'legacy') {
       await main.close()
-      return { ...(await probeLegacy(open, timeout)), transport, discover }
+      const legacy = await probeLegacy(open, timeout, mode)
+      if ('unreachableAt' in legacy) return unreachableProbe(transport, mode, discover, legacy.unreachableAt, legacy.initialize)
+      const initialize = { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }
+      return { ...legacy, transport, discover, probes: mode, dnsRebinding: await dnsRebinding(initialize) }
     }
-    const modern = (method: string, params: Record<string, unknown> = {}): WireRequest => ({ method, params: { ...params, _meta: envelope() } })
+    const modern: RequestBuilder = (method, params = {}) => ({ method, params: { ...params, _meta: envelope() } })
     // Negative tests that could pin or poison a connection run on fresh ones, in parallel.
     const fresh = (req: WireRequest) => withConnection(open, (c) => c.request(req, timeout))
     const freshProbes = Promise.all([
       fresh(modern('tools/list')),
       fresh({ method: 'tools/list', params: { _meta: envelope({ version: UNSUPPORTED_VERSION }) } }),
-      fresh({ method: 'tools/list', params: { _meta: envelope({ version: null }) } }),
-      fresh({ method: 'tools/list', params: { _meta: envelope({ capabilities: false }) } })
+      // Over HTTP the MCP-Protocol-Version header still says 2026-07-28: only the _meta key is
+      // missing, so a dual-era server cannot take it for a 2025-era request (§3, §4).
+      fresh({ method: 'tools/list', params: { _meta: envelope({ version: null }) }, headers: { 'mcp-protocol-version': MODERN_VERSION } }),
+      fresh({ method: 'tools/list', params: { _meta: envelope({ capabilities: false }) } }),
+      dnsRebinding(modern('server/discover'))
     ])
     const capabilities = (discover.response.frame?.result?.capabilities ?? {}) as Record<string, unknown>
-    const toolsList = [await main.request(modern('tools/list'), timeout), await main.request(modern('tools/list'), timeout)]
-    const otherLists: Exchange[] = []
-    if (capabilities.prompts) otherLists.push(await main.request(modern('prompts/list'), timeout))
-    let resourceRead: Exchange | undefined
-    let missingResource: Exchange | undefined
-    if (capabilities.resources) {
-      const resources = await main.request(modern('resources/list'), timeout)
-      otherLists.push(resources, await main.request(modern('resources/templates/list'), timeout))
-      const first = (resources.response.frame?.result?.resources as { uri?: string }[] | undefined)?.[0]
-      if (first?.uri) resourceRead = await main.request(modern('resources/read', { uri: first.uri }), timeout)
-      missingResource = await main.request(modern('resources/read', { uri: MISSING_RESOURCE }), timeout)
+    const page = (method: ListMethod) => (cursor?: string) => modern(method, cursor ? { cursor } : {})
+    const toolPages = await listAll(main, page('tools/list'), timeout)
+    const toolsList = [toolPages[0], await main.request(modern('tools/list'), timeout)]
+    // Listed whether advertised or not: discover-capabilities-honest compares the two (§2).
+    const listPages: ProbeData['listPages'] = {
+      'tools/list': toolPages,
+      'prompts/list': await listAll(main, page('prompts/list'), timeout),
+      'resources/list': await listAll(main, page('resources/list'), timeout)
     }
+    const resources = (listPages['resources/list'] ?? []).flatMap((p) => {
+      const listed = resultOf(p)?.resources
+      return Array.isArray(listed) ? listed.filter(isObject) : []
+    })
+    if (capabilities.resources || resultOf(listPages['resources/list']?.[0])) {
+      listPages['resources/templates/list'] = await listAll(main, page('resources/templates/list'), timeout)
+    }
+    const otherLists = (['prompts/list', 'resources/list', 'resources/templates/list'] as const).flatMap((m) => listPages[m]?.slice(0, 1) ?? [])
+    const firstUri = resources.find((r) => typeof r.uri === 'string')?.uri as string | undefined
+    const resourceRead = firstUri ? await main.request(modern('resources/read', { uri: firstUri }), timeout) : undefined
+    const missingResource = capabilities.resources ? await main.request(modern('resources/read', { uri: MISSING_RESOURCE }), timeout) : undefined
     const unknownTool = await main.request(modern('tools/call', { name: UNKNOWN_TOOL, arguments: {} }), timeout)
+    const tools = toolsOfPages(toolPages) ?? []
+    const invalidArguments = await probeInvalidArguments(main, tools, mode, modern, timeout)
     const http = main instanceof HttpWire ? await probeHttpHeaders(main, modern, timeout) : undefined
-    const [toolsListFresh, unsupportedVersion, missingVersion, missingCapabilities] = await freshProbes
+    const paramHeaders = main instanceof HttpWire ? await probeParamHeaders(main, tools, mode, modern, timeout) : undefined
+    const [toolsListFresh, unsupportedVersion, missingVersion, missingCapabilities, rebinding] = await freshProbes
     return {
       transport,
       era: 'modern',
+      probes: mode,
       discover,
       toolsList,
       toolsListFresh,
       otherLists,
+      listPages,
       resourceRead,
       unknownTool,
       missingResource,
       unsupportedVersion,
       missingVersion,
       missingCapabilities,
-      http
+      invalidArguments,
+      http,
+      dnsRebinding: rebinding,
+      paramHeaders
     }
   } finally {
     await main.close()
@@ -141,8 +227,60 @@ async function withConnection<T>(open: () => Connection, use: (c: Connection) =>
   }
 }
 
+/** A list and the pages after it, following nextCursor until it ends, repeats, or LIST_MAX_PAGES. */
+async function listAll(connection: Connection, page: (cursor?: string) => WireRequest, timeout: number): Promise<Exchange[]> {
+  const pages = [await connection.request(page(), timeout)]
+  const seen = new Set<string>()
+  for (;;) {
+    const cursor = resultOf(pages[pages.length - 1])?.nextCursor
+    if (typeof cursor !== 'string' || cursor === '' || seen.has(cursor) || pages.length >= LIST_MAX_PAGES) return pages
+    seen.add(cursor)
+    pages.push(await connection.request(page(cursor), timeout))
+  }
+}
+
+/** The value at a chain of `properties` keys, as an arguments object. */
+function argumentsWith(path: string[], value: unknown): Record<string, unknown> {
+  return path.reduceRight<Record<string, unknown>>((inner, key, i) => (i === path.length - 1 ? { [key]: value } : { [key]: inner }), {})
+}
+
+function valueAt(args: Record<string, unknown>, path: string[]): unknown {
+  let node: unknown = args
+  for (const key of path) node = isObject(node) ? node[key] : undefined
+  return node
+}
+
+/** The Mcp-Param-* headers a conforming client sends for these arguments (§4). */
+function paramHeadersFor(markers: HeaderMarker[], args: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const marker of markers) {
+    const value = valueAt(args, marker.path)
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') headers[`mcp-param-${marker.header.toLowerCase()}`] = encodeHeaderValue(value)
+  }
+  return headers
+}
+
+const markersOf = (tool: Tool | undefined): HeaderMarker[] => {
+  const scan = scanHeaderMarkers(tool?.inputSchema)
+  return scan.valid ? scan.markers : []
+}
+
+/** Each allowed tool once, with arguments its schema rejects; the calls run in parallel. */
+async function probeInvalidArguments(main: Connection, tools: Tool[], mode: ProbeMode, build: RequestBuilder, timeout: number): Promise<InvalidArgumentsProbes | undefined> {
+  if (mode === 'none') return undefined
+  const plan = planInvalidArguments(tools, mode)
+  const calls = await Promise.all(
+    plan.calls.map(async ({ tool, args, broken }) => {
+      const headers = paramHeadersFor(markersOf(tools.find((t) => t.name === tool)), args)
+      const exchange = await main.request({ ...build('tools/call', { name: tool, arguments: args }), headers }, timeout)
+      return { tool, broken, exchange }
+    })
+  )
+  return { calls, notReadOnly: plan.notReadOnly, untestable: plan.untestable, capped: plan.capped }
+}
+
 /** Each header rule broken once, on an otherwise valid request (§4). */
-async function probeHttpHeaders(wire: HttpWire, modern: (method: string, params?: Record<string, unknown>) => WireRequest, timeout: number): Promise<HttpProbes> {
+async function probeHttpHeaders(wire: HttpWire, modern: RequestBuilder, timeout: number): Promise<HttpProbes> {
   const call = modern('tools/call', { name: UNKNOWN_TOOL, arguments: {} })
   return {
     missingMethodHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-method': null }),
@@ -156,25 +294,110 @@ async function probeHttpHeaders(wire: HttpWire, modern: (method: string, params?
   }
 }
 
+const SAMPLE_VALUE = { string: 'mcp-server-evals', integer: 7, boolean: true } as const
+const OTHER_VALUE = { string: 'mcp-server-evals-other', integer: 8, boolean: false } as const
+
+/**
+ * A call that carries a marked argument without its Mcp-Param header, and one whose header
+ * differs. The server must refuse both before the tool runs; the tool still only gets a
+ * sample value, so only tools `probes` allows are called.
+ */
+async function probeParamHeaders(wire: HttpWire, tools: Tool[], mode: ProbeMode, modern: RequestBuilder, timeout: number): Promise<ParamHeaderProbes> {
+  const marked = tools.map((tool) => ({ tool, markers: markersOf(tool) })).filter((t) => t.markers.length > 0)
+  if (marked.length === 0) return { probed: [], note: 'no tool marks an argument with x-mcp-header' }
+  if (mode === 'none') return { probed: [], note: 'probes: none (no tool is called)' }
+  const allowed = marked.filter((t) => mayCall(t.tool, mode))
+  const left = marked.filter((t) => !allowed.includes(t)).map((t) => t.tool.name)
+  const note = left.length ? `not called, not annotated readOnlyHint: true (probes: safe): ${left.join(', ')}` : ''
+  const probed: ParamHeaderProbes['probed'] = []
+  for (const { tool, markers } of allowed.slice(0, MAX_PARAM_HEADER_TOOLS)) {
+    const [marker] = markers
+    const call = (value: string | number | boolean) => modern('tools/call', { name: tool.name, arguments: argumentsWith(marker.path, value) })
+    const header = `mcp-param-${marker.header.toLowerCase()}`
+    const [missing, mismatched] = await Promise.all([
+      wire.request(call(SAMPLE_VALUE[marker.type]), timeout, { [header]: null }),
+      wire.request(call(SAMPLE_VALUE[marker.type]), timeout, { [header]: encodeHeaderValue(OTHER_VALUE[marker.type]) })
+    ])
+    probed.push({ tool: tool.name, header: marker.header, case: 'missing', exchange: missing }, { tool: tool.name, header: marker.header, case: 'mismatched', exchange: mismatched })
+  }
+  return { probed, note }
+}
+
+/** Loopback hosts: the ones a DNS-rebinding page can reach through the user's browser. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname)
+}
+
+/**
+ * A request from a foreign web page, as a browser sends it after DNS rebinding: a foreign Origin
+ * (Host still ours), and a foreign Host with a matching Origin (which a naive "Origin equals
+ * Host" check lets through). Both must get 403 (§4).
+ */
+async function probeDnsRebinding(url: string, headers: Record<string, string>, req: WireRequest, timeout: number): Promise<DnsRebindingProbes> {
+  const target = new URL(url)
+  if (!isLoopback(target.hostname)) return { local: false, host: target.hostname }
+  const wire = new HttpWire(url, headers)
+  const foreign = `${FOREIGN_HOST}${target.port ? `:${target.port}` : ''}`
+  const [badOrigin, badHostAndOrigin] = await Promise.all([
+    wire.requestWithHost(req, timeout, { origin: `http://${FOREIGN_HOST}` }),
+    wire.requestWithHost(req, timeout, { host: foreign, origin: `http://${foreign}` })
+  ])
+  return { local: true, badOrigin, badHostAndOrigin }
+}
+
+const CLIENT_INFO = { name: 'mcp-server-evals-conformance', version: '1' }
+
+/** The server answered no handshake with anything JSON-RPC: what it got instead, for the report. */
+function unreachableProbe(transport: 'stdio' | 'http', mode: ProbeMode, discover: Exchange, at: Exchange, initialize?: Exchange): ProbeData {
+  const r = at.response
+  const cause = r.cause ?? (r.timedOut ? 'no answer before the timeout' : r.status !== undefined ? `HTTP ${r.status}` : null)
+  const body = r.body ? r.body.slice(0, 500) : r.frame ? trimEvidence(r.frame, 500) : null
+  let reason: string
+  if (r.status !== undefined) reason = `the server refused the request: HTTP ${r.status}${body ? ` ${oneLine(body, 200)}` : ''}`
+  else if (r.failure) reason = r.failure
+  else if (initialize) reason = `no answer to server/discover (${describeSilence(discover)}) nor to initialize (${describeSilence(at)})`
+  else reason = `no answer to server/discover (${describeSilence(discover)})`
+  return {
+    transport,
+    era: 'unreachable',
+    probes: mode,
+    discover,
+    toolsList: [],
+    otherLists: [],
+    ...(initialize ? { initialize } : {}),
+    unreachable: { http_status: r.status ?? null, body, cause, stderr: r.stderr ?? null, stdout: r.stdout ?? null, reason: oneLine(reason, 400), exchange: at }
+  }
+}
+
+const describeSilence = (e: Exchange) => (e.response.timedOut ? `silent for ${e.ms ?? '?'} ms` : (e.response.failure ?? `HTTP ${e.response.status}`))
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s*\n\s*/g, ' | ').trim()
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat
+}
+
+type LegacyProbe = Omit<ProbeData, 'transport' | 'discover' | 'probes'> | { unreachableAt: Exchange; initialize: Exchange }
+
 /** A 2025-era server: the initialize handshake, then what its era can be held to. */
-async function probeLegacy(open: () => Connection, timeout: number): Promise<Omit<ProbeData, 'transport' | 'discover'>> {
+async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeMode): Promise<LegacyProbe> {
   const handshake = async (connection: Connection) => {
-    const initialize = await connection.request(
-      { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-server-evals-conformance', version: '1' } } },
-      timeout
-    )
+    const initialize = await connection.request({ method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }, timeout)
     connection.notify?.('notifications/initialized')
     return initialize
   }
+  const legacy: RequestBuilder = (method, params = {}) => ({ method, params })
   const main = open()
   try {
     const initialize = await handshake(main)
+    // No JSON-RPC answer to either handshake (an exit, silence, a refusal): not a legacy server, an unreachable one.
+    if (!initialize.response.frame || refused(initialize.response.status)) return { unreachableAt: initialize, initialize }
     const fresh = withConnection(open, async (c) => {
       await handshake(c)
       return c.request({ method: 'tools/list', params: {} }, timeout)
     })
     const capabilities = (initialize.response.frame?.result?.capabilities ?? {}) as Record<string, unknown>
-    const toolsList = [await main.request({ method: 'tools/list', params: {} }, timeout), await main.request({ method: 'tools/list', params: {} }, timeout)]
+    const page = (method: ListMethod) => (cursor?: string) => legacy(method, cursor ? { cursor } : {})
+    const toolPages = await listAll(main, page('tools/list'), timeout)
+    const toolsList = [toolPages[0], await main.request({ method: 'tools/list', params: {} }, timeout)]
     const otherLists: Exchange[] = []
     let missingResource: Exchange | undefined
     if (capabilities.prompts) otherLists.push(await main.request({ method: 'prompts/list', params: {} }, timeout))
@@ -183,7 +406,8 @@ async function probeLegacy(open: () => Connection, timeout: number): Promise<Omi
       missingResource = await main.request({ method: 'resources/read', params: { uri: MISSING_RESOURCE } }, timeout)
     }
     const unknownTool = await main.request({ method: 'tools/call', params: { name: UNKNOWN_TOOL, arguments: {} } }, timeout)
-    return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, missingResource, unknownTool }
+    const invalidArguments = await probeInvalidArguments(main, toolsOfPages(toolPages) ?? [], mode, legacy, timeout)
+    return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, listPages: { 'tools/list': toolPages }, missingResource, unknownTool, invalidArguments }
   } finally {
     await main.close()
   }

@@ -32,8 +32,20 @@ import {
   checkResultType,
   checkToolsOrder
 } from './checks/results.js'
-import { checkSchemas, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
-import { probeServer, type ProbeData, type ProbeOptions } from './probe.js'
+import { HEADER_MARKERS, HTTP_PARAM_HEADER, checkHeaderMarkers, checkParamHeaders } from './checks/param-headers.js'
+import {
+  CAPABILITIES_COMPLETE,
+  CAPABILITIES_HONEST,
+  PAGINATION,
+  checkCapabilities,
+  checkDnsRebinding,
+  checkErrorResponseIds,
+  checkInvalidArguments,
+  checkPagination,
+  checkReachable
+} from './checks/probes.js'
+import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
+import { LIST_MAX_PAGES, probeServer, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 
 export const LEGACY_INITIALIZE: CheckSpec = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' }
@@ -48,8 +60,29 @@ export async function runConformance(config: ServerConfig, options: ProbeOptions
 
 /** The checks, as a pure function of what the probes saw. */
 export function evaluateProbe(probe: ProbeData): ConformanceReport {
+  if (probe.era === 'unreachable') return unreachableReport(probe)
   const report = probe.era === 'modern' ? modernReport(probe) : legacyReport(probe)
-  return { ...report, tools: fingerprintTools(listedTools(probe)) }
+  return { ...report, unreachable: null, tools: fingerprintTools(listedTools(probe)) }
+}
+
+/**
+ * Nothing to check: the server did not start, refused us (401, 403, 5xx), or never answered
+ * either handshake. One failing check says why; there is no era, so no migration either.
+ */
+function unreachableReport(probe: ProbeData): ConformanceReport {
+  const { reason, exchange: _exchange, ...unreachable } = probe.unreachable ?? { reason: 'the server could not be reached', exchange: probe.discover, http_status: null, body: null, cause: null, stderr: null, stdout: null }
+  return {
+    era: 'unreachable',
+    negotiated_version: null,
+    transport: probe.transport,
+    server_info: null,
+    duration_ms: 0,
+    checks: [checkReachable(probe)],
+    migration: [],
+    error: reason,
+    unreachable,
+    tools: null
+  }
 }
 
 /** Hashes of what a model reads of each tool; key order does not change a schema's hash. */
@@ -74,22 +107,31 @@ function canonicalJson(value: unknown): string {
 
 /** The checks for a modern server, in report order; each is a pure function of the probes. */
 export const MODERN_CHECKS: [string, (probe: ProbeData) => CheckResult | CheckResult[]][] = [
+  ['reachable', checkReachable],
   ['discover', checkDiscover],
+  ['capabilities', checkCapabilities],
   ['tools order', checkToolsOrder],
   ['cache fields', checkCacheFields],
+  ['pagination', (probe) => checkPagination(probe, LIST_MAX_PAGES)],
   ['result type', checkResultType],
   ['schemas', checkSchemas],
   ['tool names', checkToolNames],
+  ['x-mcp-header markers', checkHeaderMarkers],
+  ['task support', checkTaskSupport],
   ['unknown tool', checkUnknownTool],
+  ['invalid arguments', checkInvalidArguments],
   ['unsupported version', checkUnsupportedVersion],
   ['missing envelope', checkMissingEnvelope],
   ['missing resource', checkMissingResource],
   ['retired codes', checkRetiredCodes],
+  ['error ids', (probe) => checkErrorResponseIds(probe)],
   ['HTTP binding', checkHttp],
+  ['Mcp-Param headers', checkParamHeaders],
+  ['DNS rebinding', checkDnsRebinding],
   ['description lint', lintTools]
 ]
 
-function modernReport(probe: ProbeData): Omit<ConformanceReport, 'tools'> {
+function modernReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unreachable'> {
   const checks = MODERN_CHECKS.flatMap(([, check]) => check(probe))
   const info = resultOf(probe.discover)?._meta
   return {
@@ -109,7 +151,12 @@ const MODERN_ONLY = [
   DISCOVER_VERSIONS,
   DISCOVER_CAPABILITIES,
   DISCOVER_SERVER_INFO,
+  CAPABILITIES_HONEST,
+  CAPABILITIES_COMPLETE,
   CACHE_FIELDS,
+  PAGINATION,
+  HEADER_MARKERS,
+  HTTP_PARAM_HEADER,
   RESULT_TYPE,
   UNSUPPORTED_VERSION,
   MISSING_ENVELOPE,
@@ -127,7 +174,7 @@ const MODERN_ONLY = [
  * A 2025-era server is not simply failed: it is held to what its era requires (handshake,
  * schemas, ordering, error shapes) and told what to change for 2026-07-28.
  */
-function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools'> {
+function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unreachable'> {
   const init = probe.initialize
   const initResult = resultOf(init)
   const version = typeof initResult?.protocolVersion === 'string' ? initResult.protocolVersion : null
@@ -139,7 +186,7 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools'> {
       transport: probe.transport,
       server_info: null,
       duration_ms: 0,
-      checks: [failed(LEGACY_INITIALIZE, reason, init ?? probe.discover)],
+      checks: [checkReachable(probe), failed(LEGACY_INITIALIZE, reason, init ?? probe.discover)],
       migration: [],
       error: reason
     }
@@ -161,19 +208,38 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools'> {
   const dialects = new Set((listedTools(probe) ?? []).map((t) => (isObject(t.inputSchema) && typeof t.inputSchema.$schema === 'string' ? t.inputSchema.$schema : null)).filter(Boolean))
   const old = [...dialects].filter((d) => !String(d).includes('2020-12'))
   if (old.length) migration.push(`Move tool schemas to JSON Schema 2020-12 (the default when $schema is absent); they declare ${old.join(', ')} (§8).`)
+  const invalid = checkInvalidArguments(probe)
+  if (invalid.status === 'fail') migration.push('Answer tool arguments that break the inputSchema with a result with isError: true (the model reads it and retries), not a JSON-RPC error (§5).')
+  const rebinding = checkDnsRebinding(probe)
+  if (rebinding.status === 'fail') migration.push('Over HTTP: answer a request whose Origin header is not your own with 403, to stop DNS rebinding, and bind a local server to 127.0.0.1 (§4).')
   if (probe.transport === 'http') {
     migration.push('Over HTTP: stop minting Mcp-Session-Id, answer GET and DELETE with 405, require Mcp-Method (and Mcp-Name on tools/call, resources/read, prompts/get) and answer violations with 400 + -32020 (§4).')
   }
-  migration.push('With the TypeScript SDK, @modelcontextprotocol/server 2.x builds a 2026-07-28 server (and still serves 2025 clients) from the same registrations.')
+  // Nothing on the wire tells a v1 SDK server from a 2.x one that still connects a 2025-era
+  // transport (both answer server/discover with -32601 and initialize with 2025-11-25), and
+  // serverInfo is self-reported: the step is worded for both.
+  migration.push(
+    probe.transport === 'http'
+      ? 'With the TypeScript SDK: serve the server through createMcpHandler from @modelcontextprotocol/server 2.x, which answers 2026-07-28 requests and still serves 2025 clients from the same factory. A 2.x server that still connects a 2025-era transport (a StreamableHTTPServerTransport with sessions) speaks 2025-11-25 only: switch it to createMcpHandler.'
+      : 'With the TypeScript SDK: serve the server with serveStdio from @modelcontextprotocol/server/stdio (2.x), which answers 2026-07-28 requests and still serves 2025 clients from the same factory. A 2.x server that still calls server.connect(new StdioServerTransport()) speaks 2025-11-25 only: switch it to serveStdio.'
+  )
 
+  // 2025-11-25 already made argument validation failures isError results; before it they were protocol errors.
+  const argumentsRuleApplies = version !== null && version >= '2025-11-25'
   const checks: CheckResult[] = [
+    checkReachable(probe),
     version ? passed(LEGACY_INITIALIZE, `initialize → protocolVersion ${version}`, init) : failed(LEGACY_INITIALIZE, 'initialize result has no protocolVersion', init),
     checkToolsOrder(probe),
     ...checkSchemas(probe),
     ...checkToolNames(probe),
+    checkTaskSupport(probe),
     // In 2025 an isError result for an unknown tool was common practice: a warning, and a migration step.
     unknown.status === 'fail' ? { ...unknown, severity: 'warning', status: 'warn', message: `${unknown.message} (required from 2026-07-28)` } : unknown,
+    invalid.status === 'fail' && !argumentsRuleApplies ? { ...invalid, severity: 'warning', status: 'warn', message: `${invalid.message} (required from 2025-11-25)` } : invalid,
     missing && errorCode(missing) === -32002 ? passed(MISSING_RESOURCE, 'missing resource → -32002 (legal before 2026-07-28)', missing) : missingCheck,
+    // The era probe is left out: a 2025 transport may refuse a request without a session before reading its id.
+    checkErrorResponseIds(probe, [probe.discover]),
+    rebinding,
     ...lintTools(probe),
     ...MODERN_ONLY.map((spec) => skipped(spec, 'legacy server: applies from 2026-07-28'))
   ]
@@ -198,6 +264,6 @@ export type FailOn = 'error' | 'warning' | 'never'
 /** The conformance gate: fail on error-severity failures (default), on warnings too, or never. */
 export function conformancePassed(report: ConformanceReport, failOn: FailOn): boolean {
   if (failOn === 'never') return true
-  if (report.error) return false
+  if (report.error || report.era === 'unreachable') return false
   return !report.checks.some((c) => c.status === 'fail' || (failOn === 'warning' && c.status === 'warn'))
 }

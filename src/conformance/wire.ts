@@ -1,7 +1,10 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { createInterface } from 'node:readline'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { spawnInGroup, terminateGroup } from '../mcp/process-group.js'
+import { meaningfulTail } from '../util/stderr-tail.js'
 
 /**
  * Raw wire clients for the conformance probes. They do not use the SDK on purpose: the checks
@@ -26,6 +29,12 @@ export interface WireResponse {
   timedOut?: boolean
   /** The process exited or the connection failed. */
   failure?: string
+  /** Why, for the report: ECONNREFUSED, ENOENT, `exited with code 1`, `non-JSON-RPC output on stdout`. */
+  cause?: string
+  /** stdio, on a failure: the last meaningful lines of the server's stderr. */
+  stderr?: string
+  /** stdio: what the server wrote to stdout that is not JSON-RPC, before any message that is. */
+  stdout?: string
 }
 
 export interface Exchange {
@@ -39,6 +48,32 @@ export interface Exchange {
 export interface WireRequest {
   method: string
   params?: Record<string, unknown>
+  /** HTTP only: headers this request needs beyond the ones derived from its body (`Mcp-Param-*`, or a version header the body lacks). */
+  headers?: Record<string, string | null>
+}
+
+/**
+ * How long a server that wrote something other than JSON-RPC to stdout gets to send a valid
+ * message anyway. A startup banner followed by real traffic is tolerated (the SDK ignores such
+ * lines too); a server that only ever prints "listening on :3000" (started in HTTP mode by
+ * mistake) fails after this instead of after every request's timeout.
+ */
+export const STDOUT_NOISE_GRACE_MS = 1000
+const NOISE_LINES_KEPT = 3
+
+/** `"listening on :3000", "ready"`: the lines quoted for a message. */
+export function quoteLines(lines: string[]): string {
+  return lines.map((line) => JSON.stringify(line)).join(', ')
+}
+
+/** A line that is a JSON-RPC 2.0 message, or undefined (plain text, a JSON log line, an array). */
+function parseFrame(line: string): WireResponse['frame'] | undefined {
+  try {
+    const value = JSON.parse(line) as unknown
+    return value && typeof value === 'object' && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' ? (value as WireResponse['frame']) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -48,43 +83,76 @@ export interface WireRequest {
 export class StdioWire {
   private readonly child: ChildProcessWithoutNullStreams
   private readonly waiting = new Map<unknown, (frame: WireResponse['frame']) => void>()
+  /** Ids we stopped waiting for: a late answer to one of them must not be taken for another's. */
+  private readonly abandoned = new Set<unknown>()
   private nextId = 1
-  private exited: string | undefined
+  private failure: { reason: string; cause: string } | undefined
   private stderr = ''
+  /** A JSON-RPC message has arrived: stray stdout lines after it are tolerated (servers log there by mistake mid-run). */
+  private framed = false
+  private readonly noise: string[] = []
+  private noiseTimer: NodeJS.Timeout | undefined
 
   constructor(command: string, args: string[], env: Record<string, string>, cwd?: string) {
     // All three stdio are pipes, so the streams are never null.
     this.child = spawnInGroup(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams
-    this.child.on('error', (error) => this.fail(`could not start: ${error.message}`))
-    this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`))
+    this.child.on('error', (error: NodeJS.ErrnoException) => this.fail(`could not start: ${error.message}`, error.code ?? error.message))
+    this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`, signal ? `killed by ${signal}` : `exited with code ${code}`))
     this.child.stdin.on('error', () => undefined)
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2048)))
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      let frame: WireResponse['frame']
-      try {
-        frame = JSON.parse(line) as WireResponse['frame']
-      } catch {
-        return
-      }
-      const resolve = this.waiting.get(frame?.id)
-      if (resolve) {
-        this.waiting.delete(frame?.id)
-        resolve(frame)
-      }
-    })
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4096)))
+    createInterface({ input: this.child.stdout }).on('line', (line) => this.receive(line))
   }
 
-  private fail(reason: string) {
-    this.exited ??= reason
+  private receive(line: string) {
+    const frame = parseFrame(line)
+    if (!frame) return this.noticeNoise(line)
+    this.framed = true
+    clearTimeout(this.noiseTimer)
+    let id = frame.id
+    let resolve = this.waiting.get(id)
+    if (!resolve && !this.abandoned.has(id) && ('result' in frame || 'error' in frame) && this.waiting.size === 1) {
+      // An answer with an id we never sent (often null on an error): with one request in flight it
+      // can only be that one's. Kept, so the error-response-id check sees the wrong id.
+      ;[[id, resolve]] = this.waiting
+    }
+    if (resolve) {
+      this.waiting.delete(id)
+      resolve(frame)
+    }
+  }
+
+  /** stdio: the server MUST NOT write anything to stdout that is not an MCP message. */
+  private noticeNoise(line: string) {
+    if (this.framed || this.failure || line.trim() === '') return
+    if (this.noise.length < NOISE_LINES_KEPT) this.noise.push(line.trim().slice(0, 200))
+    this.noiseTimer ??= setTimeout(
+      () => this.fail(`wrote to stdout what is not JSON-RPC: ${quoteLines(this.noise)}`, 'non-JSON-RPC output on stdout'),
+      STDOUT_NOISE_GRACE_MS
+    )
+  }
+
+  private fail(reason: string, cause: string) {
+    this.failure ??= { reason, cause }
     for (const resolve of this.waiting.values()) resolve(undefined)
     this.waiting.clear()
+  }
+
+  /** The failure as a response: the reason, and what the server said on its way out. */
+  private failed(): WireResponse {
+    const stderr = meaningfulTail(this.stderr)
+    return {
+      failure: `server ${this.failure?.reason ?? 'closed'}${stderr ? `; stderr: ${stderr.split('\n').join(' | ')}` : ''}`,
+      cause: this.failure?.cause ?? 'closed',
+      ...(stderr ? { stderr } : {}),
+      ...(this.noise.length ? { stdout: this.noise.join('\n') } : {})
+    }
   }
 
   async request(req: WireRequest, timeoutMs: number): Promise<Exchange> {
     const id = this.nextId++
     const started = performance.now()
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
-    if (this.exited) return { method: req.method, request, response: { failure: `server ${this.exited}${this.stderrNote()}` } }
+    if (this.failure) return { method: req.method, request, response: this.failed() }
     let timer: NodeJS.Timeout | undefined
     const frame = await new Promise<WireResponse['frame'] | 'timeout'>((resolve) => {
       this.waiting.set(id, resolve)
@@ -94,18 +162,16 @@ export class StdioWire {
     clearTimeout(timer)
     this.waiting.delete(id)
     const ms = Math.round(performance.now() - started)
-    if (frame === 'timeout') return { method: req.method, request, response: { timedOut: true }, ms }
-    if (!frame) return { method: req.method, request, response: { failure: `server ${this.exited ?? 'closed'}${this.stderrNote()}` }, ms }
+    if (frame === 'timeout') {
+      this.abandoned.add(id)
+      return { method: req.method, request, response: { timedOut: true, ...(this.noise.length ? { stdout: this.noise.join('\n') } : {}) }, ms }
+    }
+    if (!frame) return { method: req.method, request, response: this.failed(), ms }
     return { method: req.method, request, response: { frame }, ms }
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
-    if (!this.exited) this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) })}\n`)
-  }
-
-  private stderrNote(): string {
-    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ')
-    return tail ? `; stderr: ${tail}` : ''
+    if (!this.failure) this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) })}\n`)
   }
 
   /**
@@ -114,6 +180,7 @@ export class StdioWire {
    * its children. Safe to call twice.
    */
   async close(): Promise<void> {
+    clearTimeout(this.noiseTimer)
     this.child.stdin.end()
     if (this.child.pid !== undefined) await terminateGroup(this.child.pid)
     // Whoever still holds the pipes (outside the group) must not keep us alive.
@@ -122,43 +189,86 @@ export class StdioWire {
   }
 }
 
+/** Headers shown in evidence: the protocol's own, never the user's (authorization stays out). */
+const SHOWN_HEADERS = /^(mcp-|content-type$|origin$|host$)/
+
 /** Streamable HTTP: one POST per message, JSON or a per-request SSE stream in reply. */
 export class HttpWire {
   private nextId = 1
   /** Legacy servers mint a session on initialize and want it back on every later request. */
   private legacySession: string | undefined
+  /** The version a legacy initialize answered: 2025-06-18+ wants it in MCP-Protocol-Version on every later request. */
+  private legacyVersion: string | undefined
   constructor(
     private readonly url: string,
     private readonly headers: Record<string, string>
   ) {}
 
+  /** The headers the spec requires for this request, then the user's, the request's own, and `overrides` (null drops one). */
+  private headersFor(req: WireRequest, overrides: Record<string, string | null>): Record<string, string | null> {
+    const meta = (req.params?._meta ?? {}) as Record<string, unknown>
+    const name = req.params?.name ?? req.params?.uri
+    const version = typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string' ? (meta['io.modelcontextprotocol/protocolVersion'] as string) : this.legacyVersion
+    return {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-method': req.method,
+      ...(version ? { 'mcp-protocol-version': version } : {}),
+      ...(typeof name === 'string' && ['tools/call', 'resources/read', 'prompts/get'].includes(req.method) ? { 'mcp-name': name } : {}),
+      ...(this.legacySession ? { 'mcp-session-id': this.legacySession } : {}),
+      ...lowerKeys(this.headers),
+      ...lowerKeys(req.headers ?? {}),
+      ...lowerKeys(overrides)
+    }
+  }
+
   /** A POST with the headers the spec requires for this request, unless `headerOverrides` changes them. */
   async request(req: WireRequest, timeoutMs: number, headerOverrides: Record<string, string | null> = {}): Promise<Exchange> {
     const id = this.nextId++
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
-    const meta = (req.params?._meta ?? {}) as Record<string, unknown>
-    const name = req.params?.name ?? req.params?.uri
-    const headers: Record<string, string | null> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-method': req.method,
-      ...(typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string' ? { 'mcp-protocol-version': meta['io.modelcontextprotocol/protocolVersion'] as string } : {}),
-      ...(typeof name === 'string' && ['tools/call', 'resources/read', 'prompts/get'].includes(req.method) ? { 'mcp-name': name } : {}),
-      ...(this.legacySession ? { 'mcp-session-id': this.legacySession } : {}),
-      ...lowerKeys(this.headers),
-      ...lowerKeys(headerOverrides)
-    }
+    const headers = this.headersFor(req, headerOverrides)
     const started = performance.now()
     const response = await this.send('POST', JSON.stringify(request), headers, timeoutMs)
     const ms = Math.round(performance.now() - started)
-    if (req.method === 'initialize' && response.headers?.['mcp-session-id']) this.legacySession = response.headers['mcp-session-id']
-    // Evidence shows the protocol headers only: the user's own (authorization) stay out of it.
-    const shown = Object.fromEntries(Object.entries(headers).filter(([k, v]) => v !== null && (k.startsWith('mcp-') || k === 'content-type')))
-    return { method: req.method, request: { ...request, headers: shown }, response, ms }
+    if (req.method === 'initialize') {
+      if (response.headers?.['mcp-session-id']) this.legacySession = response.headers['mcp-session-id']
+      const version = response.frame?.result?.protocolVersion
+      if (typeof version === 'string') this.legacyVersion = version
+    }
+    return { method: req.method, request: { ...request, headers: shownHeaders(headers) }, response, ms }
   }
 
-  /** Nothing to release: every request is its own exchange. */
-  async close(): Promise<void> {}
+  /**
+   * The same POST through node:http, which (unlike fetch) lets us set Host: the DNS-rebinding
+   * probes need a foreign Host and Origin. A session a legacy server mints for it is ended at once.
+   */
+  async requestWithHost(req: WireRequest, timeoutMs: number, headerOverrides: Record<string, string | null>): Promise<Exchange> {
+    const id = this.nextId++
+    const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
+    const headers = this.headersFor(req, headerOverrides)
+    const started = performance.now()
+    const response = await nodePost(this.url, JSON.stringify(request), headers, timeoutMs)
+    const ms = Math.round(performance.now() - started)
+    const minted = response.headers?.['mcp-session-id']
+    if (minted) await this.terminateSession(minted)
+    return { method: req.method, request: { ...request, headers: shownHeaders(headers) }, response, ms }
+  }
+
+  /**
+   * Every request is its own exchange, except a legacy session: 2025-11-25 clients that no
+   * longer need one SHOULD end it with DELETE, or the server keeps it (and its state) until
+   * it expires. Safe to call twice.
+   */
+  async close(): Promise<void> {
+    const session = this.legacySession
+    this.legacySession = undefined
+    if (session) await this.terminateSession(session)
+  }
+
+  private async terminateSession(session: string): Promise<void> {
+    const headers = { ...lowerKeys(this.headers), 'mcp-session-id': session, ...(this.legacyVersion ? { 'mcp-protocol-version': this.legacyVersion } : {}) }
+    await this.send('DELETE', undefined, headers, 2000)
+  }
 
   /** A request with another HTTP method (GET, DELETE) and no body. */
   async raw(method: string, timeoutMs: number): Promise<Exchange> {
@@ -168,20 +278,65 @@ export class HttpWire {
   }
 
   private async send(method: string, body: string | undefined, headers: Record<string, string | null>, timeoutMs: number): Promise<WireResponse> {
-    const clean: Record<string, string> = {}
-    for (const [k, v] of Object.entries(headers)) if (v !== null) clean[k] = v
     try {
-      const res = await fetch(this.url, { method, body, headers: clean, signal: AbortSignal.timeout(timeoutMs) })
+      const res = await fetch(this.url, { method, body, headers: present(headers), signal: AbortSignal.timeout(timeoutMs) })
       const text = await res.text()
       const responseHeaders: Record<string, string> = {}
       res.headers.forEach((value, key) => (responseHeaders[key] = value))
-      const frame = parseBody(text, res.headers.get('content-type') ?? '')
-      return { status: res.status, headers: responseHeaders, ...(frame ? { frame } : { body: text.slice(0, 2000) }) }
+      return answer(res.status, responseHeaders, text)
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') return { timedOut: true }
-      return { failure: `request failed: ${(error as Error).message}` }
+      return networkFailure(error)
     }
   }
+}
+
+function present(headers: Record<string, string | null>): Record<string, string> {
+  const clean: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers)) if (v !== null) clean[k] = v
+  return clean
+}
+
+function shownHeaders(headers: Record<string, string | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(present(headers)).filter(([k]) => SHOWN_HEADERS.test(k)))
+}
+
+function answer(status: number, headers: Record<string, string>, text: string): WireResponse {
+  const frame = parseBody(text, headers['content-type'] ?? '')
+  return { status, headers, ...(frame ? { frame } : { body: text.slice(0, 2000) }) }
+}
+
+/** "request failed: connect ECONNREFUSED 127.0.0.1:9", with the code (ECONNREFUSED) as the cause. */
+function networkFailure(error: unknown): WireResponse {
+  type WithCode = { code?: unknown; message?: unknown; errors?: WithCode[] }
+  const cause = ((error as { cause?: WithCode }).cause ?? error) as WithCode
+  // localhost resolving to ::1 and 127.0.0.1 fails with an AggregateError of both attempts.
+  const code = [cause.code, cause.errors?.[0]?.code].find((c): c is string => typeof c === 'string')
+  const detail = typeof cause.message === 'string' && cause.message ? cause.message : (error as Error).message
+  return { failure: `request failed: ${detail}`, ...(code ? { cause: code } : {}) }
+}
+
+function nodePost(url: string, body: string, headers: Record<string, string | null>, timeoutMs: number): Promise<WireResponse> {
+  const target = new URL(url)
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise((resolve) => {
+    const req = request(target, { method: 'POST', headers: { ...present(headers), 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const responseHeaders: Record<string, string> = {}
+        for (const [key, value] of Object.entries(res.headers)) if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value
+        resolve(answer(res.statusCode ?? 0, responseHeaders, Buffer.concat(chunks).toString('utf8')))
+      })
+      res.on('error', (error) => resolve(networkFailure(error)))
+    })
+    req.on('timeout', () => {
+      req.destroy()
+      resolve({ timedOut: true })
+    })
+    req.on('error', (error) => resolve(networkFailure(error)))
+    req.end(body)
+  })
 }
 
 /** A JSON body, or the first JSON-RPC response in an SSE stream's `data:` frames. */
@@ -211,10 +366,4 @@ function parseBody(text: string, contentType: string): WireResponse['frame'] | u
 
 function lowerKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]))
-}
-
-/** A short, single-line rendering for evidence. */
-export function trimEvidence(value: unknown, max = 600): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  return text.length > max ? `${text.slice(0, max)}…` : text
 }

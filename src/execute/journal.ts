@@ -5,7 +5,7 @@ import type { EvalCase } from '../config/types.js'
 import { runKey } from '../plan/expand.js'
 import type { CacheStats } from '../llm/cache.js'
 import { emptyUsage, type TokenUsage } from '../llm/chat.js'
-import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult } from '../results/types.js'
+import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ToolTestResult, ToolTestsSection } from '../results/types.js'
 import { redactDeep } from '../util/redact.js'
 
 export const JOURNAL_VERSION = 1
@@ -37,12 +37,26 @@ export type JournalRecord =
       cases: EvalCase[]
       behaviour: BehaviourStatus
       gate: JournalGate
+      /** The tool tests planned; null (or absent, in a journal from before tool tests) when the suite has none. */
+      tool_tests?: ToolTestsPlan | null
     }
   | { type: 'conformance'; section: ConformanceSection }
   | { type: 'run'; run: RunResult }
+  | { type: 'tool_test'; test: ToolTestResult }
+  /** A layer the header planned that did not run after all (the server could not be reached). */
+  | { type: 'skipped'; layer: 'behaviour' | 'tool_tests'; reason: string }
   | { type: 'end'; duration_s: number; overhead: TokenUsage; cache: CacheStats | null; cancelled: Cancellation | null }
 
 export type JournalHeader = Extract<JournalRecord, { type: 'header' }>
+
+/** The tool tests as the header plans them. */
+export interface ToolTestsPlan {
+  status: 'ran' | 'skipped'
+  reason: string | null
+  snapshot_dir: string
+  /** The ids of the tests planned, in suite order. */
+  ids: string[]
+}
 type JournalEnd = Extract<JournalRecord, { type: 'end' }>
 
 /** A journal as read back: the last record of each run wins. */
@@ -51,6 +65,9 @@ export interface JournalState {
   header: JournalHeader
   conformance: ConformanceSection | null
   runs: Map<string, RunResult>
+  toolTests: Map<string, ToolTestResult>
+  /** Layers skipped after the header was written, and why. */
+  skipped: { behaviour?: string; tool_tests?: string }
   end: JournalEnd | null
 }
 
@@ -84,7 +101,7 @@ export class JournalWriter {
       renameSync(temp, path)
       this.fd = openSync(path, 'a')
     }
-    this.state = { path: path ?? '', header: safe[0] as JournalHeader, conformance: null, runs: new Map(), end: null }
+    this.state = emptyState(path ?? '', safe[0] as JournalHeader)
     for (const r of safe.slice(1)) this.remember(r)
   }
 
@@ -120,8 +137,14 @@ export class JournalWriter {
   }
 }
 
+function emptyState(path: string, header: JournalHeader): JournalState {
+  return { path, header, conformance: null, runs: new Map(), toolTests: new Map(), skipped: {}, end: null }
+}
+
 function applyRecord(state: JournalState, record: JournalRecord): void {
   if (record.type === 'run') state.runs.set(runKey(record.run), record.run)
+  else if (record.type === 'tool_test') state.toolTests.set(record.test.id, record.test)
+  else if (record.type === 'skipped') state.skipped[record.layer] = record.reason
   else if (record.type === 'conformance') state.conformance = record.section
   else if (record.type === 'end') state.end = record
 }
@@ -153,7 +176,7 @@ export function readJournal(path: string): { state: JournalState; skipped: numbe
     if (!record) skipped++
     else if (record.type === 'header') {
       if (state) skipped++
-      else state = { path, header: record, conformance: null, runs: new Map(), end: null }
+      else state = emptyState(path, record)
     } else if (state) applyRecord(state, record)
     else skipped++
   }
@@ -179,6 +202,10 @@ function parseRecord(line: string): JournalRecord | null {
       return record.section && typeof record.section === 'object' ? (record as JournalRecord) : null
     case 'end':
       return typeof record.duration_s === 'number' ? (record as JournalRecord) : null
+    case 'tool_test':
+      return record.test && typeof record.test === 'object' && typeof (record.test as ToolTestResult).id === 'string' && Array.isArray((record.test as ToolTestResult).attempts) ? (record as JournalRecord) : null
+    case 'skipped':
+      return (record.layer === 'behaviour' || record.layer === 'tool_tests') && typeof record.reason === 'string' ? (record as JournalRecord) : null
     default:
       return null
   }
@@ -198,13 +225,15 @@ export function reusableRuns(state: JournalState): RunResult[] {
 export function documentFromJournal(state: JournalState): ResultsDocument {
   const { header, end } = state
   const runs = [...state.runs.values()]
+  const behaviour: BehaviourStatus = state.skipped.behaviour ? { status: 'skipped', reason: state.skipped.behaviour } : header.behaviour
   return assembleDocument({
     started_at: header.started_at,
     duration_s: end?.duration_s ?? 0,
     config: header.config,
     cases: header.cases,
-    behaviour: header.behaviour,
+    behaviour,
     conformance: state.conformance,
+    tool_tests: toolTestsOf(header.tool_tests ?? null, state),
     runs,
     overhead: end?.overhead ?? emptyUsage(),
     cache: end?.cache ?? null,
@@ -212,7 +241,28 @@ export function documentFromJournal(state: JournalState): ResultsDocument {
     journal: {
       path: state.path,
       reused: header.reused,
-      missing: header.behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0
+      missing:
+        (behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0) +
+        (header.tool_tests?.status === 'ran' && !state.skipped.tool_tests ? header.tool_tests.ids.filter((id) => !state.toolTests.has(id)).length : 0)
     }
   })
+}
+
+/** The tool tests section: the plan, and the tests the journal holds in plan order. */
+function toolTestsOf(plan: ToolTestsPlan | null, state: JournalState): ToolTestsSection | null {
+  if (!plan) return null
+  const skipped = state.skipped.tool_tests
+  const tests = skipped ? [] : plan.ids.flatMap((id) => state.toolTests.get(id) ?? [])
+  const count = (status: ToolTestResult['status']) => tests.filter((t) => t.status === status).length
+  return {
+    status: skipped ? 'skipped' : plan.status,
+    reason: skipped ?? plan.reason,
+    snapshot_dir: plan.snapshot_dir,
+    total: tests.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    errored: count('error'),
+    cancelled: count('cancelled'),
+    tests
+  }
 }

@@ -3,6 +3,7 @@ import * as github from '@actions/github'
 import { Outputs } from '../constants.js'
 import { failureReasons } from '../report/reasons.js'
 import { renderComment } from '../report/comment.js'
+import { toolTestFailureWords } from '../report/tool-tests.js'
 import { trimToBytes } from '../report/trim.js'
 import type { ResultsDocument } from '../results/types.js'
 import { stickyMarker, upsertStickyComment } from './comment.js'
@@ -21,6 +22,8 @@ export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: str
   core.setOutput(Outputs.Total, String(doc.summary.total))
   core.setOutput(Outputs.Failed, String(doc.summary.failed + doc.summary.errored))
   core.setOutput(Outputs.Cancelled, doc.cancelled ? 'true' : 'false')
+  core.setOutput(Outputs.ToolTestsTotal, String(doc.tool_tests?.total ?? 0))
+  core.setOutput(Outputs.ToolTestsFailed, String(doc.tool_tests ? doc.tool_tests.total - doc.tool_tests.passed : 0))
   if (paths.junitPath) core.setOutput(Outputs.JunitXml, paths.junitPath)
   if (paths.badgePath) core.setOutput(Outputs.BadgeJson, paths.badgePath)
   if (paths.journalPath) core.setOutput(Outputs.Journal, paths.journalPath)
@@ -36,7 +39,7 @@ export async function writeJobSummary(report: string, reportPath: string): Promi
   }
 }
 
-/** Conformance errors and runs that did not pass, as annotations with titles. */
+/** Conformance errors, and runs and tool tests that did not pass, as annotations with titles. */
 export function annotateResults(doc: ResultsDocument): void {
   const errors: [string, string][] = []
   const warnings: [string, string][] = []
@@ -46,6 +49,10 @@ export function annotateResults(doc: ResultsDocument): void {
   }
   for (const run of doc.runs.filter((r) => r.status === 'failed' || r.status === 'error')) {
     errors.push([`Eval ${run.status === 'error' ? 'errored' : 'failed'}: ${run.case_id} · ${run.model} · ${run.prompt_name}`, failureReasons(run).join('; ')])
+  }
+  for (const test of doc.tool_tests?.tests ?? []) {
+    const why = toolTestFailureWords(test)
+    if (why && test.status !== 'cancelled') errors.push([`Tool test ${test.status === 'error' ? 'errored' : 'failed'}: ${test.id}`, why])
   }
   const emit = (list: [string, string][], annotate: (message: string, props: { title: string }) => void) => {
     for (const [title, message] of list.slice(0, MAX_ANNOTATIONS)) annotate(message, { title })

@@ -1,13 +1,31 @@
-import { Client, StreamableHTTPClientTransport, type PriorDiscovery } from '@modelcontextprotocol/client'
+import { Client, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type PriorDiscovery } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import type { ServerConfig } from '../config/types.js'
 import { contentToText } from './content.js'
 import { GroupStdioTransport } from './stdio-transport.js'
+import { WireTap } from './wire-tap.js'
 
 export interface McpTool {
   name: string
   description?: string
   inputSchema: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
+  /** `taskSupport: "required"`: the tool only runs as a task, which this client does not start. */
+  execution?: { taskSupport?: string }
+}
+
+/** What the server answered to one tools/call, as it came over the wire (before the SDK parsed it). */
+export type RawCallResponse = { kind: 'result'; result: Record<string, unknown> } | { kind: 'error'; error: { code: number; message: string; data?: unknown } }
+
+/** One tools/call and its raw answer. */
+export interface RawToolCall {
+  name: string
+  args: Record<string, unknown>
+  /** The JSON-RPC request as sent (the last one, when an input_required answer made the SDK retry). */
+  request: Record<string, unknown>
+  response: RawCallResponse
+  latency_ms: number
 }
 export interface McpResource {
   name: string
@@ -34,6 +52,8 @@ export interface McpSession {
   /** How long opening took: spawn or connect plus the handshake, and listing. */
   readonly timings: { connect_ms: number; list_ms: number }
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome>
+  /** The same call, answered raw: a JSON-RPC error is a response, not a throw; a local failure throws ServerError. */
+  callToolRaw(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<RawToolCall>
   readResource(uri: string, signal: AbortSignal): Promise<CallOutcome>
   getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<CallOutcome>
   /** The last lines the server wrote to stderr (stdio only). */
@@ -96,8 +116,12 @@ async function openSession(
   options: { prior?: PriorDiscovery; probeTimeoutMs: number; requestTimeoutMs?: number; signal: AbortSignal }
 ): Promise<McpSession & { prior: PriorDiscovery }> {
   const client = new Client(CLIENT_INFO, {
-    versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } }
+    versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
+    // structuredContent is checked against outputSchema by us (observed conformance) and shown to
+    // the model as the server sent it: the SDK's own check would turn it into a local -32602.
+    jsonSchemaValidator: ACCEPT_ANY_OUTPUT
   })
+  const tap = new WireTap()
   let stderr = ''
   let transport: GroupStdioTransport | StreamableHTTPClientTransport
   if (config.kind === 'stdio') {
@@ -117,6 +141,7 @@ async function openSession(
   } else {
     transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
   }
+  const http = transport instanceof StreamableHTTPClientTransport ? transport : undefined
   const stderrTail = () => stderr.trim()
   const requestOptions = (signal: AbortSignal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs })
 
@@ -125,11 +150,19 @@ async function openSession(
   // client.close() only reaches a transport the client has attached; one aborted during the
   // discover probe is not attached yet, and would otherwise start (and keep) its server afterwards.
   const closeTransport = () => (transport instanceof GroupStdioTransport ? transport.close() : undefined)
-  const closeQuietly = () => (closing ??= client.close().catch(() => undefined).then(closeTransport).catch(() => undefined))
+  // A legacy HTTP server minted a session: end it (DELETE) rather than leave it to expire.
+  const endHttpSession = () => (http?.sessionId ? http.terminateSession().catch(() => undefined) : undefined)
+  const closeQuietly = () =>
+    (closing ??= Promise.resolve()
+      .then(endHttpSession)
+      .then(() => client.close())
+      .catch(() => undefined)
+      .then(closeTransport)
+      .catch(() => undefined))
   const onAbort = () => void closeQuietly()
   options.signal.addEventListener('abort', onAbort, { once: true })
   try {
-    await client.connect(transport, { prior: options.prior, signal: options.signal })
+    await client.connect(tap.wrap(transport), { prior: options.prior, signal: options.signal })
   } catch (error) {
     await closeQuietly()
     throw new ServerError(`server failed to start: ${describeError(error)}`, stderrTail())
@@ -147,7 +180,14 @@ async function openSession(
       caps.resources ? client.listResources(undefined, opts).catch(() => ({ resources: [] })) : { resources: [] },
       caps.prompts ? client.listPrompts(undefined, opts).catch(() => ({ prompts: [] })) : { prompts: [] }
     ])
-    tools = t.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as Record<string, unknown> }))
+    tools = t.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(tool.execution ? { execution: tool.execution as McpTool['execution'] } : {})
+    }))
     resources = r.resources.map((res) => ({ name: res.name, uri: res.uri, description: res.description }))
     prompts = p.prompts.map((pr) => ({ name: pr.name, description: pr.description, arguments: pr.arguments }))
   } catch (error) {
@@ -167,6 +207,30 @@ async function openSession(
     }
   }
 
+  const callToolRaw = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<RawToolCall> => {
+    const started = performance.now()
+    let thrown: unknown
+    try {
+      await client.callTool({ name, arguments: args }, requestOptions(signal))
+    } catch (error) {
+      thrown = error
+    }
+    const latency_ms = Math.round(performance.now() - started)
+    // The last exchange is the answer (earlier ones were input_required rounds).
+    const answer = tap.take(name).at(-1)
+    const frame = answer?.response
+    if (answer && frame) {
+      const error = frame.error as { code?: unknown; message?: unknown; data?: unknown } | undefined
+      const response: RawCallResponse =
+        error !== undefined
+          ? { kind: 'error', error: { code: typeof error.code === 'number' ? error.code : NaN, message: String(error.message ?? ''), ...(error.data !== undefined ? { data: error.data } : {}) } }
+          : { kind: 'result', result: isRecord(frame.result) ? frame.result : {} }
+      return { name, args, request: answer.request, response, latency_ms }
+    }
+    if (thrown === undefined) throw new ServerError(`tool call '${name}' got an answer the client could not match to its request`, stderrTail())
+    throw new ServerError(`tool call '${name}' failed: ${describeError(thrown)}`, stderrTail())
+  }
+
   return {
     era,
     protocolVersion: client.getNegotiatedProtocolVersion(),
@@ -176,11 +240,8 @@ async function openSession(
     prior,
     stderrTail,
     timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },
-    callTool: (name, args, signal) =>
-      guard(`tool call '${name}'`, async () => {
-        const result = await client.callTool({ name, arguments: args }, requestOptions(signal))
-        return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true }
-      }),
+    callToolRaw,
+    callTool: async (name, args, signal) => outcomeOf(await callToolRaw(name, args, signal)),
     readResource: (uri, signal) =>
       guard(`reading resource '${uri}'`, async () => {
         const result = await client.readResource({ uri }, { ...requestOptions(signal), cacheMode: 'bypass' })
@@ -196,6 +257,24 @@ async function openSession(
       await closeQuietly()
     }
   }
+}
+
+/** What the model is shown for a raw answer: a JSON-RPC error as eval-action shows it, a result as its text. */
+export function outcomeOf(call: RawToolCall): CallOutcome {
+  if (call.response.kind === 'error') return { text: `MCP error ${call.response.error.code}: ${call.response.error.message}`, isError: true }
+  const { result } = call.response
+  return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true }
+}
+
+/** Accepts any structuredContent: the SDK's JSON Schema validator hook, switched off. */
+const ACCEPT_ANY_OUTPUT: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined })
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A JSON-RPC error answered by the server: the model should see it, as eval-action does. */

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { PassThrough, type Stream } from 'node:stream'
+import { StringDecoder } from 'node:string_decoder'
 import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { spawnInGroup, terminateGroup } from './process-group.js'
@@ -19,6 +20,15 @@ export interface GroupStdioParameters {
 
 /** How long close() lets the server leave on its own after stdin ends. */
 const CLOSE_GRACE_MS = 500
+/**
+ * How long a server that wrote something other than JSON-RPC to stdout before its first message
+ * gets to send a valid one. A startup banner followed by real traffic is tolerated; a server that
+ * only ever prints "listening on :3000" (started in HTTP mode by mistake) fails after this,
+ * instead of every request waiting out its timeout.
+ */
+const STDOUT_NOISE_GRACE_MS = 1000
+/** Lines of such output quoted in the error. */
+const NOISE_LINES_QUOTED = 3
 /** How long a terminated group has for SIGTERM before SIGKILL. */
 const TERM_GRACE_MS = 1000
 
@@ -36,6 +46,16 @@ const TERM_GRACE_MS = 1000
  * `sibling._dispose()`. Without that contract the probe would run in place and could kill a legacy
  * server's only process life. It is SDK-internal, so an SDK upgrade must re-check it (the process
  * tree tests cover the sibling path).
+ *
+ * stdout that is not JSON-RPC: the SDK's ReadBuffer skips such lines silently, so a server that
+ * never speaks JSON-RPC (started in HTTP mode, printing "listening on :3000") made every request
+ * wait for its timeout. Before the first JSON-RPC message, a non-JSON-RPC line starts a short
+ * grace; if no message comes, the transport fails with an Error quoting the lines. Sends made
+ * before the first message settle only once the server has proven it speaks JSON-RPC, so that
+ * Error rejects the pending request (connect, or the SDK's discover probe) at once, instead of a
+ * bare "Connection closed". After the first message such lines are ignored, as the SDK does:
+ * many servers log to stdout by mistake mid-run, and failing a working session for it would be
+ * worse than the noise.
  */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void
@@ -50,11 +70,28 @@ export class GroupStdioTransport implements Transport {
   private readonly stderrStream: PassThrough | null
   private closing: Promise<void> | undefined
   private closeReported = false
+  /** A JSON-RPC message has arrived: the server speaks the protocol on stdout. */
+  private framed = false
+  /** Until then: the unframed text, scanned line by line for output that is not JSON-RPC. */
+  private unframed = ''
+  private readonly unframedDecoder = new StringDecoder('utf8')
+  private readonly noise: string[] = []
+  private noiseTimer: NodeJS.Timeout | undefined
+  /** Set when the server wrote only non-JSON-RPC to stdout: later sends reject with it. */
+  private stdoutFailure: Error | undefined
+  /** Settles the sends made before the first message: resolved by it (or by the close), rejected by stdoutFailure. */
+  private readonly firstMessage: { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void }
 
   constructor(params: GroupStdioParameters) {
     this._serverParams = params
     this.readBuffer = new ReadBuffer({ maxBufferSize: params.maxBufferSize })
     this.stderrStream = params.stderr === 'pipe' ? new PassThrough() : null
+    let resolve!: () => void
+    let reject!: (error: Error) => void
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
+    // Nobody may be waiting on it when it rejects.
+    promise.catch(() => undefined)
+    this.firstMessage = { promise, resolve, reject }
   }
 
   get pid(): number | null {
@@ -93,8 +130,14 @@ export class GroupStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.stdoutFailure) return Promise.reject(this.stdoutFailure)
     const stdin = this.closing ? undefined : this.child?.stdin
     if (!stdin || stdin.destroyed) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'))
+    const written = this.write(stdin, message)
+    return this.framed ? written : written.then(() => this.firstMessage.promise)
+  }
+
+  private write(stdin: NonNullable<ChildProcess['stdin']>, message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) return resolve()
       // A pipe that closes while full never drains: do not leave the sender waiting.
@@ -124,6 +167,9 @@ export class GroupStdioTransport implements Transport {
   }
 
   private async shutDown(politeMs: number): Promise<void> {
+    clearTimeout(this.noiseTimer)
+    // Sends still waiting for a first message were written: the close, not them, is what failed.
+    this.firstMessage.resolve()
     const child = this.child
     if (child?.pid !== undefined) {
       try {
@@ -144,6 +190,7 @@ export class GroupStdioTransport implements Transport {
   }
 
   private receive(chunk: Buffer) {
+    if (!this.framed) this.scanUnframed(chunk)
     try {
       this.readBuffer.append(chunk)
     } catch (error) {
@@ -162,14 +209,55 @@ export class GroupStdioTransport implements Transport {
         continue
       }
       if (message === null) return
+      if (!this.framed) {
+        this.framed = true
+        this.unframed = ''
+        clearTimeout(this.noiseTimer)
+        this.firstMessage.resolve()
+      }
       this.onmessage?.(message)
     }
   }
 
+  /** Before the first message: note lines that are not JSON-RPC, and start the grace on the first. */
+  private scanUnframed(chunk: Buffer) {
+    const text = this.unframedDecoder.write(chunk)
+    this.unframed += text
+    // A large first message arrives in many chunks: look for line ends in the new text only.
+    if (!text.includes('\n')) return
+    let newline: number
+    while ((newline = this.unframed.indexOf('\n')) !== -1) {
+      const line = this.unframed.slice(0, newline).trim()
+      this.unframed = this.unframed.slice(newline + 1)
+      if (line === '' || isJsonRpc(line)) continue
+      if (this.noise.length < NOISE_LINES_QUOTED) this.noise.push(line.slice(0, 200))
+      this.noiseTimer ??= setTimeout(() => this.failOnNoise(), STDOUT_NOISE_GRACE_MS)
+    }
+  }
+
+  private failOnNoise() {
+    if (this.framed || this.closing) return
+    this.stdoutFailure = new Error(`the server wrote to stdout what is not JSON-RPC: ${this.noise.map((line) => JSON.stringify(line)).join(', ')}`)
+    this.firstMessage.reject(this.stdoutFailure)
+    this.onerror?.(this.stdoutFailure)
+    void this.close()
+  }
+
   private reportClose() {
+    this.firstMessage.resolve()
     if (this.closeReported) return
     this.closeReported = true
     this.onclose?.()
+  }
+}
+
+/** Whether a line is a JSON-RPC 2.0 message (not plain text, not some other JSON such as a log record). */
+function isJsonRpc(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as unknown
+    return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
+  } catch {
+    return false
   }
 }
 

@@ -3,9 +3,10 @@ import { codeBlock, escapeMarkdown } from './escape.js'
 import { renderWhatChanged, renderRegressions } from './changes.js'
 import { conformanceDigest } from './conformance.js'
 import { renderFailures } from './failures.js'
-import { headerLine } from './headline.js'
+import { headerLine, unreachableReason } from './headline.js'
 import { renderCancelled, renderGate, usageLine } from './markdown.js'
 import { renderMatrix } from './matrix.js'
+import { toolTestsDigest, toolTestsPassed } from './tool-tests.js'
 import { count } from '../util/words.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
@@ -34,7 +35,8 @@ const collapsed = (summary: string, lines: string[]) => [`<details><summary>${su
 export function renderComment(doc: ResultsDocument, context: CommentContext): string {
   const max = context.maxChars ?? COMMENT_MAX_CHARS
   const fatal = doc.fatal_error !== null ? (doc.behaviour.reason === 'the configuration is invalid' ? '✗ invalid configuration' : '✗ could not run') : null
-  const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : doc.passed ? '✓ passed' : '✗ failed')
+  const unreachable = fatal === null && !doc.cancelled ? unreachableReason(doc) : null
+  const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : unreachable !== null ? '✗ server unreachable' : doc.passed ? '✓ passed' : '✗ failed')
   const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), '']
   if (doc.fatal_error !== null) head.push(codeBlock(doc.fatal_error), '')
   head.push(...renderCancelled(doc))
@@ -43,6 +45,12 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
 
   const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? [])
   const sections: Section[] = []
+  if (unreachable !== null) {
+    // One statement: what the server answered, if anything; nothing else ran.
+    sections.push({ name: 'server', lines: doc.conformance ? conformanceDigest(doc.conformance) : [] })
+  }
+  const tests = unreachable === null ? doc.tool_tests : null
+  const testsFailing = tests !== null && tests.status === 'ran' && !toolTestsPassed(tests)
   if (doc.gate && doc.changes) {
     const g = doc.gate
     // A passing comment stays short: what changed is one click away, its counts in the summary line.
@@ -52,8 +60,13 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     sections.push({ name: 'what changed', lines })
   }
   sections.push({ name: 'failures', lines: renderFailures(doc, '####', 'the job summary') })
-  if (doc.conformance && !doc.conformance.passed) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
-  if (doc.behaviour.status === 'skipped' && doc.fatal_error === null) sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
+  // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
+  if (tests && testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
+  if (doc.conformance && !doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
+  if (tests && tests.status === 'skipped') sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
+  // With tool tests the headline already says why the behaviour runs were skipped.
+  const skipSaid = tests !== null && tests.status === 'ran'
+  if (doc.behaviour.status === 'skipped' && doc.fatal_error === null && unreachable === null && !skipSaid) sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
   if (doc.groups.length > 0) {
     const matrix = renderMatrix(doc.groups, doc.gate)
     const distinct = (key: (g: (typeof doc.groups)[number]) => string) => new Set(doc.groups.map(key)).size
@@ -61,7 +74,8 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     const shape = [count(distinct((g) => g.case_id), 'case'), count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [count(prompts, 'system prompt')] : [])].join(' × ')
     sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] })
   }
-  if (doc.conformance && doc.conformance.passed) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
+  if (tests && tests.status === 'ran' && !testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
+  if (doc.conformance && doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
   if (doc.changes && doc.changes.regressions.length > 0) sections.push({ name: 'regressed runs', lines: renderRegressions(doc.changes) })
   if (doc.gate && !doc.passed) sections.push({ name: 'gate', lines: collapsed(`Gate: ${doc.gate.mode} — ${doc.gate.passed ? '✓ passed' : '✗ failed'}`, renderGate(doc.gate)) })
   if (doc.runs.length > 0 && !doc.passed) sections.push({ name: 'usage', lines: collapsed('Tokens, calls and cache', [usageLine(doc), '']) })

@@ -1,6 +1,35 @@
 import type { ResultsDocument } from '../results/types.js'
+import { ellipsize, firstLine } from '../util/text.js'
+import { escapeMarkdown } from './escape.js'
 import { formatTimestamp } from './timestamp.js'
+import { toolTestCount, toolTestsPassed } from './tool-tests.js'
 import { count } from '../util/words.js'
+
+/** How the evaluation words a skip because the server never answered (behaviour and tool tests alike). */
+export const UNREACHABLE_PREFIX = 'the server could not be started or reached'
+
+/**
+ * Why the server could not be reached, when that is why nothing was evaluated: conformance found
+ * it unreachable, or the behaviour runs and tool tests were skipped for it and nothing else ran.
+ * Null otherwise. Plain text: the caller escapes it.
+ */
+export function unreachableReason(doc: ResultsDocument): string | null {
+  if (doc.fatal_error !== null || doc.behaviour.status !== 'skipped') return null
+  if (doc.tool_tests && doc.tool_tests.status === 'ran') return null
+  if (doc.conformance && doc.conformance.era !== 'unreachable') return null
+  const after = (reason: string | null | undefined) =>
+    reason && reason.startsWith(UNREACHABLE_PREFIX) ? reason.slice(UNREACHABLE_PREFIX.length).replace(/^[:;,—\s-]+/, '') || null : null
+  const said = after(doc.behaviour.reason) ?? after(doc.tool_tests?.reason)
+  if (doc.conformance?.era !== 'unreachable' && said === null) return null
+  const u = doc.conformance?.unreachable
+  const fromProbe = doc.conformance?.error ?? (u ? [u.http_status !== null ? `HTTP ${u.http_status}` : '', u.cause ?? ''].filter(Boolean).join(' ') : '')
+  return said ?? (fromProbe || 'no answer')
+}
+
+/** The tool tests ran: they have a say in the headline. */
+function toolTestsRan(doc: ResultsDocument): boolean {
+  return doc.tool_tests !== null && doc.tool_tests.status === 'ran'
+}
 
 /**
  * The headline of every rendering (report, comment, job summary): it follows the verdict, in
@@ -17,7 +46,23 @@ export function verdictHeadline(doc: ResultsDocument): string {
     .filter(Boolean)
     .join(', ')
   const tally = [`${summary.passed} passed`, problems].filter(Boolean).join(', ')
-  if (doc.cancelled) return `**⊘ Cancelled** — ${tally} of ${count(summary.total, 'run')}; no verdict`
+  const tests = doc.tool_tests
+  if (doc.cancelled) {
+    if (doc.behaviour.status === 'skipped' && tests && tests.status === 'ran') {
+      const done = [`${tests.passed} passed`, tests.failed ? `${tests.failed} failed` : '', tests.errored ? `${tests.errored} errored` : '', tests.cancelled ? `${tests.cancelled} cancelled` : '']
+      return `**⊘ Cancelled** — ${done.filter(Boolean).join(', ')} of ${count(tests.total, 'tool test')}; no verdict`
+    }
+    return `**⊘ Cancelled** — ${tally} of ${count(summary.total, 'run')}; no verdict`
+  }
+  const unreachable = unreachableReason(doc)
+  if (unreachable !== null) return `**✗ Server unreachable** — ${escapeMarkdown(ellipsize(firstLine(unreachable), 200))}; nothing was evaluated`
+  if (tests && tests.status === 'ran' && (doc.behaviour.status === 'skipped' || summary.total === 0)) {
+    // Tool tests only: they are the evaluation; say why the behaviour runs are not.
+    const why = doc.behaviour.status === 'skipped' ? `behaviour runs skipped: ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}` : 'no behaviour run was planned'
+    if (doc.passed) return `**✓ Passed** — ${toolTestCount(tests)}; ${why}`
+    const but = toolTestsPassed(tests) ? `, but ${whyFailed(doc)}` : ''
+    return `**✗ Failed** — ${toolTestCount(tests)}${but}; ${why}`
+  }
   if (doc.behaviour.status === 'skipped') {
     const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'failed'}` : 'nothing was evaluated'
     return `**${doc.passed ? '✓' : '✗'} ${conformance[0].toUpperCase()}${conformance.slice(1)}** — behaviour evals skipped`
@@ -35,6 +80,8 @@ export function verdictHeadline(doc: ResultsDocument): string {
 /** Why a document whose runs all passed still failed: conformance, or the delta gate. */
 function whyFailed(doc: ResultsDocument): string {
   const reasons: string[] = []
+  const tests = doc.tool_tests
+  if (tests && tests.status === 'ran' && !toolTestsPassed(tests)) reasons.push(`${tests.total - tests.passed} of ${count(tests.total, 'tool test')} did not pass`)
   if (doc.conformance && !doc.conformance.passed) reasons.push('protocol conformance failed')
   if (doc.gate && !doc.gate.passed) reasons.push(`the ${doc.gate.mode} gate failed`)
   if (doc.journal && doc.journal.missing > 0) reasons.push(`${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`)
@@ -49,7 +96,16 @@ export function headerLine(doc: ResultsDocument, options: { gate?: boolean } = {
   const parts = [verdictHeadline(doc)]
   if (doc.fatal_error === null) {
     if (doc.groups.some((g) => g.runs > 1)) parts.push(`${doc.summary.groups.passed}/${doc.summary.groups.total} groups at their pass floor`)
-    if (doc.conformance && doc.behaviour.status === 'ran') parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`)
+    const headline = parts[0]
+    // The tool tests beside the runs; when they are the evaluation, the headline already counts them.
+    if (doc.tool_tests && doc.behaviour.status === 'ran' && doc.summary.total > 0 && !doc.cancelled && !headline.includes('tool test')) {
+      const t = doc.tool_tests
+      parts.push(t.status === 'skipped' ? 'tool tests skipped' : toolTestsPassed(t) ? `tool tests ${t.passed}/${t.total} passed` : `tool tests **${t.passed}/${t.total} passed**`)
+    }
+    const toolTestsOnly = doc.behaviour.status === 'skipped' && toolTestsRan(doc) && !doc.cancelled
+    if (doc.conformance && (doc.behaviour.status === 'ran' || (toolTestsOnly && !headline.includes('protocol conformance failed')))) {
+      parts.push(`conformance ${doc.conformance.passed ? 'passed' : '**failed**'}`)
+    }
     if (options.gate && doc.gate && !doc.cancelled) parts.push(!doc.gate.baseline ? 'no baseline: the pass floors decide' : doc.gate.mode === 'absolute' ? 'gate: absolute (the pass floors)' : `gate: ${doc.gate.mode} against the baseline`)
   }
   const secondsTaken = Math.trunc(doc.duration_s)

@@ -1,12 +1,15 @@
 import type { CheckResult } from '../conformance/types.js'
-import type { ResultsDocument, RunResult } from '../results/types.js'
+import type { AssertionCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
+import { unreachableReason } from './headline.js'
 import { formatPercent } from './numbers.js'
 import { failureReasons } from './reasons.js'
+import { toolTestFailureWords, toolTestPassed } from './tool-tests.js'
 
 /**
  * JUnit XML, so any test-report action can show the results: the conformance checks as one
- * testsuite, and one testsuite of behaviour testcases, one per case × model × system prompt.
+ * testsuite, the tool tests as one (a testcase per test), and one testsuite of behaviour
+ * testcases, one per case × model × system prompt. An unreachable server is one error.
  */
 export function renderJUnit(doc: ResultsDocument): string {
   const suites: Suite[] = []
@@ -15,7 +18,12 @@ export function renderJUnit(doc: ResultsDocument): string {
       suite('configuration', [`    <testcase classname="configuration" name="configuration">\n      <error message="${attr(firstLine(doc.fatal_error))}">${text(doc.fatal_error)}</error>\n    </testcase>`], 0)
     )
   }
+  const unreachable = doc.fatal_error === null ? unreachableReason(doc) : null
   if (doc.conformance) suites.push(conformanceSuite(doc))
+  else if (unreachable !== null) {
+    suites.push(suite('server', [`    <testcase classname="server" name="reachable" time="0">\n      <error message="${attr(`the server could not be started or reached: ${firstLine(unreachable)}`)}" type="unreachable">${text(unreachable)}</error>\n    </testcase>`], 0))
+  }
+  if (doc.tool_tests) suites.push(toolTestsSuite(doc))
   if (doc.behaviour.status === 'ran' && doc.runs.length > 0) suites.push(behaviourSuite(doc))
   const total = (key: keyof Omit<Suite, 'xml'>) => suites.reduce((n, s) => n + s[key], 0)
   return [
@@ -46,9 +54,64 @@ function conformanceSuite(doc: ResultsDocument): Suite {
     if (check.status === 'warn') return `${open}\n      <system-out>${text(`warning: ${details}`)}</system-out>\n    </testcase>`
     return `${open}</testcase>`
   })
-  if (section.error) cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${text(section.error)}</error>\n    </testcase>`)
-  const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : `legacy ${section.negotiated_version ?? ''}`.trim()
+  if (section.era === 'unreachable') {
+    const u = section.unreachable
+    const message = `the server could not be started or reached${section.error ? `: ${firstLine(section.error)}` : ''}`
+    const details = [
+      section.error ?? message,
+      ...(u?.http_status !== null && u?.http_status !== undefined ? [`HTTP status: ${u.http_status}`] : []),
+      ...(u?.cause ? [`cause: ${u.cause}`] : []),
+      ...(u?.body ? ['response body:', u.body] : []),
+      ...(u?.stderr ? ['server stderr:', u.stderr] : []),
+      ...(u?.stdout ? ['server stdout (not JSON-RPC):', u.stdout] : [])
+    ]
+    cases.push(`    <testcase classname="conformance" name="server reachable" time="0">\n      <error message="${attr(message)}" type="unreachable">${text(details.join('\n'))}</error>\n    </testcase>`)
+  } else if (section.error) cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${text(section.error)}</error>\n    </testcase>`)
+  const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : section.era === 'unreachable' ? 'unreachable' : `legacy ${section.negotiated_version ?? ''}`.trim()
   return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000)
+}
+
+/**
+ * One testcase per tool test: a failure names every failed check of every failing attempt (the
+ * step, the call, expected and actual, the snapshot diff); an attempt that could not finish is an
+ * error; a cancelled test is skipped. Tool tests that did not run are one skipped testcase.
+ */
+function toolTestsSuite(doc: ResultsDocument): Suite {
+  const section = doc.tool_tests!
+  if (section.status === 'skipped') {
+    return suite('tool tests', [`    <testcase classname="tool tests" name="tool tests" time="0">\n      <skipped message="${attr(section.reason ?? 'skipped')}"/>\n    </testcase>`], 0)
+  }
+  const cases = section.tests.map((test) => {
+    const open = `    <testcase classname="tool tests" name="${attr(test.id)}" time="${Math.round(test.duration_ms) / 1000}">`
+    if (toolTestPassed(test)) return `${open}</testcase>`
+    const words = toolTestFailureWords(test) ?? test.status
+    if (test.status === 'cancelled') return `${open}\n      <skipped message="${attr(words)}"/>\n    </testcase>`
+    const attempts = test.attempts.filter((a) => a.status !== 'passed' || a.steps.some((s) => !s.passed))
+    const details = attempts.map((a) => attemptDetails(test, a)).join('\n\n')
+    const prefix = test.runs > 1 ? `${test.attempts.filter((a) => a.status === 'passed' && a.steps.every((s) => s.passed)).length}/${test.runs} attempts passed; ` : ''
+    const tag = test.status === 'error' ? 'error' : 'failure'
+    return `${open}\n      <${tag} message="${attr(`${prefix}${words}`)}" type="${test.status === 'error' ? 'tool-test-error' : 'assertion'}">${text(details)}</${tag}>\n    </testcase>`
+  })
+  return suite('tool tests', cases, section.tests.reduce((t, test) => t + test.duration_ms, 0) / 1000)
+}
+
+function attemptDetails(test: ToolTestResult, attempt: ToolTestAttempt): string {
+  const lines = [test.runs > 1 ? `attempt ${attempt.attempt} of ${test.runs}: ${attempt.status}` : attempt.status]
+  for (const step of attempt.steps.filter((s) => !s.passed)) {
+    lines.push(`step ${step.index}: ${step.tool} ${JSON.stringify(step.args)} (${Math.round(step.latency_ms)} ms)`)
+    if (step.response?.kind === 'error') lines.push(`  JSON-RPC error ${step.response.code}: ${step.response.message}`)
+    for (const check of step.checks.filter((c) => !c.passed)) lines.push(...checkDetails(check))
+  }
+  if (attempt.error) lines.push(`error: ${attempt.error}`)
+  if (attempt.stderr_tail) lines.push('server stderr:', attempt.stderr_tail)
+  return lines.join('\n')
+}
+
+function checkDetails(check: AssertionCheck): string[] {
+  const lines = [`  ✗ ${check.check}${check.path ? ` ${check.path}` : ''}: ${check.reason}`]
+  if (check.diff) lines.push(check.diff)
+  else lines.push(`    expected: ${JSON.stringify(check.expected) ?? 'undefined'}`, `    actual: ${JSON.stringify(check.actual) ?? 'undefined'}`)
+  return lines
 }
 
 /** One testcase per group (case × model × prompt); with repeats, k of N against the floor. */

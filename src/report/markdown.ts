@@ -3,7 +3,7 @@ import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDo
 import { renderRegressions, renderWhatChanged } from './changes.js'
 import { renderConformance } from './conformance.js'
 import { renderFailures } from './failures.js'
-import { headerLine } from './headline.js'
+import { headerLine, unreachableReason } from './headline.js'
 import { renderMatrix } from './matrix.js'
 import { METRIC_LABELS } from './metric-labels.js'
 import { formatTimestamp } from './timestamp.js'
@@ -12,6 +12,7 @@ import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateTe
 import { formatPercent } from './numbers.js'
 import { describeCache } from './progress.js'
 import { pyStr } from '../scoring/python-values.js'
+import { renderToolTests } from './tool-tests.js'
 
 const OUTPUT_LIMIT = 2000
 const ANSWER_LIMIT = 4000
@@ -41,9 +42,20 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.cancelled) out.push(...renderCancelled(doc))
   else if (doc.journal && doc.journal.missing > 0) out.push(`> **Incomplete:** ${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '')
   if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
+  const unreachable = unreachableReason(doc)
+  if (unreachable !== null) {
+    // One statement: the server never answered, so nothing below it could run.
+    if (doc.conformance) out.push(...renderConformance(doc.conformance))
+    else out.push('## Server unreachable', '', `> ${escapeMarkdown(unreachable)}`, '')
+    out.push(`_Not run: ${doc.tool_tests ? 'the tool tests and ' : ''}the behaviour evals; they need a server that answers._`, '')
+    return out.join('\n').replace(/\n{3,}/g, '\n\n')
+  }
   if (doc.gate && doc.changes) out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes))
   if (doc.gate) out.push(...renderGate(doc.gate))
   if (doc.runs.length > 0) out.push(...renderFailures(doc, '##', 'the table below'))
+  // Right after the failing runs: a failing tool test is a failure as certain as a failing run, and
+  // cheaper to reproduce; a passing section is a line and a table.
+  out.push(...renderToolTests(doc))
   const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? [])
   if (doc.conformance) out.push(...renderConformance(doc.conformance, newIds))
   if (doc.behaviour.status === 'skipped') {
@@ -51,7 +63,7 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
     return out.join('\n').replace(/\n{3,}/g, '\n\n')
   }
   if (doc.runs.length === 0) return out.join('\n')
-  if (doc.conformance) out.push('## Behaviour evals', '')
+  if (doc.conformance || doc.tool_tests) out.push('## Behaviour evals', '')
   const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size
   if (columns > 1 || doc.groups.some((g) => g.runs > 1)) out.push(...renderMatrix(doc.groups, doc.gate))
   out.push(...summaryTable(doc.runs), '')

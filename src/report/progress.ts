@@ -3,7 +3,9 @@ import { checkTally } from './conformance.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
+import { unreachableReason } from './headline.js'
 import { formatPercent } from './numbers.js'
+import { toolTestCount, toolTestFailing, toolTestsPassed } from './tool-tests.js'
 import { count as plural, percent, seconds, usd } from '../util/words.js'
 import type { CacheStats } from '../llm/cache.js'
 
@@ -39,16 +41,31 @@ function clean(line: string): string {
 export function formatSummaryLine(doc: ResultsDocument): string {
   if (doc.fatal_error !== null) return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`
   const s = doc.summary
+  const unreachable = unreachableReason(doc)
+  if (unreachable !== null) return clean(`FAILED: server unreachable — ${unreachable}; nothing was evaluated`)
   const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : ''
-  if (doc.cancelled) return `${conformance}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`
-  if (doc.behaviour.status === 'skipped') return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
+  const t = doc.tool_tests
+  const toolTests = t ? (t.status === 'skipped' ? 'tool tests skipped · ' : `${toolTestCount(t)} · `) : ''
+  if (doc.cancelled) {
+    if (doc.behaviour.status === 'skipped' && t && t.status === 'ran') return `${conformance}CANCELLED (${doc.cancelled.signal}): ${t.total - t.cancelled} of ${t.total} tool tests had finished, ${t.passed} passed · ${doc.duration_s}s`
+    return `${conformance}${toolTests}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`
+  }
+  if (doc.behaviour.status === 'skipped') return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}${toolTests}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
   const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`
   const verdict = doc.passed ? 'PASSED' : 'FAILED'
-  return `${verdict}: ${conformance}${s.passed}/${s.total} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${plural(s.tokens.total, 'token')} · ${doc.duration_s}s`
+  return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${plural(s.tokens.total, 'token')} · ${doc.duration_s}s`
 }
 
 /** The conformance verdict in a line, then one line per failure or warning. */
 export function formatConformanceLines(report: ConformanceReport): string[] {
+  if (report.era === 'unreachable') {
+    const u = report.unreachable
+    const facts = [u?.http_status !== null && u?.http_status !== undefined ? `HTTP ${u.http_status}` : '', u?.cause ?? ''].filter(Boolean).join(', ')
+    const lines = [`Conformance: the server could not be started or reached over ${report.transport}${report.error ? `: ${report.error}` : ''}${facts ? ` (${facts})` : ''}`]
+    const stderr = u?.stderr?.split('\n').filter((l) => l.trim() !== '').slice(-5) ?? []
+    if (stderr.length) lines.push('  server stderr (last lines):', ...stderr.map((l) => `    ${l}`))
+    return lines.map(clean)
+  }
   const era = report.era === 'modern' ? `modern server (${report.negotiated_version})` : `LEGACY server (${report.negotiated_version ?? 'no handshake'})`
   const lines = [
     `Conformance: ${era} over ${report.transport} — ${checkTally(report)} (${(report.duration_ms / 1000).toFixed(1)}s)`
@@ -68,6 +85,8 @@ export function cancelledReason(doc: ResultsDocument): string {
 
 /** Why the step fails, in one sentence. */
 export function failureReason(doc: ResultsDocument): string {
+  const unreachable = unreachableReason(doc)
+  if (unreachable !== null) return `the server could not be started or reached: ${unreachable}; nothing was evaluated`
   const reasons: string[] = []
   const repeated = doc.groups.some((g) => g.runs > 1)
   const bad = doc.summary.failed + doc.summary.errored
@@ -77,6 +96,12 @@ export function failureReason(doc: ResultsDocument): string {
   else if (!repeated && bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
   const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs)
   if (below.length > 0 && doc.gate && !doc.gate.passed) reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`)
+  const tests = doc.tool_tests
+  if (tests && tests.status === 'ran' && !toolTestsPassed(tests)) {
+    const failing = tests.tests.filter(toolTestFailing).map((t) => t.id)
+    const named = failing.length ? ` (${failing.slice(0, 5).join(', ')}${failing.length > 5 ? `, and ${failing.length - 5} more` : ''})` : ''
+    reasons.push(`${tests.total - tests.passed} of ${plural(tests.total, 'tool test')} did not pass${named}`)
+  }
   if (doc.conformance && !doc.conformance.passed) {
     const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id)
     reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`)

@@ -13,10 +13,33 @@ export function trimToBytes(markdown: string, maxBytes: number, note: string): s
     used += size
   }
   let text = lines.slice(0, keep).join('\n')
-  // Close open <details> blocks and code fences so the cut does not swallow the note.
-  const fences = text.match(/^`{3,}/gm) ?? []
-  if (fences.length % 2 === 1) text += `\n${fences[fences.length - 1]}`
-  const open = (text.match(/<details>/g) ?? []).length - (text.match(/<\/details>/g) ?? []).length
-  text += '\n\n</details>'.repeat(Math.max(0, open))
+  // Close an open code fence and open <details> blocks so the cut does not swallow the note.
+  const { fence, details } = openBlocks(text)
+  if (fence) text += `\n${fence}`
+  text += '\n\n</details>'.repeat(details)
   return text + suffix
+}
+
+/**
+ * What is still open at the end of `markdown`: a code fence, and how many <details> blocks. A
+ * fence closes only on a line of at least as many backticks and nothing else, so server text
+ * inside a longer fence (a diff with ``` in it) neither opens nor closes anything; <details>
+ * count only as the renderers write them, at the start of a line and outside code, so a
+ * `</details>` that a server put in a code span or a code block is left alone.
+ */
+export function openBlocks(markdown: string): { fence: string | null; details: number } {
+  let fence: string | null = null
+  let details = 0
+  for (const line of markdown.split('\n')) {
+    if (fence !== null) {
+      const end = /^ {0,3}(`{3,})\s*$/.exec(line)
+      if (end && end[1].length >= fence.length) fence = null
+      continue
+    }
+    const start = /^ {0,3}(`{3,})(?!.*`)/.exec(line)
+    if (start) fence = start[1]
+    else if (/^<details>/.test(line)) details++
+    else if (/^<\/details>\s*$/.test(line)) details = Math.max(0, details - 1)
+  }
+  return { fence, details }
 }

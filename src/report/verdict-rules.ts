@@ -5,13 +5,16 @@
 export const VERDICT_RULES = [
   '`passed` is true, and the step succeeds (exit 0), exactly when all of these hold:',
   '1. conformance passed under `conformance_fail_on` (or was off);',
-  '2. where the behaviour evals ran, their gate passed: with `gate: absolute` (the default without a baseline) every group',
+  '2. where the tool tests ran, every tool test passed: each of its `runs` attempts (pass^k), every',
+  '   assertion of every step;',
+  '3. where the behaviour evals ran, their gate passed: with `gate: absolute` (the default without a baseline) every group',
   '   (a case × model × system prompt over its repeats) reached its pass floor, so a failed run fails',
   '   the step only when it takes its group below the floor (hard cases need every run by default,',
   '   soft cases 80%); with `gate: delta` (the default with a baseline) no aggregate metric fell by',
   '   more than `max_drop` and no group went from passing to failing (with no baseline to compare',
   '   with, the floors decide); `both` needs both;',
-  '3. the evaluation was not cancelled and no planned run is missing.',
+  '4. the server could be started and reached, the evaluation was not cancelled and no planned',
+  '   run is missing.',
   'Otherwise exit 1. A usage or configuration error exits 2 before anything runs; a cancelled',
   'job exits 130, 143 or 129 (SIGINT, SIGTERM, SIGHUP).'
 ].join('\n')

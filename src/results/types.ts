@@ -8,8 +8,11 @@ import type { ScoringMode } from '../scoring/geval.js'
 import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
-/** 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Version 1 documents are still read. */
-export const RESULTS_VERSION = 2
+/**
+ * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
+ * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
+ */
+export const RESULTS_VERSION = 3
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
@@ -74,6 +77,26 @@ export interface RunCancellation {
 /** SIGHUP: the terminal closed (servers in their own process groups no longer get it themselves). */
 export type CancelSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
 
+/**
+ * A conformance defect seen on a real tool call (a tool test or a behaviour run), not on a probe:
+ * it becomes a finding of the check `check` in the conformance section.
+ */
+export interface Observation {
+  /** The conformance check id, e.g. `observed-output-schema`. */
+  check: string
+  severity: 'error' | 'warning'
+  tool: string
+  message: string
+  evidence: { request: string; response: string }
+}
+
+/** What the observed-conformance checks saw in one run or tool test attempt. */
+export interface ObservedCalls {
+  /** Tool results checked. */
+  calls: number
+  findings: Observation[]
+}
+
 /** One run. eval-action's fields first, in its order; ours after. */
 export interface RunResult {
   case_id: string
@@ -113,6 +136,81 @@ export interface RunResult {
   /** Golden-set checks, when the case sets any golden-set key (and the run did not error). */
   golden_assertions: GoldenAssertions | null
   server: { era: 'modern' | 'legacy' | null; protocol_version: string | null; connect_ms: number | null; list_ms: number | null; tools: number | null }
+  /** Conformance checked on every tool result this run saw. */
+  observed: ObservedCalls
+}
+
+export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'
+
+/** One assertion of a tool test step: what was expected, what came back, and why it passed or not. */
+export interface AssertionCheck {
+  check: 'is_error' | 'contains' | 'pattern' | 'json' | 'schema' | 'output_schema' | 'max_ms' | 'snapshot' | 'capture'
+  /** The JSONPath, for `json` and `capture`; null otherwise. */
+  path: string | null
+  passed: boolean
+  expected: Json
+  actual: Json
+  reason: string
+  /** `snapshot` only: a unified diff of the stored snapshot against this result. */
+  diff?: string
+}
+
+/** What the server answered to one tool test call. */
+export type StepResponse =
+  | { kind: 'result'; is_error: boolean; content: Json[]; structured_content: Json | null }
+  | { kind: 'error'; code: number; message: string; data: Json | null }
+
+export interface ToolTestStepResult {
+  /** 1-based. */
+  index: number
+  tool: string
+  /** As sent, after `${name}` substitution. */
+  args: Record<string, Json>
+  latency_ms: number
+  /** Null when the call never got an answer (the attempt's `error` says why). */
+  response: StepResponse | null
+  checks: AssertionCheck[]
+  captured: Record<string, Json>
+  passed: boolean
+  observed: ObservedCalls
+}
+
+export interface ToolTestAttempt {
+  /** 1-based. */
+  attempt: number
+  status: ToolTestStatus
+  /** Why the attempt could not finish: the server did not start, crashed or timed out. */
+  error: string | null
+  stderr_tail: string | null
+  /** Steps after the first failing one do not run. */
+  steps: ToolTestStepResult[]
+  duration_ms: number
+}
+
+export interface ToolTestResult {
+  id: string
+  tags: string[]
+  status: ToolTestStatus
+  /** Every attempt passed (pass^k). */
+  passed: boolean
+  runs: number
+  attempts: ToolTestAttempt[]
+  duration_ms: number
+}
+
+/** The deterministic tool tests: direct calls with assertions, no model. */
+export interface ToolTestsSection {
+  status: 'ran' | 'skipped'
+  /** Why they did not run (the server is unreachable, tool_tests is off); null when they ran. */
+  reason: string | null
+  /** Where the snapshots are kept. */
+  snapshot_dir: string
+  total: number
+  passed: number
+  failed: number
+  errored: number
+  cancelled: number
+  tests: ToolTestResult[]
 }
 
 /** One case × model × system prompt, over its repeats. */
@@ -254,6 +352,8 @@ export interface ResultsDocument {
   journal: JournalInfo | null
   /** What changed since the baseline; null without one. */
   changes: Changes | null
+  /** The deterministic tool tests; null when the suite has none. */
+  tool_tests: ToolTestsSection | null
 }
 
 /** One run as the baseline and this evaluation saw it, for a group that regressed. */

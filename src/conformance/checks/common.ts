@@ -1,5 +1,6 @@
 import type { CheckResult, CheckSeverity } from '../types.js'
-import { trimEvidence, type Exchange } from '../wire.js'
+import { trimEvidence } from '../../util/text.js'
+import type { Exchange } from '../wire.js'
 
 /** A check's fixed facts: its id, what its failure weighs, and the rule it enforces. */
 export interface CheckSpec {

@@ -2,6 +2,7 @@ import type { ProbeData } from '../probe.js'
 import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { describeResponse, errorCode, failed, isObject, passed, skipped, type CheckSpec } from './common.js'
+import { listExchanges } from './results.js'
 
 /** Error paths (§5, §3) and the HTTP binding's rules (§4). */
 
@@ -92,7 +93,8 @@ export function checkMissingResource(probe: ProbeData): CheckResult {
  */
 export function checkRetiredCodes(probe: ProbeData): CheckResult {
   const owned = new Set([probe.unknownTool, probe.unsupportedVersion, probe.missingVersion, probe.missingCapabilities, probe.missingResource])
-  const everything = [probe.discover, ...probe.toolsList, probe.toolsListFresh, ...probe.otherLists, probe.resourceRead, ...Object.values(probe.http ?? {})]
+  // The invalid-arguments calls are left to their own check too; every page of every list is not.
+  const everything = [probe.discover, ...listExchanges(probe), probe.toolsListFresh, probe.resourceRead, ...Object.values(probe.http ?? {}), ...(probe.paramHeaders?.probed.map((p) => p.exchange) ?? [])]
   const hits = everything.filter((e): e is Exchange => !!e && !owned.has(e) && RETIRED.has(errorCode(e) ?? 0))
   if (hits.length) return failed(RETIRED_CODES, hits.map((e) => `${e.method} → ${errorCode(e)}`).join('; '), hits[0])
   return passed(RETIRED_CODES, 'no retired error code seen')
@@ -114,7 +116,8 @@ export function checkHttp(probe: ProbeData): CheckResult[] {
   const specs = [HTTP_METHOD_HEADER, HTTP_NAME_HEADER, HTTP_VERSION_HEADER, HTTP_GET_DELETE, HTTP_NO_SESSION, HTTP_UNKNOWN_METHOD]
   const http = probe.http
   if (!http) return specs.map((s) => skipped(s, probe.transport === 'stdio' ? 'stdio server: no HTTP binding' : 'not probed'))
-  const minted = [probe.discover, ...probe.toolsList, probe.toolsListFresh, ...probe.otherLists, probe.resourceRead, probe.unknownTool, ...Object.values(http)].find(
+  const calls = [...(probe.invalidArguments?.calls.map((c) => c.exchange) ?? []), ...(probe.paramHeaders?.probed.map((p) => p.exchange) ?? [])]
+  const minted = [probe.discover, ...listExchanges(probe), probe.toolsListFresh, probe.resourceRead, probe.unknownTool, ...Object.values(http), ...calls].find(
     (e) => e?.response.headers?.['mcp-session-id']
   )
   const notAllowed = [http.get, http.delete].find((e) => e.response.status !== 405)

@@ -54,9 +54,15 @@ export function checkToolsOrder(probe: ProbeData): CheckResult {
   return passed(TOOLS_ORDER, `same order on two calls${fresh ? ` and from ${freshWhere}` : ''} (${first.length} tools)`)
 }
 
-/** Results that must carry ttlMs and cacheScope: discover, the lists, resources/read (§6). */
+/** Every list exchange: the first pages, the repeated and fresh tools/list, and every later page. */
+export function listExchanges(probe: ProbeData): Exchange[] {
+  const pages = Object.values(probe.listPages ?? {}).flat()
+  return [...new Set([...probe.toolsList, ...probe.otherLists, ...pages])]
+}
+
+/** Results that must carry ttlMs and cacheScope: discover, every page of the lists, resources/read (§6). */
 function cacheableExchanges(probe: ProbeData): Exchange[] {
-  return [probe.discover, ...probe.toolsList, ...probe.otherLists, ...(probe.resourceRead ? [probe.resourceRead] : [])]
+  return [probe.discover, ...listExchanges(probe), ...(probe.resourceRead ? [probe.resourceRead] : [])]
 }
 
 export function checkCacheFields(probe: ProbeData): CheckResult {
@@ -78,7 +84,8 @@ export function checkCacheFields(probe: ProbeData): CheckResult {
 const INPUT_REQUIRED_ALLOWED = new Set(['tools/call', 'prompts/get', 'resources/read'])
 
 export function checkResultType(probe: ProbeData): CheckResult {
-  const exchanges = [probe.discover, ...probe.toolsList, ...probe.otherLists, probe.resourceRead, probe.unknownTool].filter((e): e is Exchange => !!e)
+  const calls = probe.invalidArguments?.calls.map((c) => c.exchange) ?? []
+  const exchanges = [probe.discover, ...listExchanges(probe), probe.resourceRead, probe.unknownTool, ...calls].filter((e): e is Exchange => !!e)
   const problems: { exchange: Exchange; problem: string }[] = []
   let seen = 0
   for (const exchange of exchanges) {

@@ -1,7 +1,7 @@
 import type { ProbeData } from '../probe.js'
 import type { CheckResult } from '../types.js'
+import type { Exchange } from '../wire.js'
 import { dialectOf, validatorFor } from '../../util/json-schema.js'
-import { editDistance } from '../../util/suggest.js'
 import { firstLine } from '../../util/text.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 
@@ -10,15 +10,33 @@ import { describeResponse, failed, isObject, passed, resultOf, skipped, type Che
 export const INPUT_SCHEMA: CheckSpec = { id: 'tool-input-schema-valid', severity: 'error', spec: '§8 inputSchema: root type object, valid JSON Schema (2020-12 unless $schema says otherwise)' }
 export const OUTPUT_SCHEMA: CheckSpec = { id: 'tool-output-schema-valid', severity: 'error', spec: '§8 outputSchema: valid JSON Schema' }
 export const REMOTE_REF: CheckSpec = { id: 'schema-no-remote-ref', severity: 'error', spec: '§8 $ref to a network URI: clients must not fetch it, so the schema cannot be resolved' }
-export const TOOL_NAMES: CheckSpec = { id: 'tool-names-valid', severity: 'warning', spec: '§9 names: 1–128 characters of [A-Za-z0-9_.-] (SHOULD)' }
+export const TOOL_NAMES: CheckSpec = {
+  id: 'tool-names-valid',
+  severity: 'warning',
+  spec: '§9 server/tools "Tool Names" (2025-11-25, 2026-07-28): SHOULD be 1–128 characters, only A-Z a-z 0-9 _ - .'
+}
 export const TOOL_NAMES_UNIQUE: CheckSpec = { id: 'tool-names-unique', severity: 'error', spec: '§9 tool names identify tools' }
 export const LINT_DESCRIPTIONS: CheckSpec = { id: 'lint-tool-descriptions', severity: 'warning', spec: 'lint: models choose tools by their descriptions' }
 export const LINT_PARAMETERS: CheckSpec = { id: 'lint-parameter-descriptions', severity: 'warning', spec: 'lint: models fill arguments from parameter descriptions' }
-export const LINT_NEAR_DUPLICATES: CheckSpec = { id: 'lint-near-duplicate-names', severity: 'warning', spec: 'lint: confusable tool names make models pick the wrong one' }
+export const LINT_NEAR_DUPLICATES: CheckSpec = {
+  id: 'lint-near-duplicate-names',
+  severity: 'warning',
+  spec: 'lint: names that differ only in case or separators (getItem, get_item, get-item) make models pick the wrong one'
+}
+export const TASK_SUPPORT_REQUIRED: CheckSpec = {
+  id: 'tool-task-support-required',
+  severity: 'warning',
+  spec: '§10 Tasks moved to an extension: a tool with execution.taskSupport "required" only runs as a task'
+}
 export const LINT_SCHEMA_SIZE: CheckSpec = { id: 'lint-schema-size', severity: 'warning', spec: 'lint: large schemas crowd the model’s context' }
 
 /** A tool schema over this many characters of JSON costs a model real context on every turn. */
 export const LARGE_SCHEMA_CHARS = 8000
+/**
+ * The spec's text (server/tools "Tool Names", 2025-11-25 and 2026-07-28), not SEP-986's draft
+ * (1–64 characters, `/` allowed), which the conformance suite's tools-name-format followed up to
+ * 0.2.0-alpha.11.
+ */
 const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/
 
 export interface Tool {
@@ -26,11 +44,26 @@ export interface Tool {
   description?: unknown
   inputSchema?: unknown
   outputSchema?: unknown
+  annotations?: unknown
+  execution?: unknown
 }
 
+/** The tools a list of pages lists, in page order; undefined when the first page lists none. */
+export function toolsOfPages(pages: (Exchange | undefined)[]): Tool[] | undefined {
+  const all = pages.map((p) => resultOf(p)?.tools)
+  if (!Array.isArray(all[0])) return undefined
+  return all.flatMap((tools) => (Array.isArray(tools) ? tools : [])).filter(isObject).map((t) => ({ ...t, name: String(t.name) }))
+}
+
+/** The tools/list page that lists `name`, for evidence (page 1 when none does). */
+export function pageListing(probe: ProbeData, name: string): Exchange | undefined {
+  const pages = probe.listPages?.['tools/list'] ?? probe.toolsList
+  return pages.find((p) => toolsOfPages([p])?.some((t) => t.name === name)) ?? probe.toolsList[0]
+}
+
+/** Every listed tool, over all pages of the first listing. */
 export function listedTools(probe: ProbeData): Tool[] | undefined {
-  const tools = resultOf(probe.toolsList[0])?.tools
-  return Array.isArray(tools) ? tools.filter(isObject).map((t) => ({ ...t, name: String(t.name) })) : undefined
+  return toolsOfPages(probe.listPages?.['tools/list'] ?? [probe.toolsList[0]])
 }
 
 /** Every `$ref` in a schema, with where it is. */
@@ -149,12 +182,13 @@ export function lintTools(probe: ProbeData): CheckResult[] {
       if (!described) undescribed.push(`${tool.name}.${name}`)
     }
   }
+  // Only case and separator variants: an edit-distance rule flagged deliberate pairs such as
+  // browser_network_request / browser_network_requests (one request, or the list of them).
   const normal = (name: string) => name.toLowerCase().replace(/[-_.]/g, '')
   const close: string[] = []
   for (let i = 0; i < tools.length; i++) {
     for (let j = i + 1; j < tools.length; j++) {
-      const [a, b] = [normal(tools[i].name), normal(tools[j].name)]
-      if (tools[i].name !== tools[j].name && (a === b || (Math.min(a.length, b.length) >= 5 && editDistance(a, b) <= 1))) close.push(`${tools[i].name} ~ ${tools[j].name}`)
+      if (tools[i].name !== tools[j].name && normal(tools[i].name) === normal(tools[j].name)) close.push(`${tools[i].name} ~ ${tools[j].name}`)
     }
   }
   const large = tools
@@ -170,4 +204,20 @@ export function lintTools(probe: ProbeData): CheckResult[] {
       ? failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${large.map((t) => `${t.name} (${t.size})`).join(', ')}`)
       : passed(LINT_SCHEMA_SIZE, `every schema is under ${LARGE_SCHEMA_CHARS} characters`)
   ]
+}
+
+/**
+ * Tools that only run as tasks. A 2026-07-28 client without the tasks extension never starts a
+ * task, so it cannot call them: they are not offered to the model at all.
+ */
+export function checkTaskSupport(probe: ProbeData): CheckResult {
+  const tools = listedTools(probe)
+  if (!tools) return skipped(TASK_SUPPORT_REQUIRED, 'no tool list')
+  const required = tools.filter((t) => isObject(t.execution) && t.execution.taskSupport === 'required').map((t) => t.name)
+  if (required.length === 0) return passed(TASK_SUPPORT_REQUIRED, 'no tool requires a task')
+  return failed(
+    TASK_SUPPORT_REQUIRED,
+    `${required.join(', ')}: execution.taskSupport is "required", so they only run as tasks, which a 2026-07-28 client without the tasks extension does not start; they are not offered to the model`,
+    pageListing(probe, required[0])
+  )
 }

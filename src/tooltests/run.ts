@@ -1,0 +1,178 @@
+import type { Json, ToolTest } from '../config/types.js'
+import { watchSession } from '../conformance/observe-session.js'
+import { cancellationOf } from '../execute/cancellation.js'
+import { ServerError, type McpSession, type RawToolCall, type SessionFactory } from '../mcp/session.js'
+import type { AssertionCheck, StepResponse, ToolTestAttempt, ToolTestResult, ToolTestStatus, ToolTestStepResult } from '../results/types.js'
+import { meaningfulTail } from '../util/stderr-tail.js'
+import { createPool } from '../util/pool.js'
+import { redactDeep, redactText } from '../util/redact.js'
+import { captureValues, substituteCaptures } from './capture.js'
+import { checkStep, responseValue } from './expect.js'
+import type { SnapshotStore } from './snapshot.js'
+
+export interface ToolTestSettings {
+  /** Bounds one attempt: starting its server and every step. */
+  timeoutSeconds: number
+  /** Attempts in flight at once (each has its own server process). */
+  concurrency: number
+  snapshots: SnapshotStore
+  /** Values that must not be kept: redacted out of every record. */
+  secrets: readonly string[]
+}
+
+export interface ToolTestDeps {
+  sessions: SessionFactory
+  /** Aborted when the job is cancelled: no attempt starts after it, in-flight ones stop. */
+  cancel?: AbortSignal
+  /** Called with each test the moment all its attempts are done (the journal appends it). */
+  onTestFinished?: (result: ToolTestResult, finished: number, total: number) => void
+}
+
+/** How much of a text content block a step record keeps (the checks saw all of it). */
+const KEPT_TEXT_CHARS = 4000
+
+/**
+ * Run the tool tests: every attempt in a fresh session (a fresh process over stdio), steps in
+ * order on it, each checked as it answers. Never throws: a server that does not start, a crash
+ * or a timeout is that attempt's error; the other tests and attempts still run.
+ */
+export async function runToolTests(tests: ToolTest[], settings: ToolTestSettings, deps: ToolTestDeps): Promise<ToolTestResult[]> {
+  const pool = createPool(settings.concurrency)
+  let finished = 0
+  return Promise.all(
+    tests.map(async (test) => {
+      const started = performance.now()
+      const attempts = await Promise.all(Array.from({ length: test.runs }, (_, i) => pool.run(() => runAttempt(test, i + 1, settings, deps))))
+      const result: ToolTestResult = {
+        id: test.id,
+        tags: test.tags,
+        status: testStatus(attempts),
+        passed: attempts.every((a) => a.status === 'passed'),
+        runs: test.runs,
+        attempts,
+        duration_ms: Math.round(performance.now() - started)
+      }
+      deps.onTestFinished?.(result, ++finished, tests.length)
+      return result
+    })
+  )
+}
+
+/** Any failed attempt fails the test; else an error, else a cancel, says why there is no verdict. */
+function testStatus(attempts: ToolTestAttempt[]): ToolTestStatus {
+  for (const status of ['failed', 'error', 'cancelled'] as const) if (attempts.some((a) => a.status === status)) return status
+  return 'passed'
+}
+
+async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSettings, deps: ToolTestDeps): Promise<ToolTestAttempt> {
+  const started = performance.now()
+  const record = (status: ToolTestStatus, steps: ToolTestStepResult[], error: string | null = null, stderr: string | null = null): ToolTestAttempt => ({
+    attempt,
+    status,
+    error: error === null ? null : redactText(error, settings.secrets),
+    stderr_tail: stderr ? redactText(stderr, settings.secrets) : null,
+    steps,
+    duration_ms: Math.round(performance.now() - started)
+  })
+  if (deps.cancel?.aborted) return record('cancelled', [], 'cancelled before it started')
+  const timeout = new AbortController()
+  const timer = setTimeout(() => timeout.abort(new Error(`the attempt exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
+  const signal = deps.cancel ? AbortSignal.any([timeout.signal, deps.cancel]) : timeout.signal
+  const steps: ToolTestStepResult[] = []
+  let session: McpSession | undefined
+  try {
+    session = await deps.sessions.open(signal)
+    const watched = watchSession(session)
+    const captured: Record<string, Json> = {}
+    for (const [i, step] of test.steps.entries()) {
+      const { args, missing } = substituteCaptures(step.args, captured)
+      const result = await runStep(test, i + 1, step, args, missing, session, watched.check, settings, signal)
+      Object.assign(captured, result.captured)
+      steps.push(result)
+      if (!result.passed) return record('failed', steps)
+    }
+    return record('passed', steps)
+  } catch (error) {
+    if (cancellationOf(deps.cancel)) return record('cancelled', steps, `cancelled while ${session ? 'calling the tools' : 'starting the server'}`)
+    const reason = timeout.signal.aborted ? (timeout.signal.reason as Error).message : error instanceof Error ? error.message : String(error)
+    const stderr = error instanceof ServerError ? error.stderrTail : (session?.stderrTail() ?? '')
+    return record('error', steps, reason, stderr ? meaningfulTail(stderr, 20) : null)
+  } finally {
+    clearTimeout(timer)
+    await session?.close()
+  }
+}
+
+async function runStep(
+  test: ToolTest,
+  index: number,
+  step: ToolTest['steps'][number],
+  args: Record<string, Json>,
+  missing: string[],
+  session: McpSession,
+  observe: (call: RawToolCall) => ToolTestStepResult['observed']['findings'],
+  settings: ToolTestSettings,
+  signal: AbortSignal
+): Promise<ToolTestStepResult> {
+  const base = { index, tool: step.tool, args: redactDeep(args, settings.secrets) }
+  if (missing.length > 0) {
+    // Only reachable when an earlier capture failed; that step failed first, so this is a guard.
+    const check: AssertionCheck = { check: 'capture', path: null, passed: false, expected: missing, actual: null, reason: `no value captured for ${missing.map((m) => `\${${m}}`).join(', ')}` }
+    return { ...base, latency_ms: 0, response: null, checks: [check], captured: {}, passed: false, observed: { calls: 0, findings: [] } }
+  }
+  const call = await session.callToolRaw(step.tool, args, signal)
+  const findings = observe(call)
+  // Redacted before any check: a server that echoes a secret must not put it in a snapshot file,
+  // a diff or an "actual" (a suite, being committed, never expects a secret).
+  const response = redactDeep(stepResponse(call), settings.secrets)
+  const tool = session.tools.find((t) => t.name === step.tool)
+  const checks = checkStep({ testId: test.id, step, stepIndex: index, stepCount: test.steps.length, response, latencyMs: call.latency_ms, tool, snapshots: settings.snapshots })
+  let captured: Record<string, Json> = {}
+  if (Object.keys(step.capture).length > 0) {
+    const value = responseValue(response)
+    if (value.ok) {
+      const capture = captureValues(step.capture, value.value)
+      captured = capture.captured
+      checks.push(...capture.checks)
+    } else {
+      checks.push({ check: 'capture', path: null, passed: false, expected: Object.keys(step.capture), actual: null, reason: `nothing to capture from: ${value.reason}` })
+    }
+  }
+  return {
+    ...base,
+    latency_ms: call.latency_ms,
+    response: keptResponse(response),
+    checks,
+    captured,
+    passed: checks.every((c) => c.passed),
+    observed: { calls: 1, findings: redactDeep(findings, settings.secrets) }
+  }
+}
+
+/** The raw answer in the shape the document holds. */
+export function stepResponse(call: RawToolCall): StepResponse {
+  if (call.response.kind === 'error') {
+    const { code, message, data } = call.response.error
+    return { kind: 'error', code, message, data: (data ?? null) as Json }
+  }
+  const { result } = call.response
+  return {
+    kind: 'result',
+    is_error: result.isError === true,
+    content: (Array.isArray(result.content) ? result.content : []) as Json[],
+    structured_content: (result.structuredContent ?? null) as Json
+  }
+}
+
+/** What the document keeps of an answer: long text cut, binary data replaced by its size. */
+function keptResponse(response: StepResponse): StepResponse {
+  if (response.kind === 'error') return response
+  const content = response.content.map((block) => {
+    if (block === null || typeof block !== 'object' || Array.isArray(block)) return block
+    const kept: Record<string, Json> = { ...block }
+    if (typeof kept.text === 'string' && kept.text.length > KEPT_TEXT_CHARS) kept.text = `${kept.text.slice(0, KEPT_TEXT_CHARS)}… (${kept.text.length} characters)`
+    if (typeof kept.data === 'string') kept.data = `(${kept.data.length} characters of base64)`
+    return kept
+  })
+  return { ...response, content }
+}
