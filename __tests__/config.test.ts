@@ -382,3 +382,34 @@ describe('${NAME} placeholders in server_config', () => {
     expect(written).not.toContain(secret)
   })
 })
+
+describe('tool_tests in the suite', () => {
+  const message = (yaml: string) => {
+    try {
+      parseSuite(yaml, 't.yaml')
+    } catch (error) {
+      return (error as Error).message
+    }
+    return 'no error'
+  }
+  const single = (id: string) => `  - { id: ${id}, tool: t }\n`
+
+  test('ids name snapshot files: two equal ignoring case, or one ending in .step-N, are errors naming the line', () => {
+    expect(message(`tool_tests:\n${single('Foo')}${single('foo')}`)).toBe(
+      "t.yaml:3:11 at tool_tests[1].id: duplicate tool test id 'foo' (first used by tool_tests[0] as 'Foo', ignoring case, since ids name snapshot files)"
+    )
+    expect(message(`tool_tests:\n${single('a.step-1')}`)).toContain('at tool_tests[0].id: a tool test id must not end in .step-N')
+    expect(message(`tool_tests:\n${single('a.step-one')}`)).toBe('no error')
+  })
+
+  test('a suite of tool tests alone needs neither cases nor system_prompts; a suite of neither says what is missing', () => {
+    expect(parseSuite(`tool_tests:\n${single('a')}`, 't.yaml')).toMatchObject({ cases: [], system_prompts: [], tool_tests: [{ id: 'a', runs: 1, steps: [{ tool: 't', args: {}, expect: {}, capture: {} }] }] })
+    expect(message('judge_model: m\n')).toBe("t.yaml:1:1 at (top level): missing required key 'cases' (or 'tool_tests' for a suite of tool tests alone)")
+    expect(message('cases: []\n')).toContain("missing required key 'system_prompts' (needed by cases)")
+  })
+
+  test('the single-call form and steps do not mix; a misspelt expect key gets a did-you-mean', () => {
+    expect(message('tool_tests:\n  - { id: a, tool: t, steps: [{ tool: t }] }\n')).not.toBe('no error')
+    expect(message('tool_tests:\n  - id: a\n    tool: t\n    expect: { contians: x }\n')).toContain("unknown key 'contians' (did you mean 'contains'?)")
+  })
+})

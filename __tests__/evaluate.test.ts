@@ -143,3 +143,18 @@ describe('conformance observed on the behaviour runs', () => {
     }
   })
 })
+
+describe('the verdict covers every layer', () => {
+  test('a failing tool test fails an evaluation whose behaviour runs all passed, through the gate too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-'))
+    writeFileSync(
+      join(dir, 'evals.yaml'),
+      'system_prompts: {d: "Be brief."}\ncases:\n  - {id: a1, prompt: "case a1", rubric: r}\ntool_tests:\n  - {id: echo-bye, tool: echo, args: {text: hi}, expect: {contains: bye}}\n'
+    )
+    const doc = await run(dir)
+    expect(doc.runs.map((r) => r.status)).toEqual(['passed'])
+    expect(doc.gate?.passed).toBe(true)
+    expect(doc.tool_tests).toMatchObject({ total: 1, failed: 1 })
+    expect(doc.passed).toBe(false)
+  })
+})

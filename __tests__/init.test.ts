@@ -326,5 +326,9 @@ describe('the server config as written', () => {
     expect(args.json.args).toEqual(['--token=${TOKEN}', '--api-key', '${API_KEY}', '--port=8080', '--verbose', 'x'])
     const nested = readWrittenConfig(JSON.stringify({ mcpServers: { s: { command: 'srv', env: { GITHUB_TOKEN: 'ghp_abcdefghijklmnop1234', AUTH_ENABLED: 'true' } } } }), work)
     expect(nested.json).toEqual({ mcpServers: { s: { command: 'srv', env: { GITHUB_TOKEN: '${MCP_GITHUB_TOKEN}', AUTH_ENABLED: 'true' } } } })
+    // Every env value is a secret to the evaluation, whatever it is called: none is written literally.
+    const env = readWrittenConfig(JSON.stringify({ command: 'srv', env: { PASS: 'hunter22', WEATHER_API: 'abc123def456', DEBUG: '1' } }), work)
+    expect(env.json).toEqual({ command: 'srv', env: { PASS: '${PASS}', WEATHER_API: '${WEATHER_API}', DEBUG: '1' } })
+    expect(env.removed).toEqual(expect.arrayContaining(['hunter22', 'abc123def456']))
   })
 })

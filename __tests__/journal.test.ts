@@ -72,6 +72,16 @@ describe('the run journal', () => {
     expect(documentFromJournal(state).journal).toMatchObject({ reused: 2, missing: 2 })
   })
 
+  test('a journal from before tool tests (no observed on runs, no tool_tests in the header) still gives a document of this version', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'eval-runs.jsonl')
+    const { observed: _observed, ...old } = run(1, 'passed')
+    writeFileSync(path, `${JSON.stringify(header(1))}\n${JSON.stringify({ type: 'run', run: old })}\n`)
+    const doc = documentFromJournal(readJournal(path).state)
+    expect(doc.runs[0].observed).toEqual({ calls: 0, findings: [] })
+    expect(doc.tool_tests).toBeNull()
+    expect(reusableRuns(readJournal(path).state)[0].observed).toEqual({ calls: 0, findings: [] })
+  })
+
   test('a file that is not a journal is a JournalError naming it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-'))
     writeFileSync(join(dir, 'x.jsonl'), '{"type":"run"}\n')

@@ -1,7 +1,9 @@
 import { describe, expect, test } from '@jest/globals'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { startLegacyHttpServer } from '../__fixtures__/servers/legacy-http-server.mjs'
+import type { Transport } from '@modelcontextprotocol/client'
 import { createSessionFactory, outcomeOf } from '../src/mcp/session.js'
+import { WireTap } from '../src/mcp/wire-tap.js'
 
 /** The agent's sessions (the SDK client): what the wire tap sees, and how sessions end. */
 
@@ -41,5 +43,47 @@ describe('sessions', () => {
     } finally {
       await session.close()
     }
+  })
+})
+
+describe('the wire tap', () => {
+  /** A transport that records what is sent and lets the test deliver answers. */
+  function fakeTransport() {
+    const transport = {
+      sent: [] as unknown[],
+      onmessage: undefined as ((message: unknown) => void) | undefined,
+      async start() {},
+      async close() {},
+      async send(message: unknown) {
+        transport.sent.push(message)
+      }
+    }
+    return transport
+  }
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get', arguments: {} } })
+
+  test('a window holds the calls sent while it is open (an input_required retry too); a late answer to an abandoned call is not the next call’s', async () => {
+    const tap = new WireTap()
+    const raw = fakeTransport()
+    const wrapped = tap.wrap(raw as unknown as Transport)
+    const seen: unknown[] = []
+    wrapped.onmessage = (m: unknown) => seen.push(m)
+
+    const first = tap.open()
+    await wrapped.send(call(1) as never)
+    expect(first.close()).toEqual([]) // gave up: no answer came
+
+    const second = tap.open()
+    await wrapped.send(call(2) as never)
+    await wrapped.send(call(3) as never)
+    raw.onmessage!({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'late' }] } })
+    raw.onmessage!({ jsonrpc: '2.0', id: 2, result: { resultType: 'input_required' } })
+    raw.onmessage!({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'mine' }] } })
+    const mine = second.close()
+    expect(mine.map((c) => c.id)).toEqual([2, 3])
+    expect(mine.at(-1)?.response).toMatchObject({ result: { content: [{ text: 'mine' }] } })
+    // The SDK still gets every frame, unchanged.
+    expect(seen).toHaveLength(3)
+    expect(raw.sent).toHaveLength(3)
   })
 })

@@ -215,6 +215,23 @@ describe('secrets stay out of what tool tests write', () => {
   })
 })
 
+test('a server env value that is also in a right answer does not change the verdict, nor what a capture sends on', async () => {
+  // Every server env value counts as a secret (redacted from what is written), here "ITM-005" too.
+  const withEnv = JSON.stringify({ command: process.execPath, args: [INVENTORY], env: { DEFAULT_ITEM: 'ITM-005' } })
+  const yaml = `tool_tests:
+  - id: item-then-describe
+    steps:
+      - { tool: get_item, args: { id: ITM-005 }, capture: { id: "$.id" }, expect: { json: { "$.id": { equals: ITM-005 } } } }
+      - { tool: describe_item, args: { id: "\${id}" }, expect: { contains: Cast-iron skillet } }
+`
+  const { code } = await runCli(['--server-config', withEnv, '--eval-cases', suite(yaml), '--conformance', 'off'])
+  expect(code).toBe(0)
+  const [first, second] = results().tool_tests!.tests[0].attempts[0].steps
+  expect(first.captured).toEqual({ id: '***' })
+  expect(second.args).toEqual({ id: '***' })
+  expect(readFileSync(join(dir, 'eval-results.json'), 'utf8')).not.toContain('ITM-005')
+})
+
 test('--only-tool-tests on a suite without tool tests is an error, not a green check', async () => {
   const yaml = `system_prompts: { default: hi }\ncases:\n  - { id: c1, prompt: hi, rubric: says hi }\n`
   const { code, stderr } = await runCli(['--server-config', server(), '--eval-cases', suite(yaml), '--only-tool-tests'])

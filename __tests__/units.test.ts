@@ -1,7 +1,9 @@
 import { describe, expect, test } from '@jest/globals'
 import { exposeServer, resourceFunctionName } from '../src/agent/exposure.js'
 import { parseSuite } from '../src/config/suite.js'
+import { fatalDocument } from '../src/evaluate.js'
 import { expandMatrix, localDate } from '../src/plan/expand.js'
+import { cancelledReason } from '../src/report/progress.js'
 import { extractJson, parseScore, weightedScore } from '../src/scoring/geval.js'
 import { createPool } from '../src/util/pool.js'
 import { redactDeep, redactText, secretForms } from '../src/util/redact.js'
@@ -171,5 +173,17 @@ describe('nearest', () => {
   test('suggests close names only', () => {
     expect(nearest('rubrik', ['id', 'prompt', 'rubric'])).toBe('rubric')
     expect(nearest('zzzzzz', ['id', 'prompt', 'rubric'])).toBeUndefined()
+  })
+})
+
+describe('cancelledReason', () => {
+  test('a cancelled evaluation of tool tests alone counts tool tests, not "0 of 0 planned runs"', () => {
+    const base = fatalDocument('x')
+    const tool_tests = { status: 'ran' as const, reason: null, snapshot_dir: '__snapshots__', total: 4, passed: 1, failed: 0, errored: 0, cancelled: 3, tests: [] }
+    const cancelled = { signal: 'SIGINT' as const, at: '2026-12-01T12:00:00.000Z', planned: 0, finished: 0 }
+    expect(cancelledReason({ ...base, fatal_error: null, cancelled, tool_tests })).toBe(
+      'Cancelled by SIGINT at 2026-12-01T12:00:00.000Z: 1 of 4 tool tests had finished; the rest are recorded as cancelled. Results, report and journal are written.'
+    )
+    expect(cancelledReason({ ...base, fatal_error: null, cancelled: { ...cancelled, planned: 4, finished: 2 }, tool_tests })).toContain('2 of 4 planned runs had finished, 1 of 4 tool tests had finished')
   })
 })

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import { compareWithBaseline } from './aggregate/changes.js'
+import { freeLayersPassed } from './aggregate/document.js'
 import { evaluateGate } from './aggregate/gate.js'
 import { summarize } from './aggregate/summarize.js'
 import { renamingInput } from './config/errors.js'
@@ -103,11 +104,17 @@ function behaviourStatus(suite: Suite, options: RunOptions): BehaviourStatus {
 function toolTestsPlan(prepared: Prepared): ToolTestsPlan | null {
   const { suite, options } = prepared
   if (suite.tool_tests.length === 0) return null
-  const snapshot_dir = snapshotDir(options)
+  const snapshot_dir = shownPath(snapshotDir(options))
   if (options.toolTests === 'off') return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool_tests is "off"', snapshot_dir, ids: [] }
   const selected = selectToolTests(suite, options.filter)
   if (selected.length === 0) return { status: 'skipped', reason: `the filter '${options.filter}' selects no tool test`, snapshot_dir, ids: [] }
   return { status: 'ran', reason: null, snapshot_dir, ids: selected.map((t) => t.id) }
+}
+
+/** A path as a reviewer knows it: relative to the working directory when it is inside it (no runner paths in a comment). */
+function shownPath(path: string): string {
+  const inside = relative(process.cwd(), path)
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path
 }
 
 /** The snapshot directory: as given, else `__snapshots__` beside the eval cases file. */
@@ -243,7 +250,7 @@ export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (me
   const baseline = loadBaseline(settings.baseline, warn)
   const gate = evaluateGate(doc, baseline, settings.mode, settings.max_drop)
   const changes = baseline ? compareWithBaseline(doc, gate, baseline) : null
-  return { ...doc, gate, changes, passed: gate.passed && (doc.conformance?.passed ?? true) }
+  return { ...doc, gate, changes, passed: gate.passed && freeLayersPassed(doc) }
 }
 
 /** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */

@@ -48,15 +48,12 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
   const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache }
   const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0
   const conformance = parts.conformance ? withObservedChecks(parts.conformance, runs, parts.tool_tests) : null
-  const toolTestsPassed = parts.tool_tests === null || parts.tool_tests.tests.every((t) => t.passed)
-  // A server nobody could reach fails the evaluation whatever conformance_fail_on says: nothing was evaluated.
-  const reachable = conformance?.era !== 'unreachable'
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: parts.started_at,
     duration_s: parts.duration_s,
-    passed: complete && reachable && groups.every((g) => g.success) && (conformance?.passed ?? true) && toolTestsPassed,
+    passed: complete && groups.every((g) => g.success) && freeLayersPassed({ conformance, tool_tests: parts.tool_tests }),
     config: parts.config,
     behaviour: parts.behaviour,
     conformance,
@@ -71,6 +68,17 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     changes: null,
     tool_tests: parts.tool_tests
   }
+}
+
+/**
+ * The verdict of the layers that need no model: conformance passed (or did not run), every tool
+ * test passed, and the server could be reached at all — a server nobody could reach fails the
+ * evaluation whatever conformance_fail_on says, since nothing was evaluated. The behaviour gate
+ * (floors or deltas) is the rest of the verdict.
+ */
+export function freeLayersPassed(doc: Pick<ResultsDocument, 'conformance' | 'tool_tests'>): boolean {
+  const toolTestsPassed = doc.tool_tests === null || doc.tool_tests.tests.every((t) => t.passed)
+  return (doc.conformance?.passed ?? true) && doc.conformance?.era !== 'unreachable' && toolTestsPassed
 }
 
 /**

@@ -28,11 +28,15 @@ export type ProblemSink = (message: string, path: (string | number)[]) => void
  * patterns that compile, schemas that compile, and every `${name}` captured by an earlier step.
  */
 export function normaliseToolTests(raw: RawToolTest[], problem: ProblemSink): ToolTest[] {
+  // Ids name snapshot files: two that differ only in case share one on a case-insensitive disk.
   const seen = new Map<string, number>()
   return raw.map((test, i) => {
-    const earlier = seen.get(test.id)
-    if (earlier !== undefined) problem(`duplicate tool test id '${test.id}' (first used by tool_tests[${earlier}])`, ['tool_tests', i, 'id'])
-    else seen.set(test.id, i)
+    const earlier = seen.get(test.id.toLowerCase())
+    if (earlier !== undefined) {
+      const same = raw[earlier].id === test.id ? '' : ` as '${raw[earlier].id}', ignoring case, since ids name snapshot files`
+      problem(`duplicate tool test id '${test.id}' (first used by tool_tests[${earlier}]${same})`, ['tool_tests', i, 'id'])
+    } else seen.set(test.id.toLowerCase(), i)
+    if (/\.step-\d+$/i.test(test.id)) problem(`a tool test id must not end in .step-N: that names the snapshot of a step of another test`, ['tool_tests', i, 'id'])
     const single = test.steps === undefined
     const rawSteps = single ? [{ tool: test.tool as string, args: test.args, expect: test.expect, capture: test.capture }] : (test.steps ?? [])
     const captured = new Set<string>()

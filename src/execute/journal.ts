@@ -142,7 +142,8 @@ function emptyState(path: string, header: JournalHeader): JournalState {
 }
 
 function applyRecord(state: JournalState, record: JournalRecord): void {
-  if (record.type === 'run') state.runs.set(runKey(record.run), record.run)
+  // A run journaled before `observed` existed (a resume across an upgrade) observed nothing.
+  if (record.type === 'run') state.runs.set(runKey(record.run), { ...record.run, observed: record.run.observed ?? { calls: 0, findings: [] } })
   else if (record.type === 'tool_test') state.toolTests.set(record.test.id, record.test)
   else if (record.type === 'skipped') state.skipped[record.layer] = record.reason
   else if (record.type === 'conformance') state.conformance = record.section

@@ -209,6 +209,7 @@ async function openSession(
 
   const callToolRaw = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<RawToolCall> => {
     const started = performance.now()
+    const window = tap.open()
     let thrown: unknown
     try {
       await client.callTool({ name, arguments: args }, requestOptions(signal))
@@ -217,7 +218,7 @@ async function openSession(
     }
     const latency_ms = Math.round(performance.now() - started)
     // The last exchange is the answer (earlier ones were input_required rounds).
-    const answer = tap.take(name).at(-1)
+    const answer = window.close().at(-1)
     const frame = answer?.response
     if (answer && frame) {
       const error = frame.error as { code?: unknown; message?: unknown; data?: unknown } | undefined

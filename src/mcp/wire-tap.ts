@@ -13,12 +13,12 @@ export interface TappedCall {
 /**
  * Watches a transport's frames without changing them: the SDK parses, strips (`resultType`) and
  * rejects (invalid content blocks) what a server sends, and the conformance checks on real calls
- * and the tool tests need the frames as they came. Only tools/call exchanges are kept, and only
- * until `take` claims them, so a long run holds no history.
+ * and the tool tests need the frames as they came. Only the tools/call exchanges of an open
+ * window are kept, and only until the window closes, so a long run holds no history.
  */
 export class WireTap {
-  private readonly pending = new Map<unknown, TappedCall>()
-  private readonly answered: TappedCall[] = []
+  private readonly calls = new Map<unknown, TappedCall>()
+  private readonly windows = new Set<unknown[]>()
 
   /** The same transport, observed: `send` and `onmessage` pass through this tap. */
   wrap<T extends Transport>(transport: T): T {
@@ -53,30 +53,37 @@ export class WireTap {
     })
   }
 
+  /**
+   * Open a window around one call: every tools/call request sent until `close` belongs to it (more
+   * than one when an input_required answer makes the SDK retry with a new id). Calls on one
+   * session are sequential, so a window never holds another call's request.
+   */
+  open(): { close(): TappedCall[] } {
+    const ids: unknown[] = []
+    this.windows.add(ids)
+    return {
+      close: () => {
+        this.windows.delete(ids)
+        // Unanswered ones are forgotten too: an answer that comes after its call gave up is not the next call's.
+        const mine = ids.flatMap((id) => this.calls.get(id) ?? [])
+        for (const id of ids) this.calls.delete(id)
+        return mine.filter((call) => call.response !== undefined)
+      }
+    }
+  }
+
   private sent(message: unknown): void {
-    if (!isRecord(message) || message.method !== 'tools/call' || message.id === undefined) return
-    this.pending.set(message.id, { id: message.id, request: message, sentAt: performance.now() })
+    if (this.windows.size === 0 || !isRecord(message) || message.method !== 'tools/call' || message.id === undefined) return
+    this.calls.set(message.id, { id: message.id, request: message, sentAt: performance.now() })
+    for (const ids of this.windows) ids.push(message.id)
   }
 
   private received(message: unknown): void {
     if (!isRecord(message) || !('result' in message || 'error' in message)) return
-    const call = this.pending.get(message.id)
-    if (!call) return
-    this.pending.delete(message.id)
+    const call = this.calls.get(message.id)
+    if (!call || call.response) return
     call.response = message
     call.receivedAt = performance.now()
-    this.answered.push(call)
-  }
-
-  /**
-   * The answered tools/call exchanges of tool `name` since the last take, oldest first, removed
-   * from the tap. Calls on one session are sequential, so these are the exchanges of one call
-   * (more than one when an input_required answer made the SDK retry with a new id).
-   */
-  take(name: string): TappedCall[] {
-    const mine = this.answered.filter((c) => isRecord(c.request.params) && c.request.params.name === name)
-    for (const call of mine) this.answered.splice(this.answered.indexOf(call), 1)
-    return mine
   }
 }
 

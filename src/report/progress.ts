@@ -80,7 +80,12 @@ export function formatConformanceLines(report: ConformanceReport): string[] {
 export function cancelledReason(doc: ResultsDocument): string {
   const c = doc.cancelled
   if (!c) return failureReason(doc)
-  return `Cancelled by ${c.signal} at ${c.at}: ${c.finished} of ${c.planned} planned runs had finished; the rest are recorded as cancelled. Results, report and journal are written.`
+  const parts: string[] = []
+  if (c.planned > 0) parts.push(`${c.finished} of ${c.planned} planned runs had finished`)
+  const tests = doc.tool_tests?.status === 'ran' ? doc.tool_tests : null
+  if (tests) parts.push(`${tests.total - tests.cancelled} of ${tests.total} tool tests had finished`)
+  const done = parts.length ? parts.join(', ') : 'nothing had finished'
+  return `Cancelled by ${c.signal} at ${c.at}: ${done}; the rest are recorded as cancelled. Results, report and journal are written.`
 }
 
 /** Why the step fails, in one sentence. */

@@ -20,6 +20,8 @@ export interface StepCheckInput {
   /** The tool as the server listed it; undefined when it is not listed. */
   tool: McpTool | undefined
   snapshots: SnapshotStore
+  /** Applied to the snapshot document before it is compared and written: secrets never reach a snapshot file. */
+  redact?: <T>(value: T) => T
 }
 
 /**
@@ -51,7 +53,7 @@ export function checkStep(input: StepCheckInput): AssertionCheck[] {
     const name = snapshotFileName(input.testId, input.stepIndex, input.stepCount)
     // A text answer that is not JSON is stored as the string: there is nothing to `ignore` in it.
     const doc = value.ok ? normaliseSnapshot(isRefusal(response), value.value, expect.snapshot.ignore) : normaliseSnapshot(isRefusal(response), text, [])
-    checks.push(compareSnapshot(input.snapshots, name, doc))
+    checks.push(compareSnapshot(input.snapshots, name, input.redact ? input.redact(doc) : doc))
   }
   return checks
 }

@@ -86,8 +86,9 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
     const captured: Record<string, Json> = {}
     for (const [i, step] of test.steps.entries()) {
       const { args, missing } = substituteCaptures(step.args, captured)
-      const result = await runStep(test, i + 1, step, args, missing, session, watched.check, settings, signal)
-      Object.assign(captured, result.captured)
+      const { result, values } = await runStep(test, i + 1, step, args, missing, session, watched.check, settings, signal)
+      // The values as captured, not as recorded (redacted): later steps send them on.
+      Object.assign(captured, values)
       steps.push(result)
       if (!result.passed) return record('failed', steps)
     }
@@ -113,20 +114,30 @@ async function runStep(
   observe: (call: RawToolCall) => ToolTestStepResult['observed']['findings'],
   settings: ToolTestSettings,
   signal: AbortSignal
-): Promise<ToolTestStepResult> {
+): Promise<{ result: ToolTestStepResult; values: Record<string, Json> }> {
   const base = { index, tool: step.tool, args: redactDeep(args, settings.secrets) }
   if (missing.length > 0) {
     // Only reachable when an earlier capture failed; that step failed first, so this is a guard.
     const check: AssertionCheck = { check: 'capture', path: null, passed: false, expected: missing, actual: null, reason: `no value captured for ${missing.map((m) => `\${${m}}`).join(', ')}` }
-    return { ...base, latency_ms: 0, response: null, checks: [check], captured: {}, passed: false, observed: { calls: 0, findings: [] } }
+    return { result: { ...base, latency_ms: 0, response: null, checks: [check], captured: {}, passed: false, observed: { calls: 0, findings: [] } }, values: {} }
   }
   const call = await session.callToolRaw(step.tool, args, signal)
   const findings = observe(call)
-  // Redacted before any check: a server that echoes a secret must not put it in a snapshot file,
-  // a diff or an "actual" (a suite, being committed, never expects a secret).
-  const response = redactDeep(stepResponse(call), settings.secrets)
+  // Checked and captured as it came (a server env value such as "celsius" counts as a secret and
+  // may well be in a right answer); redacted in what is kept, snapshot files included.
+  const response = stepResponse(call)
   const tool = session.tools.find((t) => t.name === step.tool)
-  const checks = checkStep({ testId: test.id, step, stepIndex: index, stepCount: test.steps.length, response, latencyMs: call.latency_ms, tool, snapshots: settings.snapshots })
+  const checks = checkStep({
+    testId: test.id,
+    step,
+    stepIndex: index,
+    stepCount: test.steps.length,
+    response,
+    latencyMs: call.latency_ms,
+    tool,
+    snapshots: settings.snapshots,
+    redact: <T>(value: T) => redactDeep(value, settings.secrets)
+  })
   let captured: Record<string, Json> = {}
   if (Object.keys(step.capture).length > 0) {
     const value = responseValue(response)
@@ -138,15 +149,16 @@ async function runStep(
       checks.push({ check: 'capture', path: null, passed: false, expected: Object.keys(step.capture), actual: null, reason: `nothing to capture from: ${value.reason}` })
     }
   }
-  return {
+  const result: ToolTestStepResult = {
     ...base,
     latency_ms: call.latency_ms,
-    response: keptResponse(response),
-    checks,
-    captured,
+    response: redactDeep(keptResponse(response), settings.secrets),
+    checks: redactDeep(checks, settings.secrets),
+    captured: redactDeep(captured, settings.secrets),
     passed: checks.every((c) => c.passed),
     observed: { calls: 1, findings: redactDeep(findings, settings.secrets) }
   }
+  return { result, values: captured }
 }
 
 /** The raw answer in the shape the document holds. */

@@ -3,9 +3,10 @@ import { isAbsolute, resolve } from 'node:path'
 
 /**
  * The server config as the user wrote it, for files that will be committed: every `${NAME}`
- * placeholder stays a placeholder (never its value), and a literal value that looks like a
- * secret (an env var or header named like a credential, a token-shaped string, a password in a
- * URL) becomes a new placeholder, whose value the workflow then reads from a repository secret.
+ * placeholder stays a placeholder (never its value), and a literal value that may be a secret
+ * (any env or header value but a plain setting, an argument named like a credential or
+ * token-shaped, a password in a URL) becomes a new placeholder, whose value the workflow then
+ * reads from a repository secret.
  */
 export interface WrittenConfig {
   /** The config to write (the `mcpServers` wrapper kept when there was one). */
@@ -37,6 +38,9 @@ export function looksSecret(value: string): boolean {
   // Long, token-shaped: letters and digits, no spaces, not a path or a file name.
   return value.length >= 24 && /^[A-Za-z0-9_\-+=]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value)
 }
+
+/** Headers that describe the request, never a credential. */
+const PLAIN_HEADERS = new Set(['accept', 'content-type', 'user-agent', 'accept-language'])
 
 /** A flag or a small number (`ECHO_SECRET=1`, `AUTH_ENABLED=true`): a setting, not a credential. */
 function isSetting(value: string): boolean {
@@ -136,7 +140,10 @@ export function readWrittenConfig(value: string, baseDir: string): WrittenConfig
         if (typeof v !== 'string' || hasPlaceholder(v) || v === '') continue
         const where = `${prefix}${field}.${k}`
         const hint = field === 'headers' && k.toLowerCase() === 'authorization' ? 'MCP_TOKEN' : k
-        if ((SECRET_NAME.test(k) && !isSetting(v)) || looksSecret(v)) written[k] = secretValue(v, hint, where)
+        // The evaluation redacts every env and header value, so a committed file holds none but plain
+        // settings: flags, small numbers, one word (LOG_LEVEL=debug), descriptive headers.
+        const setting = isSetting(v) || (!SECRET_NAME.test(k) && /^[A-Za-z]{1,16}$/.test(v)) || (field === 'headers' && PLAIN_HEADERS.has(k.toLowerCase()))
+        if (!setting || looksSecret(v)) written[k] = secretValue(v, hint, where)
         else written[k] = urlPassword(v, k, where)
       }
     }
