@@ -11,12 +11,12 @@ import {
   OBSERVED_UNKNOWN_TOOL,
   observeToolCall,
   observedChecks,
-  outputSchemaCompilations,
   type ObserveContext
 } from '../src/conformance/observed.js'
 import type { McpTool, RawCallResponse, RawToolCall } from '../src/mcp/session.js'
 import type { Observation } from '../src/results/types.js'
 import { validateArgs } from '../src/scoring/args-schema.js'
+import { schemaCompilations as outputSchemaCompilations } from '../src/util/json-schema.js'
 
 const OUTPUT = { type: 'object', properties: { price: { type: 'number' } }, required: ['price'] }
 const GET_ITEM: McpTool = { name: 'get_item', inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, outputSchema: OUTPUT }

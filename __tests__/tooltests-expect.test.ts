@@ -6,7 +6,8 @@ import type { Json, ToolTestExpect } from '../src/config/types.js'
 import type { McpTool } from '../src/mcp/session.js'
 import type { AssertionCheck, StepResponse } from '../src/results/types.js'
 import { checkStep, responseText, responseValue, schemaProblem } from '../src/tooltests/expect.js'
-import { fileSnapshotStore, memorySnapshotStore, normaliseSnapshot, snapshotFileName, snapshotText, sortKeys, type SnapshotStore } from '../src/tooltests/snapshot.js'
+import { fileSnapshotStore, memorySnapshotStore, normaliseSnapshot, snapshotFileName, snapshotText, type SnapshotStore } from '../src/tooltests/snapshot.js'
+import { sortKeys } from '../src/util/objects.js'
 
 const text = (t: string) => ({ type: 'text', text: t })
 const ok = (structured: Json | null, ...texts: string[]): StepResponse => ({ kind: 'result', is_error: false, content: texts.map(text), structured_content: structured })

@@ -105,7 +105,7 @@ function toolTestsPlan(prepared: Prepared): ToolTestsPlan | null {
   const { suite, options } = prepared
   if (suite.tool_tests.length === 0) return null
   const snapshot_dir = shownPath(snapshotDir(options))
-  if (options.toolTests === 'off') return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool_tests is "off"', snapshot_dir, ids: [] }
+  if (options.toolTests === 'off') return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool tests are off', snapshot_dir, ids: [] }
   const selected = selectToolTests(suite, options.filter)
   if (selected.length === 0) return { status: 'skipped', reason: `the filter '${options.filter}' selects no tool test`, snapshot_dir, ids: [] }
   return { status: 'ran', reason: null, snapshot_dir, ids: selected.map((t) => t.id) }

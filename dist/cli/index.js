@@ -12359,7 +12359,7 @@ which.sync = whichSync
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4509);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3075);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
 // Done: nothing a server or a request left open may keep the process (and a CI step) alive.
@@ -12370,7 +12370,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4509:
+/***/ 3075:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -13230,8 +13230,78 @@ function validatorFor(dialect) {
 function dialectOf(schema) {
     return typeof schema.$schema === 'string' ? schema.$schema : '';
 }
+// Compiling costs far more than validating, and the same schema (a tool's outputSchema, its
+// inputSchema) is checked on every call: one compile per distinct schema text, failures kept too.
+const compiledByText = new Map();
+const compiledByObject = new WeakMap();
+let compilations = 0;
+/**
+ * Compile a JSON Schema once, under the dialect it names (2020-12 when it names none). Its `$id`
+ * is dropped (it would clash with another schema of the same id in the shared validator), and a
+ * remote `$ref` is never fetched: the compile fails with a problem that says so.
+ */
+function compileSchema(schema) {
+    const byObject = typeof schema === 'object' && schema !== null ? compiledByObject.get(schema) : undefined;
+    if (byObject)
+        return byObject;
+    let key;
+    try {
+        key = JSON.stringify(schema) ?? 'undefined';
+    }
+    catch {
+        return { problem: 'the schema is not JSON' };
+    }
+    let result = compiledByText.get(key);
+    if (!result) {
+        result = compile(schema);
+        compiledByText.set(key, result);
+    }
+    if (typeof schema === 'object' && schema !== null)
+        compiledByObject.set(schema, result);
+    return result;
+}
+/** How many schemas compileSchema has compiled (not served from its cache): for tests. */
+function schemaCompilations() {
+    return compilations;
+}
+function compile(schema) {
+    compilations++;
+    if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
+        return { problem: 'the schema is not a JSON Schema (an object or a boolean)' };
+    }
+    const dialect = typeof schema === 'boolean' ? '' : dialectOf(schema);
+    const ajv = validatorFor(dialect);
+    if (!ajv)
+        return { problem: `the schema declares an unsupported dialect ${dialect}` };
+    try {
+        const body = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema);
+        return { validate: ajv.compile(body) };
+    }
+    catch (error) {
+        const message = error.message.split('\n')[0];
+        return { problem: /resolve reference/i.test(message) ? `the schema cannot be compiled: ${message} (remote $refs are not fetched)` : `the schema cannot be compiled: ${message}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/util/objects.ts
+/** A plain object (not null, not an array): what JSON calls an object. */
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** The same value with every object's keys in sorted order, so that equal values print alike. */
+function sortKeys(value) {
+    if (Array.isArray(value))
+        return value.map(sortKeys);
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.keys(value)
+            .sort()
+            .map((k) => [k, sortKeys(value[k])]));
+    }
+    return value;
+}
 
 ;// CONCATENATED MODULE: ./src/conformance/observed.ts
+
 
 
 /**
@@ -13323,56 +13393,14 @@ function observe(call, tool, context) {
     return findings;
 }
 // ---- outputSchema ------------------------------------------------------------------------------
-/** Compiled output schemas by their JSON text: each distinct schema is compiled once per process. */
-const compiledByText = new Map();
-/** The same, by schema object: a second call on the same tool list skips even the stringify. */
-const compiledByObject = new WeakMap();
-let compilations = 0;
-/** How many output schemas have been compiled (each distinct one once); for tests. */
-function outputSchemaCompilations() {
-    return compilations;
-}
-/** The validator for a tool's outputSchema; null when it does not compile (tool-output-schema-valid owns that). */
+/**
+ * The validator for a tool's outputSchema (each distinct schema compiled once per process); null
+ * when it does not compile: tool-output-schema-valid owns that finding, and no loader is set, so
+ * a remote $ref is never fetched (§8) and such a schema is skipped here.
+ */
 function compiledOutputSchema(tool) {
-    const schema = tool.outputSchema;
-    if (typeof schema === 'object' && schema !== null) {
-        const known = compiledByObject.get(schema);
-        if (known !== undefined)
-            return known;
-    }
-    let key;
-    try {
-        key = JSON.stringify(schema);
-    }
-    catch {
-        return null;
-    }
-    let validate = compiledByText.get(key);
-    if (validate === undefined) {
-        validate = compile(schema);
-        compiledByText.set(key, validate);
-    }
-    if (typeof schema === 'object' && schema !== null)
-        compiledByObject.set(schema, validate);
-    return validate;
-}
-function compile(schema) {
-    compilations++;
-    if (typeof schema !== 'boolean' && !isObject(schema))
-        return null;
-    // The dialect the schema names, 2020-12 when it names none (§8); an unsupported one is not ours to judge.
-    const ajv = validatorFor(typeof schema === 'boolean' ? '' : dialectOf(schema));
-    if (!ajv)
-        return null;
-    try {
-        // A schema's own $id would clash with an earlier compile of the same id. No loader is set, so
-        // a remote $ref is never fetched (§8): ajv cannot resolve it, the compile fails, and we skip.
-        const cleaned = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema);
-        return ajv.compile(cleaned);
-    }
-    catch {
-        return null;
-    }
+    const compiled = compileSchema(tool.outputSchema);
+    return 'validate' in compiled ? compiled.validate : null;
 }
 function schemaErrors(validate, value) {
     let valid;
@@ -13508,9 +13536,6 @@ function describeError(error) {
     const code = typeof error.code === 'number' ? error.code : preview(error.code);
     return typeof error.message === 'string' ? `error ${code} (${trimEvidence(error.message, VALUE_CHARS)})` : `error ${code}`;
 }
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 /**
  * The observed checks as conformance results: one per check, always all of them, in a fixed
  * order. Identical findings from several places are one line naming where they were seen.
@@ -13607,9 +13632,7 @@ function describeResponse(exchange) {
 }
 const errorCode = (exchange) => exchange?.response.frame?.error?.code;
 const resultOf = (exchange) => exchange?.response.frame?.result;
-function common_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+
 
 ;// CONCATENATED MODULE: ./src/conformance/types.ts
 /** Layer 0: deterministic protocol conformance for MCP 2026-07-28. */
@@ -13650,23 +13673,23 @@ function checkDiscover(probe) {
         return [failed(DISCOVER_RESPONDS, why, probe.discover), ...[DISCOVER_VERSIONS, DISCOVER_CAPABILITIES, DISCOVER_SERVER_INFO].map((c) => skipped(c, 'no discover result'))];
     }
     const versions = result.supportedVersions;
-    const info = common_isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
+    const info = isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
     return [
         passed(DISCOVER_RESPONDS, 'server/discover answered', probe.discover),
         Array.isArray(versions) && versions.includes(MODERN_VERSION)
             ? passed(DISCOVER_VERSIONS, `supportedVersions: ${JSON.stringify(versions)}`)
             : failed(DISCOVER_VERSIONS, `supportedVersions must list ${MODERN_VERSION}; got ${JSON.stringify(versions)}`, probe.discover),
-        common_isObject(result.capabilities)
+        isObject(result.capabilities)
             ? passed(DISCOVER_CAPABILITIES, `capabilities: ${Object.keys(result.capabilities).join(', ') || '(none)'}`)
             : failed(DISCOVER_CAPABILITIES, 'the discover result has no capabilities object', probe.discover),
-        common_isObject(info) && typeof info.name === 'string'
+        isObject(info) && typeof info.name === 'string'
             ? passed(DISCOVER_SERVER_INFO, `serverInfo: ${String(info.name)} ${String(info.version ?? '')}`.trim())
             : failed(DISCOVER_SERVER_INFO, `the discover result's _meta has no ${META.serverInfo}`, probe.discover)
     ];
 }
 function toolNames(exchange) {
     const tools = resultOf(exchange)?.tools;
-    return Array.isArray(tools) ? tools.map((t) => (common_isObject(t) ? String(t.name) : '?')) : undefined;
+    return Array.isArray(tools) ? tools.map((t) => (isObject(t) ? String(t.name) : '?')) : undefined;
 }
 function checkToolsOrder(probe) {
     const [first, second] = probe.toolsList.map(toolNames);
@@ -13778,7 +13801,7 @@ function checkUnsupportedVersion(probe) {
         return failed(UNSUPPORTED_VERSION, `protocolVersion ${UNSUPPORTED_VERSION_SENT} got ${describeResponse(exchange)}${note}; expected -32022`, exchange);
     }
     const data = exchange.response.frame?.error?.data;
-    if (!common_isObject(data) || !Array.isArray(data.supported) || data.requested !== UNSUPPORTED_VERSION_SENT) {
+    if (!isObject(data) || !Array.isArray(data.supported) || data.requested !== UNSUPPORTED_VERSION_SENT) {
         return failed(UNSUPPORTED_VERSION, `-32022 without data.supported (array) and data.requested ("${UNSUPPORTED_VERSION_SENT}"): data is ${JSON.stringify(data)}`, exchange);
     }
     return passed(UNSUPPORTED_VERSION, `-32022, supported ${JSON.stringify(data.supported)}`, exchange);
@@ -13908,7 +13931,7 @@ function toolsOfPages(pages) {
     const all = pages.map((p) => resultOf(p)?.tools);
     if (!Array.isArray(all[0]))
         return undefined;
-    return all.flatMap((tools) => (Array.isArray(tools) ? tools : [])).filter(common_isObject).map((t) => ({ ...t, name: String(t.name) }));
+    return all.flatMap((tools) => (Array.isArray(tools) ? tools : [])).filter(isObject).map((t) => ({ ...t, name: String(t.name) }));
 }
 /** The tools/list page that lists `name`, for evidence (page 1 when none does). */
 function pageListing(probe, name) {
@@ -13923,7 +13946,7 @@ function listedTools(probe) {
 function refs(schema, path = '#') {
     if (Array.isArray(schema))
         return schema.flatMap((s, i) => refs(s, `${path}/${i}`));
-    if (!common_isObject(schema))
+    if (!isObject(schema))
         return [];
     const own = typeof schema.$ref === 'string' ? [{ ref: schema.$ref, at: path }] : [];
     return [...own, ...Object.entries(schema).flatMap(([k, v]) => (k === 'enum' || k === 'const' ? [] : refs(v, `${path}/${k}`)))];
@@ -13933,7 +13956,7 @@ const isRemote = (ref) => !ref.startsWith('#');
 function withoutRemoteRefs(schema) {
     if (Array.isArray(schema))
         return schema.map(withoutRemoteRefs);
-    if (!common_isObject(schema))
+    if (!isObject(schema))
         return schema;
     const out = {};
     for (const [k, v] of Object.entries(schema)) {
@@ -13947,7 +13970,7 @@ function withoutRemoteRefs(schema) {
 function compileProblem(schema) {
     if (typeof schema === 'boolean')
         return undefined;
-    if (!common_isObject(schema))
+    if (!isObject(schema))
         return 'is not a JSON Schema object';
     const dialect = dialectOf(schema);
     const ajv = validatorFor(dialect);
@@ -13976,7 +13999,7 @@ function checkSchemas(probe) {
     let outputs = 0;
     for (const tool of tools) {
         const input = tool.inputSchema;
-        if (!common_isObject(input))
+        if (!isObject(input))
             inputProblems.push(`${tool.name}: no inputSchema object`);
         else {
             if (input.type !== 'object')
@@ -14026,11 +14049,11 @@ function checkToolNames(probe) {
 }
 /** The schema a local `{"$ref": "#/..."}` points at, within the same root. */
 function resolveLocalRef(root, schema) {
-    if (!common_isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
+    if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
         return undefined;
     let node = root;
     for (const part of schema.$ref.slice(2).split('/'))
-        node = common_isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+        node = isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     return node;
 }
 /** Most tool-selection failures are description failures: warn about the usual ones. */
@@ -14041,9 +14064,9 @@ function lintTools(probe) {
     const thin = tools.filter((t) => typeof t.description !== 'string' || t.description.trim().split(/\s+/).filter(Boolean).length < 2);
     const undescribed = [];
     for (const tool of tools) {
-        const properties = common_isObject(tool.inputSchema) && common_isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+        const properties = isObject(tool.inputSchema) && isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
         for (const [name, schema] of Object.entries(properties)) {
-            const described = [schema, resolveLocalRef(tool.inputSchema, schema)].some((s) => common_isObject(s) && typeof s.description === 'string' && s.description.trim() !== '');
+            const described = [schema, resolveLocalRef(tool.inputSchema, schema)].some((s) => isObject(s) && typeof s.description === 'string' && s.description.trim() !== '');
             if (!described)
                 undescribed.push(`${tool.name}.${name}`);
         }
@@ -14080,7 +14103,7 @@ function checkTaskSupport(probe) {
     const tools = listedTools(probe);
     if (!tools)
         return skipped(TASK_SUPPORT_REQUIRED, 'no tool list');
-    const required = tools.filter((t) => common_isObject(t.execution) && t.execution.taskSupport === 'required').map((t) => t.name);
+    const required = tools.filter((t) => isObject(t.execution) && t.execution.taskSupport === 'required').map((t) => t.name);
     if (required.length === 0)
         return passed(TASK_SUPPORT_REQUIRED, 'no tool requires a task');
     return failed(TASK_SUPPORT_REQUIRED, `${required.join(', ')}: execution.taskSupport is "required", so they only run as tasks, which a 2026-07-28 client without the tasks extension does not start; they are not offered to the model`, pageListing(probe, required[0]));
@@ -14137,7 +14160,7 @@ function scanHeaderMarkers(inputSchema) {
     const seen = new Map();
     const where = (path) => (path.length ? path.join('.') : '<root>');
     const visit = (node, path, reachable) => {
-        if (!common_isObject(node))
+        if (!isObject(node))
             return;
         if ('x-mcp-header' in node) {
             const name = node['x-mcp-header'];
@@ -14157,14 +14180,14 @@ function scanHeaderMarkers(inputSchema) {
                 markers.push({ path, header: name, type: type });
             }
         }
-        if (common_isObject(node.properties))
+        if (isObject(node.properties))
             for (const [key, child] of Object.entries(node.properties))
                 visit(child, [...path, key], reachable);
         for (const keyword of UNREACHABLE_KEYWORDS) {
             const sub = node[keyword];
             if (sub === undefined)
                 continue;
-            const branches = Array.isArray(sub) ? sub : NAMED_SUBSCHEMAS.has(keyword) && common_isObject(sub) ? Object.values(sub) : [sub];
+            const branches = Array.isArray(sub) ? sub : NAMED_SUBSCHEMAS.has(keyword) && isObject(sub) ? Object.values(sub) : [sub];
             for (const branch of branches)
                 visit(branch, [...path, `<${keyword}>`], false);
         }
@@ -14260,25 +14283,25 @@ const WRONG_VALUE = {
 function mayCall(tool, mode) {
     if (mode === 'none')
         return false;
-    return mode === 'all' || (common_isObject(tool.annotations) && tool.annotations.readOnlyHint === true);
+    return mode === 'all' || (isObject(tool.annotations) && tool.annotations.readOnlyHint === true);
 }
 /** A local `{"$ref": "#/…"}` resolved within its root; other schemas as they are. */
 function resolved(root, schema) {
-    if (!common_isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
+    if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/'))
         return schema;
     let node = root;
     for (const part of schema.$ref.slice(2).split('/'))
-        node = common_isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+        node = isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     return node;
 }
 /** Arguments that break the schema: a required property left out, else a typed one given the wrong type. */
 function brokenArguments(inputSchema) {
-    if (!common_isObject(inputSchema))
+    if (!isObject(inputSchema))
         return undefined;
     const required = Array.isArray(inputSchema.required) ? inputSchema.required.filter((r) => typeof r === 'string') : [];
     if (required.length)
         return { args: {}, broken: `without the required ${required.map((r) => JSON.stringify(r)).join(', ')}` };
-    const properties = common_isObject(inputSchema.properties) ? inputSchema.properties : {};
+    const properties = isObject(inputSchema.properties) ? inputSchema.properties : {};
     for (const [name, schema] of Object.entries(properties)) {
         const type = resolved(inputSchema, schema)?.type;
         if (typeof type === 'string' && type in WRONG_VALUE)
@@ -14387,8 +14410,8 @@ function exchangesIn(value, found) {
     if (Array.isArray(value))
         for (const item of value)
             exchangesIn(item, found);
-    else if (common_isObject(value)) {
-        if (typeof value.method === 'string' && common_isObject(value.request) && common_isObject(value.response))
+    else if (isObject(value)) {
+        if (typeof value.method === 'string' && isObject(value.request) && isObject(value.response))
             found.add(value);
         else
             for (const child of Object.values(value))
@@ -14429,7 +14452,7 @@ function listOutcome(exchange, key) {
 }
 function checkCapabilities(probe) {
     const capabilities = resultOf(probe.discover)?.capabilities;
-    if (!common_isObject(capabilities))
+    if (!isObject(capabilities))
         return [CAPABILITIES_HONEST, CAPABILITIES_COMPLETE].map((c) => skipped(c, 'the discover result has no capabilities object'));
     const firstPage = (method) => probe.listPages?.[method]?.[0] ?? probe.otherLists.find((e) => e.method === method);
     const lists = [
@@ -33925,7 +33948,7 @@ async function probeServer(config, options = {}) {
         };
         const resources = (listPages['resources/list'] ?? []).flatMap((p) => {
             const listed = resultOf(p)?.resources;
-            return Array.isArray(listed) ? listed.filter(common_isObject) : [];
+            return Array.isArray(listed) ? listed.filter(isObject) : [];
         });
         if (capabilities.resources || resultOf(listPages['resources/list']?.[0])) {
             listPages['resources/templates/list'] = await listAll(main, page('resources/templates/list'), timeout);
@@ -33993,7 +34016,7 @@ function argumentsWith(path, value) {
 function probe_valueAt(args, path) {
     let node = args;
     for (const key of path)
-        node = common_isObject(node) ? node[key] : undefined;
+        node = isObject(node) ? node[key] : undefined;
     return node;
 }
 /** The Mcp-Param-* headers a conforming client sends for these arguments (§4). */
@@ -34217,7 +34240,7 @@ function fingerprintTools(tools) {
 function canonicalJson(value) {
     if (Array.isArray(value))
         return `[${value.map(canonicalJson).join(',')}]`;
-    if (common_isObject(value))
+    if (isObject(value))
         return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
     return JSON.stringify(value) ?? 'null';
 }
@@ -34253,7 +34276,7 @@ function modernReport(probe) {
         era: 'modern',
         negotiated_version: MODERN_VERSION,
         transport: probe.transport,
-        server_info: serverInfo(common_isObject(info) ? info[META.serverInfo] : undefined),
+        server_info: serverInfo(isObject(info) ? info[META.serverInfo] : undefined),
         duration_ms: 0,
         checks,
         migration: [],
@@ -34320,7 +34343,7 @@ function legacyReport(probe) {
         migration.push('Answer a read of a missing resource with -32602; -32002 is retired (§5).');
     else if (missing && missingCheck.status !== 'pass')
         migration.push(`Answer a read of a missing resource with -32602, not ${describeResponse(missing)} (§5).`);
-    const dialects = new Set((listedTools(probe) ?? []).map((t) => (common_isObject(t.inputSchema) && typeof t.inputSchema.$schema === 'string' ? t.inputSchema.$schema : null)).filter(Boolean));
+    const dialects = new Set((listedTools(probe) ?? []).map((t) => (isObject(t.inputSchema) && typeof t.inputSchema.$schema === 'string' ? t.inputSchema.$schema : null)).filter(Boolean));
     const old = [...dialects].filter((d) => !String(d).includes('2020-12'));
     if (old.length)
         migration.push(`Move tool schemas to JSON Schema 2020-12 (the default when $schema is absent); they declare ${old.join(', ')} (§8).`);
@@ -34370,7 +34393,7 @@ function legacyReport(probe) {
     };
 }
 function serverInfo(value) {
-    return common_isObject(value) && typeof value.name === 'string' ? { name: value.name, version: typeof value.version === 'string' ? value.version : '' } : null;
+    return isObject(value) && typeof value.name === 'string' ? { name: value.name, version: typeof value.version === 'string' ? value.version : '' } : null;
 }
 /** The conformance gate: fail on error-severity failures (default), on warnings too, or never. */
 function conformancePassed(report, failOn) {
@@ -47597,6 +47620,7 @@ function nearest(word, known) {
 
 
 
+
 /**
  * Parse the `server_config` input: inline JSON, or a path to a JSON file. Accepts eval-action's
  * shapes (stdio `{command, args, env}`, remote `{url, headers}`) and the `mcpServers` wrapper
@@ -47665,9 +47689,9 @@ function validateServerConfig(data, where, env, prefix) {
     const fail = (message, path) => {
         throw new ConfigError(message, { ...where, path: path === undefined ? prefix.replace(/\.$/, '') || undefined : prefix + path });
     };
-    if (!server_config_isObject(data))
+    if (!isObject(data))
         return fail('must be a JSON object');
-    if (server_config_isObject(data.mcpServers)) {
+    if (isObject(data.mcpServers)) {
         const names = Object.keys(data.mcpServers);
         if (names.length !== 1)
             return fail(`mcpServers must hold exactly one server (found ${names.length})`, 'mcpServers');
@@ -47751,7 +47775,7 @@ function validateServerConfig(data, where, env, prefix) {
 function stringMap(value, path, fail) {
     if (value === undefined || value === null)
         return {};
-    if (!server_config_isObject(value))
+    if (!isObject(value))
         return fail('must be an object of strings', path);
     const out = {};
     for (const [k, v] of Object.entries(value)) {
@@ -47763,9 +47787,6 @@ function stringMap(value, path, fail) {
             fail('must be a string', `${path}.${k}`);
     }
     return out;
-}
-function server_config_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 /**
  * Where a JSON syntax error is. Node names an offset for some errors and nothing for others,
@@ -48871,6 +48892,7 @@ function splitLines(text) {
 
 
 
+
 /** Snapshots as files in `dir`, which is made on the first write. */
 function fileSnapshotStore(dir, options) {
     const file = (name) => {
@@ -48925,16 +48947,6 @@ function normaliseSnapshot(isError, value, ignore) {
 /** Pretty JSON, two spaces, a trailing newline: what a snapshot file holds. */
 function snapshotText(doc) {
     return `${JSON.stringify(doc, null, 2)}\n`;
-}
-function sortKeys(value) {
-    if (Array.isArray(value))
-        return value.map(sortKeys);
-    if (value !== null && typeof value === 'object') {
-        return Object.fromEntries(Object.keys(value)
-            .sort()
-            .map((k) => [k, sortKeys(value[k])]));
-    }
-    return value;
 }
 const MAX_DIFF = 20_000;
 /**
@@ -49148,46 +49160,13 @@ function checkExtraSchema(schema, value) {
     const actual = value.value;
     return verdict.ok ? make('schema', null, true, schema, actual, 'the value conforms to the schema') : make('schema', null, false, schema, actual, `the value does not conform to the schema: ${verdict.reason}`);
 }
-// Compiling a schema costs far more than validating with it, and the same outputSchema is checked
-// on every call of its tool: one compile per distinct schema (a failed compile is kept too).
-const expect_compiled = new Map();
-function expect_compile(schema) {
-    const key = JSON.stringify(schema);
-    const cached = expect_compiled.get(key);
-    if (cached)
-        return cached;
-    let result;
-    if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
-        result = { problem: 'the schema is not a JSON Schema (an object or a boolean)' };
-    }
-    else {
-        const dialect = typeof schema === 'boolean' ? '' : dialectOf(schema);
-        const ajv = validatorFor(dialect);
-        if (!ajv)
-            result = { problem: `the schema declares an unsupported dialect ${dialect}` };
-        else {
-            try {
-                // An $id would clash with another schema of the same $id in the shared validator, and
-                // is no use here: remote references are never fetched.
-                const body = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema);
-                result = { validate: ajv.compile(body) };
-            }
-            catch (error) {
-                const message = error.message.split('\n')[0];
-                result = { problem: /resolve reference/i.test(message) ? `the schema cannot be compiled: ${message} (remote $refs are not fetched)` : `the schema cannot be compiled: ${message}` };
-            }
-        }
-    }
-    expect_compiled.set(key, result);
-    return result;
-}
 /** Why a schema cannot be used (for the loader to check `expect.schema` before any run); undefined when it compiles. */
 function schemaProblem(schema) {
-    const result = expect_compile(schema);
+    const result = compileSchema(schema);
     return 'problem' in result ? result.problem : undefined;
 }
 function expect_validate(schema, value) {
-    const result = expect_compile(schema);
+    const result = compileSchema(schema);
     if ('problem' in result)
         return { ok: false, reason: result.problem };
     if (result.validate(value))
@@ -64165,6 +64144,7 @@ function leaderExit(child, ms) {
 }
 
 ;// CONCATENATED MODULE: ./src/mcp/wire-tap.ts
+
 /**
  * Watches a transport's frames without changing them: the SDK parses, strips (`resultType`) and
  * rejects (invalid content blocks) what a server sends, and the conformance checks on real calls
@@ -64221,14 +64201,14 @@ class WireTap {
         };
     }
     sent(message) {
-        if (this.windows.size === 0 || !isRecord(message) || message.method !== 'tools/call' || message.id === undefined)
+        if (this.windows.size === 0 || !isObject(message) || message.method !== 'tools/call' || message.id === undefined)
             return;
         this.calls.set(message.id, { id: message.id, request: message, sentAt: performance.now() });
         for (const ids of this.windows)
             ids.push(message.id);
     }
     received(message) {
-        if (!isRecord(message) || !('result' in message || 'error' in message))
+        if (!isObject(message) || !('result' in message || 'error' in message))
             return;
         const call = this.calls.get(message.id);
         if (!call || call.response)
@@ -64237,11 +64217,9 @@ class WireTap {
         call.receivedAt = performance.now();
     }
 }
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 ;// CONCATENATED MODULE: ./src/mcp/session.ts
+
 
 
 
@@ -64398,7 +64376,7 @@ async function openSession(config, options) {
             const error = frame.error;
             const response = error !== undefined
                 ? { kind: 'error', error: { code: typeof error.code === 'number' ? error.code : NaN, message: String(error.message ?? ''), ...(error.data !== undefined ? { data: error.data } : {}) } }
-                : { kind: 'result', result: session_isRecord(frame.result) ? frame.result : {} };
+                : { kind: 'result', result: isObject(frame.result) ? frame.result : {} };
             return { name, args, request: answer.request, response, latency_ms };
         }
         if (thrown === undefined)
@@ -64443,9 +64421,6 @@ const ACCEPT_ANY_OUTPUT = {
         return (input) => ({ valid: true, data: input, errorMessage: undefined });
     }
 };
-function session_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 /** A JSON-RPC error answered by the server: the model should see it, as eval-action does. */
 function isPeerError(error) {
     return error instanceof Error && error.name === 'ProtocolError' && typeof error.code === 'number';
@@ -64697,7 +64672,6 @@ function abortReason(signal) {
 
 ;// CONCATENATED MODULE: ./src/scoring/args-schema.ts
 
-const args_schema_compiled = new Map();
 /**
  * Validate a call's arguments against the tool's own `inputSchema`. Returns null when there is
  * no schema to hold them to (an unknown tool, a resource) or the schema itself does not compile.
@@ -64705,20 +64679,10 @@ const args_schema_compiled = new Map();
 function validateArgs(schema, args) {
     if (!schema)
         return null;
-    const key = JSON.stringify(schema);
-    let validate = args_schema_compiled.get(key);
-    if (validate === undefined) {
-        const { $id: _id, ...rest } = schema;
-        try {
-            validate = validatorFor(dialectOf(schema))?.compile(rest) ?? null;
-        }
-        catch {
-            validate = null;
-        }
-        args_schema_compiled.set(key, validate);
-    }
-    if (!validate)
+    const compiled = compileSchema(schema);
+    if (!('validate' in compiled))
         return null;
+    const { validate } = compiled;
     if (validate(args))
         return { valid: true };
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
@@ -67709,7 +67673,7 @@ function toolTestsPlan(prepared) {
         return null;
     const snapshot_dir = shownPath(snapshotDir(options));
     if (options.toolTests === 'off')
-        return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool_tests is "off"', snapshot_dir, ids: [] };
+        return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool tests are off', snapshot_dir, ids: [] };
     const selected = selectToolTests(suite, options.filter);
     if (selected.length === 0)
         return { status: 'skipped', reason: `the filter '${options.filter}' selects no tool test`, snapshot_dir, ids: [] };

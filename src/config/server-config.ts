@@ -3,6 +3,7 @@ import { LineCounter, parseDocument } from 'yaml'
 import { ConfigError } from './errors.js'
 import { nearest } from '../util/suggest.js'
 import type { ServerConfig } from './types.js'
+import { isObject } from '../util/objects.js'
 
 export interface ServerConfigOptions {
   /** The input's name, for messages. */
@@ -167,9 +168,6 @@ function stringMap(value: unknown, path: string, fail: (m: string, p?: string) =
   return out
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
 
 /**
  * Where a JSON syntax error is. Node names an offset for some errors and nothing for others,

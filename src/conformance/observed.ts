@@ -1,10 +1,11 @@
 import type { ValidateFunction } from 'ajv'
 import type { McpTool, RawToolCall } from '../mcp/session.js'
 import type { ObservedCalls, Observation } from '../results/types.js'
-import { dialectOf, validatorFor } from '../util/json-schema.js'
+import { compileSchema } from '../util/json-schema.js'
 import { trimEvidence } from '../util/text.js'
 import type { CheckSpec } from './checks/common.js'
 import type { CheckResult, CheckSeverity } from './types.js'
+import { isObject } from '../util/objects.js'
 
 /**
  * Conformance observed on real calls: every tool result a tool test or a behaviour run sees is
@@ -108,53 +109,14 @@ function observe(call: RawToolCall, tool: McpTool | undefined, context: ObserveC
 
 // ---- outputSchema ------------------------------------------------------------------------------
 
-/** Compiled output schemas by their JSON text: each distinct schema is compiled once per process. */
-const compiledByText = new Map<string, ValidateFunction | null>()
-/** The same, by schema object: a second call on the same tool list skips even the stringify. */
-const compiledByObject = new WeakMap<object, ValidateFunction | null>()
-let compilations = 0
-
-/** How many output schemas have been compiled (each distinct one once); for tests. */
-export function outputSchemaCompilations(): number {
-  return compilations
-}
-
-/** The validator for a tool's outputSchema; null when it does not compile (tool-output-schema-valid owns that). */
+/**
+ * The validator for a tool's outputSchema (each distinct schema compiled once per process); null
+ * when it does not compile: tool-output-schema-valid owns that finding, and no loader is set, so
+ * a remote $ref is never fetched (§8) and such a schema is skipped here.
+ */
 function compiledOutputSchema(tool: McpTool): ValidateFunction | null {
-  const schema: unknown = tool.outputSchema
-  if (typeof schema === 'object' && schema !== null) {
-    const known = compiledByObject.get(schema)
-    if (known !== undefined) return known
-  }
-  let key: string
-  try {
-    key = JSON.stringify(schema)
-  } catch {
-    return null
-  }
-  let validate = compiledByText.get(key)
-  if (validate === undefined) {
-    validate = compile(schema)
-    compiledByText.set(key, validate)
-  }
-  if (typeof schema === 'object' && schema !== null) compiledByObject.set(schema, validate)
-  return validate
-}
-
-function compile(schema: unknown): ValidateFunction | null {
-  compilations++
-  if (typeof schema !== 'boolean' && !isObject(schema)) return null
-  // The dialect the schema names, 2020-12 when it names none (§8); an unsupported one is not ours to judge.
-  const ajv = validatorFor(typeof schema === 'boolean' ? '' : dialectOf(schema))
-  if (!ajv) return null
-  try {
-    // A schema's own $id would clash with an earlier compile of the same id. No loader is set, so
-    // a remote $ref is never fetched (§8): ajv cannot resolve it, the compile fails, and we skip.
-    const cleaned = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema)
-    return ajv.compile(cleaned)
-  } catch {
-    return null
-  }
+  const compiled = compileSchema(tool.outputSchema)
+  return 'validate' in compiled ? compiled.validate : null
 }
 
 function schemaErrors(validate: ValidateFunction, value: unknown): string[] {
@@ -276,9 +238,6 @@ function describeError(error: unknown): string {
   return typeof error.message === 'string' ? `error ${code} (${trimEvidence(error.message, VALUE_CHARS)})` : `error ${code}`
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 // ---- the checks --------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config/types.js'
 import { contentToText } from './content.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { WireTap } from './wire-tap.js'
+import { isObject } from '../util/objects.js'
 
 export interface McpTool {
   name: string
@@ -225,7 +226,7 @@ async function openSession(
       const response: RawCallResponse =
         error !== undefined
           ? { kind: 'error', error: { code: typeof error.code === 'number' ? error.code : NaN, message: String(error.message ?? ''), ...(error.data !== undefined ? { data: error.data } : {}) } }
-          : { kind: 'result', result: isRecord(frame.result) ? frame.result : {} }
+          : { kind: 'result', result: isObject(frame.result) ? frame.result : {} }
       return { name, args, request: answer.request, response, latency_ms }
     }
     if (thrown === undefined) throw new ServerError(`tool call '${name}' got an answer the client could not match to its request`, stderrTail())
@@ -274,9 +275,6 @@ const ACCEPT_ANY_OUTPUT: jsonSchemaValidator = {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** A JSON-RPC error answered by the server: the model should see it, as eval-action does. */
 function isPeerError(error: unknown): boolean {

@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/client'
+import { isObject } from '../util/objects.js'
 
 /** A tools/call as it went over the wire, with its answer once one came. */
 export interface TappedCall {
@@ -73,13 +74,13 @@ export class WireTap {
   }
 
   private sent(message: unknown): void {
-    if (this.windows.size === 0 || !isRecord(message) || message.method !== 'tools/call' || message.id === undefined) return
+    if (this.windows.size === 0 || !isObject(message) || message.method !== 'tools/call' || message.id === undefined) return
     this.calls.set(message.id, { id: message.id, request: message, sentAt: performance.now() })
     for (const ids of this.windows) ids.push(message.id)
   }
 
   private received(message: unknown): void {
-    if (!isRecord(message) || !('result' in message || 'error' in message)) return
+    if (!isObject(message) || !('result' in message || 'error' in message)) return
     const call = this.calls.get(message.id)
     if (!call || call.response) return
     call.response = message
@@ -87,6 +88,3 @@ export class WireTap {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

@@ -1,8 +1,5 @@
-import type { ValidateFunction } from 'ajv'
 import type { Json } from '../config/types.js'
-import { dialectOf, validatorFor } from '../util/json-schema.js'
-
-const compiled = new Map<string, ValidateFunction | null>()
+import { compileSchema } from '../util/json-schema.js'
 
 /**
  * Validate a call's arguments against the tool's own `inputSchema`. Returns null when there is
@@ -10,18 +7,9 @@ const compiled = new Map<string, ValidateFunction | null>()
  */
 export function validateArgs(schema: Record<string, unknown> | undefined, args: Record<string, Json>): { valid: boolean; errors?: string } | null {
   if (!schema) return null
-  const key = JSON.stringify(schema)
-  let validate = compiled.get(key)
-  if (validate === undefined) {
-    const { $id: _id, ...rest } = schema
-    try {
-      validate = validatorFor(dialectOf(schema))?.compile(rest) ?? null
-    } catch {
-      validate = null
-    }
-    compiled.set(key, validate)
-  }
-  if (!validate) return null
+  const compiled = compileSchema(schema)
+  if (!('validate' in compiled)) return null
+  const { validate } = compiled
   if (validate(args)) return { valid: true }
   const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ')
   return { valid: false, errors }

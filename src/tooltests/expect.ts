@@ -1,10 +1,9 @@
-import type { ValidateFunction } from 'ajv'
 import type { Json, ToolTestStep } from '../config/types.js'
 import type { McpTool } from '../mcp/session.js'
 import { contentToText } from '../mcp/content.js'
 import type { AssertionCheck, StepResponse } from '../results/types.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
-import { dialectOf, validatorFor } from '../util/json-schema.js'
+import { compileSchema } from '../util/json-schema.js'
 import { queryValues } from './jsonpath.js'
 import { matchValue, show, trimForReport } from './matchers.js'
 import { compareSnapshot, normaliseSnapshot, snapshotFileName, type SnapshotStore } from './snapshot.js'
@@ -154,45 +153,14 @@ function checkExtraSchema(schema: Json, value: ReturnType<typeof responseValue>)
   return verdict.ok ? make('schema', null, true, schema, actual, 'the value conforms to the schema') : make('schema', null, false, schema, actual, `the value does not conform to the schema: ${verdict.reason}`)
 }
 
-// Compiling a schema costs far more than validating with it, and the same outputSchema is checked
-// on every call of its tool: one compile per distinct schema (a failed compile is kept too).
-const compiled = new Map<string, { validate: ValidateFunction } | { problem: string }>()
-
-function compile(schema: Json): { validate: ValidateFunction } | { problem: string } {
-  const key = JSON.stringify(schema)
-  const cached = compiled.get(key)
-  if (cached) return cached
-  let result: { validate: ValidateFunction } | { problem: string }
-  if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
-    result = { problem: 'the schema is not a JSON Schema (an object or a boolean)' }
-  } else {
-    const dialect = typeof schema === 'boolean' ? '' : dialectOf(schema)
-    const ajv = validatorFor(dialect)
-    if (!ajv) result = { problem: `the schema declares an unsupported dialect ${dialect}` }
-    else {
-      try {
-        // An $id would clash with another schema of the same $id in the shared validator, and
-        // is no use here: remote references are never fetched.
-        const body = typeof schema === 'boolean' ? schema : (({ $id: _id, ...rest }) => rest)(schema)
-        result = { validate: ajv.compile(body) }
-      } catch (error) {
-        const message = (error as Error).message.split('\n')[0]
-        result = { problem: /resolve reference/i.test(message) ? `the schema cannot be compiled: ${message} (remote $refs are not fetched)` : `the schema cannot be compiled: ${message}` }
-      }
-    }
-  }
-  compiled.set(key, result)
-  return result
-}
-
 /** Why a schema cannot be used (for the loader to check `expect.schema` before any run); undefined when it compiles. */
 export function schemaProblem(schema: Json): string | undefined {
-  const result = compile(schema)
+  const result = compileSchema(schema)
   return 'problem' in result ? result.problem : undefined
 }
 
 function validate(schema: Json, value: Json): { ok: true } | { ok: false; reason: string } {
-  const result = compile(schema)
+  const result = compileSchema(schema)
   if ('problem' in result) return { ok: false, reason: result.problem }
   if (result.validate(value)) return { ok: true }
   const errors = (result.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)

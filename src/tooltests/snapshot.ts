@@ -3,6 +3,7 @@ import { basename, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import type { Json } from '../config/types.js'
 import type { AssertionCheck } from '../results/types.js'
+import { sortKeys } from '../util/objects.js'
 import { removePaths } from './jsonpath.js'
 import { deepEqual, trimForReport } from './matchers.js'
 
@@ -82,18 +83,6 @@ export function normaliseSnapshot(isError: boolean, value: Json, ignore: string[
 /** Pretty JSON, two spaces, a trailing newline: what a snapshot file holds. */
 export function snapshotText(doc: SnapshotDocument): string {
   return `${JSON.stringify(doc, null, 2)}\n`
-}
-
-export function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortKeys(value[k])])
-    )
-  }
-  return value
 }
 
 const MAX_DIFF = 20_000

@@ -50,6 +50,4 @@ export const errorCode = (exchange: Exchange | undefined): number | undefined =>
 
 export const resultOf = (exchange: Exchange | undefined): Record<string, unknown> | undefined => exchange?.response.frame?.result
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+export { isObject } from '../../util/objects.js'

@@ -1,0 +1,19 @@
+import type { Json } from '../config/types.js'
+
+/** A plain object (not null, not an array): what JSON calls an object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The same value with every object's keys in sorted order, so that equal values print alike. */
+export function sortKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys(value[k])])
+    )
+  }
+  return value
+}
