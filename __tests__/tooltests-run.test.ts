@@ -238,3 +238,23 @@ test('--only-tool-tests on a suite without tool tests is an error, not a green c
   expect(code).toBe(2)
   expect(stderr).toContain('has no tool_tests, but only tool tests were asked for')
 })
+
+describe('the flags reach what they set', () => {
+  test('--only-tool-tests with another --tool-tests is a usage error naming both', async () => {
+    const { code, stderr } = await runCli(['--server-config', server(), '--eval-cases', suite(BIN_OF_SKILLET), '--only-tool-tests', '--tool-tests', 'off'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('--only-tool-tests: cannot be combined with --tool-tests off')
+  })
+
+  test('--conformance-probes: safe probes the read-only tools only and names them; none calls no tool', async () => {
+    const probe = async (set: string[]) => {
+      await runCli(['--server-config', server(), '--eval-cases', suite(BIN_OF_SKILLET), ...set])
+      return results().conformance!.checks.find((c) => c.id === 'invalid-arguments-result')!
+    }
+    const safe = await probe([])
+    expect(safe.status).toBe('pass')
+    expect(safe.message).toBe('called get_item, get_order, describe_item with broken arguments: isError results; not called, not annotated readOnlyHint: true (probes: safe): create_order')
+    expect((await probe(['--conformance-probes', 'all'])).message).toContain('called get_item, create_order, get_order, describe_item')
+    expect((await probe(['--conformance-probes', 'none'])).status).toBe('skip')
+  })
+})

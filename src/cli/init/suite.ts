@@ -182,23 +182,19 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
       ])
     )
   }
-  const negatives: YAMLMap[] = [
+  // A prompt no tool should answer: calling any tool fails it.
+  const noTool = (slug: string, prompt: string, rubric: string) =>
     map(doc, [
-      ['id', ids.take('no-tool', 'small-talk')],
-      ['prompt', "Thanks, that's all for now. Tell me a short joke before I go?"],
-      ['rubric', 'The answer replies briefly and kindly (a joke is fine), without claiming to have looked anything up.'],
-      ['required_tools', null],
-      ['expect_tool', null],
-      ['tags', flowSeq(doc, ['negative'])]
-    ]),
-    map(doc, [
-      ['id', ids.take('no-tool', 'unknowable')],
-      ['prompt', 'What did I have for breakfast this morning?'],
-      ['rubric', 'The answer says it cannot know that, and makes nothing up.'],
+      ['id', ids.take('no-tool', slug)],
+      ['prompt', prompt],
+      ['rubric', rubric],
       ['required_tools', null],
       ['expect_tool', null],
       ['tags', flowSeq(doc, ['negative'])]
     ])
+  const negatives: YAMLMap[] = [
+    noTool('small-talk', "Thanks, that's all for now. Tell me a short joke before I go?", 'The answer replies briefly and kindly (a joke is fine), without claiming to have looked anything up.'),
+    noTool('unknowable', 'What did I have for breakfast this morning?', 'The answer says it cannot know that, and makes nothing up.')
   ]
   if (destructive.length > 0) {
     negatives.push(
