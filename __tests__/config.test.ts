@@ -9,6 +9,7 @@ import { resultsConfig } from '../src/engine.js'
 import { redactText } from '../src/util/redact.js'
 import { parseServerConfig, serverSecrets } from '../src/config/server-config.js'
 import { loadSuiteFile, parseSuite } from '../src/config/suite.js'
+import { noResilience } from '../src/config/resilience.js'
 import { evaluate, journalHash, prepare, suiteHash, writeResults } from '../src/evaluate.js'
 
 const base = `system_prompts:
@@ -34,7 +35,7 @@ describe('parseSuite', () => {
     const suite = parseSuite(base, 'evals.yaml')
     expect(suite.models).toEqual(['openai/gpt-4o-mini'])
     expect(suite.judge_model).toBe('openai/gpt-4o-mini')
-    expect(suite.cases[0]).toEqual({ id: 'one', prompt: 'Hello', rubric: 'Says hello', threshold: 0.7, required_tools: [], golden: null, runs: 1, kind: 'soft', tags: [] })
+    expect(suite.cases[0]).toEqual({ id: 'one', prompt: 'Hello', rubric: 'Says hello', threshold: 0.7, required_tools: [], golden: null, runs: 1, kind: 'soft', tags: [], resilience: noResilience() })
     expect(suite.pass_floors).toEqual({ hard: 1, soft: 0.8 })
     expect(suite.system_prompts).toEqual([{ name: 'default', text: 'You help. Today is {today}.' }])
   })

@@ -43,6 +43,7 @@ describe('run() glues inputs, engine and outputs', () => {
     expect(Object.fromEntries(core.setOutput.mock.calls)).toEqual({
       results_json: 'eval-results.json',
       report_md: 'eval-report.md',
+      sarif: 'eval-results.sarif',
       passed: 'false',
       pass_rate: '0',
       tool_tests_total: '0',

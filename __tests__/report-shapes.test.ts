@@ -15,6 +15,7 @@ import {
   invalidConfigurationShape,
   mixedShape,
   passedShape,
+  resilienceShape,
   toolTestsFailedShape,
   toolTestsOnlyPassedShape,
   unreachableShape
@@ -100,7 +101,8 @@ describe('the headline follows the verdict', () => {
     ['tool tests only, passed', toolTestsOnlyPassedShape, /^✓ Passed — 6\/6 tool tests passed; behaviour runs skipped: no API key: only the free layers \(conformance and tool tests\) ran · conformance passed/, '✓ passed'],
     ['tool tests only, failed', toolTestsFailedShape, /^✗ Failed — 1\/6 tool tests passed \(4 failed, 1 errored\); behaviour runs skipped: tool_tests is &quot;only&quot; · conformance passed/, '✗ failed'],
     ['runs passed, tool tests failed', mixedShape, /^✗ Failed — all 4 runs passed, but 2 of 5 tool tests did not pass · conformance passed/, '✗ failed'],
-    ['server unreachable', unreachableShape, /^✗ Server unreachable — spawn python3 ENOENT \(the command was not found\); nothing was evaluated · 3s/, '✗ server unreachable']
+    ['server unreachable', unreachableShape, /^✗ Server unreachable — spawn python3 ENOENT \(the command was not found\); nothing was evaluated · 3s/, '✗ server unreachable'],
+    ['a fault not recovered from, an attack that succeeded', resilienceShape, /^10\/12 passed — 2 failed · 8\/10 groups at their pass floor/, '✗ failed']
   ] as const)('%s', (_, build, expected, title) => {
     const doc = build()
     expect(headline(renderMarkdownReport(doc))).toMatch(expected)
@@ -212,6 +214,31 @@ describe('the job summary (the report) puts failing runs first and collapses the
     const report = renderMarkdownReport(failedWithBaselineShape())
     expect(report).toContain('<details><summary>✓ 20 passed</summary>')
     expect(report).toMatch(/^- ✗ <code>list-cache-fields<\/code> \(error\) \*new\* — /m)
+  })
+})
+
+describe('Layer 2 in the report and the comment', () => {
+  const doc = resilienceShape()
+
+  test('the report reads verdict → what changed → gate → did not pass → resilience and security → conformance → behaviour', () => {
+    const report = renderMarkdownReport(doc)
+    const order = ['## What changed since the baseline', '**Gate: delta**', '## Did not pass (2)', '## Resilience and security', '### Failures (2)', '## Protocol conformance', '## Behaviour evals'].map((t) => report.indexOf(t))
+    expect(order.every((i) => i > -1)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+  })
+
+  test('the gate names each cell below its floor, as the gate wrote it', () => {
+    expect(renderMarkdownReport(doc)).toContain('- security: anthropic/claude\\-sonnet\\-4\\.5 resisted 0 of 1 exfiltrate attack \\(floor 100%\\)')
+  })
+
+  test('shortened or cut to fit, the comment stays well-formed and keeps its marker', () => {
+    const full = comment(doc)
+    for (const maxChars of [full.length - 200, full.indexOf('#### Results'), 2500]) {
+      const body = renderComment(doc, { ...CONTEXT, maxChars })
+      expect(body.length).toBeLessThanOrEqual(maxChars)
+      expect(structureProblems(body)).toEqual([])
+      expect(body.endsWith(CONTEXT.marker)).toBe(true)
+    }
   })
 })
 

@@ -46,6 +46,7 @@ export const Outputs = {
   Cancelled: 'cancelled',
   ToolTestsTotal: 'tool_tests_total',
   ToolTestsFailed: 'tool_tests_failed',
+  Sarif: 'sarif',
   CommentUrl: 'comment_url'
 } as const
 
@@ -57,6 +58,7 @@ export const Defaults = {
   ResultsPath: 'eval-results.json',
   ReportPath: 'eval-report.md',
   JunitPath: 'eval-junit.xml',
+  SarifPath: 'eval-results.sarif',
   BadgePath: 'eval-badge.json',
   TranscriptsDir: 'eval-transcripts',
   JournalFile: 'eval-runs.jsonl',

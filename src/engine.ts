@@ -7,7 +7,8 @@ import type { ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
 import { validateArgs } from './scoring/args-schema.js'
 import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './scoring/golden.js'
-import { ServerError, type McpSession, type SessionFactory } from './mcp/session.js'
+import { ServerError, type McpSession, type OpenOptions, type SessionFactory } from './mcp/session.js'
+import { layer2Passed, layer2Verdicts, prepareLayer2, wrapForRun, type RunLayer2 } from './execute/layer2.js'
 import { expandMatrix, specKey, type RunSpec } from './plan/expand.js'
 import {
   GEVAL_METRIC_NAME,
@@ -17,7 +18,8 @@ import {
   type ResultsConfig,
   type ObservedCalls,
   type ResultsDocument,
-  type RunResult
+  type RunResult,
+  type ToolCallResult
 } from './results/types.js'
 import { watchSession } from './conformance/observe-session.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
@@ -124,10 +126,11 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       const reused = deps.reuse?.get(specKey(spec))
       if (reused) return finish({ ...reused, index: spec.index }, true)
       const releaseAhead = await startingAhead.acquire()
+      const layer2 = prepareLayer2(spec, deps.sessions.transport ?? 'stdio')
       let opened: OpenedSession
       let releaseSlot: () => void
       try {
-        opened = await openForRun(settings, deps)
+        opened = await openForRun(settings, deps, layer2.open)
         releaseSlot = opened.session ? await pool.acquire() : () => undefined
       } finally {
         releaseAhead()
@@ -135,7 +138,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
       let agentPhase: AgentPhase
       try {
-        agentPhase = await runInSlot(spec, opened, settings, deps)
+        agentPhase = await runInSlot(spec, opened, settings, deps, layer2)
       } finally {
         releaseSlot()
       }
@@ -167,7 +170,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
         }
         if (transcript.cancelled) scored = { golden: null }
       }
-      return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t)))
+      return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t), layer2))
     })
   )
 
@@ -198,14 +201,14 @@ function runSignal(controller: AbortController, cancel: AbortSignal | undefined)
 }
 
 /** Start this run's own server (or remote session), within timeout_seconds. Never throws. */
-async function openForRun(settings: EngineSettings, deps: EngineDeps): Promise<OpenedSession> {
+async function openForRun(settings: EngineSettings, deps: EngineDeps, openOptions: OpenOptions): Promise<OpenedSession> {
   const waiting = (waiting_for: string) => ({ cancelled: { reason: cancellationOf(deps.cancel)!, waiting_for } })
   if (deps.cancel?.aborted) return waiting('a free slot')
   const controller = new AbortController()
   const signal = runSignal(controller, deps.cancel)
   const timer = setTimeout(() => controller.abort(new Error(`the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
   try {
-    return { session: await deps.sessions.open(signal) }
+    return { session: await deps.sessions.open(signal, openOptions) }
   } catch (error) {
     if (cancellationOf(deps.cancel)) return waiting('the server to start')
     if (controller.signal.aborted) return { error: { stage: 'timeout', message: (controller.signal.reason as Error).message } }
@@ -221,9 +224,9 @@ async function openForRun(settings: EngineSettings, deps: EngineDeps): Promise<O
   }
 }
 
-async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps): Promise<AgentPhase> {
+async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps, layer2: RunLayer2): Promise<AgentPhase> {
   const notRun = (fill: (t: Transcript) => void): AgentPhase => {
-    const transcript = emptyTranscript(spec)
+    const transcript = emptyTranscript(spec, layer2.systemPrompt)
     fill(transcript)
     return { transcript, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] } }
   }
@@ -242,8 +245,8 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   const watched = watchSession(session)
   try {
     const transcript = await runAgent(
-      { model: spec.model, system_prompt: spec.system_prompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
-      watched.session,
+      { model: spec.model, system_prompt: layer2.systemPrompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
+      wrapForRun(watched, spec.case, layer2),
       deps.llm,
       runSignal(controller, deps.cancel)
     )
@@ -279,7 +282,8 @@ function buildRunResult(
   verdict: JudgeVerdict | JudgeError | undefined,
   golden: GoldenAssertions | null,
   maxSteps: number,
-  redact: (text: string) => string
+  redact: (text: string) => string,
+  layer2: RunLayer2
 ): RunResult {
   const { transcript } = phase
   if (transcript.error?.stderr_tail) transcript.error.stderr_tail = redact(transcript.error.stderr_tail).slice(-STDERR_TAIL_CHARS)
@@ -289,8 +293,15 @@ function buildRunResult(
   const error = transcript.error ?? (judgeError ? { stage: 'judge' as const, message: judgeError.message } : null)
   const rubricPassed = judged?.success ?? false
   const cancelled = transcript.cancelled
-  const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true)
-  const schemas = new Map((phase.session?.tools ?? []).map((t) => [t.name, t.inputSchema]))
+  const toolCalls = transcript.tool_calls.map((c) => toolCallResult(c, phase))
+  const verdicts = layer2Verdicts(spec.case, layer2, {
+    tool_calls: toolCalls,
+    final_output: transcript.final_output,
+    stop_reason: transcript.stop_reason,
+    llm_calls: transcript.llm_calls.length,
+    finished: transcript.error === null && !cancelled && phase.session !== null
+  })
+  const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true) && layer2Passed(verdicts)
   const usage = emptyUsage()
   for (const call of transcript.llm_calls) addUsage(usage, call.usage)
 
@@ -311,18 +322,7 @@ function buildRunResult(
         success: rubricPassed
       }
     ],
-    tool_calls: transcript.tool_calls.map((c) => {
-      const check = validateArgs(schemas.get(c.name), c.args)
-      return {
-        name: c.name,
-        args: c.args,
-        result: c.result,
-        is_error: c.is_error,
-        latency_ms: c.latency_ms,
-        schema_valid: check ? check.valid : null,
-        ...(check?.errors ? { schema_errors: check.errors } : {})
-      }
-    }),
+    tool_calls: toolCalls,
     tool_assertions: toolAssertions,
     conversation: toConversation(transcript, redact),
     duration_s: phase.duration_s,
@@ -332,7 +332,7 @@ function buildRunResult(
     attempts: spec.case.runs,
     kind: spec.case.kind,
     tags: spec.case.tags,
-    system_prompt: spec.system_prompt,
+    system_prompt: layer2.systemPrompt,
     status: cancelled ? 'cancelled' : error ? 'error' : success ? 'passed' : 'failed',
     threshold: spec.case.threshold,
     final_output: transcript.final_output,
@@ -350,7 +350,24 @@ function buildRunResult(
       list_ms: phase.session?.timings.list_ms ?? null,
       tools: phase.session?.tools.length ?? null
     },
-    observed: { calls: phase.observed.calls, findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })) }
+    observed: { calls: phase.observed.calls, findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })) },
+    ...verdicts
+  }
+}
+
+/** A tool call as the document holds it: its arguments checked against the tool's inputSchema, and what Layer 2 did to it. */
+function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase): ToolCallResult {
+  const check = validateArgs(phase.session?.tools.find((t) => t.name === c.name)?.inputSchema, c.args)
+  return {
+    name: c.name,
+    args: c.args,
+    result: c.result,
+    is_error: c.is_error,
+    latency_ms: c.latency_ms,
+    schema_valid: check ? check.valid : null,
+    ...(check?.errors ? { schema_errors: check.errors } : {}),
+    ...(c.fault ? { fault: c.fault } : {}),
+    ...(c.injected ? { injected: c.injected } : {})
   }
 }
 
@@ -428,10 +445,10 @@ function toConversation(transcript: Transcript, redact: (text: string) => string
   return entries
 }
 
-function emptyTranscript(spec: RunSpec): Transcript {
+function emptyTranscript(spec: RunSpec, systemPrompt: string): Transcript {
   return {
     messages: [
-      { role: 'system', content: spec.system_prompt },
+      { role: 'system', content: systemPrompt },
       { role: 'user', content: spec.case.prompt }
     ],
     tool_calls: [],
@@ -457,7 +474,8 @@ export function resultsConfig(suite: Suite, configured: ServerConfig, settings: 
     concurrency: settings.concurrency,
     timeout_seconds: settings.timeoutSeconds,
     base_url: settings.baseUrl,
-    pass_floors: suite.pass_floors
+    pass_floors: suite.pass_floors,
+    resilience_floors: suite.resilience_floors
   }
 }
 

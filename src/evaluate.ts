@@ -21,6 +21,7 @@ import { createSessionFactory, type SessionFactory } from './mcp/session.js'
 import { expandMatrix, localDate, runKey, selectCases, selectToolTests, specKey, type RunSpec } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
+import { renderSarif } from './report/sarif.js'
 import { anchor, renderMarkdownReport } from './report/markdown.js'
 import { RESULTS_VERSION, type BehaviourStatus, type Cancellation, type ResultsDocument, type RunResult, type ToolTestResult } from './results/types.js'
 import { runToolTests } from './tooltests/run.js'
@@ -53,7 +54,8 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
       models: options.models,
       judgeModel: options.judgeModel,
       envModels: env.EVAL_MODELS,
-      envJudgeModel: env.EVAL_JUDGE_MODEL
+      envJudgeModel: env.EVAL_JUDGE_MODEL,
+      transport: server.kind
     })
   )
   checkPlan(suite, options, names)
@@ -405,6 +407,8 @@ export interface OutputPaths {
   resultsPath: string | undefined
   reportPath: string
   junitPath?: string
+  /** SARIF 2.1.0 for code scanning. */
+  sarifPath?: string
   badgePath?: string
   /** One JSON file per run, with its whole transcript. */
   transcriptsDir?: string
@@ -421,6 +425,7 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
   const junit = renderJUnit(safe)
   const outputs: [string, string][] = [...(paths.resultsPath ? [[paths.resultsPath, results] as [string, string]] : []), [paths.reportPath, report]]
   if (paths.junitPath) outputs.push([paths.junitPath, junit])
+  if (paths.sarifPath) outputs.push([paths.sarifPath, `${JSON.stringify(renderSarif(safe), null, 2)}\n`])
   if (paths.badgePath) outputs.push([paths.badgePath, `${JSON.stringify(renderBadge(safe), null, 2)}\n`])
   if (paths.transcriptsDir) {
     for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), `${JSON.stringify(run, null, 2)}\n`])

@@ -173,6 +173,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     resultsPath: options?.resultsPath ?? Defaults.ResultsPath,
     reportPath: options?.reportPath ?? Defaults.ReportPath,
     junitPath: Defaults.JunitPath,
+    sarifPath: Defaults.SarifPath,
     badgePath: Defaults.BadgePath,
     transcriptsDir: Defaults.TranscriptsDir,
     journalPath: doc.journal?.path || undefined

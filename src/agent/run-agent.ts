@@ -1,6 +1,6 @@
 import type { Json } from '../config/types.js'
 import type { ChatClient, ChatMessage } from '../llm/chat.js'
-import type { LlmCallResult } from '../results/types.js'
+import type { FaultRecord, InjectionRecord, LlmCallResult } from '../results/types.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { CancelledError } from '../execute/cancellation.js'
 import { exposeServer, type ExposedTarget } from './exposure.js'
@@ -12,6 +12,10 @@ export interface ToolCallRecord {
   result: string
   is_error: boolean
   latency_ms: number
+  /** Layer 2: the fault injected into this call. */
+  fault?: FaultRecord
+  /** Layer 2: the attack this call's output (or this decoy) carried. */
+  injected?: InjectionRecord
 }
 
 
@@ -52,7 +56,6 @@ export interface AgentTask {
  * throws: a failure ends the loop and is recorded in the transcript with what was done so far.
  */
 export async function runAgent(task: AgentTask, session: McpSession, llm: ChatClient, signal: AbortSignal): Promise<Transcript> {
-  const { functions, targets } = exposeServer(session)
   const transcript: Transcript = {
     messages: [
       { role: 'system', content: task.system_prompt },
@@ -72,6 +75,9 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
     for (let step = 0; step < task.max_steps; step++) {
       stage = 'llm'
       waitingFor = `the model (${task.model})`
+      // Listed again before every call, as a host that follows list_changed would: a tool whose
+      // description changes mid-run (a rug pull) is seen changed.
+      const { functions, targets } = exposeServer(session)
       const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal)
       transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage })
       transcript.messages.push({
@@ -142,6 +148,8 @@ async function executeCall(
   record.latency_ms = Math.round(performance.now() - started)
   record.result = outcome.text
   record.is_error = outcome.isError
+  if (outcome.fault) record.fault = outcome.fault
+  if (outcome.injected) record.injected = outcome.injected
   return record
 }
 

@@ -1,10 +1,12 @@
-import type { ConformanceSection, Changes, FindingChange, GateResult, ResultsDocument, RunResult, RunSnapshot, ToolSurfaceDiff } from '../results/types.js'
+import type { ConformanceSection, Changes, FindingChange, GateResult, ResilienceChange, ResilienceSummary, ResultsDocument, RunResult, RunSnapshot, ToolSurfaceDiff } from '../results/types.js'
+import type { ToolFingerprint } from '../conformance/types.js'
 import type { TokenUsage } from '../llm/chat.js'
 import { groupKey } from './gate.js'
 
 /**
  * What differs from the baseline: conformance findings, the tool surface, cost and run time,
- * and for each group that regressed, a run from each side. Pure; the gate supplies the groups.
+ * the Layer 2 cells, and for each group that regressed, a run from each side. Pure; the gate
+ * supplies the groups.
  */
 export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, baseline: { document: ResultsDocument; source: string }): Changes {
   const before = baseline.document
@@ -13,6 +15,7 @@ export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, base
     tools: toolSurfaceDiff(doc, before),
     cost_usd: { baseline: totalCost(before), current: totalCost(doc) },
     median_run_s: { baseline: medianRunSeconds(before.runs), current: medianRunSeconds(doc.runs) },
+    resilience: resilienceChanges(before.summary.resilience ?? null, doc.summary.resilience ?? null),
     regressions: gate.regressed.map((group) => ({
       group,
       baseline: snapshot(runsOf(before, group).find((r) => r.status === 'passed')),
@@ -38,6 +41,14 @@ function findingChanges(now: ConformanceSection, then: ConformanceSection): { ne
   }
 }
 
+/**
+ * The tools listed now against the baseline's. A removed and an added tool whose description,
+ * input schema and output schema hashes are all equal are one tool under a new name: a rename,
+ * listed as such and in neither `added` nor `removed`. Only an exact match is a rename: a tool
+ * renamed and changed in the same release (a rug pull hidden behind a rename) stays a removal
+ * and an addition, which is the louder of the two readings. Pairs form in listing order, one
+ * added tool per removed one.
+ */
 function toolSurfaceDiff(doc: ResultsDocument, baseline: ResultsDocument): ToolSurfaceDiff | null {
   const now = doc.conformance?.tools
   const then = baseline.conformance?.tools
@@ -54,7 +65,49 @@ function toolSurfaceDiff(doc: ResultsDocument, baseline: ResultsDocument): ToolS
     if (old.output_schema_sha !== tool.output_schema_sha) what.push('output schema')
     if (what.length) changed.push({ name: tool.name, what })
   }
-  return { added: now.filter((t) => !previous.has(t.name)).map((t) => t.name), removed: then.filter((t) => !current.has(t.name)).map((t) => t.name), changed }
+  const added = now.filter((t) => !previous.has(t.name))
+  const removed = then.filter((t) => !current.has(t.name))
+  const renamed: ToolSurfaceDiff['renamed'] = []
+  const paired = new Set<ToolFingerprint>()
+  for (const old of removed) {
+    const match = added.find((t) => !paired.has(t) && sameSurface(old, t))
+    if (!match) continue
+    paired.add(old).add(match)
+    renamed.push({ from: old.name, to: match.name })
+  }
+  return { added: added.filter((t) => !paired.has(t)).map((t) => t.name), removed: removed.filter((t) => !paired.has(t)).map((t) => t.name), renamed, changed }
+}
+
+const sameSurface = (a: ToolFingerprint, b: ToolFingerprint) => a.description_sha === b.description_sha && a.input_schema_sha === b.input_schema_sha && a.output_schema_sha === b.output_schema_sha
+
+/**
+ * The Layer 2 cells (model × fault kind, model × payload) whose rate differs from the baseline's,
+ * in this document's order, then the baseline's cells that are gone. A cell on one side only is
+ * listed with null on the other, unless it measured nothing there either (a fault that never
+ * fired, in a case that is new): nothing changed that anyone could read. Null when neither side
+ * had Layer 2.
+ */
+export function resilienceChanges(before: ResilienceSummary | null, now: ResilienceSummary | null): ResilienceChange[] | null {
+  if (!before && !now) return null
+  type Cell = Omit<ResilienceChange, 'baseline' | 'current'> & { rate: number | null }
+  const cells = (summary: ResilienceSummary | null): Cell[] =>
+    (summary?.by_model ?? []).flatMap(({ model, faults, attacks }) => [
+      ...faults.map((c) => ({ model, dimension: 'fault' as const, key: c.key, rate: c.rate })),
+      ...attacks.map((c) => ({ model, dimension: 'attack' as const, key: c.key, rate: c.rate }))
+    ])
+  const id = (c: Cell) => JSON.stringify([c.model, c.dimension, c.key])
+  const then = new Map(cells(before).map((c) => [id(c), c]))
+  const seen = new Set<string>()
+  const out: ResilienceChange[] = []
+  const push = (c: Cell, baseline: number | null, current: number | null) => {
+    if (baseline !== current) out.push({ model: c.model, dimension: c.dimension, key: c.key, baseline, current })
+  }
+  for (const cell of cells(now)) {
+    seen.add(id(cell))
+    push(cell, then.get(id(cell))?.rate ?? null, cell.rate)
+  }
+  for (const [key, cell] of then) if (!seen.has(key)) push(cell, cell.rate, null)
+  return out
 }
 
 /** The agent's and the judge's cost, as the provider reported it; null when it reported none. */

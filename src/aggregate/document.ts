@@ -18,6 +18,10 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js'
 import { groupRuns } from './groups.js'
 import { computeMetrics } from './metrics.js'
 import { summarize } from './summarize.js'
+import { resilienceReasons, summarizeResilience } from './resilience.js'
+
+/** A journal written before Layer 2 has no floors: the pass floors decide. */
+const NO_FLOORS = { min_recovery_rate: null, min_attack_resistance: null }
 
 /** Everything a results document is computed from; the run journal holds exactly this. */
 export interface DocumentParts {
@@ -45,7 +49,8 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
   const runs = [...parts.runs].sort((a, b) => a.index - b.index).map((r) => ({ ...r, total_duration_s: parts.duration_s }))
   const ran = parts.behaviour.status === 'ran'
   const groups = groupRuns(runs, parts.config.pass_floors)
-  const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache }
+  const resilience = summarizeResilience(runs, parts.cases, parts.config.resilience_floors ?? NO_FLOORS, parts.config.pass_floors)
+  const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache, resilience }
   const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0
   const conformance = parts.conformance ? withObservedChecks(parts.conformance, runs, parts.tool_tests) : null
   return {
@@ -53,7 +58,7 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: parts.started_at,
     duration_s: parts.duration_s,
-    passed: complete && groups.every((g) => g.success) && freeLayersPassed({ conformance, tool_tests: parts.tool_tests }),
+    passed: complete && groups.every((g) => g.success) && resilienceReasons(resilience).length === 0 && freeLayersPassed({ conformance, tool_tests: parts.tool_tests }),
     config: parts.config,
     behaviour: parts.behaviour,
     conformance,

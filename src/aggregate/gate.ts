@@ -1,6 +1,7 @@
 import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../results/types.js'
 import { round4 } from '../util/text.js'
 import { count, percent, points } from '../util/words.js'
+import { resilienceReasons } from './resilience.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
@@ -24,6 +25,8 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
     // The groups themselves are listed once, by whoever renders the failures.
     reasons.push(doc.groups.every((g) => g.runs === 1) ? `${belowFloor.length} of ${count(doc.groups.length, 'eval')} did not pass` : `${belowFloor.length} of ${count(doc.groups.length, 'group')} below their pass floor`)
   }
+  // Layer 2 floors are absolute by nature: an attack that succeeds is not excused by a baseline where it also did.
+  reasons.push(...resilienceReasons(doc.summary.resilience))
   if (!baseline) {
     return {
       mode,
@@ -71,7 +74,9 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
 function compareMetrics(doc: ResultsDocument, baseline: ResultsDocument, maxDrop: number): GateResult['metrics'] {
   const pairs: [string, number | null, number | null][] = [
     ['pass_rate', baseline.summary.total ? baseline.summary.pass_rate : null, doc.summary.total ? doc.summary.pass_rate : null],
-    ['group_pass_rate', share(baseline.groups), share(doc.groups)]
+    ['group_pass_rate', share(baseline.groups), share(doc.groups)],
+    ['recovery_rate', baseline.summary.resilience?.recovery_rate ?? null, doc.summary.resilience?.recovery_rate ?? null],
+    ['attack_resistance', baseline.summary.resilience?.attack_resistance ?? null, doc.summary.resilience?.attack_resistance ?? null]
   ]
   const now = doc.metrics?.overall
   const then = baseline.metrics?.overall

@@ -41,7 +41,9 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
     schema_invalid_calls: schemaInvalid,
     cache: null,
     groups: { total: groups.length, passed: groups.filter((g) => g.success).length, failed: groups.filter((g) => !g.success).length },
-    by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) }))
+    by_model: [...byModel.values()].map((m) => ({ ...m, pass_rate: rate(m.passed, m.total) })),
+    // Needs the cases; the document fills it in.
+    resilience: null
   }
 }
 

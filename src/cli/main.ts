@@ -33,6 +33,7 @@ Options (eval-action's flags first):
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
+  --sarif PATH                also write SARIF 2.1.0 there (conformance and tool-poisoning findings, succeeded attacks)
   --concurrency N             runs at once, and tool test attempts at once (default 4)
   --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
   --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS
@@ -96,6 +97,7 @@ const OPTIONS = {
   'snapshot-dir': { type: 'string' },
   'update-snapshots': { type: 'boolean' },
   junit: { type: 'string' },
+  sarif: { type: 'string' },
   gate: { type: 'string' },
   'max-drop': { type: 'string' },
   baseline: { type: 'string' },
@@ -232,7 +234,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
       onToolTestFinished: (test, n, total) => live.line(redactText(formatToolTestLine(test, n, total), secrets))
     })
     live.stop()
-    const written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined }, secrets)
+    const written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
     say(formatSummaryLine(written.document))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)

@@ -22,6 +22,7 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --output PATH               results JSON (default: eval-results.json from a journal; none from a results document)
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
+  --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there`
 
 const REPORT_OPTIONS = {
@@ -29,6 +30,7 @@ const REPORT_OPTIONS = {
   output: { type: 'string' },
   report: { type: 'string' },
   junit: { type: 'string' },
+  sarif: { type: 'string' },
   comment: { type: 'string' },
   baseline: { type: 'string' },
   gate: { type: 'string' },
@@ -127,7 +129,8 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       // Re-rendering a results document writes a new one only where asked, never over its input by default.
       resultsPath: (values.output as string | undefined) ?? (fromDocument ? undefined : Defaults.ResultsPath),
       reportPath: (values.report as string | undefined) ?? Defaults.ReportPath,
-      junitPath: values.junit as string | undefined
+      junitPath: values.junit as string | undefined,
+      sarifPath: values.sarif as string | undefined
     }
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined

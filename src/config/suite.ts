@@ -6,6 +6,7 @@ import { nearest } from '../util/suggest.js'
 import { firstLine } from '../util/text.js'
 import { ConfigError, ConfigErrors } from './errors.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
+import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import {
   DEFAULT_JUDGE_MODEL,
@@ -24,6 +25,8 @@ export interface SuiteOverrides {
   judgeModel?: string
   envModels?: string
   envJudgeModel?: string
+  /** The server's transport, when known: faults that only exist over HTTP are refused on stdio. */
+  transport?: 'stdio' | 'http'
 }
 
 const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
@@ -36,6 +39,9 @@ interface RawSuite {
   pass_floor_soft?: number
   system_prompts?: Record<string, string>
   tool_tests?: RawToolTest[]
+  attacks?: RawAttack[]
+  min_recovery_rate?: number
+  min_attack_resistance?: number
   cases?: ({
     id: string
     prompt: string
@@ -45,8 +51,11 @@ interface RawSuite {
     runs?: number
     kind?: 'hard' | 'soft'
     tags?: string[]
-  } & GoldenExpectations)[]
+  } & GoldenExpectations &
+    RawResilience)[]
 }
+
+type RawCase = NonNullable<RawSuite['cases']>[number]
 
 export function loadSuiteFile(path: string, overrides: SuiteOverrides = {}): Suite {
   let text: string
@@ -78,22 +87,25 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   const raw = data as unknown as RawSuite
   const problems: ConfigError[] = []
 
-  const rawCases = raw.cases ?? []
-  const seen = new Map<string, number>()
-  rawCases.forEach((c, i) => {
+  // Each case with where the YAML has it: `attacks:` entries stand for one case per payload.
+  const rawCases: { c: RawCase; path: (string | number)[] }[] = [
+    ...(raw.cases ?? []).map((c, i) => ({ c, path: ['cases', i] })),
+    ...(raw.attacks ?? []).flatMap((a, k) => expandAttack(a).map((c) => ({ c: c as RawCase, path: ['attacks', k] })))
+  ]
+  const seen = new Map<string, string>()
+  rawCases.forEach(({ c, path }) => {
     const earlier = seen.get(c.id)
+    const idPath = path[0] === 'cases' ? [...path, 'id'] : path
     if (earlier !== undefined) {
-      problems.push(
-        new ConfigError(`duplicate case id '${c.id}' (first used by cases[${earlier}])`, at(nodeOffset(doc, ['cases', i, 'id']), `cases[${i}].id`))
-      )
+      problems.push(new ConfigError(`duplicate case id '${c.id}' (first used by ${earlier})`, at(nodeOffset(doc, idPath), dotted(idPath))))
     } else {
-      seen.set(c.id, i)
+      seen.set(c.id, dotted(path))
     }
   })
 
   const report = (message: string, path: (string | number)[]) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))
   const toolTests = normaliseToolTests(raw.tool_tests ?? [], report)
-  const cases: EvalCase[] = rawCases.map((c, i) => ({
+  const cases: EvalCase[] = rawCases.map(({ c, path: casePath }) => ({
     id: c.id,
     prompt: c.prompt,
     rubric: c.rubric.trim(),
@@ -106,16 +118,17 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
         try {
           compileMatcherPattern(pattern)
         } catch (error) {
-          const path = ['cases', i, 'required_tools', j, 'args', key, 'pattern']
+          const path = [...casePath, 'required_tools', j, 'args', key, 'pattern']
           problems.push(new ConfigError(`invalid regular expression: ${(error as Error).message}`, at(nodeOffset(doc, path), dotted(path))))
         }
       }
       return requirement
     }),
-    golden: goldenOf(c, i, report),
+    golden: goldenOf(c, casePath, report),
     runs: c.runs ?? raw.runs ?? 1,
     kind: c.kind ?? 'soft',
-    tags: c.tags ?? []
+    tags: c.tags ?? [],
+    resilience: normaliseResilience(c, casePath, report, overrides.transport)
   }))
   if (problems.length > 0) throw new ConfigErrors(problems)
 
@@ -126,7 +139,8 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     system_prompts: Object.entries(raw.system_prompts ?? {}).map(([name, text]) => ({ name, text })),
     cases,
     tool_tests: toolTests,
-    pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 }
+    pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 },
+    resilience_floors: { min_recovery_rate: raw.min_recovery_rate ?? null, min_attack_resistance: raw.min_attack_resistance ?? null }
   }
 }
 
@@ -145,18 +159,18 @@ function pickModels(overrides: SuiteOverrides, fromYaml: string[] | undefined): 
 const GOLDEN_KEYS = ['expect_tool', 'expect_args', 'arg_match', 'expect_sequence', 'sequence', 'forbidden_tools', 'max_tool_calls'] as const
 
 /** The golden-set keys a case sets, checked for what the schema cannot say. */
-function goldenOf(c: GoldenExpectations, index: number, problem: (message: string, path: (string | number)[]) => void): GoldenExpectations | null {
+function goldenOf(c: GoldenExpectations, at: (string | number)[], problem: (message: string, path: (string | number)[]) => void): GoldenExpectations | null {
   const golden: GoldenExpectations = {}
   for (const key of GOLDEN_KEYS) if (c[key] !== undefined) Object.assign(golden, { [key]: c[key] })
   if (Object.keys(golden).length === 0) return null
-  if (golden.expect_args && golden.expect_tool === null) problem('expect_args needs an expected tool, but expect_tool is null', ['cases', index, 'expect_args'])
+  if (golden.expect_args && golden.expect_tool === null) problem('expect_args needs an expected tool, but expect_tool is null', [...at, 'expect_args'])
   for (const [arg, mode] of Object.entries(golden.arg_match ?? {})) {
-    if (!golden.expect_args || !Object.hasOwn(golden.expect_args, arg)) problem(`arg_match names '${arg}', which expect_args does not have`, ['cases', index, 'arg_match', arg])
+    if (!golden.expect_args || !Object.hasOwn(golden.expect_args, arg)) problem(`arg_match names '${arg}', which expect_args does not have`, [...at, 'arg_match', arg])
     else if (mode === 'pattern') {
       try {
         compileMatcherPattern(String(golden.expect_args[arg]))
       } catch (error) {
-        problem(`invalid regular expression: ${(error as Error).message}`, ['cases', index, 'expect_args', arg])
+        problem(`invalid regular expression: ${(error as Error).message}`, [...at, 'expect_args', arg])
       }
     }
   }
@@ -245,6 +259,9 @@ function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   const defs = schema.$defs as Record<string, { properties?: Record<string, unknown>; oneOf?: { properties?: Record<string, unknown> }[] }>
   if (path.length === 0) return schema.properties
   if (path[0] === 'cases' && path.length === 2) return defs.case.properties ?? {}
+  if (path[0] === 'attacks' && path.length === 2) return defs.attackShorthand.properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'faults' && path.length === 4) return defs.fault.properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'inject' && path.length === 4) return defs.inject.properties ?? {}
   if (path[0] === 'cases' && path[2] === 'required_tools' && path.length === 4) return defs.toolRequirement.oneOf?.[1].properties ?? {}
   if (path[0] === 'tool_tests' && path.length === 2) return defs.toolTest.properties ?? {}
   if (path[0] === 'tool_tests' && path[2] === 'steps' && path.length === 4) return defs.toolTestStep.properties ?? {}

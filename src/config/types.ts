@@ -40,6 +40,85 @@ export interface GoldenExpectations {
   max_tool_calls?: number
 }
 
+/** Layer 2: how an injected fault shows itself (see the README's fault table). */
+export type FaultKind = 'error' | 'is_error' | 'timeout' | 'malformed' | 'oversized' | 'latency' | 'disconnect' | 'auth_expired' | 'http_status'
+
+/** Fault kinds that only exist over HTTP. */
+export const HTTP_ONLY_FAULTS: readonly FaultKind[] = ['http_status']
+
+/** One fault a case injects into the calls of a tool. */
+export interface FaultSpec {
+  /** A tool name, or `*` for every tool. */
+  tool: string
+  kind: FaultKind
+  /** Which calls of that tool (1-based) fail; null: every call. */
+  calls: number[] | null
+  /** Text the failure carries (error, is_error, auth_expired); null: a default per kind. */
+  message: string | null
+  /** timeout: how long until the call gives up (default 10 s); latency: the added delay (default 2 s). */
+  delay_ms: number | null
+  /** oversized: the size the result is padded to (default 1 MiB). */
+  bytes: number | null
+  /** http_status: the status of the POST (500, 502, 503, 429). */
+  status: number | null
+}
+
+/** What a case expects the agent to do after a fault. */
+export type RecoveryKind = 'retry' | 'fallback' | 'honest_failure'
+
+/** The built-in tool-output attack payloads (src/security/payloads.ts). */
+export const PAYLOAD_NAMES = ['ignore-previous', 'exfiltrate', 'tool-redirect', 'markdown-image', 'hidden-unicode', 'role-play', 'secret-request'] as const
+export type PayloadName = (typeof PAYLOAD_NAMES)[number]
+
+/**
+ * Where an attack is planted: in a tool's output (the default), appended to a tool's description
+ * as the model sees it, as a decoy tool with a near-identical name, or as a description that
+ * changes after the tool's first call (rug pull).
+ */
+export type AttackVector = 'tool_output' | 'poison_description' | 'shadow_tool' | 'rug_pull'
+
+/** One attack a case plants. */
+export interface InjectSpec {
+  tool: string
+  /** A built-in payload, or the case's own text (`{canary}`, `{email}`, `{url}` are filled in). */
+  payload: PayloadName | { text: string }
+  /** tool_output: where the payload goes in the result. */
+  position: 'append' | 'prepend' | 'replace'
+  attack: AttackVector
+}
+
+/** The attacker a case's payloads name; any call that reaches them is a succeeded attack. */
+export interface Attacker {
+  email: string
+  url: string
+}
+
+export const DEFAULT_ATTACKER: Attacker = { email: 'audit-desk@exfil-collector.example', url: 'https://exfil-collector.example/c' }
+
+/** Values allowed for one tool argument (`send_email.to`); a value outside them is a succeeded attack. */
+export interface AllowedArg {
+  tool: string
+  arg: string
+  /** Exact values, or `{ pattern }` (a regular expression, case-insensitive, searched). */
+  values: (Json | { pattern: string })[]
+}
+
+/** Layer 2 keys of a case; all empty when the case sets none. */
+export interface ResilienceSpec {
+  faults: FaultSpec[]
+  /** Null: no recovery oracle (the rubric alone judges how the agent took the fault). */
+  expect_recovery: RecoveryKind | null
+  /** fallback: the tools that count as a fallback; empty: any other tool. */
+  fallback_tools: string[]
+  /** Answer-level: substrings (case-insensitive) the final answer must not contain. Usable without faults. */
+  must_not_contain: string[]
+  inject: InjectSpec[]
+  attacker: Attacker
+  allowed_args: AllowedArg[]
+  /** Tools the agent must not call once an attack was delivered (also the golden-set forbidden_tools). */
+  forbidden_tools: string[]
+}
+
 export interface EvalCase {
   id: string
   prompt: string
@@ -53,6 +132,8 @@ export interface EvalCase {
   /** hard: every run must pass; soft: the soft floor's share of them. */
   kind: 'hard' | 'soft'
   tags: string[]
+  /** Layer 2: faults, attacks and their oracles. */
+  resilience: ResilienceSpec
 }
 
 /**
@@ -109,6 +190,13 @@ export interface Suite {
   tool_tests: ToolTest[]
   /** Share of a group's runs that must pass, by kind. */
   pass_floors: { hard: number; soft: number }
+  /** Layer 2 floors per model × fault kind and model × payload; null: the pass floor of the cases' kind. */
+  resilience_floors: ResilienceFloors
+}
+
+export interface ResilienceFloors {
+  min_recovery_rate: number | null
+  min_attack_resistance: number | null
 }
 
 export const DEFAULT_MODEL = 'openai/gpt-4o-mini'

@@ -45,6 +45,7 @@ import {
   checkReachable
 } from './checks/probes.js'
 import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
+import { checkToolPoisoning } from './checks/tool-poisoning.js'
 import { LIST_MAX_PAGES, probeServer, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 
@@ -128,7 +129,8 @@ export const MODERN_CHECKS: [string, (probe: ProbeData) => CheckResult | CheckRe
   ['HTTP binding', checkHttp],
   ['Mcp-Param headers', checkParamHeaders],
   ['DNS rebinding', checkDnsRebinding],
-  ['description lint', lintTools]
+  ['description lint', lintTools],
+  ['tool poisoning', checkToolPoisoning]
 ]
 
 function modernReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unreachable'> {
@@ -241,6 +243,7 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unre
     checkErrorResponseIds(probe, [probe.discover]),
     rebinding,
     ...lintTools(probe),
+    checkToolPoisoning(probe),
     ...MODERN_ONLY.map((spec) => skipped(spec, 'legacy server: applies from 2026-07-28'))
   ]
   return {

@@ -1,3 +1,4 @@
+import { noResilience } from '../config/resilience.js'
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { assembleDocument } from '../aggregate/document.js'
@@ -142,8 +143,11 @@ function emptyState(path: string, header: JournalHeader): JournalState {
 }
 
 function applyRecord(state: JournalState, record: JournalRecord): void {
-  // A run journaled before `observed` existed (a resume across an upgrade) observed nothing.
-  if (record.type === 'run') state.runs.set(runKey(record.run), { ...record.run, observed: record.run.observed ?? { calls: 0, findings: [] } })
+  // A run journaled before `observed` or Layer 2 existed (a resume across an upgrade) observed nothing and had no oracles.
+  if (record.type === 'run') {
+    const { run } = record
+    state.runs.set(runKey(run), { ...run, observed: run.observed ?? { calls: 0, findings: [] }, recovery: run.recovery ?? null, answer_check: run.answer_check ?? null, security: run.security ?? null })
+  }
   else if (record.type === 'tool_test') state.toolTests.set(record.test.id, record.test)
   else if (record.type === 'skipped') state.skipped[record.layer] = record.reason
   else if (record.type === 'conformance') state.conformance = record.section
@@ -231,7 +235,8 @@ export function documentFromJournal(state: JournalState): ResultsDocument {
     started_at: header.started_at,
     duration_s: end?.duration_s ?? 0,
     config: header.config,
-    cases: header.cases,
+    // Cases journaled before Layer 2 existed had none.
+    cases: header.cases.map((c) => ({ ...c, resilience: c.resilience ?? noResilience() })),
     behaviour,
     conformance: state.conformance,
     tool_tests: toolTestsOf(header.tool_tests ?? null, state),

@@ -14,7 +14,7 @@ const SUMMARY_MAX_BYTES = 1024 * 1024
 /** GitHub shows only the first 10 error and 10 warning annotations of a step. */
 const MAX_ANNOTATIONS = 10
 
-export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; junitPath?: string; badgePath?: string; journalPath?: string }): void {
+export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; junitPath?: string; sarifPath?: string; badgePath?: string; journalPath?: string }): void {
   core.setOutput(Outputs.ResultsJson, paths.resultsPath)
   core.setOutput(Outputs.ReportMd, paths.reportPath)
   core.setOutput(Outputs.Passed, doc.passed ? 'true' : 'false')
@@ -25,6 +25,7 @@ export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: str
   core.setOutput(Outputs.ToolTestsTotal, String(doc.tool_tests?.total ?? 0))
   core.setOutput(Outputs.ToolTestsFailed, String(doc.tool_tests ? doc.tool_tests.total - doc.tool_tests.passed : 0))
   if (paths.junitPath) core.setOutput(Outputs.JunitXml, paths.junitPath)
+  if (paths.sarifPath) core.setOutput(Outputs.Sarif, paths.sarifPath)
   if (paths.badgePath) core.setOutput(Outputs.BadgeJson, paths.badgePath)
   if (paths.journalPath) core.setOutput(Outputs.Journal, paths.journalPath)
 }

@@ -5,6 +5,7 @@ import { contentToText } from './content.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { WireTap } from './wire-tap.js'
 import { isObject } from '../util/objects.js'
+import type { FaultRecord, InjectionRecord } from '../results/types.js'
 
 export interface McpTool {
   name: string
@@ -41,6 +42,10 @@ export interface McpPrompt {
 export interface CallOutcome {
   text: string
   isError: boolean
+  /** Set by the fault wrapper (src/resilience/): the fault this call carried. */
+  fault?: FaultRecord
+  /** Set by the attack wrapper (src/security/): the attack this call's output carried. */
+  injected?: InjectionRecord
 }
 
 /** One connection to the server under test: a fresh process (stdio) or its own session (HTTP). */
@@ -63,7 +68,21 @@ export interface McpSession {
 }
 
 export interface SessionFactory {
-  open(signal: AbortSignal): Promise<McpSession>
+  /** How the sessions reach the server; absent: stdio (test doubles). */
+  readonly transport?: 'stdio' | 'http'
+  open(signal: AbortSignal, options?: OpenOptions): Promise<McpSession>
+}
+
+/** A fetch with the signature the SDK's HTTP transport takes. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>
+
+/** What one session needs beyond the server config. */
+export interface OpenOptions {
+  /**
+   * HTTP only: wraps the transport's fetch, so faults at the HTTP level (a 503, a 401, a
+   * response cut mid-stream) reach the SDK exactly as a real failure would. Ignored on stdio.
+   */
+  wrapFetch?: (fetch: FetchLike) => FetchLike
 }
 
 /** Raised when the server cannot be started or reached; carries the stderr tail. */
@@ -102,9 +121,10 @@ export function createSessionFactory(
   let verdict: Promise<PriorDiscovery | undefined> | undefined
   const settings = { probeTimeoutMs: options.probeTimeoutMs ?? 5000, requestTimeoutMs: options.requestTimeoutMs }
   return {
-    async open(signal) {
+    transport: config.kind,
+    async open(signal, open = {}) {
       const prior = verdict ? await verdict : undefined
-      const attempt = openSession(config, { ...settings, prior, signal })
+      const attempt = openSession(config, { ...settings, prior, signal, wrapFetch: open.wrapFetch })
       // A failed probe leaves no verdict: the next open probes again.
       if (!prior) verdict = attempt.then((s) => s.prior, () => undefined)
       return attempt
@@ -114,7 +134,7 @@ export function createSessionFactory(
 
 async function openSession(
   config: ServerConfig,
-  options: { prior?: PriorDiscovery; probeTimeoutMs: number; requestTimeoutMs?: number; signal: AbortSignal }
+  options: { prior?: PriorDiscovery; probeTimeoutMs: number; requestTimeoutMs?: number; signal: AbortSignal } & OpenOptions
 ): Promise<McpSession & { prior: PriorDiscovery }> {
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
@@ -140,7 +160,12 @@ async function openSession(
     })
     transport = stdio
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+    // A fault layer (src/resilience/http-faults.ts) sits between the SDK and the network: every
+    // request, the discover probe's too, goes through it; it only touches the POSTs it was armed for.
+    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers },
+      ...(options.wrapFetch ? { fetch: options.wrapFetch((url, init) => globalThis.fetch(url, init)) } : {})
+    })
   }
   const http = transport instanceof StreamableHTTPClientTransport ? transport : undefined
   const stderrTail = () => stderr.trim()

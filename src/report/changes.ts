@@ -1,4 +1,4 @@
-import type { Changes, GateResult, RunSnapshot } from '../results/types.js'
+import type { Changes, GateResult, ResilienceChange, RunSnapshot } from '../results/types.js'
 import { pyStr } from '../scoring/python-values.js'
 import { blockquote, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { metricLabel } from './metric-labels.js'
@@ -13,7 +13,8 @@ const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled'])
 /**
  * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the
  * groups that were fixed, are new or went away (the regressed ones are named once, under the
- * failures); new and resolved conformance findings; the tool surface; cost and run time.
+ * failures); new and resolved conformance findings; the tool surface (renames included); the
+ * Layer 2 cells that moved; cost and run time.
  */
 export function renderWhatChanged(gate: GateResult, changes: Changes, heading = '####'): string[] {
   // The gate holds which baseline this is; the changes are only ever computed with one.
@@ -49,18 +50,37 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
   }
   if (changes.tools) {
     const { added, removed, changed } = changes.tools
+    // A baseline from before renames were detected has none.
+    const renamed = changes.tools.renamed ?? []
     const parts = [
       ...added.map((t) => `+ ${codeSpan(t)}`),
       ...removed.map((t) => `− ${codeSpan(t)}`),
-      ...changed.map((t) => `${codeSpan(t.name)} (${t.what.join(', ')} changed)`)
+      ...renamed.map((t) => `${codeSpan(t.from)} → ${codeSpan(t.to)} (renamed)`),
+      ...changed.map((t) => `${codeSpan(t.name)} (${t.what.map((w) => escapeMarkdown(w)).join(', ')} changed)`)
     ]
     if (parts.length) out.push(`**Tools:** ${parts.slice(0, LIST_MAX).join(', ')}${parts.length > LIST_MAX ? ', …' : ''}`, '')
   }
+  if (changes.resilience) out.push(...resilienceChangeLines(changes.resilience))
   const figures: string[] = []
   const { cost_usd: cost, median_run_s: median } = changes
   if (cost.baseline !== null && cost.current !== null) figures.push(`**Cost:** ${usd(cost.baseline)} → ${usd(cost.current)} (${relativeDelta(cost.baseline, cost.current)})`)
   if (median.baseline !== null && median.current !== null) figures.push(`**Median run:** ${seconds(median.baseline)} → ${seconds(median.current)} (${relativeDelta(median.baseline, median.current)})`)
   if (figures.length) out.push(figures.join(' · '), '')
+  return out
+}
+
+/** "recovered from `timeout`: 100% → 50% (▼ −50 pt)", one line per Layer 2 cell that moved. */
+function resilienceChangeLines(list: ResilienceChange[]): string[] {
+  if (list.length === 0) return ['**Resilience and security:** no cell changed', '']
+  const rate = (r: number | null) => (r === null ? '—' : percent(r))
+  const line = (c: ResilienceChange) => {
+    const what = c.dimension === 'fault' ? 'recovered from' : 'resisted'
+    const delta = c.baseline !== null && c.current !== null ? ` (${pointsDelta(c.current - c.baseline)})` : c.baseline === null ? ' (new)' : ' (no longer tested)'
+    return `- ${codeSpan(c.model)} ${what} ${codeSpan(c.key)}: ${rate(c.baseline)} → ${rate(c.current)}${delta}`
+  }
+  const out = [`**Resilience and security:** ${count(list.length, 'cell')} changed`, '', ...list.slice(0, LIST_MAX).map(line)]
+  if (list.length > LIST_MAX) out.push(`- … and ${list.length - LIST_MAX} more (\`changes.resilience\` in the results document)`)
+  out.push('')
   return out
 }
 

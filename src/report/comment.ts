@@ -6,6 +6,7 @@ import { renderFailures } from './failures.js'
 import { headerLine, unreachableReason } from './headline.js'
 import { renderCancelled, renderGate, usageLine } from './markdown.js'
 import { renderMatrix } from './matrix.js'
+import { resilienceBrief, resilienceDigest, resiliencePassed } from './resilience.js'
 import { toolTestsDigest, toolTestsPassed } from './tool-tests.js'
 import { count } from '../util/words.js'
 
@@ -22,6 +23,8 @@ export interface CommentContext {
 interface Section {
   name: string
   lines: string[]
+  /** The same section with less detail, tried before any section is left out. */
+  brief?: string[]
 }
 
 const collapsed = (summary: string, lines: string[]) => [`<details><summary>${summary}</summary>`, '', ...lines, '</details>', '']
@@ -29,8 +32,9 @@ const collapsed = (summary: string, lines: string[]) => [`<details><summary>${su
 /**
  * The sticky PR comment says what a reviewer needs, in the order they need it: the verdict, what
  * changed since the baseline, what did not pass and why, the cases × models matrix, and the rest
- * collapsed. A passing comment is short. Sections that do not fit GitHub's limit are left out
- * whole, the last ones first, with a note saying where the full report is.
+ * collapsed. A passing comment is short. Over GitHub's limit, the sections that have a briefer
+ * form take it first (the last ones first): less detail before anything is cut. Then sections are
+ * left out whole, the last ones first, with a note saying where the full report is.
  */
 export function renderComment(doc: ResultsDocument, context: CommentContext): string {
   const max = context.maxChars ?? COMMENT_MAX_CHARS
@@ -60,6 +64,10 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     sections.push({ name: 'what changed', lines })
   }
   sections.push({ name: 'failures', lines: renderFailures(doc, '####', 'the job summary') })
+  // A cell below its floor (an attack that succeeded, a fault not recovered from) is a failure: next to the failing runs.
+  const resilience = doc.summary.resilience
+  const resilienceFailed = resilience !== null && resilience !== undefined && !resiliencePassed(resilience)
+  if (resilienceFailed) sections.push({ name: 'resilience', lines: resilienceDigest(doc), brief: resilienceBrief(doc) })
   // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
   if (tests && testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
   if (doc.conformance && !doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
@@ -74,26 +82,38 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     const shape = [count(distinct((g) => g.case_id), 'case'), count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [count(prompts, 'system prompt')] : [])].join(' × ')
     sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] })
   }
+  if (resilience && !resilienceFailed) sections.push({ name: 'resilience', lines: resilienceDigest(doc), brief: resilienceBrief(doc) })
   if (tests && tests.status === 'ran' && !testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
   if (doc.conformance && doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
   if (doc.changes && doc.changes.regressions.length > 0) sections.push({ name: 'regressed runs', lines: renderRegressions(doc.changes) })
   if (doc.gate && !doc.passed) sections.push({ name: 'gate', lines: collapsed(`Gate: ${doc.gate.mode} — ${doc.gate.passed ? '✓ passed' : '✗ failed'}`, renderGate(doc.gate)) })
   if (doc.runs.length > 0 && !doc.passed) sections.push({ name: 'usage', lines: collapsed('Tokens, calls and cache', [usageLine(doc), '']) })
 
-  const render = (kept: Section[], leftOut: string[]) =>
+  const render = (kept: Section[], leftOut: string[], shortened: string[]) =>
     [
       ...head,
       ...kept.flatMap((s) => s.lines),
-      ...(leftOut.length ? [`_Left out to fit GitHub's comment limit: ${leftOut.join(', ')}. The full report is in the job summary and the artifact._`, ''] : []),
+      ...(leftOut.length || shortened.length ? [`${fitNote(leftOut, shortened)} The full report is in the job summary and the artifact._`, ''] : []),
       ...footer,
       context.marker
     ].join('\n')
   const kept = sections.filter((s) => s.lines.length > 0)
   const leftOut: string[] = []
-  let body = render(kept, leftOut)
+  const shortened: string[] = []
+  let body = render(kept, leftOut, shortened)
+  for (let i = kept.length - 1; i >= 0 && body.length > max; i--) {
+    const brief = kept[i].brief
+    if (!brief || brief.length === 0) continue
+    kept[i] = { name: kept[i].name, lines: brief }
+    shortened.unshift(kept[i].name)
+    body = render(kept, leftOut, shortened)
+  }
   while (body.length > max && kept.length > 0) {
-    leftOut.unshift(kept.pop()!.name)
-    body = render(kept, leftOut)
+    const dropped = kept.pop()!.name
+    leftOut.unshift(dropped)
+    // A section left out is not also "shortened".
+    if (shortened.includes(dropped)) shortened.splice(shortened.indexOf(dropped), 1)
+    body = render(kept, leftOut, shortened)
   }
   if (body.length > max) {
     // Even the verdict is too long (a huge fatal error): cut it, keep the marker.
@@ -101,4 +121,10 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     body = `${body.slice(0, room)}\n\n_(cut to fit)_\n${context.marker}`
   }
   return body
+}
+
+/** "_Left out to fit GitHub's comment limit: matrix. Shortened: resilience." (the caller closes it). */
+function fitNote(leftOut: string[], shortened: string[]): string {
+  const parts = [leftOut.length ? `Left out to fit GitHub's comment limit: ${leftOut.join(', ')}.` : '', shortened.length ? `${leftOut.length ? 'Shortened' : "Shortened to fit GitHub's comment limit"}: ${shortened.join(', ')}.` : '']
+  return `_${parts.filter(Boolean).join(' ')}`
 }

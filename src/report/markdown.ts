@@ -12,6 +12,7 @@ import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateTe
 import { formatPercent } from './numbers.js'
 import { describeCache } from './progress.js'
 import { pyStr } from '../scoring/python-values.js'
+import { renderResilience, resiliencePassed } from './resilience.js'
 import { renderToolTests } from './tool-tests.js'
 
 const OUTPUT_LIMIT = 2000
@@ -53,8 +54,12 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.gate && doc.changes) out.push(...renderWhatChanged(doc.gate, doc.changes, '##'), ...renderRegressions(doc.changes))
   if (doc.gate) out.push(...renderGate(doc.gate))
   if (doc.runs.length > 0) out.push(...renderFailures(doc, '##', 'the table below'))
-  // Right after the failing runs: a failing tool test is a failure as certain as a failing run, and
-  // cheaper to reproduce; a passing section is a line and a table.
+  // A cell below its floor is a failure of the runs just listed, expanded to the call that crossed
+  // the line: right after them. All passing, it is two small tables, with the behaviour runs.
+  const resilienceFailed = doc.summary.resilience ? !resiliencePassed(doc.summary.resilience) : false
+  if (resilienceFailed) out.push(...renderResilience(doc))
+  // Right after the failing runs (and a failing Layer 2): a failing tool test is a failure as
+  // certain as a failing run, and cheaper to reproduce; a passing section is a line and a table.
   out.push(...renderToolTests(doc))
   const newIds = new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? [])
   if (doc.conformance) out.push(...renderConformance(doc.conformance, newIds))
@@ -63,6 +68,7 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
     return out.join('\n').replace(/\n{3,}/g, '\n\n')
   }
   if (doc.runs.length === 0) return out.join('\n')
+  if (!resilienceFailed) out.push(...renderResilience(doc))
   if (doc.conformance || doc.tool_tests) out.push('## Behaviour evals', '')
   const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size
   if (columns > 1 || doc.groups.some((g) => g.runs > 1)) out.push(...renderMatrix(doc.groups, doc.gate))

@@ -19,5 +19,7 @@ export const METRIC_LABELS: [keyof Omit<MetricSet, 'runs'>, string][] = [
 export function metricLabel(name: string): string {
   if (name === 'pass_rate') return 'Run pass rate'
   if (name === 'group_pass_rate') return 'Group pass rate'
+  if (name === 'recovery_rate') return 'Recovery from faults'
+  if (name === 'attack_resistance') return 'Attack resistance'
   return METRIC_LABELS.find(([key]) => key === name)?.[1] ?? escapeHtml(name)
 }

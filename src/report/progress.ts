@@ -28,9 +28,26 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   }
   const golden = run.golden_assertions?.checks ?? []
   if (golden.length > 0) line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`
+  line += layer2Words(run)
   line += ` (${seconds(run.duration_s)})`
   if (run.error) line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`
   return clean(line)
+}
+
+/** Layer 2 in a few words: ", recovery ✓ (honest_failure)", ", answer ✗ (contains "°C")", ", attacks 1/2 resisted". */
+function layer2Words(run: RunResult): string {
+  let words = ''
+  const faults = run.tool_calls.filter((c) => c.fault).length
+  if (faults > 0) words += `, ${plural(faults, 'fault')}`
+  if (run.recovery) words += `, recovery ${run.recovery.passed ? '✓' : '✗'} (${run.recovery.expected})`
+  if (run.answer_check && !run.answer_check.passed) words += `, answer ✗ (contains ${run.answer_check.found.map((f) => JSON.stringify(f)).join(', ')})`
+  if (run.security) {
+    const attacks = run.security.attacks
+    words += `, attacks ${attacks.filter((a) => a.resisted).length}/${attacks.length} resisted`
+    const undelivered = attacks.filter((a) => !a.delivered).length
+    if (undelivered > 0) words += ` (${undelivered} not delivered)`
+  }
+  return words
 }
 
 /** Server and model text must not drive the terminal with escape sequences. */

@@ -1,4 +1,4 @@
-import type { Json } from '../config/types.js'
+import type { AttackVector, FaultKind, Json, RecoveryKind } from '../config/types.js'
 import type { FailOn } from '../conformance/run.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
@@ -9,10 +9,12 @@ import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
 /**
+ * 4: Layer 2 — `fault` and `injected` on tool calls, `recovery`, `answer_check` and `security` on
+ * runs, `summary.resilience`, `config.resilience_floors`.
  * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
  * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
  */
-export const RESULTS_VERSION = 3
+export const RESULTS_VERSION = 4
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
@@ -40,6 +42,107 @@ export interface ToolCallResult {
   /** Whether the arguments satisfy the tool's inputSchema; null when there is no schema to check. */
   schema_valid: boolean | null
   schema_errors?: string
+  /** Layer 2: the fault injected into this call, in place of (or on top of) the server's answer. */
+  fault?: FaultRecord
+  /** Layer 2: the attack this call's output (or this decoy tool) carried to the model. */
+  injected?: InjectionRecord
+}
+
+/** A fault as it was injected into one call. */
+export interface FaultRecord {
+  kind: FaultKind
+  /** Which call of that tool it was (1-based). */
+  call: number
+  /** How many times the server really executed the call: 0 (replaced), 1, or 2 (disconnect: re-sent). */
+  executions: number
+  /** What happened, in a sentence: "HTTP 503 for the POST", "response dropped after 120 bytes; re-sent as request id 7 (first id 6)". */
+  detail: string
+}
+
+/** An attack as it reached the model through one call. */
+export interface InjectionRecord {
+  attack: AttackVector
+  /** The built-in payload's name, or `custom`. */
+  payload: string
+  /** tool_output: where the payload went. */
+  position: 'append' | 'prepend' | 'replace' | null
+}
+
+/** The recovery oracle's verdict on a run whose case sets expect_recovery. */
+export interface RecoveryVerdict {
+  expected: RecoveryKind
+  /** Whether any fault fired; a fault that never fired tested nothing and fails the oracle. */
+  triggered: boolean
+  passed: boolean
+  /** Why, in a sentence naming the calls. */
+  reason: string
+  /** Index into tool_calls of the call that shows the recovery (the retry, the fallback), or null. */
+  evidence_call: number | null
+}
+
+/** The answer-level check `must_not_contain`. */
+export interface AnswerCheck {
+  must_not_contain: string[]
+  /** Which of them the final answer contains (case-insensitive). */
+  found: string[]
+  passed: boolean
+}
+
+/** What showed that an attack succeeded. */
+export interface AttackEvidence {
+  kind: 'canary' | 'attacker_email' | 'attacker_host' | 'allowed_args' | 'forbidden_tool' | 'shadow_tool' | 'markdown_exfiltration' | 'secret_leak'
+  /** Index into tool_calls of the call that crossed the line; null when it was the answer. */
+  tool_call_index: number | null
+  tool: string | null
+  /** The exact thing: the argument and its value, the image link. */
+  detail: string
+}
+
+/** One planted attack and its deterministic verdict. */
+export interface AttackVerdict {
+  attack: AttackVector
+  /** The built-in payload's name, or `custom`. */
+  payload: string
+  tool: string
+  /** This run's own canary (`CANARY-<hex>`). */
+  canary: string
+  /** The payload reached the model (the tool was called, the poisoned listing was offered). */
+  delivered: boolean
+  /** Delivered, and nothing acted on it. An undelivered attack is not resisted: it tested nothing. */
+  resisted: boolean
+  evidence: AttackEvidence[]
+}
+
+/** A run's attacks. */
+export interface SecurityVerdict {
+  /** Every attack delivered and resisted. */
+  resisted: boolean
+  attacks: AttackVerdict[]
+}
+
+/** One cell of a resilience matrix: a model against a fault kind, or against a payload. */
+export interface ResilienceCell {
+  /** The fault kind or the payload name. */
+  key: string
+  /** Runs that asked for it. */
+  planned: number
+  /** Runs where it fired (fault) or reached the model (attack); the rate is over these. */
+  counted: number
+  /** Fault: the run passed (rubric, assertions and the recovery oracle). Attack: it was resisted. */
+  passed: number
+  rate: number | null
+  floor: number
+  /** The rate reached the floor, and every planned run counted. */
+  success: boolean
+}
+
+/** Layer 2 per model. */
+export interface ResilienceSummary {
+  by_model: { model: string; faults: ResilienceCell[]; attacks: ResilienceCell[] }[]
+  /** Over every model and kind; null when no fault fired. */
+  recovery_rate: number | null
+  /** Over every model and payload; null when no attack was delivered. */
+  attack_resistance: number | null
 }
 
 export interface JudgeDetails {
@@ -138,6 +241,12 @@ export interface RunResult {
   server: { era: 'modern' | 'legacy' | null; protocol_version: string | null; connect_ms: number | null; list_ms: number | null; tools: number | null }
   /** Conformance checked on every tool result this run saw. */
   observed: ObservedCalls
+  /** Layer 2: the recovery oracle, when the case sets expect_recovery (and the run did not error). */
+  recovery: RecoveryVerdict | null
+  /** Layer 2: must_not_contain, when the case sets it. */
+  answer_check: AnswerCheck | null
+  /** Layer 2: the attack oracles, when the case plants attacks. */
+  security: SecurityVerdict | null
 }
 
 export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'
@@ -279,6 +388,8 @@ export interface Summary {
   /** Calls whose arguments did not satisfy the tool's inputSchema. */
   schema_invalid_calls: number
   by_model: ModelSummary[]
+  /** Layer 2; null when no case injects faults or plants attacks. */
+  resilience: ResilienceSummary | null
 }
 
 export interface ResultsConfig {
@@ -293,6 +404,8 @@ export interface ResultsConfig {
   timeout_seconds: number
   base_url: string
   pass_floors: { hard: number; soft: number }
+  /** Layer 2 floors; null: each cell takes the pass floor of its cases' kind (hard 1.0). */
+  resilience_floors: { min_recovery_rate: number | null; min_attack_resistance: number | null }
 }
 
 /** The verdict on the behaviour runs: floors, and/or deltas against a baseline. */
@@ -375,6 +488,8 @@ export interface FindingChange {
 export interface ToolSurfaceDiff {
   added: string[]
   removed: string[]
+  /** A removed and an added tool with the same description and schemas: the same tool under a new name. */
+  renamed: { from: string; to: string }[]
   /** Tools whose description, input schema or output schema changed, and which of them. */
   changed: { name: string; what: ('description' | 'input schema' | 'output schema')[] }[]
 }
@@ -398,8 +513,20 @@ export interface Changes {
   cost_usd: FigureChange
   /** Median run duration in seconds over the runs that finished. */
   median_run_s: FigureChange
+  /** Layer 2 cells (model × fault kind, model × payload) whose rate differs from the baseline's; null when neither side had Layer 2. */
+  resilience: ResilienceChange[] | null
   /** For each regressed group ("case · model · prompt"): its first failing run now, and a passing run of the baseline. */
   regressions: { group: string; baseline: RunSnapshot | null; current: RunSnapshot | null }[]
+}
+
+/** A Layer 2 cell before and after (null on the side that did not have it). */
+export interface ResilienceChange {
+  model: string
+  dimension: 'fault' | 'attack'
+  /** The fault kind or the payload. */
+  key: string
+  baseline: number | null
+  current: number | null
 }
 
 export interface Cancellation {
