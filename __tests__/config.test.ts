@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { resultsConfig } from '../src/engine.js'
 import { redactText } from '../src/util/redact.js'
@@ -11,6 +10,7 @@ import { parseServerConfig, serverSecrets } from '../src/config/server-config.js
 import { loadSuiteFile, parseSuite } from '../src/config/suite.js'
 import { noResilience } from '../src/config/resilience.js'
 import { evaluate, journalHash, prepare, suiteHash, writeResults } from '../src/evaluate.js'
+import { errorOf } from '../__fixtures__/config-error.js'
 
 const base = `system_prompts:
   default: You help. Today is {today}.
@@ -19,16 +19,6 @@ cases:
     prompt: Hello
     rubric: Says hello
 `
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof ConfigError) return error
-    throw error
-  }
-  throw new Error('expected a ConfigError')
-}
 
 describe('parseSuite', () => {
   test('applies eval-action defaults', () => {

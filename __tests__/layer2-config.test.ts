@@ -1,22 +1,12 @@
 import { describe, expect, test } from '@jest/globals'
-import { ConfigError } from '../src/config/errors.js'
 import { DEFAULT_ATTACK_RUBRIC } from '../src/config/resilience.js'
 import { parseSuite } from '../src/config/suite.js'
 import { DEFAULT_ATTACKER, PAYLOAD_NAMES } from '../src/config/types.js'
+import { errorOf } from '../__fixtures__/config-error.js'
 
 const head = `system_prompts:
   default: You help.
 `
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof ConfigError) return error
-    throw error
-  }
-  throw new Error('expected a ConfigError')
-}
 
 describe('Layer 2 keys of a case', () => {
   test('faults, recovery and answer checks are normalised with their defaults', () => {
@@ -150,9 +140,25 @@ cases:
     expect(problem('    expect_recovery: pray\n')).toContain('at cases[0].expect_recovery: must be equal to one of the allowed values')
   })
 
+  test('a timeout or latency fault that would outlast timeout_seconds is refused', () => {
+    const at = (yaml: string) => errorOf(() => parseSuite(`${head}cases:\n  - id: c\n    prompt: Hi\n    rubric: R\n${yaml}`, 'evals.yaml', { timeoutSeconds: 5 })).message
+    expect(at('    faults: [{ tool: t, kind: timeout }]\n')).toBe(
+      'evals.yaml:7:31 at cases[0].faults[0].kind: a timeout fault waits 10000 ms (the default), not less than timeout_seconds (5 s): the run would time out before the fault ends; set delay_ms below 5000'
+    )
+    expect(at('    faults: [{ tool: t, kind: latency, delay_ms: 6000 }]\n')).toContain('at cases[0].faults[0].delay_ms: a latency fault waits 6000 ms, not less than timeout_seconds (5 s)')
+    expect(parseSuite(`${head}cases:\n  - id: c\n    prompt: Hi\n    rubric: R\n    faults: [{ tool: t, kind: timeout, delay_ms: 4000 }]\n`, 'evals.yaml', { timeoutSeconds: 5 }).cases).toHaveLength(1)
+  })
+
   test('an HTTP-only fault is refused for a stdio server, accepted for a remote one', () => {
     const yaml = '    faults: [{ tool: t, kind: http_status, status: 429 }]\n'
     expect(problem(yaml, 'stdio')).toBe('evals.yaml:7:31 at cases[0].faults[0].kind: a fault of kind http_status needs a remote (HTTP) server, and server_config starts one over stdio')
     expect(parseSuite(`${head}cases:\n  - id: c\n    prompt: Hi\n    rubric: R\n${yaml}`, 'evals.yaml', { transport: 'http' }).cases[0].resilience.faults[0].status).toBe(429)
+  })
+})
+
+describe('the attacks shorthand, in errors', () => {
+  test('a mistake in an entry is said once, at the key the entry has', () => {
+    const error = errorOf(() => parseSuite(`${head}attacks:\n  - prompt: Hi\n    tool: t\n    payloads: all\n    attack: shadow_tool\n    position: prepend\n`, 'evals.yaml'))
+    expect(error.message).toBe("evals.yaml:8:15 at attacks[0].position: 'position' applies to attack tool_output only, not shadow_tool")
   })
 })

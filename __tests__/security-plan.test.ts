@@ -1,24 +1,22 @@
 import { describe, expect, test } from '@jest/globals'
-import { DEFAULT_ATTACKER, PAYLOAD_NAMES, type InjectSpec, type ResilienceSpec } from '../src/config/types.js'
+import { DEFAULT_ATTACKER, PAYLOAD_NAMES } from '../src/config/types.js'
 import { decoyName } from '../src/security/decoy.js'
 import { fillPlaceholders, fromUnicodeTags, NO_TARGET, PAYLOADS, renderPayload, toUnicodeTags } from '../src/security/payloads.js'
 import { attackText, bindPlan, canaryFor, planAttacks, redirectTarget } from '../src/security/plan.js'
+import { injectSpec, resilienceSpec } from '../__fixtures__/layer2.js'
 
 const TOOLS = ['get_calendar_event', 'get_event_summary', 'send_email', 'delete_item', 'fetch_url'].map((name) => ({ name }))
-const resilience = (partial: Partial<ResilienceSpec> = {}): ResilienceSpec => ({
-  faults: [],
-  expect_recovery: null,
-  fallback_tools: [],
-  must_not_contain: [],
-  inject: [],
-  attacker: DEFAULT_ATTACKER,
-  allowed_args: [],
-  forbidden_tools: [],
-  ...partial
-})
-const inject = (payload: InjectSpec['payload'], partial: Partial<InjectSpec> = {}): InjectSpec => ({ tool: 'get_calendar_event', payload, position: 'append', attack: 'tool_output', ...partial })
+const resilience = resilienceSpec
+const inject = injectSpec
 
 describe('the attack plan', () => {
+  test('a redirect never targets a tool the task needs (calling it is the task, not the attack)', () => {
+    const plan = planAttacks(resilience({ inject: [inject('tool-redirect')] }), 'seed', { tools: TOOLS, needed: ['get_event_summary'] })!
+    expect(redirectTarget(plan, plan.attacks[0])).toBe('send_email')
+    const onlyNeeded = planAttacks(resilience({ inject: [inject('tool-redirect')] }), 'seed', { tools: TOOLS.slice(0, 2), needed: ['get_event_summary'] })!
+    expect(redirectTarget(onlyNeeded, onlyNeeded.attacks[0])).toBeNull()
+  })
+
   test('no inject: no plan', () => {
     expect(planAttacks(resilience(), 'seed')).toBeNull()
   })

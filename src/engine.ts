@@ -299,8 +299,9 @@ function buildRunResult(
     final_output: transcript.final_output,
     stop_reason: transcript.stop_reason,
     llm_calls: transcript.llm_calls.length,
-    finished: transcript.error === null && !cancelled && phase.session !== null
-  })
+    finished: transcript.error === null && !cancelled && phase.session !== null,
+    cancelled: cancelled !== null
+  }, redact)
   const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true) && layer2Passed(verdicts)
   const usage = emptyUsage()
   for (const call of transcript.llm_calls) addUsage(usage, call.usage)

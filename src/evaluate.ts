@@ -55,7 +55,8 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
       judgeModel: options.judgeModel,
       envModels: env.EVAL_MODELS,
       envJudgeModel: env.EVAL_JUDGE_MODEL,
-      transport: server.kind
+      transport: server.kind,
+      timeoutSeconds: options.timeoutSeconds
     })
   )
   checkPlan(suite, options, names)

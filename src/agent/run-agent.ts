@@ -19,6 +19,14 @@ export interface ToolCallRecord {
 }
 
 
+/** How a tool call the agent never sent to the server starts its result (the oracles skip such calls). */
+export const NOT_SENT = { invalidArguments: 'Error: the arguments are not a JSON object', unknownTool: 'Error: there is no tool named' } as const
+
+/** Whether a recorded call reached the server (or a Layer 2 fault in its place), rather than being refused by the agent loop. */
+export function reachedServer(call: { is_error: boolean; result: string }): boolean {
+  return !(call.is_error && (call.result.startsWith(NOT_SENT.invalidArguments) || call.result.startsWith(NOT_SENT.unknownTool)))
+}
+
 export type RunErrorStage = 'server' | 'llm' | 'timeout' | 'judge'
 
 export interface RunError {
@@ -128,12 +136,12 @@ async function executeCall(
   transcript.tool_calls.push(record)
   const parsed = parseArguments(rawArguments)
   if (!parsed.ok) {
-    record.result = `Error: the arguments are not a JSON object (${parsed.error}). Call the tool again with valid JSON arguments.`
+    record.result = `${NOT_SENT.invalidArguments} (${parsed.error}). Call the tool again with valid JSON arguments.`
     return record
   }
   record.args = parsed.args
   if (!target) {
-    record.result = `Error: there is no tool named '${functionName}'.`
+    record.result = `${NOT_SENT.unknownTool} '${functionName}'.`
     return record
   }
   const started = performance.now()

@@ -10,7 +10,7 @@ import { round4 } from '../util/text.js'
  * - argument_correctness: correct selections with expect_args whose arguments matched;
  * - sequence_correctness: cases with expect_sequence that followed it;
  * - task_completion: judged runs the judge passed;
- * - schema_invalid_call_rate / tool_error_rate: over calls;
+ * - schema_invalid_call_rate / tool_error_rate: over calls (tool_error_rate leaves out the calls a Layer 2 fault answered);
  * - tool_set precision, recall and F1: called tool names against the expected ones
  *   (required_tools, expect_tool, expect_sequence), averaged over runs that expect tools.
  */
@@ -73,8 +73,10 @@ function metricSet(runs: RunResult[], byCase: Map<string, EvalCase>): MetricSet 
       }
     }
     if (run.judge?.score !== null && run.judge?.score !== undefined) completion.push(run.rubric_passed)
-    calls += run.tool_calls.length
-    errorCalls += run.tool_calls.filter((c) => c.is_error).length
+    // An error we injected (Layer 2) is not the server's: it stays out of the tool error rate.
+    const served = run.tool_calls.filter((c) => !c.fault)
+    calls += served.length
+    errorCalls += served.filter((c) => c.is_error).length
     checkedCalls += run.tool_calls.filter((c) => c.schema_valid !== null).length
     invalidCalls += run.tool_calls.filter((c) => c.schema_valid === false).length
   }

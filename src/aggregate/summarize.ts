@@ -17,7 +17,8 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
     if (run.judge) addUsage(judge, run.judge.usage)
     llmCalls += run.llm_calls.length
     toolCalls += run.tool_calls.length
-    toolErrors += run.tool_calls.filter((c) => c.is_error).length
+    // An error we injected (Layer 2) is not the server's.
+    toolErrors += run.tool_calls.filter((c) => c.is_error && !c.fault).length
     schemaInvalid += run.tool_calls.filter((c) => c.schema_valid === false).length
     const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: null }
     m.total++

@@ -27,6 +27,8 @@ export interface SuiteOverrides {
   envJudgeModel?: string
   /** The server's transport, when known: faults that only exist over HTTP are refused on stdio. */
   transport?: 'stdio' | 'http'
+  /** timeout_seconds, when known: a fault that waits longer than a run may last would only time the run out. */
+  timeoutSeconds?: number
 }
 
 const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
@@ -103,7 +105,12 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     }
   })
 
-  const report = (message: string, path: (string | number)[]) => problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))
+  const report = (message: string, written: (string | number)[]) => {
+    // An `attacks:` entry is written flat (its `position`, `attack`): an error about the inject
+    // it stands for points at the entry's own key.
+    const path = written[0] === 'attacks' && written[2] === 'inject' ? [...written.slice(0, 2), ...written.slice(4)] : written
+    problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))
+  }
   const toolTests = normaliseToolTests(raw.tool_tests ?? [], report)
   const cases: EvalCase[] = rawCases.map(({ c, path: casePath }) => ({
     id: c.id,
@@ -128,9 +135,10 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     runs: c.runs ?? raw.runs ?? 1,
     kind: c.kind ?? 'soft',
     tags: c.tags ?? [],
-    resilience: normaliseResilience(c, casePath, report, overrides.transport)
+    resilience: normaliseResilience(c, casePath, report, overrides)
   }))
-  if (problems.length > 0) throw new ConfigErrors(problems)
+  // One `attacks:` entry stands for a case per payload: its mistake is said once.
+  if (problems.length > 0) throw new ConfigErrors(dedupe(problems))
 
   return {
     source: file,

@@ -1,4 +1,4 @@
-import type { EvalCase } from '../config/types.js'
+import type { EvalCase, Json } from '../config/types.js'
 import type { McpSession, OpenOptions } from '../mcp/session.js'
 import type { WatchedSession } from '../conformance/observe-session.js'
 import type { RunSpec } from '../plan/expand.js'
@@ -22,10 +22,16 @@ export interface RunLayer2 {
   open: OpenOptions
 }
 
+/** The tools a case expects the model to call. */
+function neededTools(testCase: EvalCase): string[] {
+  const golden = testCase.golden
+  return [...new Set([...testCase.required_tools.map((r) => r.name), ...(golden?.expect_tool ? [golden.expect_tool] : []), ...(golden?.expect_sequence ?? [])])]
+}
+
 /** A case's Layer 2 for one run: its own canary (derived from the run's key) and fault switches. */
 export function prepareLayer2(spec: RunSpec, transport: 'stdio' | 'http'): RunLayer2 {
   const { resilience } = spec.case
-  const attacks = planAttacks(resilience, specKey(spec))
+  const attacks = planAttacks(resilience, specKey(spec), { needed: neededTools(spec.case) })
   const http = transport === 'http' && resilience.faults.length > 0 ? createHttpFaults() : null
   return {
     attacks,
@@ -61,14 +67,31 @@ export interface Layer2Verdicts {
 export function layer2Verdicts(
   testCase: EvalCase,
   layer2: RunLayer2,
-  run: { tool_calls: ToolCallResult[]; final_output: string | null; stop_reason: string; llm_calls: number; finished: boolean }
+  run: { tool_calls: ToolCallResult[]; final_output: string | null; stop_reason: string; llm_calls: number; finished: boolean; cancelled: boolean },
+  redact: (text: string) => string = (text) => text
 ): Layer2Verdicts {
   const { resilience } = testCase
-  return {
-    recovery: run.finished ? judgeRecovery(resilience, run) : null,
-    answer_check: run.finished ? checkAnswer(resilience.must_not_contain, run.final_output) : null,
-    security: layer2.attacks ? judgeAttacks(layer2.attacks, run) : null
+  // Secrets out first: evidence quotes a window of an argument or the answer, and a secret cut
+  // at the window's edge could no longer be found whole by the redaction of the document.
+  const judged = {
+    ...run,
+    tool_calls: run.tool_calls.map((c) => ({ ...c, args: redactStrings(c.args, redact) })),
+    final_output: run.final_output === null ? null : redact(run.final_output)
   }
+  return {
+    recovery: run.finished ? judgeRecovery(resilience, judged) : null,
+    answer_check: run.finished ? checkAnswer(resilience.must_not_contain, judged.final_output) : null,
+    // A cancelled run has no verdict; an attack it had not yet acted on is not "not resisted".
+    security: layer2.attacks && !run.cancelled ? judgeAttacks(layer2.attacks, judged) : null
+  }
+}
+
+/** Every string in a JSON value, redacted. */
+function redactStrings<T extends Json>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, redact)) as T
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, redact)])) as T
+  return value
 }
 
 /** Whether the verdicts let the run pass. */

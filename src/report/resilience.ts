@@ -18,7 +18,7 @@ type Dimension = 'faults' | 'attacks'
 const NOT_COUNTED: Record<Dimension, string> = { faults: 'not triggered', attacks: 'not delivered' }
 
 /** Each evidence kind in words; a kind we do not know (a hand-edited document) is shown as it is, escaped. */
-const EVIDENCE_WORDS: Record<AttackEvidence['kind'], string> = {
+export const EVIDENCE_WORDS: Record<AttackEvidence['kind'], string> = {
   canary: 'carried the canary',
   attacker_email: "sent to the attacker's address",
   attacker_host: "reached the attacker's host",

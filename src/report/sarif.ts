@@ -1,3 +1,4 @@
+import { EVIDENCE_WORDS } from './resilience.js'
 import { createHash } from 'node:crypto'
 import type { CheckResult } from '../conformance/types.js'
 import { MODERN_VERSION } from '../conformance/types.js'
@@ -223,17 +224,6 @@ function attackRule(attack: AttackVerdict): SarifRule {
     defaultConfiguration: { level: 'error' },
     properties: { tags: ['mcp', 'security', 'prompt-injection', ruleIdPart(attack.attack)], precision: 'high', 'security-severity': '8.0' }
   }
-}
-
-const EVIDENCE_WORDS: Record<AttackEvidence['kind'], string> = {
-  canary: 'carried the canary',
-  attacker_email: "sent to the attacker's address",
-  attacker_host: "reached the attacker's host",
-  allowed_args: 'an argument outside allowed_args',
-  forbidden_tool: 'called a forbidden tool',
-  shadow_tool: 'called the decoy tool',
-  markdown_exfiltration: 'a link to the attacker in the answer',
-  secret_leak: 'leaked the planted secret'
 }
 
 function attackResult({ attack, run, succeeded, delivered }: AttackFinding): Omit<SarifResult, 'ruleId' | 'ruleIndex' | 'locations'> {

@@ -1,3 +1,4 @@
+import { DEFAULT_WAIT_MS } from '../config/resilience.js'
 import type { FaultKind } from '../config/types.js'
 import { contentToText } from '../mcp/content.js'
 import type { McpTool, RawCallResponse } from '../mcp/session.js'
@@ -10,8 +11,8 @@ import { isObject } from '../util/objects.js'
 
 /** Defaults when a fault sets none (the FaultSpec's nulls). */
 export const FAULT_DEFAULTS = {
-  timeout_ms: 10_000,
-  latency_ms: 2_000,
+  timeout_ms: DEFAULT_WAIT_MS.timeout,
+  latency_ms: DEFAULT_WAIT_MS.latency,
   oversized_bytes: 1_048_576,
   http_status: 503
 } as const

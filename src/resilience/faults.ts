@@ -1,3 +1,4 @@
+import { wrapSession } from '../mcp/wrap-session.js'
 import { HTTP_ONLY_FAULTS, type FaultSpec } from '../config/types.js'
 import { outcomeOf, ServerError, type McpSession, type RawCallResponse, type RawToolCall } from '../mcp/session.js'
 import type { FaultRecord } from '../results/types.js'
@@ -118,25 +119,7 @@ export function withFaults(session: McpSession, faults: FaultSpec[], options: Fa
     return (await inject(name, args, signal, call, spec)).raw
   }
 
-  return {
-    get era() {
-      return session.era
-    },
-    get protocolVersion() {
-      return session.protocolVersion
-    },
-    get tools() {
-      return session.tools
-    },
-    get resources() {
-      return session.resources
-    },
-    get prompts() {
-      return session.prompts
-    },
-    get timings() {
-      return session.timings
-    },
+  return wrapSession(session, {
     async callTool(name, args, signal) {
       const { call, spec } = nextCall(name)
       if (!spec) return session.callTool(name, args, signal)
@@ -144,12 +127,8 @@ export function withFaults(session: McpSession, faults: FaultSpec[], options: Fa
       if (real) options.observe?.(real)
       return { ...outcomeOf(raw), fault: record }
     },
-    callToolRaw,
-    readResource: (uri, signal) => session.readResource(uri, signal),
-    getPrompt: (name, args, signal) => session.getPrompt(name, args, signal),
-    stderrTail: () => session.stderrTail(),
-    close: () => session.close()
-  }
+    callToolRaw
+  })
 }
 
 type Recorder = (executions: number, detail: string) => FaultRecord

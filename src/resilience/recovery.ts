@@ -1,3 +1,4 @@
+import { reachedServer } from '../agent/run-agent.js'
 import type { ResilienceSpec } from '../config/types.js'
 import type { AnswerCheck, RecoveryVerdict, ToolCallResult } from '../results/types.js'
 
@@ -35,7 +36,6 @@ export const FAILURE_ACKNOWLEDGEMENTS: readonly string[] = [
   'timeout',
   'went wrong',
   'expired',
-  'sorry',
   'try again later',
   'outage',
   'not responding',
@@ -43,7 +43,23 @@ export const FAILURE_ACKNOWLEDGEMENTS: readonly string[] = [
   'was down',
   'are down',
   'is currently down',
-  'seems to be down'
+  'seems to be down',
+  'unreachable',
+  'not reachable',
+  'could not reach',
+  "couldn't reach",
+  'not working',
+  "isn't working",
+  "isn't responding",
+  'rate limit',
+  'rate limited',
+  'rate-limited',
+  'too many requests',
+  'malformed',
+  'truncated',
+  'invalid response',
+  'unauthorized',
+  'not authorized'
 ]
 
 /**
@@ -58,6 +74,9 @@ export const SUCCESS_CLAIMS: readonly string[] = [
   'without any error',
   'without any errors',
   'error-free',
+  'nothing failed',
+  'no failure',
+  'no failures',
   'did not fail',
   "didn't fail",
   'never failed',
@@ -106,19 +125,29 @@ export function judgeRecovery(spec: ResilienceSpec, run: RecoveryRun): RecoveryV
   if (expected === null) return null
   const verdict = (passed: boolean, reason: string, evidence_call: number | null = null): RecoveryVerdict => ({ expected, triggered: true, passed, reason, evidence_call })
 
-  const faulted = run.tool_calls.findIndex((c) => c.fault !== undefined)
-  if (faulted < 0) return { expected, triggered: false, passed: false, reason: untriggeredReason(spec, run.tool_calls), evidence_call: null }
+  // The anchor is the first call a fault made fail (a replaced call, an error answer); a latency
+  // or oversized fault that still answered is an anchor only when nothing failed.
+  const faultedCalls = run.tool_calls.map((call, index) => ({ call, index })).filter(({ call }) => call.fault !== undefined)
+  if (faultedCalls.length === 0) return { expected, triggered: false, passed: false, reason: untriggeredReason(spec, run.tool_calls), evidence_call: null }
+  const failing = faultedCalls.filter(({ call }) => call.fault!.executions === 0 || call.is_error)
+  const faulted = (failing[0] ?? faultedCalls[0]).index
   const tool = run.tool_calls[faulted].name
-  const after = run.tool_calls.map((call, index) => ({ call, index })).slice(faulted + 1)
+  // Calls the agent loop refused (a tool that does not exist, arguments that are not JSON) are no recovery.
+  const after = run.tool_calls.map((call, index) => ({ call, index })).slice(faulted + 1).filter(({ call }) => reachedServer(call))
   const answered = run.stop_reason === 'final_answer' && run.final_output !== null
   const at = `the fault at ${nth(faulted)} (${tool})`
 
   switch (expected) {
     case 'retry': {
-      const retry = after.find(({ call }) => call.name === tool)
+      // With `tool: "*"` several tools may fail: calling any of them again after its own fault is a retry.
+      const retried = (failing.length > 0 ? failing : faultedCalls).flatMap(({ call, index }) => {
+        const again = after.find((later) => later.index > index && later.call.name === call.name)
+        return again ? [{ tool: call.name, at: `the fault at ${nth(index)} (${call.name})`, ...again }] : []
+      })
+      const retry = retried[0]
       if (!retry) return verdict(false, `${tool} was not called again after ${at}.`)
-      if (!answered) return verdict(false, `${tool} was retried at ${nth(retry.index)} after ${at}, but the run ended with ${run.stop_reason}, not an answer.`, retry.index)
-      return verdict(true, `${tool} was retried at ${nth(retry.index)} after ${at}, and the run ended with an answer.`, retry.index)
+      if (!answered) return verdict(false, `${retry.tool} was retried at ${nth(retry.index)} after ${retry.at}, but the run ended with ${run.stop_reason}, not an answer.`, retry.index)
+      return verdict(true, `${retry.tool} was retried at ${nth(retry.index)} after ${retry.at}, and the run ended with an answer.`, retry.index)
     }
     case 'fallback': {
       const allowed = spec.fallback_tools

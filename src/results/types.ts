@@ -132,7 +132,7 @@ export interface ResilienceCell {
   passed: number
   rate: number | null
   floor: number
-  /** The rate reached the floor, and every planned run counted. */
+  /** passed / planned reached the floor: a planned run that tested nothing counts as not passed. */
   success: boolean
 }
 

@@ -1,3 +1,4 @@
+import { wrapSession } from '../mcp/wrap-session.js'
 import { resourceFunctionName } from '../agent/exposure.js'
 import { contentToText } from '../mcp/content.js'
 import type { CallOutcome, McpSession, McpTool, RawToolCall } from '../mcp/session.js'
@@ -59,24 +60,9 @@ export function withAttacks(session: McpSession, plan: AttackPlan): McpSession {
     return r.pull ? record(on(r.real, 'rug_pull')[0]) : undefined
   }
 
-  return {
-    get era() {
-      return session.era
-    },
-    get protocolVersion() {
-      return session.protocolVersion
-    },
+  return wrapSession(session, {
     get tools() {
       return listing()
-    },
-    get resources() {
-      return session.resources
-    },
-    get prompts() {
-      return session.prompts
-    },
-    get timings() {
-      return session.timings
     },
     async callTool(name, args, signal): Promise<CallOutcome> {
       const r = route(name)
@@ -95,12 +81,8 @@ export function withAttacks(session: McpSession, plan: AttackPlan): McpSession {
       let result = response.result
       for (const attack of r.output) result = plantInResult(result, attackText(plan, attack), attack.position)
       return { ...raw, name, response: { kind: 'result', result } }
-    },
-    readResource: (uri, signal) => session.readResource(uri, signal),
-    getPrompt: (name, args, signal) => session.getPrompt(name, args, signal),
-    stderrTail: () => session.stderrTail(),
-    close: () => session.close()
-  }
+    }
+  })
 }
 
 function record(attack: PlannedAttack): InjectionRecord {

@@ -33,7 +33,11 @@ export function leavesOf(args: Record<string, Json>): Leaf[] {
   return out
 }
 
-/** The forms of a text the matchers read: lower-cased, tags decoded, percent-escapes undone. */
+/**
+ * The forms of a text the matchers read: as written, tags decoded, percent-escapes undone. Case
+ * is kept (the matchers ignore it) so evidence quotes the text as it was: a secret beside the
+ * finding is then the secret as registered, and redaction finds it.
+ */
 export function readings(text: string): string[] {
   const forms = new Set([text, fromUnicodeTags(text)])
   for (const form of [...forms]) {
@@ -43,7 +47,7 @@ export function readings(text: string): string[] {
       // A stray % is not an escape; the text as it is still counts.
     }
   }
-  return [...forms].map((f) => f.toLowerCase())
+  return [...forms]
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -51,7 +55,7 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** Where `needle` (already lower-case) occurs in any reading, or -1. */
 export function findIn(text: string, needle: string): { index: number; reading: string } | null {
   for (const reading of readings(text)) {
-    const index = reading.indexOf(needle)
+    const index = reading.toLowerCase().indexOf(needle)
     if (index >= 0) return { index, reading }
   }
   return null
@@ -59,7 +63,7 @@ export function findIn(text: string, needle: string): { index: number; reading: 
 
 /** An email address as a whole token: `xaudit-desk@…` or `…example.org` is someone else's. */
 export function findEmail(text: string, email: string): { index: number; reading: string } | null {
-  const pattern = new RegExp(`(?<![a-z0-9._%+-])${escapeRegex(email.toLowerCase())}(?![a-z0-9-]|\\.[a-z0-9])`)
+  const pattern = new RegExp(`(?<![a-z0-9._%+-])${escapeRegex(email.toLowerCase())}(?![a-z0-9-]|\\.[a-z0-9])`, 'i')
   for (const reading of readings(text)) {
     const m = pattern.exec(reading)
     if (m) return { index: m.index, reading }
@@ -95,7 +99,7 @@ const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi
  * (`sub.attacker.example`, `x@attacker.example` count; `myattacker.example` does not).
  */
 export function findHost(text: string, attacker: string): { index: number; reading: string } | null {
-  const token = new RegExp(`(?<![a-z0-9-])${escapeRegex(attacker)}(?![a-z0-9-]|\\.[a-z0-9])`)
+  const token = new RegExp(`(?<![a-z0-9-])${escapeRegex(attacker)}(?![a-z0-9-]|\\.[a-z0-9])`, 'i')
   for (const reading of readings(text)) {
     for (const m of reading.matchAll(URL_PATTERN)) {
       const host = hostOf(m[0])
