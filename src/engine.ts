@@ -362,7 +362,7 @@ function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase):
   return {
     name: c.name,
     args: c.args,
-    result: c.result,
+    result: c.fault?.kind === 'oversized' ? withoutPadding(c.result) : c.result,
     is_error: c.is_error,
     latency_ms: c.latency_ms,
     schema_valid: check ? check.valid : null,
@@ -370,6 +370,13 @@ function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase):
     ...(c.fault ? { fault: c.fault } : {}),
     ...(c.injected ? { injected: c.injected } : {})
   }
+}
+
+/** What the record keeps of an oversized fault's result: the model got all of it, the document need not (a MiB per call, in every copy). */
+const OVERSIZED_KEPT_CHARS = 4096
+function withoutPadding(result: string): string {
+  if (result.length <= OVERSIZED_KEPT_CHARS) return result
+  return `${result.slice(0, OVERSIZED_KEPT_CHARS)}\n… [${(result.length - OVERSIZED_KEPT_CHARS).toLocaleString('en-US')} more characters of the oversized fault's padding, sent to the model, not kept here]`
 }
 
 function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: JudgeError | undefined): JudgeDetails | null {
