@@ -7,6 +7,7 @@ import suiteSchema from '../schema/eval-cases.schema.json' with { type: 'json' }
 import { FAULTY_SERVER, evaluateWith, fixturePath, suiteOf } from '../__fixtures__/harness.js'
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
 import { fatalDocument } from '../src/evaluate.js'
+import { resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
 
 const ajv = new Ajv2020({ allErrors: true, strict: false })
 addFormats.default(ajv)
@@ -16,6 +17,15 @@ const valid = (doc: unknown) => (validate(doc) ? [] : validate.errors)
 describe('schema/results.schema.json describes what we write', () => {
   test('the golden document', () => {
     expect(valid(JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')))).toEqual([])
+  })
+
+  test('every report shape, Layer 2 included (faults, attacks, their verdicts, the summary and the changes against a baseline)', () => {
+    for (const [name, shape] of SHAPES) expect({ name, errors: valid(JSON.parse(JSON.stringify(shape()))) }).toEqual({ name, errors: [] })
+    const doc = resilienceShape()
+    expect(doc.summary.resilience?.by_model.length).toBeGreaterThan(0)
+    expect(doc.changes?.resilience?.length).toBeGreaterThan(0)
+    expect(doc.runs.some((r) => r.tool_calls.some((c) => c.fault) && r.recovery)).toBe(true)
+    expect(doc.runs.some((r) => r.security?.attacks.some((a) => a.evidence.length > 0))).toBe(true)
   })
 
   test('a fresh document with passes, failures and errors', async () => {
