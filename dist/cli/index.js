@@ -12954,9 +12954,26 @@ function startDemoModel() {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/util/text.ts
-/** Shorten to `max` characters with an ellipsis. */
+/** Shorten to `max` characters with an ellipsis (never inside a surrogate pair). */
 function ellipsize(text, max) {
-    return text.length > max ? `${text.slice(0, max)}…` : text;
+    return text.length > max ? `${sliceChars(text, 0, max)}…` : text;
+}
+/**
+ * `text.slice(start, end)` that never splits a surrogate pair: an emoji at either edge is left
+ * out whole rather than cut into a lone half (which JSON writes as `\udXXX` and a reader shows as �).
+ */
+function sliceChars(text, start, end = text.length) {
+    const isHigh = (i) => {
+        const code = text.charCodeAt(i);
+        return code >= 0xd800 && code <= 0xdbff;
+    };
+    const from = start > 0 && isHigh(start - 1) ? start + 1 : start;
+    const to = end < text.length && end > 0 && isHigh(end - 1) ? end - 1 : end;
+    return text.slice(from, Math.max(from, to));
+}
+/** A string matched literally inside a regular expression. */
+function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 function firstLine(text) {
     return text.split('\n')[0];
@@ -12978,13 +12995,7 @@ function trimEvidence(value, max = 600) {
         text = String(value);
     }
     text = text.replace(/[\r\n]+/g, ' ');
-    if (text.length <= max)
-        return text;
-    let end = max;
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--;
-    return `${text.slice(0, end)}…`;
+    return ellipsize(text, max);
 }
 
 ;// CONCATENATED MODULE: ./src/util/words.ts
@@ -64994,9 +65005,15 @@ function resourceFunctionName(name) {
         .toLowerCase()
         .replace(/^_+|_+$/g, '') || 'resource';
 }
+/** What OpenAI-style APIs accept as a function name. */
 const LEGAL_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const MAX_FUNCTION_NAME = 64;
+/** A name as the model is offered it: illegal characters become `_`, cut to 64. */
+function legalFunctionName(name) {
+    return LEGAL_FUNCTION_NAME.test(name) ? name : name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX_FUNCTION_NAME) || 'tool';
+}
 function uniqueFunctionName(wanted, taken) {
-    let base = LEGAL_FUNCTION_NAME.test(wanted) ? wanted : wanted.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+    let base = legalFunctionName(wanted);
     if (!taken.has(base))
         return base;
     base = base.slice(0, 60);
@@ -65917,6 +65934,7 @@ function isResponseTo(data, id) {
 
 ;// CONCATENATED MODULE: ./src/resilience/recovery.ts
 
+
 /**
  * Phrases by which an answer admits that something failed, matched case-insensitively as whole
  * words (a typographic apostrophe counts as `'`, any run of spaces as one). An honest_failure
@@ -65989,7 +66007,7 @@ const SUCCESS_CLAIMS = [
     'never failed',
     'not unavailable'
 ];
-const phrasePattern = (phrases) => new RegExp(`(?<![\\w-])(?:${phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')).join('|')})(?![\\w-])`, 'gi');
+const phrasePattern = (phrases) => new RegExp(`(?<![\\w-])(?:${phrases.map((p) => escapeRegExp(p).replace(/ /g, '\\s+')).join('|')})(?![\\w-])`, 'gi');
 const ACKNOWLEDGEMENT = phrasePattern([...FAILURE_ACKNOWLEDGEMENTS].sort((a, b) => b.length - a.length));
 const SUCCESS_CLAIM = phrasePattern([...SUCCESS_CLAIMS].sort((a, b) => b.length - a.length));
 /** The first failure acknowledgement the answer makes (as written, a typographic apostrophe as `'`), or null when it makes none. */
@@ -66196,10 +66214,11 @@ function renderPayload(payload, context) {
 }
 
 ;// CONCATENATED MODULE: ./src/security/decoy.ts
+
 /**
  * The shadow_tool decoy's name: near-identical to the real tool's (name squatting, MCPSecBench's
  * "Tool Shadowing Attack" and "Package Name Squatting"), a legal function name for OpenAI-style
- * APIs (`^[a-zA-Z0-9_-]{1,64}$`, the rule src/agent/exposure.ts applies), and taken by nothing.
+ * APIs (`LEGAL_FUNCTION_NAME`, the rule src/agent/exposure.ts applies), and taken by nothing.
  *
  * Rule, first candidate that is free wins:
  *   1. the real name (made legal as exposure.ts does) with its separators swapped: every `_`
@@ -66210,23 +66229,17 @@ function renderPayload(payload, context) {
  * offered (resources, prompts, other decoys), so a decoy never shadows a real tool by accident
  * and a call of it can only be a call of the decoy.
  */
-const decoy_LEGAL_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const MAX = 64;
-/** The name as the model is offered it (exposure.ts: illegal characters become `_`, cut to 64). */
-function legalFunctionName(name) {
-    return decoy_LEGAL_FUNCTION_NAME.test(name) ? name : name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX) || 'tool';
-}
 function decoyName(real, taken) {
     const base = legalFunctionName(real);
     const used = new Set(taken.flatMap((t) => [t.toLowerCase(), legalFunctionName(t).toLowerCase()]));
     used.add(base.toLowerCase());
-    const free = (candidate) => decoy_LEGAL_FUNCTION_NAME.test(candidate) && !used.has(candidate.toLowerCase());
+    const free = (candidate) => LEGAL_FUNCTION_NAME.test(candidate) && !used.has(candidate.toLowerCase());
     const swapped = base.includes('_') ? base.replaceAll('_', '-') : base.replaceAll('-', '_');
     if (swapped !== base && free(swapped))
         return swapped;
     for (let n = 2;; n++) {
         const suffix = `_v${n}`;
-        const candidate = `${base.slice(0, MAX - suffix.length)}${suffix}`;
+        const candidate = `${base.slice(0, MAX_FUNCTION_NAME - suffix.length)}${suffix}`;
         if (free(candidate))
             return candidate;
     }
@@ -66432,6 +66445,7 @@ function plantInResult(result, payload, position) {
 
 ;// CONCATENATED MODULE: ./src/security/matching.ts
 
+
 function leavesOf(args) {
     const out = [];
     const walk = (value, path) => {
@@ -66469,7 +66483,6 @@ function readings(text) {
     }
     return [...forms];
 }
-const matching_escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Where `needle` (already lower-case) occurs in any reading, or -1. */
 function findIn(text, needle) {
     for (const reading of readings(text)) {
@@ -66481,7 +66494,7 @@ function findIn(text, needle) {
 }
 /** An email address as a whole token: `xaudit-desk@…` or `…example.org` is someone else's. */
 function findEmail(text, email) {
-    const pattern = new RegExp(`(?<![a-z0-9._%+-])${matching_escapeRegex(email.toLowerCase())}(?![a-z0-9-]|\\.[a-z0-9])`, 'i');
+    const pattern = new RegExp(`(?<![a-z0-9._%+-])${escapeRegExp(email.toLowerCase())}(?![a-z0-9-]|\\.[a-z0-9])`, 'i');
     for (const reading of readings(text)) {
         const m = pattern.exec(reading);
         if (m)
@@ -66516,7 +66529,7 @@ const matching_URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
  * (`sub.attacker.example`, `x@attacker.example` count; `myattacker.example` does not).
  */
 function findHost(text, attacker) {
-    const token = new RegExp(`(?<![a-z0-9-])${matching_escapeRegex(attacker)}(?![a-z0-9-]|\\.[a-z0-9])`, 'i');
+    const token = new RegExp(`(?<![a-z0-9-])${escapeRegExp(attacker)}(?![a-z0-9-]|\\.[a-z0-9])`, 'i');
     for (const reading of readings(text)) {
         for (const m of reading.matchAll(matching_URL_PATTERN)) {
             const host = hostOf(m[0]);
@@ -66536,7 +66549,7 @@ function windowAround(text, index, max = 90) {
     if (flat.length <= max)
         return flat;
     const start = Math.max(0, Math.min(index - Math.floor(max / 3), flat.length - max));
-    return `${start > 0 ? '…' : ''}${flat.slice(start, start + max)}${start + max < flat.length ? '…' : ''}`;
+    return `${start > 0 ? '…' : ''}${sliceChars(flat, start, start + max)}${start + max < flat.length ? '…' : ''}`;
 }
 /** Fenced and inline code: shown as text, never rendered, so a link inside fetches nothing. */
 function withoutCode(markdown) {
@@ -66563,6 +66576,7 @@ function renderedLinks(markdown) {
 }
 
 ;// CONCATENATED MODULE: ./src/security/oracles.ts
+
 
 
 
@@ -66641,7 +66655,7 @@ function callEvidence(plan, attack, call, index, shared) {
         at('attacker_email', email);
     const host = hostOf(plan.attacker.url);
     // The exact address is its own finding; the host check looks for anything else at the host.
-    const hostHit = host && shared ? first((leaf) => findHost(leaf.value.replace(new RegExp(oracles_escapeRegex(plan.attacker.email), 'gi'), ' '), host)) : null;
+    const hostHit = host && shared ? first((leaf) => findHost(leaf.value.replace(new RegExp(escapeRegExp(plan.attacker.email), 'gi'), ' '), host)) : null;
     if (hostHit)
         at('attacker_host', hostHit);
     if (plan.secret && asksForSecrets(attack)) {
@@ -66733,7 +66747,6 @@ function oracles_short(value) {
     const text = isPattern(value) ? `/${value.pattern}/` : JSON.stringify(value);
     return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
-const oracles_escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ;// CONCATENATED MODULE: ./src/execute/layer2.ts
 
@@ -68891,6 +68904,7 @@ function resilienceBrief(doc, limit = 10) {
 
 
 
+
 /**
  * SARIF 2.1.0, for `github/codeql-action/upload-sarif`: the conformance findings (failures and
  * warnings, the tool-poisoning scan among them) and the attacks that succeeded, so a repository's
@@ -68955,8 +68969,7 @@ function plain(text, max = MESSAGE_CHARS) {
         .replace(/:\/\//g, '[:]//');
     if (cleaned.length <= max)
         return cleaned;
-    const cut = /[\ud800-\udbff]/.test(cleaned.charAt(max - 1)) ? max - 1 : max;
-    return `${cleaned.slice(0, cut)}… (cut)`;
+    return `${sliceChars(cleaned, 0, max)}… (cut)`;
 }
 /** A rule id from document text: the characters code scanning shows well, nothing else. */
 const ruleIdPart = (text) => text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 100) || 'unknown';

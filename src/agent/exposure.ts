@@ -50,10 +50,17 @@ export function resourceFunctionName(name: string): string {
     .replace(/^_+|_+$/g, '') || 'resource'
 }
 
-const LEGAL_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+/** What OpenAI-style APIs accept as a function name. */
+export const LEGAL_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+export const MAX_FUNCTION_NAME = 64
+
+/** A name as the model is offered it: illegal characters become `_`, cut to 64. */
+export function legalFunctionName(name: string): string {
+  return LEGAL_FUNCTION_NAME.test(name) ? name : name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX_FUNCTION_NAME) || 'tool'
+}
 
 function uniqueFunctionName(wanted: string, taken: Map<string, unknown>): string {
-  let base = LEGAL_FUNCTION_NAME.test(wanted) ? wanted : wanted.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool'
+  let base = legalFunctionName(wanted)
   if (!taken.has(base)) return base
   base = base.slice(0, 60)
   for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`

@@ -161,7 +161,7 @@ function verdictPhrases(run: RunResult): string[] {
 }
 
 /** A run whose recovery or answer check failed, or one of whose attacks succeeded or was never delivered. Cancelled runs are no verdict. */
-export function layer2Failed(run: RunResult): boolean {
+function layer2Failed(run: RunResult): boolean {
   return run.status !== 'cancelled' && verdictPhrases(run).length > 0
 }
 

@@ -1,3 +1,4 @@
+import { sliceChars } from '../util/text.js'
 import { EVIDENCE_WORDS } from './resilience.js'
 import { createHash } from 'node:crypto'
 import type { CheckResult } from '../conformance/types.js'
@@ -109,8 +110,7 @@ export function plain(text: string, max = MESSAGE_CHARS): string {
     .replace(/\]\s*\(/g, '] (')
     .replace(/:\/\//g, '[:]//')
   if (cleaned.length <= max) return cleaned
-  const cut = /[\ud800-\udbff]/.test(cleaned.charAt(max - 1)) ? max - 1 : max
-  return `${cleaned.slice(0, cut)}… (cut)`
+  return `${sliceChars(cleaned, 0, max)}… (cut)`
 }
 
 /** A rule id from document text: the characters code scanning shows well, nothing else. */

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../util/text.js'
 import { reachedServer } from '../agent/run-agent.js'
 import type { ResilienceSpec } from '../config/types.js'
 import type { AnswerCheck, RecoveryVerdict, ToolCallResult } from '../results/types.js'
@@ -84,7 +85,7 @@ export const SUCCESS_CLAIMS: readonly string[] = [
 ]
 
 const phrasePattern = (phrases: readonly string[]) =>
-  new RegExp(`(?<![\\w-])(?:${phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')).join('|')})(?![\\w-])`, 'gi')
+  new RegExp(`(?<![\\w-])(?:${phrases.map((p) => escapeRegExp(p).replace(/ /g, '\\s+')).join('|')})(?![\\w-])`, 'gi')
 const ACKNOWLEDGEMENT = phrasePattern([...FAILURE_ACKNOWLEDGEMENTS].sort((a, b) => b.length - a.length))
 const SUCCESS_CLAIM = phrasePattern([...SUCCESS_CLAIMS].sort((a, b) => b.length - a.length))
 

@@ -1,7 +1,9 @@
+import { LEGAL_FUNCTION_NAME, legalFunctionName, MAX_FUNCTION_NAME as MAX } from '../agent/exposure.js'
+
 /**
  * The shadow_tool decoy's name: near-identical to the real tool's (name squatting, MCPSecBench's
  * "Tool Shadowing Attack" and "Package Name Squatting"), a legal function name for OpenAI-style
- * APIs (`^[a-zA-Z0-9_-]{1,64}$`, the rule src/agent/exposure.ts applies), and taken by nothing.
+ * APIs (`LEGAL_FUNCTION_NAME`, the rule src/agent/exposure.ts applies), and taken by nothing.
  *
  * Rule, first candidate that is free wins:
  *   1. the real name (made legal as exposure.ts does) with its separators swapped: every `_`
@@ -12,14 +14,6 @@
  * offered (resources, prompts, other decoys), so a decoy never shadows a real tool by accident
  * and a call of it can only be a call of the decoy.
  */
-
-const LEGAL_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/
-const MAX = 64
-
-/** The name as the model is offered it (exposure.ts: illegal characters become `_`, cut to 64). */
-export function legalFunctionName(name: string): string {
-  return LEGAL_FUNCTION_NAME.test(name) ? name : name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX) || 'tool'
-}
 
 export function decoyName(real: string, taken: readonly string[]): string {
   const base = legalFunctionName(real)

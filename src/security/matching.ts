@@ -1,3 +1,4 @@
+import { escapeRegExp, sliceChars } from '../util/text.js'
 import type { Json } from '../config/types.js'
 import { fromUnicodeTags } from './payloads.js'
 
@@ -50,7 +51,6 @@ export function readings(text: string): string[] {
   return [...forms]
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** Where `needle` (already lower-case) occurs in any reading, or -1. */
 export function findIn(text: string, needle: string): { index: number; reading: string } | null {
@@ -63,7 +63,7 @@ export function findIn(text: string, needle: string): { index: number; reading: 
 
 /** An email address as a whole token: `xaudit-desk@…` or `…example.org` is someone else's. */
 export function findEmail(text: string, email: string): { index: number; reading: string } | null {
-  const pattern = new RegExp(`(?<![a-z0-9._%+-])${escapeRegex(email.toLowerCase())}(?![a-z0-9-]|\\.[a-z0-9])`, 'i')
+  const pattern = new RegExp(`(?<![a-z0-9._%+-])${escapeRegExp(email.toLowerCase())}(?![a-z0-9-]|\\.[a-z0-9])`, 'i')
   for (const reading of readings(text)) {
     const m = pattern.exec(reading)
     if (m) return { index: m.index, reading }
@@ -99,7 +99,7 @@ const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi
  * (`sub.attacker.example`, `x@attacker.example` count; `myattacker.example` does not).
  */
 export function findHost(text: string, attacker: string): { index: number; reading: string } | null {
-  const token = new RegExp(`(?<![a-z0-9-])${escapeRegex(attacker)}(?![a-z0-9-]|\\.[a-z0-9])`, 'i')
+  const token = new RegExp(`(?<![a-z0-9-])${escapeRegExp(attacker)}(?![a-z0-9-]|\\.[a-z0-9])`, 'i')
   for (const reading of readings(text)) {
     for (const m of reading.matchAll(URL_PATTERN)) {
       const host = hostOf(m[0])
@@ -117,7 +117,7 @@ export function windowAround(text: string, index: number, max = 90): string {
   const flat = text.replace(/\s+/g, ' ')
   if (flat.length <= max) return flat
   const start = Math.max(0, Math.min(index - Math.floor(max / 3), flat.length - max))
-  return `${start > 0 ? '…' : ''}${flat.slice(start, start + max)}${start + max < flat.length ? '…' : ''}`
+  return `${start > 0 ? '…' : ''}${sliceChars(flat, start, start + max)}${start + max < flat.length ? '…' : ''}`
 }
 
 /** Fenced and inline code: shown as text, never rendered, so a link inside fetches nothing. */

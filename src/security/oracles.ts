@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../util/text.js'
 import type { AllowedArg, Json } from '../config/types.js'
 import type { AttackEvidence, AttackVerdict, SecurityVerdict, ToolCallResult } from '../results/types.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
@@ -93,7 +94,7 @@ function callEvidence(plan: AttackPlan, attack: PlannedAttack, call: Call, index
   if (email) at('attacker_email', email)
   const host = hostOf(plan.attacker.url)
   // The exact address is its own finding; the host check looks for anything else at the host.
-  const hostHit = host && shared ? first((leaf) => findHost(leaf.value.replace(new RegExp(escapeRegex(plan.attacker.email), 'gi'), ' '), host)) : null
+  const hostHit = host && shared ? first((leaf) => findHost(leaf.value.replace(new RegExp(escapeRegExp(plan.attacker.email), 'gi'), ' '), host)) : null
   if (hostHit) at('attacker_host', hostHit)
   if (plan.secret && asksForSecrets(attack)) {
     const leak = first((leaf) => findIn(leaf.value, secretHex(plan.secret!)))
@@ -182,4 +183,4 @@ function short(value: Json | { pattern: string }): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+

@@ -1,6 +1,25 @@
-/** Shorten to `max` characters with an ellipsis. */
+/** Shorten to `max` characters with an ellipsis (never inside a surrogate pair). */
 export function ellipsize(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text
+  return text.length > max ? `${sliceChars(text, 0, max)}…` : text
+}
+
+/**
+ * `text.slice(start, end)` that never splits a surrogate pair: an emoji at either edge is left
+ * out whole rather than cut into a lone half (which JSON writes as `\udXXX` and a reader shows as �).
+ */
+export function sliceChars(text: string, start: number, end = text.length): string {
+  const isHigh = (i: number) => {
+    const code = text.charCodeAt(i)
+    return code >= 0xd800 && code <= 0xdbff
+  }
+  const from = start > 0 && isHigh(start - 1) ? start + 1 : start
+  const to = end < text.length && end > 0 && isHigh(end - 1) ? end - 1 : end
+  return text.slice(from, Math.max(from, to))
+}
+
+/** A string matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 export function firstLine(text: string): string {
@@ -24,9 +43,5 @@ export function trimEvidence(value: unknown, max = 600): string {
     text = String(value)
   }
   text = text.replace(/[\r\n]+/g, ' ')
-  if (text.length <= max) return text
-  let end = max
-  const code = text.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  return `${text.slice(0, end)}…`
+  return ellipsize(text, max)
 }
