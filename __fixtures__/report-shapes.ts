@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { compareWithBaseline } from '../src/aggregate/changes.js'
 import { evaluateGate } from '../src/aggregate/gate.js'
@@ -9,12 +10,15 @@ import { TOOL_POISONING } from '../src/conformance/checks/tool-poisoning.js'
 import type { CheckResult, ToolFingerprint } from '../src/conformance/types.js'
 import { ConfigError } from '../src/config/errors.js'
 import { noResilience } from '../src/config/resilience.js'
-import type { EvalCase, FaultSpec, InjectSpec, Json, ResilienceSpec, ToolTestExpect } from '../src/config/types.js'
+import { NO_BUDGETS, type Budgets, type EvalCase, type FaultSpec, type InjectSpec, type Json, type Pricing, type ResilienceSpec, type ToolTestExpect } from '../src/config/types.js'
 import { fatalDocument } from '../src/evaluate.js'
+import { emptyUsage, type TokenUsage } from '../src/llm/chat.js'
 import { checkAnswer, judgeRecovery } from '../src/resilience/recovery.js'
 import type { ConversationEntry, FaultRecord, InjectionRecord, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt, ToolTestResult, ToolTestsSection, ToolTestStepResult } from '../src/results/types.js'
 import { judgeAttacks } from '../src/security/oracles.js'
 import { attackText, planAttacks } from '../src/security/plan.js'
+import { callCost, sumCosts } from '../src/telemetry/cost.js'
+import { summarizeTelemetry } from '../src/telemetry/summarize.js'
 import { checkStep } from '../src/tooltests/expect.js'
 import { memorySnapshotStore, normaliseSnapshot, snapshotText } from '../src/tooltests/snapshot.js'
 import { fixturePath } from './harness.js'
@@ -22,9 +26,10 @@ import { fixturePath } from './harness.js'
 /**
  * One results document per shape a reviewer can meet: passed, failed against a baseline, invalid
  * configuration, cancelled, conformance only, tool tests only (passed and failed), runs and tool
- * tests together, an unreachable server, Layer 2 (faults and attacks) against a baseline. Built from the golden document by changing runs and
- * recomputing groups, summary, gate and changes with the real aggregation code; tool test checks
- * come from the real assertion code.
+ * tests together, an unreachable server, Layer 2 (faults and attacks) against a baseline, Layer 3
+ * (latency, tokens, cost, budgets, runs the spend left unstarted) against a baseline. Built from
+ * the golden document by changing runs and recomputing groups, summary, telemetry, gate and
+ * changes with the real aggregation code; tool test checks come from the real assertion code.
  */
 export const golden = (): ResultsDocument => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 
@@ -50,17 +55,52 @@ function failedRun(run: RunResult, reason: string): RunResult {
   return { ...run, status: 'failed', success: false, rubric_passed: false, metrics: run.metrics.map((m) => ({ ...m, score: 0.3, success: false, reason })) }
 }
 
-/** Runs renumbered in plan order, groups and summary recomputed. */
+/** A W3C trace id (32 hex digits) that stays the same from one test run to the next. */
+const traceId = (doc: ResultsDocument, run: RunResult) => createHash('sha256').update(`${doc.started_at} ${run.case_id} ${run.model} ${run.prompt_name} ${run.attempt}`).digest('hex').slice(0, 32)
+
+/** The telemetry section recomputed by the real code from the document's runs and tool tests. */
+function withTelemetry(doc: ResultsDocument, overhead: TokenUsage = emptyUsage()): ResultsDocument {
+  const telemetry = summarizeTelemetry({
+    runs: doc.runs,
+    tool_tests: doc.tool_tests,
+    wall_s: doc.duration_s,
+    overhead,
+    cache: doc.summary.cache,
+    judge_model: doc.config?.judge_model ?? '',
+    pricing: doc.config?.pricing ?? {},
+    budgets: doc.config?.budgets ?? NO_BUDGETS
+  })
+  return { ...doc, telemetry }
+}
+
+/**
+ * The runs as a provider that reports costs (OpenRouter) would have them: `agent` USD spread
+ * evenly over the agent's LLM calls, a quarter of it over the judge's.
+ */
+function billedRuns(runs: RunResult[], agent: number): RunResult[] {
+  const calls = runs.reduce((n, r) => n + r.llm_calls.filter((c) => c.usage).length, 0)
+  const judged = runs.filter((r) => r.judge).length
+  const share = (total: number, n: number) => (n === 0 ? 0 : Math.round((total / n) * 1e8) / 1e8)
+  const perCall = share(agent, calls)
+  const perJudge = share(agent / 4, judged)
+  return runs.map((r) => {
+    const llm_calls = r.llm_calls.map((c) => (c.usage ? { ...c, usage: { ...c.usage, cost_usd: perCall } } : c))
+    const spent = Math.round(perCall * llm_calls.filter((c) => c.usage).length * 1e8) / 1e8
+    return { ...r, llm_calls, usage: { ...r.usage, cost_usd: spent }, judge: r.judge && { ...r.judge, usage: { ...r.judge.usage, cost_usd: perJudge } } }
+  })
+}
+
+/**
+ * Runs renumbered in plan order, each with its trace (none for a run that never started) and,
+ * given `cost`, the provider's cost on every LLM call; groups, summary and telemetry recomputed.
+ */
 function withRuns(doc: ResultsDocument, runs: RunResult[], cost: number | undefined): ResultsDocument {
-  const indexed = runs.map((r, i) => ({ ...r, index: i + 1 }))
+  const billed = cost === undefined ? runs : billedRuns(runs, cost)
+  const indexed = billed.map((r, i) => ({ ...r, index: i + 1, trace_id: r.status === 'skipped' ? null : traceId(doc, r) }))
   const floors = doc.config?.pass_floors ?? { hard: 1, soft: 0.8 }
   const groups = groupRuns(indexed, floors)
   const summary = { ...summarize(indexed, groups), cache: doc.summary.cache }
-  if (cost !== undefined) {
-    summary.tokens.agent.cost_usd = cost
-    summary.tokens.judge.cost_usd = cost / 4
-  }
-  return { ...doc, runs: indexed, groups, summary, config: doc.config && { ...doc.config, models: [...new Set(indexed.map((r) => r.model))] } }
+  return withTelemetry({ ...doc, runs: indexed, groups, summary, config: doc.config && { ...doc.config, models: [...new Set(indexed.map((r) => r.model))] } })
 }
 
 const tool = (name: string, description: string): ToolFingerprint => ({ name, description_sha: description, input_schema_sha: `${name}-in`, output_schema_sha: null })
@@ -227,14 +267,14 @@ function failingToolTests(): ToolTestResult[] {
 export function toolTestsOnlyPassedShape(): ResultsDocument {
   const base = passedShape()
   const doc = withRuns({ ...base, behaviour: { status: 'skipped', reason: 'no API key: only the free layers (conformance and tool tests) ran' } }, [], undefined)
-  return { ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection(passingToolTests()), passed: true }
+  return withTelemetry({ ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection(passingToolTests()), passed: true })
 }
 
 /** Behaviour skipped (`tool_tests: only`), conformance passed, tool tests failed. */
 export function toolTestsFailedShape(): ResultsDocument {
   const base = passedShape()
   const doc = withRuns({ ...base, behaviour: { status: 'skipped', reason: 'tool_tests is "only"' } }, [], undefined)
-  return { ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection(failingToolTests()), passed: false }
+  return withTelemetry({ ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection(failingToolTests()), passed: false })
 }
 
 /** Every behaviour run passed, but a tool test failed: the document fails. */
@@ -242,7 +282,7 @@ export function mixedShape(): ResultsDocument {
   const doc = passedShape()
   const [json, , , flaky] = failingToolTests()
   const tests = [...passingToolTests().slice(0, 3), json, flaky]
-  return { ...doc, tool_tests: toolTestsSection(tests), passed: false }
+  return withTelemetry({ ...doc, tool_tests: toolTestsSection(tests), passed: false })
 }
 
 /** The server never started: conformance says why, once; tool tests and behaviour never ran. */
@@ -269,7 +309,7 @@ export function unreachableShape(): ResultsDocument {
     }
   }
   const tool_tests: ToolTestsSection = { status: 'skipped', reason: `the server could not be started or reached: ${reason}`, snapshot_dir: 'evals/__snapshots__', total: 0, passed: 0, failed: 0, errored: 0, cancelled: 0, tests: [] }
-  return { ...doc, conformance, gate: null, metrics: null, changes: null, tool_tests, passed: false }
+  return withTelemetry({ ...doc, conformance, gate: null, metrics: null, changes: null, tool_tests, passed: false })
 }
 
 // ——— Layer 2: faults and attacks ———
@@ -442,6 +482,229 @@ export function resilienceShape(): ResultsDocument {
   return gated(current, baseline)
 }
 
+// ——— Layer 3: latency, tokens and cost ———
+
+/** Its provider reports each call's cost (OpenRouter's usage.cost). */
+const REPORTED = 'openai/gpt-4o-mini'
+/** Priced from the YAML `pricing:`. */
+const PRICED = 'anthropic/claude-sonnet-4.5'
+/** Neither: its cost is unknown. */
+const UNPRICED = 'mistralai/mistral-small-3.2'
+const L3_PRICING: Pricing = { [PRICED]: { input_per_mtok: 3, output_per_mtok: 15 } }
+const L3_BUDGETS: Budgets = {
+  ...NO_BUDGETS,
+  max_cost_usd: 0.03,
+  max_tokens_per_run: 5000,
+  max_p95_tool_ms: 1500,
+  max_p95_run_s: 12,
+  max_p95_increase: 0.5,
+  max_cost_increase: 0.25,
+  tools: { get_weather: { max_p95_ms: 800 } }
+}
+const L3_PROMPTS: Record<string, string> = { default: 'You are helpful. Today is 2026-11-30.', terse: 'Answer in one sentence. Today is 2026-11-30.' }
+/** The reported model's prices, as its provider bills them (USD per million tokens). */
+const REPORTED_PRICE = { input: 0.15, output: 0.6 }
+
+interface L3Case {
+  id: string
+  prompt: string
+  tool: string
+  args: Record<string, Json>
+  result: string
+  answer: string
+}
+
+const L3_CASES: L3Case[] = [
+  { id: 'weather-paris', prompt: "What's the weather like in Paris right now?", tool: 'get_weather', args: { city: 'Paris', units: 'celsius' }, result: '{"city":"Paris","condition":"light rain","temperature":14}', answer: "It's light rain in Paris, 14°C." },
+  { id: 'convert', prompt: 'Convert 100 EUR to USD.', tool: 'convert_currency', args: { amount: 100, from: 'EUR', to: 'USD' }, result: '{"amount":108.2,"currency":"USD"}', answer: '100 EUR is 108.20 USD.' },
+  {
+    id: 'docs-install',
+    prompt: 'How do I install the SDK?',
+    tool: 'search_docs',
+    args: { query: 'install' },
+    result: JSON.stringify({ results: Array.from({ length: 12 }, (_, i) => ({ path: `/install/${i}`, excerpt: 'Install the SDK with npm install @example/sdk, then import it. '.repeat(4) })) }),
+    answer: 'Run `npm install @example/sdk`, then import it.'
+  }
+]
+
+function l3Cases(): EvalCase[] {
+  return L3_CASES.map((c) => ({
+    id: c.id,
+    prompt: c.prompt,
+    rubric: 'r',
+    threshold: 0.7,
+    required_tools: [],
+    golden: { expect_tool: c.tool, expect_args: c.args },
+    runs: 1,
+    kind: 'hard',
+    tags: ['layer3'],
+    resilience: noResilience()
+  }))
+}
+
+/** Milliseconds per tool call, by model and prompt (then: the baseline's). get_weather's p95 is over its 800 ms budget now. */
+const TOOL_MS: Record<string, Record<string, [number, number, number][]>> = {
+  now: {
+    [REPORTED]: [[420, 48, 180], [1240, 52, 210]],
+    [UNPRICED]: [[380, 45, 160], [610, 61, 240]],
+    [PRICED]: [[450, 57, 300], [700, 49, 190]]
+  },
+  then: {
+    [REPORTED]: [[400, 47, 170], [900, 50, 205]],
+    [PRICED]: [[430, 55, 290], [650, 51, 185]],
+    'google/gemini-2.5-flash': [[390, 44, 150], [520, 46, 160]]
+  }
+}
+/** Milliseconds per agent LLM call (the call that picks the tool, the answer), by model. */
+const TURN_MS: Record<string, [number, number]> = { [REPORTED]: [640, 810], [PRICED]: [1420, 1730], [UNPRICED]: [910, 1020], 'google/gemini-2.5-flash': [520, 600] }
+/** Output tokens per agent LLM call (the tool call, the answer), by model. */
+const OUTPUT_TOKENS: Record<string, [number, number]> = { [REPORTED]: [40, 120], [PRICED]: [60, 230], [UNPRICED]: [50, 150], 'google/gemini-2.5-flash': [40, 100] }
+
+const tokens = (prompt: number, completion: number, cost?: number): TokenUsage => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...(cost === undefined ? {} : { cost_usd: cost }) })
+const billed = (prompt: number, completion: number) => Math.round((prompt * REPORTED_PRICE.input + completion * REPORTED_PRICE.output) * 100) / 1e8
+
+/** One run of a Layer 3 case: a tool call and an answer, timed; the reported model's calls carry their cost. */
+function l3Run(c: L3Case, model: string, prompt: string, ms: [number, number, number], then: boolean, verdict: { score: number; reason: string; args_ok: boolean } = { score: 0.9, reason: 'answers what was asked', args_ok: true }): RunResult {
+  const template = golden().runs[0]
+  const toolMs = ms[L3_CASES.indexOf(c)]
+  const [pick, answer] = TURN_MS[model]
+  // The baseline's prompts were longer: tokens per run fell since.
+  const input = (then ? 900 : 700) + (c.tool === 'search_docs' ? 1200 : 0)
+  const [pickOut, answerOut] = OUTPUT_TOKENS[model]
+  const usageOf = (p: number, o: number) => tokens(p, o, model === REPORTED ? billed(p, o) : undefined)
+  const llm_calls = [
+    { latency_ms: pick, finish_reason: 'tool_calls', usage: usageOf(input, pickOut) },
+    { latency_ms: answer, finish_reason: 'stop', usage: usageOf(input + 200, answerOut) }
+  ]
+  const usage = tokens(input * 2 + 200, pickOut + answerOut, model === REPORTED ? (sumCosts(llm_calls.map((l) => l.usage.cost_usd ?? 0)) ?? undefined) : undefined)
+  const args = verdict.args_ok ? c.args : { ...c.args, to: 'GBP' }
+  const call: ToolCallResult = { name: c.tool, args, result: c.result, is_error: false, latency_ms: toolMs, schema_valid: true }
+  const rubric = verdict.score >= template.threshold
+  const success = rubric && verdict.args_ok
+  const judgeUsage = tokens(620, 60, billed(620, 60))
+  return {
+    ...template,
+    case_id: c.id,
+    model,
+    prompt_name: prompt,
+    system_prompt: L3_PROMPTS[prompt],
+    input: c.prompt,
+    kind: 'hard',
+    tags: ['layer3'],
+    tool_calls: [call],
+    tool_assertions: { passed: true, checks: [] },
+    golden_assertions: {
+      passed: verdict.args_ok,
+      checks: [
+        { check: 'expect_tool', passed: true, reason: `called ${c.tool} first` },
+        { check: 'expect_args', passed: verdict.args_ok, reason: verdict.args_ok ? 'arguments as expected' : `no call of ${c.tool} matched: to="GBP" (expected "USD")` }
+      ]
+    },
+    conversation: conversationOf(c.prompt, [call], c.answer),
+    final_output: c.answer,
+    actual_output: c.answer,
+    stop_reason: 'final_answer',
+    status: success ? 'passed' : 'failed',
+    success,
+    rubric_passed: rubric,
+    tools_passed: true,
+    error: null,
+    metrics: template.metrics.map((m) => ({ ...m, score: verdict.score, success: rubric, reason: verdict.reason })),
+    llm_calls,
+    usage,
+    duration_s: Math.round((pick + answer + toolMs + 310) / 100) / 10,
+    judge: template.judge && { ...template.judge, score: verdict.score, reason: verdict.reason, usage: judgeUsage, latency_ms: 700 },
+    server: { ...template.server, connect_ms: 280, list_ms: 6 }
+  }
+}
+
+/** A run that never started: the spend had reached max_cost_usd. */
+function skippedRun(c: L3Case, model: string, prompt: string, detail: string): RunResult {
+  const template = golden().runs[0]
+  return {
+    ...template,
+    case_id: c.id,
+    model,
+    prompt_name: prompt,
+    system_prompt: L3_PROMPTS[prompt],
+    input: c.prompt,
+    kind: 'hard',
+    tags: ['layer3'],
+    status: 'skipped',
+    success: false,
+    rubric_passed: false,
+    tools_passed: false,
+    actual_output: '',
+    final_output: null,
+    stop_reason: 'skipped',
+    error: null,
+    metrics: template.metrics.map((m) => ({ ...m, score: null, success: false, reason: 'skipped: budget' })),
+    tool_calls: [],
+    tool_assertions: { passed: false, checks: [] },
+    golden_assertions: null,
+    conversation: [],
+    llm_calls: [],
+    usage: emptyUsage(),
+    judge: null,
+    duration_s: 0,
+    server: { era: null, protocol_version: null, connect_ms: null, list_ms: null, tools: null },
+    skipped: { reason: 'budget', detail }
+  }
+}
+
+/** What the runs so far cost, as the meter that enforces max_cost_usd counts it: known costs only. */
+function knownSpend(runs: RunResult[]): number {
+  const costs = runs.flatMap((r) => [...r.llm_calls.map((l) => callCost(r.model, l.usage, L3_PRICING).usd), r.judge ? callCost(r.judge.model, r.judge.usage, L3_PRICING).usd : null])
+  return sumCosts(costs.map((c) => c ?? 0)) ?? 0
+}
+
+/**
+ * Now: three models × two system prompts × three cases. gpt-4o-mini's provider reports its costs,
+ * Claude is priced from `pricing:`, Mistral is neither (its cost is unknown); Mistral once sends
+ * the wrong currency. get_weather's p95 (1,240 ms) is over its own 800 ms budget; the spend
+ * reaches max_cost_usd before Claude's terse runs, which are skipped. Then (the baseline): slower
+ * prompts with more tokens, no Mistral, and Gemini, which is not run now.
+ */
+function l3Runs(then: boolean): RunResult[] {
+  const table = TOOL_MS[then ? 'then' : 'now']
+  const runs: RunResult[] = []
+  for (const model of Object.keys(table)) {
+    for (const [p, prompt] of ['default', 'terse'].entries()) {
+      for (const c of L3_CASES) {
+        if (!then && model === PRICED && prompt === 'terse') {
+          const spent = knownSpend(runs)
+          runs.push(skippedRun(c, model, prompt, `the spend reached max_cost_usd (${usd4(spent)} of ${usd4(L3_BUDGETS.max_cost_usd!)}) before this run started`))
+        } else if (!then && model === UNPRICED && prompt === 'default' && c.id === 'convert') {
+          runs.push(l3Run(c, model, prompt, table[model][p], then, { score: 0.5, reason: 'converts to the wrong currency', args_ok: false }))
+        } else runs.push(l3Run(c, model, prompt, table[model][p], then))
+      }
+    }
+  }
+  return runs
+}
+
+const usd4 = (n: number) => `$${n.toFixed(4)}`
+
+function withLayer3(doc: ResultsDocument, runs: RunResult[]): ResultsDocument {
+  const config = doc.config && { ...doc.config, system_prompts: ['default', 'terse'], budgets: L3_BUDGETS, pricing: L3_PRICING }
+  const built = withRuns({ ...doc, config }, runs, undefined)
+  return { ...built, metrics: computeMetrics(built.runs, l3Cases()) }
+}
+
+/**
+ * Layer 3 against a baseline: the Models table with its changes (Mistral is new, Gemini gone), a
+ * tool over its p95 budget, an unknown cost (Mistral's) that also leaves max_cost_usd unknown,
+ * runs skipped once the spend reached max_cost_usd, the trend budgets against the baseline, and
+ * a trace id on every run that started.
+ */
+export function telemetryShape(): ResultsDocument {
+  const doc = golden()
+  const conformance = doc.conformance && { ...doc.conformance, passed: true, checks: doc.conformance.checks.map((c) => (c.id === 'list-cache-fields' ? { ...c, status: 'pass' as const } : c)) }
+  const current = withLayer3({ ...doc, duration_s: 21.4, conformance }, l3Runs(false))
+  const baseline = withLayer3({ ...doc, started_at: '2026-11-29T09:30:00.000Z', duration_s: 19.8, conformance }, l3Runs(true))
+  return gated(current, baseline)
+}
+
 export const SHAPES: [string, () => ResultsDocument][] = [
   ['passed', passedShape],
   ['failed-with-baseline', failedWithBaselineShape],
@@ -452,5 +715,6 @@ export const SHAPES: [string, () => ResultsDocument][] = [
   ['tool-tests-failed', toolTestsFailedShape],
   ['runs-and-tool-tests', mixedShape],
   ['unreachable', unreachableShape],
-  ['resilience', resilienceShape]
+  ['resilience', resilienceShape],
+  ['telemetry', telemetryShape]
 ]

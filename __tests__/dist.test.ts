@@ -82,6 +82,7 @@ describeDist('dist/index.js (the action)', () => {
       pass_rate: '1',
       tool_tests_total: '1',
       tool_tests_failed: '0',
+      cost_usd: expect.stringMatching(/^0\.\d+$/),
       total: '2',
       failed: '0',
       junit_xml: 'eval-junit.xml',
@@ -90,7 +91,8 @@ describeDist('dist/index.js (the action)', () => {
       journal: 'eval-runs.jsonl'
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
-    expect(doc).toMatchObject({ version: 4, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
+    expect(readOutputs(join(work, 'out')).cost_usd).toBe(String(doc.telemetry!.overall.spent_usd))
+    expect(doc).toMatchObject({ version: 5, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
     expect(doc.runs.map((r) => [r.case_id, r.prompt_name])).toEqual([
       ['weather-paris', 'default'],
       ['weather-paris', 'terse']

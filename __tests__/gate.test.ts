@@ -38,6 +38,19 @@ describe('evaluateGate', () => {
     expect(gate.reasons).toContain('delta: 1 group went from passing to failing')
   })
 
+  test('a group short only because the budget skipped its runs is neither a regression nor below its floor; a failed run still is', () => {
+    const skippedOnly = { ...group('a', false), run_indexes: [1] }
+    const failedToo = { ...group('c', false), run_indexes: [2, 3], runs: 2 }
+    const current = {
+      ...doc([skippedOnly, { ...group('b', false), run_indexes: [4] }, failedToo]),
+      runs: [{ index: 1, status: 'skipped' }, { index: 2, status: 'skipped' }, { index: 3, status: 'failed' }, { index: 4, status: 'failed' }]
+    } as unknown as ResultsDocument
+    const gate = evaluateGate(current, { document: baseline, source: 'baseline.json' }, 'both', 0.02)
+    expect(gate.regressed).toEqual(['c · m · p'])
+    expect(gate.reasons).toContain('delta: 1 group went from passing to failing')
+    expect(gate.reasons).toContain('2 of 3 groups below their pass floor')
+  })
+
   test('delta: a group that failed before too is no regression; a metric drop beyond max_drop is', () => {
     const same = doc([group('a', true), group('b', false), group('c', true), group('gone', true)])
     expect(evaluateGate(same, { document: baseline, source: 'b.json' }, null, 0.02).passed).toBe(true)
@@ -89,7 +102,7 @@ describe('loadBaseline', () => {
     writeFileSync(join(dir, 'old.json'), '[{"case_id": "eval-action array"}]')
     expect(loadBaseline(join(dir, 'old.json'), (w) => warnings.push(w))).toBeNull()
     expect(warnings).toHaveLength(2)
-    expect(warnings[1]).toContain('not a results document of version 1, 2, 3 or 4')
+    expect(warnings[1]).toContain('not a results document of version 1, 2, 3, 4 or 5')
     expect(loadBaseline('')).toBeNull()
   })
 })

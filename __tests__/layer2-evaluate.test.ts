@@ -5,11 +5,11 @@ import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { scriptedBrain, startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { ConfigError } from '../src/config/errors.js'
-import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { applyGate, evaluate, prepare, writeResults } from '../src/evaluate.js'
 import { documentFromJournal, readJournal } from '../src/execute/journal.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { renderMarkdownReport } from '../src/report/markdown.js'
+import { runOptions } from '../__fixtures__/options.js'
 
 // Layer 2 through evaluate(): the gate, the static scan in conformance, the journal, SARIF.
 let llm: ScriptedLlm
@@ -33,19 +33,7 @@ const obeying = scriptedBrain(
 )
 
 function optionsFor(dir: string, server: string[], values: Record<string, string> = {}) {
-  const raw = Object.fromEntries(
-    Object.entries({
-      serverConfig: JSON.stringify({ command: process.execPath, args: server }),
-      evalCases: join(dir, 'evals.yaml'),
-      apiKey: 'k',
-      baseUrl: llm.url,
-      resultsPath: join(dir, 'eval-results.json'),
-      journalPath: join(dir, 'eval-runs.jsonl'),
-      ...values
-    }).map(([k, v]) => [k, { value: v, name: k }])
-  )
-  for (const key of ['filter', 'maxSteps', 'parallel', 'concurrency', 'judgeModel', 'models', 'timeoutSeconds']) raw[key] ??= { value: '', name: key }
-  return resolveOptions(raw as unknown as RawOptions)
+  return runOptions(dir, { serverConfig: JSON.stringify({ command: process.execPath, args: server }), baseUrl: llm.url, ...values })
 }
 
 const SUITE = `system_prompts: {d: "You help."}

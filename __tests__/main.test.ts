@@ -48,6 +48,7 @@ describe('run() glues inputs, engine and outputs', () => {
       pass_rate: '0',
       tool_tests_total: '0',
       tool_tests_failed: '0',
+      cost_usd: expect.stringMatching(/^0\.\d+$/),
       total: '1',
       failed: '1',
       junit_xml: 'eval-junit.xml',

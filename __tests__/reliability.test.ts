@@ -106,12 +106,14 @@ const finishedLines = (stdout: string) => stdout.split('\n').filter((l) => /^\[\
 
 /** What a run is, without the clock: timings differ between two runs of the same suite. */
 function essence(run: RunResult) {
-  const { duration_s: _d, total_duration_s: _t, server, llm_calls, tool_calls, ...rest } = run
+  // Timings and trace ids differ between any two evaluations.
+  const { duration_s: _d, total_duration_s: _t, trace_id: _trace, server, llm_calls, tool_calls, judge, ...rest } = run
   return {
     ...rest,
     server: { era: server.era, protocol_version: server.protocol_version, tools: server.tools },
     llm_calls: llm_calls.map((c) => ({ ...c, latency_ms: 0 })),
-    tool_calls: tool_calls.map((c) => ({ ...c, latency_ms: 0 }))
+    tool_calls: tool_calls.map(({ span_id: _span, ...c }) => ({ ...c, latency_ms: 0 })),
+    judge: judge && { ...judge, latency_ms: 0 }
   }
 }
 

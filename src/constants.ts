@@ -30,7 +30,16 @@ export const Inputs = {
   ToolTests: 'tool_tests',
   SnapshotDir: 'snapshot_dir',
   UpdateSnapshots: 'update_snapshots',
-  ConformanceProbes: 'conformance_probes'
+  ConformanceProbes: 'conformance_probes',
+  MaxCostUsd: 'max_cost_usd',
+  MaxCostPerRunUsd: 'max_cost_per_run_usd',
+  MaxTokensPerRun: 'max_tokens_per_run',
+  MaxP95ToolMs: 'max_p95_tool_ms',
+  MaxP95RunS: 'max_p95_run_s',
+  MaxP95Increase: 'max_p95_increase',
+  MaxCostIncrease: 'max_cost_increase',
+  OtlpEndpoint: 'otlp_endpoint',
+  OtlpHeaders: 'otlp_headers'
 } as const
 
 export const Outputs = {
@@ -46,6 +55,7 @@ export const Outputs = {
   Cancelled: 'cancelled',
   ToolTestsTotal: 'tool_tests_total',
   ToolTestsFailed: 'tool_tests_failed',
+  CostUsd: 'cost_usd',
   Sarif: 'sarif',
   CommentUrl: 'comment_url'
 } as const

@@ -19,12 +19,14 @@ import {
   type ObservedCalls,
   type ResultsDocument,
   type RunResult,
+  type RunSkip,
   type ToolCallResult
 } from './results/types.js'
 import { watchSession } from './conformance/observe-session.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
 import { checkRequiredTools } from './scoring/tool-assertions.js'
 import { createPool } from './util/pool.js'
+import type { RunTrace, Tracing } from './telemetry/tracing.js'
 
 export interface EngineSettings {
   filter?: string
@@ -57,6 +59,16 @@ export interface EngineDeps {
   reuse?: ReadonlyMap<string, RunResult>
   /** Secrets out of a text, applied before anything is cut short (a cut secret is no longer found whole). */
   redact?: (text: string) => string
+  /**
+   * max_cost_usd, enforced while running: why no new run may start (the spend reached the
+   * budget), or null. Asked before a run's server starts and again when it gets its slot.
+   */
+  budget?: { reached(): string | null }
+  /**
+   * A W3C trace per run (src/telemetry/tracing.ts): its id in the record, `traceparent` in every
+   * MCP request, spans for the run, its LLM calls, tool calls and judge call. Absent: no traces.
+   */
+  tracing?: Tracing
 }
 
 /** What the behaviour layer produced, before it is assembled into a document. */
@@ -127,25 +139,41 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       if (reused) return finish({ ...reused, index: spec.index }, true)
       const releaseAhead = await startingAhead.acquire()
       const layer2 = prepareLayer2(spec, deps.sessions.transport ?? 'stdio')
+      const overBudget = deps.cancel?.aborted ? null : deps.budget?.reached()
+      if (overBudget) {
+        releaseAhead()
+        return finish(skippedRun(spec, overBudget, settings.maxSteps, layer2))
+      }
+      // Starting the server is part of the run: its requests carry the run's span already.
+      const runTrace = deps.cancel?.aborted ? undefined : deps.tracing?.startRun({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt, index: spec.index })
       let opened: OpenedSession
       let releaseSlot: () => void
       try {
-        opened = await openForRun(settings, deps, layer2.open)
+        opened = await openForRun(settings, deps, layer2.open, runTrace)
         releaseSlot = opened.session ? await pool.acquire() : () => undefined
       } finally {
         releaseAhead()
       }
+      // The spend may have reached the budget while this run waited for its slot.
+      const overBudgetNow = opened.session && !deps.cancel?.aborted ? deps.budget?.reached() : null
+      if (overBudgetNow) {
+        releaseSlot()
+        await opened.session!.close()
+        runTrace?.end('skipped')
+        // Its server started (and was sent the trace context) before the check: the trace is kept.
+        return finish(skippedRun(spec, overBudgetNow, settings.maxSteps, layer2, runTrace?.traceId ?? null))
+      }
       if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
       let agentPhase: AgentPhase
       try {
-        agentPhase = await runInSlot(spec, opened, settings, deps, layer2)
+        agentPhase = await runInSlot(spec, opened, settings, deps, layer2, runTrace)
       } finally {
         releaseSlot()
       }
       const { golden } = spec.case
       const { transcript } = agentPhase
       const wantsGolden = golden !== null && transcript.error === null && transcript.cancelled === null
-      let scored: { verdict?: JudgeVerdict | JudgeError; golden: GoldenAssertions | null } = { golden: null }
+      let scored: { verdict?: JudgeVerdict | JudgeError; judge_ms?: number; golden: GoldenAssertions | null } = { golden: null }
       if (agentPhase.judgeable || wantsGolden) {
         // A cancel while the run waits for, or is in, its judge call leaves it unjudged: cancelled.
         const interrupted = () => {
@@ -158,10 +186,10 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
           scored = await pool.run(
             async () => {
               if (deps.cancel?.aborted) return { golden: null }
-              const verdict = agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel) : undefined
+              const judged = agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel, { run: runTrace, model: suite.judge_model }) : undefined
               // No new question to the judge model after a cancel.
               if (deps.cancel?.aborted) return { golden: null }
-              return { verdict, golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null }
+              return { verdict: judged?.verdict, judge_ms: judged?.latency_ms, golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null }
             },
             { urgent: true }
           )
@@ -170,7 +198,12 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
         }
         if (transcript.cancelled) scored = { golden: null }
       }
-      return finish(buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t), layer2))
+      const result = buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t), layer2, {
+        trace_id: runTrace?.traceId ?? null,
+        judge_latency_ms: scored.judge_ms ?? null
+      })
+      runTrace?.end(result.status)
+      return finish(result)
     })
   )
 
@@ -188,6 +221,8 @@ interface AgentPhase {
   judgeable: boolean
   /** Conformance checked on the tool results this run saw. */
   observed: ObservedCalls
+  /** Set when the run never started: the spend had reached max_cost_usd. */
+  skipped?: RunSkip
 }
 
 type OpenedSession =
@@ -200,8 +235,9 @@ function runSignal(controller: AbortController, cancel: AbortSignal | undefined)
   return cancel ? AbortSignal.any([controller.signal, cancel]) : controller.signal
 }
 
-/** Start this run's own server (or remote session), within timeout_seconds. Never throws. */
-async function openForRun(settings: EngineSettings, deps: EngineDeps, openOptions: OpenOptions): Promise<OpenedSession> {
+/** Start this run's own server (or remote session), within timeout_seconds; its requests carry the run's trace context. Never throws. */
+async function openForRun(settings: EngineSettings, deps: EngineDeps, layer2Open: OpenOptions, runTrace: RunTrace | undefined): Promise<OpenedSession> {
+  const openOptions: OpenOptions = runTrace ? { ...layer2Open, traceMeta: () => runTrace.meta() } : layer2Open
   const waiting = (waiting_for: string) => ({ cancelled: { reason: cancellationOf(deps.cancel)!, waiting_for } })
   if (deps.cancel?.aborted) return waiting('a free slot')
   const controller = new AbortController()
@@ -224,7 +260,7 @@ async function openForRun(settings: EngineSettings, deps: EngineDeps, openOption
   }
 }
 
-async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps, layer2: RunLayer2): Promise<AgentPhase> {
+async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps, layer2: RunLayer2, runTrace: RunTrace | undefined): Promise<AgentPhase> {
   const notRun = (fill: (t: Transcript) => void): AgentPhase => {
     const transcript = emptyTranscript(spec, layer2.systemPrompt)
     fill(transcript)
@@ -246,8 +282,9 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   try {
     const transcript = await runAgent(
       { model: spec.model, system_prompt: layer2.systemPrompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
-      wrapForRun(watched, spec.case, layer2),
-      deps.llm,
+      // The trace outermost: a tool call's span covers what the agent waited for, faults and attacks included.
+      runTrace ? runTrace.session(wrapForRun(watched, spec.case, layer2)) : wrapForRun(watched, spec.case, layer2),
+      runTrace ? runTrace.chat(deps.llm) : deps.llm,
       runSignal(controller, deps.cancel)
     )
     await session.close()
@@ -268,12 +305,38 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   }
 }
 
-async function judgeRun(judge: Judge, spec: RunSpec, finalOutput: string, cancel: AbortSignal | undefined): Promise<JudgeVerdict | JudgeError> {
-  try {
-    return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt }, cancel)
-  } catch (error) {
-    return error instanceof JudgeError ? error : new JudgeError((error as Error).message, emptyUsage())
+/** A run that never started because the spend reached max_cost_usd: recorded, never a verdict. */
+function skippedRun(spec: RunSpec, why: string, maxSteps: number, layer2: RunLayer2, traceId: string | null = null): RunResult {
+  const transcript = emptyTranscript(spec, layer2.systemPrompt)
+  transcript.stop_reason = 'skipped'
+  const phase: AgentPhase = { transcript, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] }, skipped: { reason: 'budget', detail: `${why} before this run started` } }
+  return buildRunResult(spec, phase, undefined, null, maxSteps, (t) => t, layer2, { trace_id: traceId, judge_latency_ms: null })
+}
+
+/** The judge's verdict (or the JudgeError in its place) and how long the judge took, in the run's trace when there is one. */
+async function judgeRun(
+  judge: Judge,
+  spec: RunSpec,
+  finalOutput: string,
+  cancel: AbortSignal | undefined,
+  traced: { run: RunTrace | undefined; model: string }
+): Promise<{ verdict: JudgeVerdict | JudgeError; latency_ms: number }> {
+  const ask = async (): Promise<JudgeVerdict | JudgeError> => {
+    try {
+      return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt }, cancel)
+    } catch (error) {
+      return error instanceof JudgeError ? error : new JudgeError((error as Error).message, emptyUsage())
+    }
   }
+  const started = performance.now()
+  const verdict = traced.run ? await traced.run.judge(traced.model, ask) : await ask()
+  return { verdict, latency_ms: Math.round(performance.now() - started) }
+}
+
+/** What a run's record holds of its trace and its judge's timing. */
+interface RunTelemetry {
+  trace_id: string | null
+  judge_latency_ms: number | null
 }
 
 function buildRunResult(
@@ -283,7 +346,8 @@ function buildRunResult(
   golden: GoldenAssertions | null,
   maxSteps: number,
   redact: (text: string) => string,
-  layer2: RunLayer2
+  layer2: RunLayer2,
+  telemetry: RunTelemetry = { trace_id: null, judge_latency_ms: null }
 ): RunResult {
   const { transcript } = phase
   if (transcript.error?.stderr_tail) transcript.error.stderr_tail = redact(transcript.error.stderr_tail).slice(-STDERR_TAIL_CHARS)
@@ -293,6 +357,7 @@ function buildRunResult(
   const error = transcript.error ?? (judgeError ? { stage: 'judge' as const, message: judgeError.message } : null)
   const rubricPassed = judged?.success ?? false
   const cancelled = transcript.cancelled
+  const skipped = phase.skipped ?? null
   const toolCalls = transcript.tool_calls.map((c) => toolCallResult(c, phase))
   const verdicts = layer2Verdicts(spec.case, layer2, {
     tool_calls: toolCalls,
@@ -300,7 +365,7 @@ function buildRunResult(
     stop_reason: transcript.stop_reason,
     llm_calls: transcript.llm_calls.length,
     finished: transcript.error === null && !cancelled && phase.session !== null,
-    cancelled: cancelled !== null
+    cancelled: cancelled !== null || skipped !== null
   }, redact)
   const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true) && layer2Passed(verdicts)
   const usage = emptyUsage()
@@ -314,12 +379,12 @@ function buildRunResult(
     rubric_passed: rubricPassed,
     tools_passed: toolAssertions.passed,
     input: spec.case.prompt,
-    actual_output: actualOutput(transcript, maxSteps),
+    actual_output: skipped ? `[Skipped: ${skipped.detail}]` : actualOutput(transcript, maxSteps),
     metrics: [
       {
         name: GEVAL_METRIC_NAME,
         score: judged ? judged.score : null,
-        reason: judged ? judged.reason : notJudgedReason(transcript, judgeError, maxSteps),
+        reason: judged ? judged.reason : skipped ? `Not run: ${skipped.detail}.` : notJudgedReason(transcript, judgeError, maxSteps),
         success: rubricPassed
       }
     ],
@@ -334,7 +399,7 @@ function buildRunResult(
     kind: spec.case.kind,
     tags: spec.case.tags,
     system_prompt: layer2.systemPrompt,
-    status: cancelled ? 'cancelled' : error ? 'error' : success ? 'passed' : 'failed',
+    status: cancelled ? 'cancelled' : skipped ? 'skipped' : error ? 'error' : success ? 'passed' : 'failed',
     threshold: spec.case.threshold,
     final_output: transcript.final_output,
     stop_reason: transcript.stop_reason,
@@ -342,7 +407,7 @@ function buildRunResult(
     cancelled: cancelled ? { at: cancelled.reason.at, signal: cancelled.reason.signalName, waiting_for: cancelled.waiting_for } : null,
     llm_calls: transcript.llm_calls,
     usage,
-    judge: judgeDetails(spec, judged, judgeError),
+    judge: judgeDetails(spec, judged, judgeError, telemetry.judge_latency_ms),
     golden_assertions: golden,
     server: {
       era: phase.session?.era ?? null,
@@ -352,7 +417,9 @@ function buildRunResult(
       tools: phase.session?.tools.length ?? null
     },
     observed: { calls: phase.observed.calls, findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })) },
-    ...verdicts
+    ...verdicts,
+    trace_id: telemetry.trace_id,
+    skipped
   }
 }
 
@@ -368,7 +435,8 @@ function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase):
     schema_valid: check ? check.valid : null,
     ...(check?.errors ? { schema_errors: check.errors } : {}),
     ...(c.fault ? { fault: c.fault } : {}),
-    ...(c.injected ? { injected: c.injected } : {})
+    ...(c.injected ? { injected: c.injected } : {}),
+    ...(c.span_id ? { span_id: c.span_id } : {})
   }
 }
 
@@ -379,7 +447,7 @@ function withoutPadding(result: string): string {
   return `${result.slice(0, OVERSIZED_KEPT_CHARS)}\n… [${(result.length - OVERSIZED_KEPT_CHARS).toLocaleString('en-US')} more characters of the oversized fault's padding, sent to the model, not kept here]`
 }
 
-function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: JudgeError | undefined): JudgeDetails | null {
+function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: JudgeError | undefined, latencyMs: number | null): JudgeDetails | null {
   if (verdict) {
     return {
       model: verdict.model,
@@ -391,7 +459,8 @@ function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: J
       scoring_note: verdict.scoring_note,
       evaluation_steps: verdict.evaluation_steps,
       usage: verdict.usage,
-      error: null
+      error: null,
+      latency_ms: latencyMs
     }
   }
   if (error) {
@@ -405,7 +474,8 @@ function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: J
       scoring_note: '',
       evaluation_steps: [],
       usage: error.usage,
-      error: error.message
+      error: error.message,
+      latency_ms: latencyMs
     }
   }
   return null
@@ -483,7 +553,9 @@ export function resultsConfig(suite: Suite, configured: ServerConfig, settings: 
     timeout_seconds: settings.timeoutSeconds,
     base_url: settings.baseUrl,
     pass_floors: suite.pass_floors,
-    resilience_floors: suite.resilience_floors
+    resilience_floors: suite.resilience_floors,
+    budgets: suite.budgets,
+    pricing: suite.pricing
   }
 }
 

@@ -5,9 +5,11 @@ import { compareWithBaseline } from './aggregate/changes.js'
 import { freeLayersPassed } from './aggregate/document.js'
 import { evaluateGate } from './aggregate/gate.js'
 import { summarize } from './aggregate/summarize.js'
+import { mergeBudgets } from './config/budgets.js'
 import { renamingInput } from './config/errors.js'
 import { ConfigError } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
+import { resolveOtlp } from './config/otlp.js'
 import { parseServerConfig, serverSecrets, serverTemplate } from './config/server-config.js'
 import { loadSuiteFile } from './config/suite.js'
 import type { ServerConfig, Suite } from './config/types.js'
@@ -18,6 +20,8 @@ import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusa
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory, type SessionFactory } from './mcp/session.js'
+import { createSpendMeter, meteredClient, spentBy } from './telemetry/spend.js'
+import { createTracing } from './telemetry/tracing.js'
 import { expandMatrix, localDate, runKey, selectCases, selectToolTests, specKey, type RunSpec } from './plan/expand.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
@@ -42,6 +46,8 @@ export interface Prepared {
   secrets: string[]
   /** Under CI=true a missing snapshot fails its tool test instead of being written. */
   ci: boolean
+  /** Where spans go (OTLP/HTTP): the traces URL and its headers; null: no export (runs still get trace ids). */
+  otlp: { url: string; headers: Record<string, string> } | null
 }
 
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
@@ -49,7 +55,7 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
   // Errors name what the user typed: the action's inputs, or the CLI's flags.
   const names = options.names ?? { serverConfig: 'server_config', evalCases: 'eval_cases', filter: 'filter', models: 'models' }
   const server = parseServerConfig(options.serverConfig, { env, input: names.serverConfig })
-  const suite = renamingInput('eval_cases', names.evalCases, () =>
+  const fromYaml = renamingInput('eval_cases', names.evalCases, () =>
     loadSuiteFile(options.evalCases, {
       models: options.models,
       judgeModel: options.judgeModel,
@@ -59,8 +65,15 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
       timeoutSeconds: options.timeoutSeconds
     })
   )
+  // The YAML's budgets win per key; the inputs (or flags) fill the rest.
+  const suite: Suite = { ...fromYaml, budgets: mergeBudgets(fromYaml.budgets, options.budgets) }
   checkPlan(suite, options, names)
-  return { options, server, suite, secrets: [...serverSecrets(server), options.apiKey].filter((s) => s.length > 0), ci: env.CI === 'true' }
+  const otlp = resolveOtlp(
+    { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint ?? 'otlp_endpoint', headers: names.otlpHeaders ?? 'otlp_headers' } },
+    env
+  )
+  const secrets = [...serverSecrets(server), options.apiKey, ...otlp.secrets].filter((s) => s.length > 0)
+  return { options, server, suite, secrets, ci: env.CI === 'true', otlp: otlp.target }
 }
 
 /**
@@ -174,6 +187,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
   }
   const reused = options.resume && behaviour.status === 'ran' ? inPlan(resumableRuns(options.journalPath, header.suite_hash, warn), plan) : []
   const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
+  // A trace per run, exported when an OTLP endpoint is set; a failed export is one warning, never a failed evaluation.
+  const tracing = createTracing({ otlp: prepared.otlp, onWarning: warn, serviceVersion: TOOL_VERSION })
   try {
     let unreachable: string | null = null
     if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
@@ -196,17 +211,23 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
       const caching = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl, secrets: prepared.secrets, onWarning: warn })
       cache = caching.stats
+      // max_cost_usd while running: every answer (agent, judge, semantic match) counts; a replayed one spends nothing.
+      // A resumed attempt starts from what the runs it reuses spent: the document's check counts them too.
+      const spend = createSpendMeter(suite.pricing, suite.budgets.max_cost_usd, spentBy(reused, suite.pricing, suite.judge_model))
+      const llm = meteredClient(caching.client, spend)
       const executed = await executeRuns(suite, settings, {
-        llm: caching.client,
-        judge: createGEvalJudge(caching.client, suite.judge_model),
-        semantic: createSemanticMatcher(caching.client, suite.judge_model, hooks.cancel),
+        llm,
+        judge: createGEvalJudge(llm, suite.judge_model),
+        semantic: createSemanticMatcher(llm, suite.judge_model, hooks.cancel),
+        budget: spend,
         sessions,
         onRunStarted: hooks.onRunStarted,
         onRunFinished: hooks.onRunFinished,
         record: (run) => journal.append({ type: 'run', run }),
         cancel: hooks.cancel,
         reuse: new Map(reused.map((r) => [runKey(r), r])),
-        redact: (text) => redactText(text, prepared.secrets)
+        redact: (text) => redactText(text, prepared.secrets),
+        tracing
       })
       overhead = executed.overhead
       cancelled = cancelledSummary(hooks.cancel, executed)
@@ -216,6 +237,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled })
   } finally {
     journal.close()
+    // Cancelled runs' spans too: everything is sent (or given up on, within a few seconds) before the document is.
+    await tracing.shutdown()
   }
   return applyGate(documentFromJournal(journal.state), header.gate, warn)
 }
@@ -371,7 +394,8 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     cancelled: null,
     journal: null,
     changes: null,
-    tool_tests: null
+    tool_tests: null,
+    telemetry: null
   }
 }
 

@@ -6,10 +6,10 @@
 //   get_forecast {city} → a plain-text forecast (the fallback a model can turn to)
 //   book_slot {slot}    → NOT idempotent: counts its executions in this process and answers with
 //                         the count, so a test can prove a re-sent call ran twice
-import { createServer } from 'node:http'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import * as z from 'zod'
+import { serveFetch } from './serve-fetch.mjs'
 
 const WEATHER = {
   paris: { temp_c: 14, sky: 'light rain' },
@@ -98,32 +98,8 @@ export async function startResilienceHttpServer({ responseMode = 'auto' } = {}) 
   const bookings = { count: 0 }
   const handler = createMcpHandler(() => createResilienceServer(bookings), { responseMode })
   const requests = []
-  const server = createServer(async (req, res) => {
-    const chunks = []
-    for await (const c of req) chunks.push(c)
-    const body = chunks.length ? Buffer.concat(chunks) : undefined
-    requests.push(describeRequest(req.method, body))
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body })
-    const response = await handler.fetch(request)
-    res.writeHead(response.status, Object.fromEntries(response.headers))
-    try {
-      if (response.body) for await (const chunk of response.body) res.write(chunk)
-    } catch {
-      // The client went away mid-answer (a cut stream): nothing left to send it.
-    }
-    res.end()
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${server.address().port}/mcp`,
-    requests,
-    bookings,
-    close: async () => {
-      await handler.close()
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    }
-  }
+  const served = await serveFetch(handler, { onBody: (method, body) => requests.push(describeRequest(method, body)) })
+  return { url: served.url, requests, bookings, close: served.close }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

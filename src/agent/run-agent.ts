@@ -16,6 +16,8 @@ export interface ToolCallRecord {
   fault?: FaultRecord
   /** Layer 2: the attack this call's output (or this decoy) carried. */
   injected?: InjectionRecord
+  /** Layer 3: this call's span (the parent id of the traceparent the server was sent), when the run is traced. */
+  span_id?: string
 }
 
 
@@ -47,7 +49,8 @@ export interface Transcript {
   cancelled: { reason: CancelledError; waiting_for: string } | null
 }
 
-export type StopReason = 'final_answer' | 'max_steps' | 'error' | 'cancelled'
+/** `skipped`: the run never started (the spend had reached max_cost_usd). */
+export type StopReason = 'final_answer' | 'max_steps' | 'error' | 'cancelled' | 'skipped'
 
 export interface AgentTask {
   model: string
@@ -87,7 +90,7 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
       // description changes mid-run (a rug pull) is seen changed.
       const { functions, targets } = exposeServer(session)
       const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal)
-      transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage })
+      transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage, ...(response.cached ? { cached: true } : {}) })
       transcript.messages.push({
         role: 'assistant',
         content: response.content,
@@ -158,6 +161,7 @@ async function executeCall(
   record.is_error = outcome.isError
   if (outcome.fault) record.fault = outcome.fault
   if (outcome.injected) record.injected = outcome.injected
+  if (outcome.span_id) record.span_id = outcome.span_id
   return record
 }
 

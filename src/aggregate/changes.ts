@@ -1,12 +1,26 @@
-import type { ConformanceSection, Changes, FindingChange, GateResult, ResilienceChange, ResilienceSummary, ResultsDocument, RunResult, RunSnapshot, ToolSurfaceDiff } from '../results/types.js'
+import type {
+  ConformanceSection,
+  Changes,
+  FigureChange,
+  FindingChange,
+  GateResult,
+  ModelChange,
+  ModelTelemetry,
+  ResilienceChange,
+  ResilienceSummary,
+  ResultsDocument,
+  RunResult,
+  RunSnapshot,
+  ToolSurfaceDiff
+} from '../results/types.js'
 import type { ToolFingerprint } from '../conformance/types.js'
 import type { TokenUsage } from '../llm/chat.js'
 import { groupKey } from './gate.js'
 
 /**
  * What differs from the baseline: conformance findings, the tool surface, cost and run time,
- * the Layer 2 cells, and for each group that regressed, a run from each side. Pure; the gate
- * supplies the groups.
+ * the Layer 2 cells, the Models table and each tool's p95 latency, and for each group that
+ * regressed, a run from each side. Pure; the gate supplies the groups.
  */
 export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, baseline: { document: ResultsDocument; source: string }): Changes {
   const before = baseline.document
@@ -16,6 +30,8 @@ export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, base
     cost_usd: { baseline: totalCost(before), current: totalCost(doc) },
     median_run_s: { baseline: medianRunSeconds(before.runs), current: medianRunSeconds(doc.runs) },
     resilience: resilienceChanges(before.summary.resilience ?? null, doc.summary.resilience ?? null),
+    models: modelChanges(before, doc),
+    tool_latency: toolLatencyChanges(before, doc),
     regressions: gate.regressed.map((group) => ({
       group,
       baseline: snapshot(runsOf(before, group).find((r) => r.status === 'passed')),
@@ -110,8 +126,61 @@ export function resilienceChanges(before: ResilienceSummary | null, now: Resilie
   return out
 }
 
-/** The agent's and the judge's cost, as the provider reported it; null when it reported none. */
+/**
+ * Each model's row of the Models table on both sides, this document's models first (in its
+ * order), then those only the baseline had: the tool-use metrics and pass rate, p95 run time,
+ * mean agent tokens per run and mean agent cost per run.
+ */
+export function modelChanges(before: ResultsDocument, now: ResultsDocument): ModelChange[] {
+  const models = [...new Set([...modelsOf(now), ...modelsOf(before)])]
+  const figure = (pick: (doc: ResultsDocument, model: string) => number | null) => (model: string): FigureChange => ({ baseline: pick(before, model), current: pick(now, model) })
+  const metric = (key: 'tool_selection_accuracy' | 'argument_correctness' | 'task_completion') => figure((doc, model) => doc.metrics?.by_model[model]?.[key] ?? null)
+  const measured = (pick: (m: ModelTelemetry) => number | null) => figure((doc, model) => {
+    const row = doc.telemetry?.models.find((m) => m.model === model)
+    return row && row.runs > 0 ? pick(row) : null
+  })
+  const selection = metric('tool_selection_accuracy')
+  const args = metric('argument_correctness')
+  const completion = metric('task_completion')
+  const passRate = figure((doc, model) => doc.summary.by_model.find((m) => m.model === model)?.pass_rate ?? null)
+  const p95 = measured((m) => m.run_s.p95)
+  const tokens = measured((m) => Math.round(m.tokens_per_run.total / m.runs))
+  const cost = measured((m) => m.cost_usd.per_run)
+  return models.map((model) => ({
+    model,
+    tool_selection_accuracy: selection(model),
+    argument_correctness: args(model),
+    task_completion: completion(model),
+    pass_rate: passRate(model),
+    p95_run_s: p95(model),
+    tokens_per_run: tokens(model),
+    cost_per_run_usd: cost(model)
+  }))
+}
+
+/** The models a document has, in its order: its telemetry's, else its summary's. */
+function modelsOf(doc: ResultsDocument): string[] {
+  return doc.telemetry ? doc.telemetry.models.map((m) => m.model) : doc.summary.by_model.map((m) => m.model)
+}
+
+/** Each tool's p95 latency on both sides, by name (tools on one side only included). */
+export function toolLatencyChanges(before: ResultsDocument, now: ResultsDocument): Changes['tool_latency'] {
+  const p95 = (doc: ResultsDocument, name: string) => doc.telemetry?.tools.find((t) => t.name === name)?.latency_ms.p95 ?? null
+  const names = [...new Set([...(now.telemetry?.tools ?? []), ...(before.telemetry?.tools ?? [])].map((t) => t.name))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return names.map((name) => ({ name, p95_ms: { baseline: p95(before, name), current: p95(now, name) } }))
+}
+
+/**
+ * The whole evaluation's cost: the telemetry's total (provider-reported, else priced with
+ * `pricing:`); where that is unknown or absent, the agent's and the judge's cost as the provider
+ * reported it; null when it reported none.
+ */
 function totalCost(doc: ResultsDocument): number | null {
+  // Telemetry's total is null when any cost is unknown: a partial sum is not compared with a whole one.
+  return doc.telemetry ? doc.telemetry.overall.cost_usd.total : reportedCost(doc)
+}
+
+function reportedCost(doc: ResultsDocument): number | null {
   const costs = [doc.summary.tokens.agent, doc.summary.tokens.judge].map((u: TokenUsage) => u.cost_usd).filter((c): c is number => typeof c === 'number')
   return costs.length ? costs.reduce((a, b) => a + b, 0) : null
 }

@@ -1,4 +1,4 @@
-import type { EvalCase } from '../config/types.js'
+import { NO_BUDGETS, type EvalCase } from '../config/types.js'
 import type { CacheStats } from '../llm/cache.js'
 import type { TokenUsage } from '../llm/chat.js'
 import {
@@ -19,9 +19,16 @@ import { groupRuns } from './groups.js'
 import { computeMetrics } from './metrics.js'
 import { summarize } from './summarize.js'
 import { resilienceReasons, summarizeResilience } from './resilience.js'
+import { budgetReasons } from '../telemetry/budgets.js'
+import { summarizeTelemetry } from '../telemetry/summarize.js'
 
 /** A journal written before Layer 2 has no floors: the pass floors decide. */
 const NO_FLOORS = { min_recovery_rate: null, min_attack_resistance: null }
+
+/** The configuration as this version holds it: a journal written before Layer 2 or Layer 3 lacks their keys. */
+function currentConfig(config: ResultsConfig): ResultsConfig {
+  return { ...config, resilience_floors: config.resilience_floors ?? NO_FLOORS, budgets: config.budgets ?? NO_BUDGETS, pricing: config.pricing ?? {} }
+}
 
 /** Everything a results document is computed from; the run journal holds exactly this. */
 export interface DocumentParts {
@@ -43,23 +50,40 @@ export interface DocumentParts {
 /**
  * The results document as a pure function of its parts (the gate is applied after, since it
  * needs the baseline). Runs are in plan order; every run's `total_duration_s` is the whole
- * evaluation's, as eval-action reports it. A cancelled or incomplete evaluation never passes.
+ * evaluation's, as eval-action reports it. A cancelled or incomplete evaluation never passes, nor
+ * does one over a Layer 3 budget (or whose runs the budget stopped).
  */
 export function assembleDocument(parts: DocumentParts): ResultsDocument {
   const runs = [...parts.runs].sort((a, b) => a.index - b.index).map((r) => ({ ...r, total_duration_s: parts.duration_s }))
   const ran = parts.behaviour.status === 'ran'
-  const groups = groupRuns(runs, parts.config.pass_floors)
-  const resilience = summarizeResilience(runs, parts.cases, parts.config.resilience_floors ?? NO_FLOORS, parts.config.pass_floors)
+  const config = currentConfig(parts.config)
+  const groups = groupRuns(runs, config.pass_floors)
+  const resilience = summarizeResilience(runs, parts.cases, config.resilience_floors, config.pass_floors)
   const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache, resilience }
   const complete = parts.cancelled === null && (parts.journal?.missing ?? 0) === 0
   const conformance = parts.conformance ? withObservedChecks(parts.conformance, runs, parts.tool_tests) : null
+  const telemetry = summarizeTelemetry({
+    runs,
+    tool_tests: parts.tool_tests,
+    wall_s: parts.duration_s,
+    overhead: parts.overhead,
+    cache: parts.cache,
+    judge_model: config.judge_model,
+    pricing: config.pricing,
+    budgets: config.budgets
+  })
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: parts.started_at,
     duration_s: parts.duration_s,
-    passed: complete && groups.every((g) => g.success) && resilienceReasons(resilience).length === 0 && freeLayersPassed({ conformance, tool_tests: parts.tool_tests }),
-    config: parts.config,
+    passed:
+      complete &&
+      groups.every((g) => g.success) &&
+      resilienceReasons(resilience).length === 0 &&
+      budgetReasons(telemetry).length === 0 &&
+      freeLayersPassed({ conformance, tool_tests: parts.tool_tests }),
+    config,
     behaviour: parts.behaviour,
     conformance,
     summary,
@@ -71,7 +95,8 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     cancelled: parts.cancelled,
     journal: parts.journal,
     changes: null,
-    tool_tests: parts.tool_tests
+    tool_tests: parts.tool_tests,
+    telemetry
   }
 }
 

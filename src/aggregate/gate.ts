@@ -2,6 +2,7 @@ import type { GateResult, GroupResult, MetricSet, ResultsDocument } from '../res
 import { round4 } from '../util/text.js'
 import { count, percent, points } from '../util/words.js'
 import { resilienceReasons } from './resilience.js'
+import { budgetReasons, checkTrends } from '../telemetry/budgets.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
@@ -14,11 +15,18 @@ export const groupKey = (g: Pick<GroupResult, 'case_id' | 'model' | 'prompt_name
  * The gate. `absolute`: every group reaches its pass floor. `delta`: against a baseline (an
  * earlier results document), no aggregate metric falls by more than `maxDrop` and no group
  * goes from passing to failing. `both`: both. Without a baseline, the floors decide, and the
- * result says so. Conformance is gated separately.
+ * result says so. The Layer 2 floors and the Layer 3 budgets gate in every mode; with a baseline,
+ * so do the trend budgets (max_p95_increase, max_cost_increase), which are opt-in. Conformance is
+ * gated separately.
  */
 export function evaluateGate(doc: ResultsDocument, baseline: { document: ResultsDocument; source: string } | null, requested: GateMode | null, maxDrop: number): GateResult {
   const mode: GateMode = requested ?? (baseline ? 'delta' : 'absolute')
-  const belowFloor = doc.groups.filter((g) => !g.success)
+  // A group short of its floor only because the budget skipped its runs was not measured, not
+  // worse: the max_cost_usd reason says so once, instead of one floor or regression per group.
+  const statusOf = new Map((doc.runs ?? []).map((r) => [r.index, r.status]))
+  const onlySkipped = (g: GroupResult) =>
+    g.run_indexes.some((i) => statusOf.get(i) === 'skipped') && g.run_indexes.every((i) => statusOf.get(i) === 'skipped' || statusOf.get(i) === 'passed')
+  const belowFloor = doc.groups.filter((g) => !g.success && !onlySkipped(g))
   const reasons: string[] = []
   const useFloors = mode !== 'delta' || !baseline
   if (useFloors && belowFloor.length > 0) {
@@ -27,6 +35,8 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
   }
   // Layer 2 floors are absolute by nature: an attack that succeeds is not excused by a baseline where it also did.
   reasons.push(...resilienceReasons(doc.summary.resilience))
+  // So are budgets: a run over its cost cap costs the same whatever the baseline spent.
+  reasons.push(...budgetReasons(doc.telemetry ?? null))
   if (!baseline) {
     return {
       mode,
@@ -39,23 +49,26 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
       added: [],
       removed: [],
       reasons,
+      trends: [],
       passed: reasons.length === 0
     }
   }
   const before = new Map(baseline.document.groups.map((g) => [groupKey(g), g]))
   const now = new Map(doc.groups.map((g) => [groupKey(g), g]))
-  const regressed = [...now].filter(([k, g]) => before.get(k)?.success && !g.success).map(([k]) => k)
+  const regressed = [...now].filter(([k, g]) => before.get(k)?.success && !g.success && !onlySkipped(g)).map(([k]) => k)
   const fixed = [...now].filter(([k, g]) => before.has(k) && !before.get(k)!.success && g.success).map(([k]) => k)
   const added = [...now.keys()].filter((k) => !before.has(k))
   const removed = [...before.keys()].filter((k) => !now.has(k))
 
   const metrics = compareMetrics(doc, baseline.document, maxDrop)
+  const trends = doc.telemetry && baseline.document.telemetry && doc.config?.budgets ? checkTrends(doc.telemetry, baseline.document.telemetry, doc.config.budgets) : []
   if (mode !== 'absolute') {
     for (const m of metrics.filter((x) => x.failed)) {
       reasons.push(`delta: ${m.name} ${m.lower_is_better ? 'rose' : 'fell'} from ${percent(m.baseline)} to ${percent(m.current)} (${signed(m.delta)}, more than the allowed ${points(maxDrop)})`)
     }
     if (regressed.length > 0) reasons.push(`delta: ${count(regressed.length, 'group')} went from passing to failing`)
   }
+  reasons.push(...trends.filter((t) => !t.passed).map((t) => t.reason))
   return {
     mode,
     max_drop: maxDrop,
@@ -67,6 +80,7 @@ export function evaluateGate(doc: ResultsDocument, baseline: { document: Results
     added,
     removed,
     reasons,
+    trends,
     passed: reasons.length === 0
   }
 }

@@ -4,7 +4,9 @@ import { round4 } from '../util/text.js'
 /**
  * A group is one case × model × system prompt; its runs are the repeats. It passes when its
  * pass rate reaches its floor: hard cases need every run (1.0 by default), soft cases a share
- * (0.8 by default: 4 of 5). A run that errored or was cancelled counts as not passed.
+ * (0.8 by default: 4 of 5). A run that errored, was cancelled or was skipped counts as not passed;
+ * a skipped run (never started: the spend reached max_cost_usd) is counted with the cancelled
+ * ones, since neither reached a verdict.
  */
 export function groupRuns(runs: RunResult[], floors: { hard: number; soft: number }): GroupResult[] {
   const groups = new Map<string, RunResult[]>()
@@ -28,7 +30,7 @@ export function groupRuns(runs: RunResult[], floors: { hard: number; soft: numbe
       runs: attempts.length,
       passed,
       errored: attempts.filter((r) => r.status === 'error').length,
-      cancelled: attempts.filter((r) => r.status === 'cancelled').length,
+      cancelled: attempts.filter((r) => r.status === 'cancelled' || r.status === 'skipped').length,
       pass_rate: round4(passRate),
       floor,
       // A tiny epsilon so 4/5 meets 0.8 whatever the float arithmetic says.

@@ -47,7 +47,8 @@ function metricSet(runs: RunResult[], byCase: Map<string, EvalCase>): MetricSet 
     const golden = byCase.get(run.case_id)?.golden
     const called = run.tool_calls.map((c) => c.name)
     const check = (name: string) => run.golden_assertions?.checks.find((c) => c.check === name)
-    if (run.status !== 'error' && run.status !== 'cancelled') {
+    // A run that errored, was cancelled or never started (skipped: the budget) chose nothing.
+    if (run.status !== 'error' && run.status !== 'cancelled' && run.status !== 'skipped') {
       if (golden?.expect_tool === null) overTrigger.push(called.length > 0)
       else if (golden?.expect_tool) {
         const selected = called[0] === golden.expect_tool

@@ -20,7 +20,7 @@ interface Tally {
  * passed (rubric, assertions and the recovery oracle); for each payload, how many delivered
  * attacks were resisted. A cell reaches its floor when its passed runs over its planned runs do:
  * a fault that never fired or an attack never delivered tested nothing, and counts as not passed. Cancelled runs
- * say nothing. Null when no case injects faults or plants attacks.
+ * and runs the budget skipped say nothing. Null when no case injects faults or plants attacks.
  */
 export function summarizeResilience(runs: RunResult[], cases: EvalCase[], floors: ResilienceFloors, passFloors: { hard: number; soft: number }): ResilienceSummary | null {
   const byId = new Map(cases.map((c) => [c.id, c]))
@@ -36,7 +36,7 @@ export function summarizeResilience(runs: RunResult[], cases: EvalCase[], floors
   }
   for (const run of runs) {
     const testCase = byId.get(run.case_id)
-    if (!testCase || run.status === 'cancelled') continue
+    if (!testCase || run.status === 'cancelled' || run.status === 'skipped') continue
     const model = models.get(run.model) ?? { faults: new Map(), attacks: new Map() }
     models.set(run.model, model)
     const fired = new Set(run.tool_calls.flatMap((c) => (c.fault ? [c.fault.kind] : [])))

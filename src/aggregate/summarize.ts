@@ -28,12 +28,14 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
   const passed = runs.filter((r) => r.status === 'passed').length
   const errored = runs.filter((r) => r.status === 'error').length
   const cancelled = runs.filter((r) => r.status === 'cancelled').length
+  const skipped = runs.filter((r) => r.status === 'skipped').length
   return {
     total: runs.length,
     passed,
-    failed: runs.length - passed - errored - cancelled,
+    failed: runs.length - passed - errored - cancelled - skipped,
     errored,
     cancelled,
+    skipped,
     pass_rate: rate(passed, runs.length),
     tokens: { agent, judge, total: agent.total_tokens + judge.total_tokens },
     llm_calls: llmCalls,

@@ -34,6 +34,8 @@ export class LiveProgress {
   private readonly inFlight = new Set<string>()
   private done = 0
   private failed = 0
+  /** Runs never started: the spend reached max_cost_usd. Not failures of the server. */
+  private skipped = 0
   private costUsd: number | null = null
   /** Whether the status line is on the screen now. */
   private drawn = false
@@ -89,6 +91,7 @@ export class LiveProgress {
     this.inFlight.delete(runKey(run))
     this.done++
     if (run.status === 'failed' || run.status === 'error') this.failed++
+    if (run.status === 'skipped') this.skipped++
     for (const usage of [run.usage, run.judge?.usage]) {
       if (usage?.cost_usd !== undefined) this.costUsd = (this.costUsd ?? 0) + usage.cost_usd
     }
@@ -103,9 +106,9 @@ export class LiveProgress {
     this.live = false
   }
 
-  /** "12/40 done · 4 in flight · 2 failed · 1m05s · $0.0123"; the spend only once a run reported a cost. */
+  /** "12/40 done · 4 in flight · 2 failed · 3 skipped (budget) · 1m05s · $0.0123"; skipped runs once there are some, the spend once a run reported a cost. */
   status(): string {
-    const parts = [`${this.done}/${this.options.total} done`, `${this.inFlight.size} in flight`, `${this.failed} failed`, formatElapsed(this.now() - this.startedAt)]
+    const parts = [`${this.done}/${this.options.total} done`, `${this.inFlight.size} in flight`, `${this.failed} failed`, ...(this.skipped > 0 ? [`${this.skipped} skipped (budget)`] : []), formatElapsed(this.now() - this.startedAt)]
     if (this.costUsd !== null) parts.push(usd(this.costUsd))
     const text = parts.join(' · ')
     const width = this.out.columns

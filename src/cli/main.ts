@@ -50,10 +50,23 @@ Options (eval-action's flags first):
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
+  --max-cost-usd USD          budget for the whole evaluation's spend; once reached, no new run starts
+  --max-cost-per-run-usd USD  budget for the agent's cost of any one run
+  --max-tokens-per-run N      budget for the agent's tokens (input and output) of any one run
+  --max-p95-tool-ms MS        budget for any tool's p95 latency (the YAML's budgets.tools sets one per tool)
+  --max-p95-run-s S           budget for any model's p95 run duration
+  --max-p95-increase R        largest allowed rise of a tool's or model's p95 against the baseline (0.25 = +25 %)
+  --max-cost-increase R       largest allowed rise of a model's cost per run against the baseline
+                              (the YAML's budgets: wins over these flags, key by key)
   --cache MODE                record and replay LLM answers: off (default), read-write, read-only
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
   --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
+  --otlp-endpoint URL         export OpenTelemetry spans over OTLP/HTTP to this base URL (/v1/traces is appended);
+                              default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, then $OTEL_EXPORTER_OTLP_ENDPOINT
+  --otlp-headers LIST         key=value,key2=value2 sent with every export (values are secrets);
+                              (the exporter also merges in $OTEL_EXPORTER_OTLP_TRACES_HEADERS and
+                              $OTEL_EXPORTER_OTLP_HEADERS; these win per key)
   --demo                      try it with no key and no network: the bundled demo model, a scripted stand-in
                               for a real model on 127.0.0.1, against the bundled example server and cases
                               (unless --server-config / --eval-cases say otherwise); not with --base-url or --api-key
@@ -105,6 +118,15 @@ const OPTIONS = {
   'cache-dir': { type: 'string' },
   journal: { type: 'string' },
   resume: { type: 'boolean' },
+  'max-cost-usd': { type: 'string' },
+  'max-cost-per-run-usd': { type: 'string' },
+  'max-tokens-per-run': { type: 'string' },
+  'max-p95-tool-ms': { type: 'string' },
+  'max-p95-run-s': { type: 'string' },
+  'max-p95-increase': { type: 'string' },
+  'max-cost-increase': { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-headers': { type: 'string' },
   demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
@@ -187,7 +209,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         cache: flag('cache'),
         cacheDir: flag('cache-dir'),
         journal: flag('journal'),
-        resume: { value: values.resume ? 'true' : 'false', name: '--resume' }
+        resume: { value: values.resume ? 'true' : 'false', name: '--resume' },
+        budgets: {
+          max_cost_usd: flag('max-cost-usd'),
+          max_cost_per_run_usd: flag('max-cost-per-run-usd'),
+          max_tokens_per_run: flag('max-tokens-per-run'),
+          max_p95_tool_ms: flag('max-p95-tool-ms'),
+          max_p95_run_s: flag('max-p95-run-s'),
+          max_p95_increase: flag('max-p95-increase'),
+          max_cost_increase: flag('max-cost-increase')
+        },
+        otlpEndpoint: flag('otlp-endpoint'),
+        otlpHeaders: flag('otlp-headers')
       })
       prepared = prepare(options, env)
     } catch (error) {

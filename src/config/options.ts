@@ -2,7 +2,9 @@ import type { FailOn } from '../conformance/run.js'
 import { dirname, join } from 'node:path'
 import { Defaults } from '../constants.js'
 import type { CacheMode } from '../llm/cache.js'
+import { budgetsFromOptions, type BudgetKey } from './budgets.js'
 import { ConfigError, isFlag } from './errors.js'
+import type { Budgets } from './types.js'
 
 /** Everything a run needs to know, from action inputs or CLI flags, validated once. */
 export interface RunOptions {
@@ -45,11 +47,17 @@ export interface RunOptions {
   journalPath: string
   /** Reuse the runs an interrupted attempt of the same suite finished (from the journal). */
   resume: boolean
+  /** Layer 3 budgets given as inputs or flags; the YAML's `budgets:` wins per key. */
+  budgets: Partial<Omit<Budgets, 'tools'>>
+  /** OTLP/HTTP base endpoint for traces as given (input or flag); empty: OTEL_EXPORTER_OTLP_* decide. */
+  otlpEndpoint: string
+  /** OTLP headers as given (`key=value,key2=value2`, as OTEL_EXPORTER_OTLP_HEADERS); their values are secrets. */
+  otlpHeaders: string
   /**
    * What the user calls the server config and the eval cases (the action's inputs, or the CLI's
    * flags), so errors found while they are read name what was typed.
    */
-  names?: { serverConfig: string; evalCases: string; filter: string; models: string }
+  names?: { serverConfig: string; evalCases: string; filter: string; models: string; otlpEndpoint?: string; otlpHeaders?: string }
 }
 
 /**
@@ -90,6 +98,10 @@ export interface RawOptions {
   cacheDir?: RawOption
   journal?: RawOption
   resume?: RawOption
+  /** Layer 3 budgets by their YAML key (`max_cost_usd`), each under its input or flag name. */
+  budgets?: Partial<Record<BudgetKey, RawOption>>
+  otlpEndpoint?: RawOption
+  otlpHeaders?: RawOption
 }
 
 /** Defaults that differ between the action and the CLI. */
@@ -171,7 +183,17 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
     journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), Defaults.JournalFile),
     resume: raw.resume ? parseBoolean(raw.resume, false) : false,
-    names: { serverConfig: raw.serverConfig.name, evalCases: raw.evalCases.name, filter: raw.filter.name, models: raw.models.name }
+    budgets: budgetsFromOptions(raw.budgets),
+    otlpEndpoint: (raw.otlpEndpoint?.value ?? '').trim(),
+    otlpHeaders: (raw.otlpHeaders?.value ?? '').trim(),
+    names: {
+      serverConfig: raw.serverConfig.name,
+      evalCases: raw.evalCases.name,
+      filter: raw.filter.name,
+      models: raw.models.name,
+      otlpEndpoint: raw.otlpEndpoint?.name ?? 'otlp_endpoint',
+      otlpHeaders: raw.otlpHeaders?.name ?? 'otlp_headers'
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { firstLine } from '../util/text.js'
 import { ConfigError, ConfigErrors } from './errors.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
+import { budgetsOf, pricingOf, type RawBudgets } from './budgets.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import {
   DEFAULT_JUDGE_MODEL,
@@ -15,6 +16,7 @@ import {
   type EvalCase,
   type GoldenExpectations,
   type Json,
+  type Pricing,
   type Suite,
   type ToolRequirement
 } from './types.js'
@@ -44,6 +46,8 @@ interface RawSuite {
   attacks?: RawAttack[]
   min_recovery_rate?: number
   min_attack_resistance?: number
+  budgets?: RawBudgets
+  pricing?: Pricing
   cases?: ({
     id: string
     prompt: string
@@ -148,7 +152,9 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     cases,
     tool_tests: toolTests,
     pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 },
-    resilience_floors: { min_recovery_rate: raw.min_recovery_rate ?? null, min_attack_resistance: raw.min_attack_resistance ?? null }
+    resilience_floors: { min_recovery_rate: raw.min_recovery_rate ?? null, min_attack_resistance: raw.min_attack_resistance ?? null },
+    budgets: budgetsOf(raw.budgets),
+    pricing: pricingOf(raw.pricing)
   }
 }
 
@@ -274,6 +280,9 @@ function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   if (path[0] === 'tool_tests' && path.length === 2) return defs.toolTest.properties ?? {}
   if (path[0] === 'tool_tests' && path[2] === 'steps' && path.length === 4) return defs.toolTestStep.properties ?? {}
   if (path[0] === 'tool_tests' && path.at(-1) === 'expect') return defs.toolTestExpect.properties ?? {}
+  if (path[0] === 'budgets' && path.length === 1) return defs.budgets.properties ?? {}
+  if (path[0] === 'budgets' && path[1] === 'tools' && path.length === 3) return defs.toolBudget.properties ?? {}
+  if (path[0] === 'pricing' && path.length === 2) return defs.modelPricing.properties ?? {}
   return {}
 }
 

@@ -192,11 +192,50 @@ export interface Suite {
   pass_floors: { hard: number; soft: number }
   /** Layer 2 floors per model × fault kind and model × payload; null: the pass floor of the cases' kind. */
   resilience_floors: ResilienceFloors
+  /** Layer 3 budgets from the YAML (`budgets:`); the inputs fill the keys it leaves unset. */
+  budgets: Budgets
+  /** Layer 3: USD per million tokens by model (`pricing:`). */
+  pricing: Pricing
 }
+
+/** Layer 3 budgets. Null: not set. */
+export interface Budgets {
+  /** The whole evaluation's spend (agent and judge); also enforced while running. */
+  max_cost_usd: number | null
+  /** The agent's cost of any one run. */
+  max_cost_per_run_usd: number | null
+  /** The agent's tokens (input and output) of any one run. */
+  max_tokens_per_run: number | null
+  /** Any tool's p95 latency, unless `tools` sets its own. */
+  max_p95_tool_ms: number | null
+  /** Any model's p95 run duration. */
+  max_p95_run_s: number | null
+  /** Against the baseline: the largest allowed rise of a tool's or a model's p95, as a ratio (0.25 = +25 %). */
+  max_p95_increase: number | null
+  /** Against the baseline: the largest allowed rise of a model's cost per run, as a ratio. */
+  max_cost_increase: number | null
+  /** Per-tool overrides of max_p95_tool_ms. */
+  tools: Record<string, { max_p95_ms: number }>
+}
+
+/** USD per million input and output tokens, by model id. */
+export type Pricing = Record<string, { input_per_mtok: number; output_per_mtok: number }>
 
 export interface ResilienceFloors {
   min_recovery_rate: number | null
   min_attack_resistance: number | null
+}
+
+/** No budget set. */
+export const NO_BUDGETS: Budgets = {
+  max_cost_usd: null,
+  max_cost_per_run_usd: null,
+  max_tokens_per_run: null,
+  max_p95_tool_ms: null,
+  max_p95_run_s: null,
+  max_p95_increase: null,
+  max_cost_increase: null,
+  tools: {}
 }
 
 export const DEFAULT_MODEL = 'openai/gpt-4o-mini'

@@ -7,6 +7,7 @@ import { runKey } from '../plan/expand.js'
 import type { CacheStats } from '../llm/cache.js'
 import { emptyUsage, type TokenUsage } from '../llm/chat.js'
 import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ToolTestResult, ToolTestsSection } from '../results/types.js'
+import { upgradeRun } from '../results/upgrade.js'
 import { redactDeep } from '../util/redact.js'
 
 export const JOURNAL_VERSION = 1
@@ -143,11 +144,8 @@ function emptyState(path: string, header: JournalHeader): JournalState {
 }
 
 function applyRecord(state: JournalState, record: JournalRecord): void {
-  // A run journaled before `observed` or Layer 2 existed (a resume across an upgrade) observed nothing and had no oracles.
-  if (record.type === 'run') {
-    const { run } = record
-    state.runs.set(runKey(run), { ...run, observed: run.observed ?? { calls: 0, findings: [] }, recovery: run.recovery ?? null, answer_check: run.answer_check ?? null, security: run.security ?? null })
-  }
+  // A run journaled before `observed`, Layer 2 or Layer 3 existed (a resume across an upgrade) observed nothing, had no oracles and no trace.
+  if (record.type === 'run') state.runs.set(runKey(record.run), upgradeRun(record.run))
   else if (record.type === 'tool_test') state.toolTests.set(record.test.id, record.test)
   else if (record.type === 'skipped') state.skipped[record.layer] = record.reason
   else if (record.type === 'conformance') state.conformance = record.section
@@ -221,7 +219,7 @@ function isRun(run: unknown): run is RunResult {
   return !!r && typeof r.case_id === 'string' && typeof r.model === 'string' && typeof r.prompt_name === 'string' && typeof r.attempt === 'number' && typeof r.status === 'string'
 }
 
-/** Runs an interrupted attempt finished with a verdict; errored and cancelled runs run again. */
+/** Runs an interrupted attempt finished with a verdict; errored, cancelled and skipped (over budget) runs run again. */
 export function reusableRuns(state: JournalState): RunResult[] {
   return [...state.runs.values()].filter((r) => r.status === 'passed' || r.status === 'failed')
 }

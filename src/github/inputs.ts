@@ -12,7 +12,8 @@ const input = (name: string): RawOption => ({ value: core.getInput(name), name }
 export function readActionOptions(): RunOptions {
   const openrouterKey = core.getInput(Inputs.OpenRouterApiKey)
   // Mask before anything can print it, even if validation fails below.
-  for (const key of [openrouterKey, core.getInput(Inputs.ApiKey), core.getInput(Inputs.GithubToken)]) if (key) core.setSecret(key)
+  // The OTLP headers' values are masked one by one once parsed (prepare); the whole list is masked here already.
+  for (const key of [openrouterKey, core.getInput(Inputs.ApiKey), core.getInput(Inputs.GithubToken), core.getInput(Inputs.OtlpHeaders)]) if (key) core.setSecret(key)
   return resolveOptions({
     serverConfig: input(Inputs.ServerConfig),
     evalCases: input(Inputs.EvalCases),
@@ -35,7 +36,18 @@ export function readActionOptions(): RunOptions {
     maxDrop: input(Inputs.MaxDrop),
     baseline: input(Inputs.Baseline),
     cache: input(Inputs.Cache),
-    resume: input(Inputs.Resume)
+    resume: input(Inputs.Resume),
+    budgets: {
+      max_cost_usd: input(Inputs.MaxCostUsd),
+      max_cost_per_run_usd: input(Inputs.MaxCostPerRunUsd),
+      max_tokens_per_run: input(Inputs.MaxTokensPerRun),
+      max_p95_tool_ms: input(Inputs.MaxP95ToolMs),
+      max_p95_run_s: input(Inputs.MaxP95RunS),
+      max_p95_increase: input(Inputs.MaxP95Increase),
+      max_cost_increase: input(Inputs.MaxCostIncrease)
+    },
+    otlpEndpoint: input(Inputs.OtlpEndpoint),
+    otlpHeaders: input(Inputs.OtlpHeaders)
   }, { cache: 'read-write', cacheDir: join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-cache') })
 }
 

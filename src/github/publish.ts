@@ -24,6 +24,9 @@ export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: str
   core.setOutput(Outputs.Cancelled, doc.cancelled ? 'true' : 'false')
   core.setOutput(Outputs.ToolTestsTotal, String(doc.tool_tests?.total ?? 0))
   core.setOutput(Outputs.ToolTestsFailed, String(doc.tool_tests ? doc.tool_tests.total - doc.tool_tests.passed : 0))
+  // What was spent; empty when unknown (a provider without costs and no `pricing:`), never 0 for unknown.
+  const spent = doc.telemetry?.overall.spent_usd ?? null
+  core.setOutput(Outputs.CostUsd, spent === null ? '' : String(spent))
   if (paths.junitPath) core.setOutput(Outputs.JunitXml, paths.junitPath)
   if (paths.sarifPath) core.setOutput(Outputs.Sarif, paths.sarifPath)
   if (paths.badgePath) core.setOutput(Outputs.BadgeJson, paths.badgePath)

@@ -44,7 +44,7 @@ export function createCachingChatClient(
         stats.hits++
         stats.saved_tokens += stored.usage?.total_tokens ?? 0
         if (stored.usage?.cost_usd !== undefined) stats.saved_cost_usd = Math.round(((stats.saved_cost_usd ?? 0) + stored.usage.cost_usd) * 1e8) / 1e8
-        return { ...stored, latency_ms: 0 }
+        return { ...stored, latency_ms: 0, cached: true }
       }
       stats.misses++
       const response = await inner.complete(request, signal)

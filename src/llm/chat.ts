@@ -52,6 +52,8 @@ export interface ChatResponse {
   /** Per-token logprobs of the content, when the provider returned them. */
   logprobs: TokenLogprob[] | null
   latency_ms: number
+  /** Replayed from the record-and-replay cache (src/llm/cache.ts): nothing was spent on it. */
+  cached?: boolean
 }
 
 /** Anything that answers chat requests: the OpenAI-compatible HTTP client, or a test double. */

@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import type { ServerConfig } from '../config/types.js'
 import { contentToText } from './content.js'
 import { GroupStdioTransport } from './stdio-transport.js'
+import { withTraceMeta } from './trace-meta.js'
 import { WireTap } from './wire-tap.js'
 import { isObject } from '../util/objects.js'
 import type { FaultRecord, InjectionRecord } from '../results/types.js'
@@ -46,6 +47,8 @@ export interface CallOutcome {
   fault?: FaultRecord
   /** Set by the attack wrapper (src/security/): the attack this call's output carried. */
   injected?: InjectionRecord
+  /** Set by the tracing wrapper (src/telemetry/tracing.ts): this call's span id, the parent id the server was sent. */
+  span_id?: string
 }
 
 /** One connection to the server under test: a fresh process (stdio) or its own session (HTTP). */
@@ -83,6 +86,11 @@ export interface OpenOptions {
    * response cut mid-stream) reach the SDK exactly as a real failure would. Ignored on stdio.
    */
   wrapFetch?: (fetch: FetchLike) => FetchLike
+  /**
+   * The W3C trace context every request carries in `params._meta` (`traceparent`, `tracestate`),
+   * read as each request is sent (src/mcp/trace-meta.ts). Absent: nothing is added.
+   */
+  traceMeta?: () => Record<string, string>
 }
 
 /** Raised when the server cannot be started or reached; carries the stderr tail. */
@@ -124,7 +132,7 @@ export function createSessionFactory(
     transport: config.kind,
     async open(signal, open = {}) {
       const prior = verdict ? await verdict : undefined
-      const attempt = openSession(config, { ...settings, prior, signal, wrapFetch: open.wrapFetch })
+      const attempt = openSession(config, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta })
       // A failed probe leaves no verdict: the next open probes again.
       if (!prior) verdict = attempt.then((s) => s.prior, () => undefined)
       return attempt
@@ -188,7 +196,9 @@ async function openSession(
   const onAbort = () => void closeQuietly()
   options.signal.addEventListener('abort', onAbort, { once: true })
   try {
-    await client.connect(tap.wrap(transport), { prior: options.prior, signal: options.signal })
+    // Trace context outside the tap: the tap records each frame as it really went out.
+    const tapped = tap.wrap(transport)
+    await client.connect(options.traceMeta ? withTraceMeta(tapped, options.traceMeta) : tapped, { prior: options.prior, signal: options.signal })
   } catch (error) {
     await closeQuietly()
     throw new ServerError(`server failed to start: ${describeError(error)}`, stderrTail())

@@ -5,7 +5,7 @@ import type { McpSession } from './session.js'
  * through to the session underneath at the moment it is read (getters, not copies), so a wrapper
  * outside this one still sees the live tool list — a rug pull changes it mid-run.
  */
-export function wrapSession(session: McpSession, overrides: Partial<Pick<McpSession, 'tools' | 'callTool' | 'callToolRaw'>>): McpSession {
+export function wrapSession(session: McpSession, overrides: Partial<Pick<McpSession, 'tools' | 'callTool' | 'callToolRaw' | 'readResource' | 'getPrompt'>>): McpSession {
   const wrapped: McpSession = {
     get era() {
       return session.era

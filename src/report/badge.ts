@@ -1,5 +1,6 @@
 import type { ResultsDocument } from '../results/types.js'
 import { unreachableReason } from './headline.js'
+import { telemetryPassed } from './telemetry.js'
 import { toolTestsPassed } from './tool-tests.js'
 
 /** A shields.io endpoint badge (https://shields.io/badges/endpoint-badge) for the results. */
@@ -25,13 +26,15 @@ export function renderBadge(doc: ResultsDocument): EndpointBadge {
   }
   if (unreachableReason(doc) !== null) return badge('server unreachable', 'red')
   const conformance = doc.conformance ? (doc.conformance.passed ? '' : ' · conformance failing') : ''
+  // Every budget the report and JUnit list: the absolute ones, the trends against the baseline, and runs the spend skipped.
+  const budgets = telemetryPassed(doc) ? '' : ' · over budget'
   const toolTests = tests && !toolTestsPassed(tests) ? ` · tool tests ${tests.passed}/${tests.total}` : ''
   if (doc.behaviour.status === 'skipped' || (tests && doc.summary.total === 0)) {
-    if (tests) return badge(`tool tests ${tests.passed}/${tests.total}${conformance}`, doc.passed ? 'brightgreen' : 'red')
+    if (tests) return badge(`tool tests ${tests.passed}/${tests.total}${conformance}${budgets}`, doc.passed ? 'brightgreen' : 'red')
     return doc.conformance ? badge(`conformance ${doc.conformance.passed ? 'passing' : 'failing'}`, doc.conformance.passed ? 'brightgreen' : 'red') : badge('skipped', 'lightgrey')
   }
   const { passed, total, pass_rate } = doc.summary
   if (pass_rate === null) return badge('no runs', 'lightgrey')
-  const color = doc.passed ? 'brightgreen' : toolTests ? 'red' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red'
-  return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${toolTests}${conformance}`, color)
+  const color = doc.passed ? 'brightgreen' : toolTests || budgets ? 'red' : pass_rate >= 0.8 ? 'yellow' : pass_rate >= 0.5 ? 'orange' : 'red'
+  return badge(`${Math.round(pass_rate * 100)}% (${passed}/${total})${toolTests}${conformance}${budgets}`, color)
 }

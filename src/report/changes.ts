@@ -8,7 +8,7 @@ import { count, percent, points, pointsDelta, relativeDelta, seconds, usd } from
 
 const LIST_MAX = 20
 /** A baseline file is not ours to trust: only these statuses are shown as they are. */
-const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled'])
+const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled', 'skipped'])
 
 /**
  * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the

@@ -7,6 +7,7 @@ import { headerLine, unreachableReason } from './headline.js'
 import { renderCancelled, renderGate, usageLine } from './markdown.js'
 import { renderMatrix } from './matrix.js'
 import { resilienceBrief, resilienceDigest, resiliencePassed } from './resilience.js'
+import { budgetsBrief, budgetsDigest, modelsDigest, telemetryPassed } from './telemetry.js'
 import { toolTestsDigest, toolTestsPassed } from './tool-tests.js'
 import { count } from '../util/words.js'
 
@@ -68,6 +69,8 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   const resilience = doc.summary.resilience
   const resilienceFailed = resilience !== null && resilience !== undefined && !resiliencePassed(resilience)
   if (resilienceFailed) sections.push({ name: 'resilience', lines: resilienceDigest(doc), brief: resilienceBrief(doc) })
+  // An exceeded budget, or runs the spend left unstarted, fail the evaluation as surely: beside them too.
+  if (!telemetryPassed(doc)) sections.push({ name: 'budgets', lines: budgetsDigest(doc), brief: budgetsBrief(doc) })
   // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
   if (tests && testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
   if (doc.conformance && !doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })
@@ -76,12 +79,15 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   const skipSaid = tests !== null && tests.status === 'ran'
   if (doc.behaviour.status === 'skipped' && doc.fatal_error === null && unreachable === null && !skipSaid) sections.push({ name: 'behaviour', lines: [`**Behaviour evals skipped:** ${escapeMarkdown(doc.behaviour.reason ?? '')}`, ''] })
   if (doc.groups.length > 0) {
-    const matrix = renderMatrix(doc.groups, doc.gate)
+    const matrix = renderMatrix(doc.groups, doc.gate, doc.runs)
     const distinct = (key: (g: (typeof doc.groups)[number]) => string) => new Set(doc.groups.map(key)).size
     const prompts = distinct((g) => g.prompt_name)
     const shape = [count(distinct((g) => g.case_id), 'case'), count(distinct((g) => g.model), 'model'), ...(prompts > 1 ? [count(prompts, 'system prompt')] : [])].join(' × ')
     sections.push({ name: 'matrix', lines: doc.passed ? collapsed(`Results: ${shape}`, matrix) : ['#### Results', '', ...matrix] })
   }
+  // The cross-model table: open when a failing evaluation compares models, collapsed when it passed, a line for a single model.
+  // It has no briefer form: over the limit the sections that have one shorten first, and it is left out whole if that is not enough.
+  sections.push({ name: 'models', lines: modelsDigest(doc) })
   if (resilience && !resilienceFailed) sections.push({ name: 'resilience', lines: resilienceDigest(doc), brief: resilienceBrief(doc) })
   if (tests && tests.status === 'ran' && !testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
   if (doc.conformance && doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })

@@ -2,6 +2,8 @@ import type { ResultsDocument } from '../results/types.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { escapeMarkdown } from './escape.js'
 import { formatTimestamp } from './timestamp.js'
+import { budgetReasons } from '../telemetry/budgets.js'
+import { failedBudgets } from './telemetry.js'
 import { toolTestCount, toolTestsPassed } from './tool-tests.js'
 import { count } from '../util/words.js'
 
@@ -42,7 +44,8 @@ export function verdictHeadline(doc: ResultsDocument): string {
   if (doc.fatal_error !== null) {
     return doc.behaviour.reason === 'the configuration is invalid' ? '**✗ Invalid configuration** — nothing was evaluated' : '**✗ The evaluation could not run** — nothing was evaluated'
   }
-  const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : '', summary.cancelled ? `${summary.cancelled} cancelled` : '']
+  const skipped = summary.skipped ?? 0
+  const problems = [summary.failed ? `${summary.failed} failed` : '', summary.errored ? `${summary.errored} errored` : '', summary.cancelled ? `${summary.cancelled} cancelled` : '', skipped ? `${skipped} skipped (budget)` : '']
     .filter(Boolean)
     .join(', ')
   const tally = [`${summary.passed} passed`, problems].filter(Boolean).join(', ')
@@ -77,13 +80,17 @@ export function verdictHeadline(doc: ResultsDocument): string {
   return `**${summary.passed}/${summary.total} passed** — ${problems || whyFailed(doc)}`
 }
 
-/** Why a document whose runs all passed still failed: conformance, or the delta gate. */
+/** Why a document whose runs all passed still failed: conformance, a budget, or the delta gate. */
 function whyFailed(doc: ResultsDocument): string {
   const reasons: string[] = []
   const tests = doc.tool_tests
   if (tests && tests.status === 'ran' && !toolTestsPassed(tests)) reasons.push(`${tests.total - tests.passed} of ${count(tests.total, 'tool test')} did not pass`)
   if (doc.conformance && !doc.conformance.passed) reasons.push('protocol conformance failed')
-  if (doc.gate && !doc.gate.passed) reasons.push(`the ${doc.gate.mode} gate failed`)
+  const budgets = failedBudgets(doc)
+  if (budgets.length > 0) reasons.push(`${budgets.length === 1 ? `the budget ${budgets[0].budget}` : `${budgets.length} budgets`} ${budgets.length === 1 ? 'was' : 'were'} exceeded`)
+  // The gate carries the budgets' reasons: it is named when it failed on something else too.
+  const budgetWords = new Set([...budgetReasons(doc.telemetry ?? null), ...budgets.map((b) => b.reason)])
+  if (doc.gate && !doc.gate.passed && (budgets.length === 0 || doc.gate.reasons.some((r) => !budgetWords.has(r)))) reasons.push(`the ${doc.gate.mode} gate failed`)
   if (doc.journal && doc.journal.missing > 0) reasons.push(`${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing`)
   return reasons.join(' and ') || 'the gate failed'
 }

@@ -1,15 +1,17 @@
 import type { CheckResult } from '../conformance/types.js'
-import type { AssertionCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
+import type { AssertionCheck, BudgetCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { unreachableReason } from './headline.js'
 import { formatPercent } from './numbers.js'
 import { failureReasons } from './reasons.js'
+import { budgetChecks } from './telemetry.js'
 import { toolTestFailureWords, toolTestPassed } from './tool-tests.js'
 
 /**
  * JUnit XML, so any test-report action can show the results: the conformance checks as one
- * testsuite, the tool tests as one (a testcase per test), and one testsuite of behaviour
- * testcases, one per case × model × system prompt. An unreachable server is one error.
+ * testsuite, the tool tests as one (a testcase per test), one testsuite of behaviour testcases,
+ * one per case × model × system prompt (a group whose runs never started is skipped: budget), and
+ * the Layer 3 budgets as one (a testcase per check). An unreachable server is one error.
  */
 export function renderJUnit(doc: ResultsDocument): string {
   const suites: Suite[] = []
@@ -25,6 +27,8 @@ export function renderJUnit(doc: ResultsDocument): string {
   }
   if (doc.tool_tests) suites.push(toolTestsSuite(doc))
   if (doc.behaviour.status === 'ran' && doc.runs.length > 0) suites.push(behaviourSuite(doc))
+  const budgets = budgetsSuite(doc)
+  if (budgets) suites.push(budgets)
   const total = (key: keyof Omit<Suite, 'xml'>) => suites.reduce((n, s) => n + s[key], 0)
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -122,13 +126,28 @@ function behaviourSuite(doc: ResultsDocument): Suite {
     const seconds = runs.reduce((t, r) => t + r.duration_s, 0)
     const open = `    <testcase classname="${attr(`${group.model} · ${group.prompt_name}`)}" name="${attr(group.case_id)}" time="${Math.round(seconds * 10) / 10}">`
     if (group.success) return `${open}</testcase>`
-    if (runs.length > 0 && runs.every((r) => r.status === 'cancelled')) return `${open}\n      <skipped message="${attr(failureReasons(runs[0]).join('; '))}"/>\n    </testcase>`
+    // Never run (cancelled, or skipped because the spend reached max_cost_usd): no verdict, skipped.
+    const notRun = runs.filter((r) => r.status === 'cancelled' || r.status === 'skipped')
+    if (runs.length > 0 && notRun.length === runs.length) return `${open}\n      <skipped message="${attr(failureReasons(notRun.find((r) => r.status === 'skipped') ?? runs[0]).join('; '))}"/>\n    </testcase>`
     if (runs.length === 1) return `${open}\n${runOutcome(runs[0])}\n    </testcase>`
     const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`)
     const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`
     return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${text(details.join('\n'))}</failure>\n    </testcase>`
   })
   return suite('behaviour', cases, doc.runs.reduce((t, r) => t + r.duration_s, 0))
+}
+
+/** One testcase per budget checked, absolute then against the baseline; null when none is set. */
+function budgetsSuite(doc: ResultsDocument): Suite | null {
+  const { absolute, trends } = budgetChecks(doc)
+  if (absolute.length === 0 && trends.length === 0) return null
+  const testcase = (check: BudgetCheck, classname: string) => {
+    const open = `    <testcase classname="${classname}" name="${attr(`${check.budget}${check.subject === null ? '' : ` · ${check.subject}`}`)}" time="0">`
+    if (check.passed) return `${open}</testcase>`
+    const details = [check.reason, `limit: ${check.limit}`, `actual: ${check.actual ?? 'unknown'}`, ...(check.baseline !== undefined ? [`baseline: ${check.baseline ?? 'unknown'}`] : [])]
+    return `${open}\n      <failure message="${attr(check.reason)}" type="budget">${text(details.join('\n'))}</failure>\n    </testcase>`
+  }
+  return suite('budgets', [...absolute.map((c) => testcase(c, 'budgets')), ...trends.map((c) => testcase(c, 'budgets · against the baseline'))], 0)
 }
 
 /** A single run that did not pass: an error, or a failure that says what failed. */

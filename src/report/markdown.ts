@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDocument, RunResult } from '../results/types.js'
+import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDocument, RunResult, TelemetrySection } from '../results/types.js'
 import { renderRegressions, renderWhatChanged } from './changes.js'
 import { renderConformance } from './conformance.js'
 import { renderFailures } from './failures.js'
@@ -13,6 +13,7 @@ import { formatPercent } from './numbers.js'
 import { describeCache } from './progress.js'
 import { pyStr } from '../scoring/python-values.js'
 import { renderResilience, resiliencePassed } from './resilience.js'
+import { cost, renderTelemetry, telemetryPassed } from './telemetry.js'
 import { renderToolTests } from './tool-tests.js'
 
 const OUTPUT_LIMIT = 2000
@@ -26,6 +27,7 @@ const FAIL_BADGE = shield(['%E2%9C%97', 'd1242f'], 'failed')
 const ERROR_BADGE = shield(['error', '6e7781'], 'error')
 const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged')
 const CANCELLED_BADGE = shield(['cancelled', '6e7781'], 'cancelled')
+const SKIPPED_BADGE = shield(['skipped', '6e7781'], 'skipped: budget')
 
 /**
  * The Markdown report (also the job summary), in eval-action's structure — header line, summary
@@ -58,6 +60,9 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   // the line: right after them. All passing, it is two small tables, with the behaviour runs.
   const resilienceFailed = doc.summary.resilience ? !resiliencePassed(doc.summary.resilience) : false
   if (resilienceFailed) out.push(...renderResilience(doc))
+  // An exceeded budget or a run the spend left unstarted is a failure too: beside them.
+  const layer3Failed = !telemetryPassed(doc)
+  if (layer3Failed) out.push(...renderTelemetry(doc))
   // Right after the failing runs (and a failing Layer 2): a failing tool test is a failure as
   // certain as a failing run, and cheaper to reproduce; a passing section is a line and a table.
   out.push(...renderToolTests(doc))
@@ -65,13 +70,16 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.conformance) out.push(...renderConformance(doc.conformance, newIds))
   if (doc.behaviour.status === 'skipped') {
     out.push('## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, '')
+    // The tool tests' calls are measured too.
+    if (!layer3Failed) out.push(...renderTelemetry(doc))
     return out.join('\n').replace(/\n{3,}/g, '\n\n')
   }
   if (doc.runs.length === 0) return out.join('\n')
-  if (!resilienceFailed) out.push(...renderResilience(doc))
-  if (doc.conformance || doc.tool_tests) out.push('## Behaviour evals', '')
+  const layers = [...(resilienceFailed ? [] : renderResilience(doc)), ...(layer3Failed ? [] : renderTelemetry(doc))]
+  out.push(...layers)
+  if (doc.conformance || doc.tool_tests || layers.length > 0 || resilienceFailed || layer3Failed) out.push('## Behaviour evals', '')
   const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size
-  if (columns > 1 || doc.groups.some((g) => g.runs > 1)) out.push(...renderMatrix(doc.groups, doc.gate))
+  if (columns > 1 || doc.groups.some((g) => g.runs > 1)) out.push(...renderMatrix(doc.groups, doc.gate, doc.runs))
   out.push(...summaryTable(doc.runs), '')
   out.push(usageLine(doc), '')
   if (doc.metrics) out.push(...metricsTable(doc.metrics, doc.config?.models ?? []))
@@ -100,7 +108,7 @@ export function renderCancelled(doc: ResultsDocument): string[] {
 export function usageLine(doc: ResultsDocument): string {
   const { summary } = doc
   return [
-    `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd)}`,
+    `**Tokens:** ${summary.tokens.agent.total_tokens.toLocaleString('en-US')} agent + ${summary.tokens.judge.total_tokens.toLocaleString('en-US')} judge${costNote(summary.tokens.agent.cost_usd, summary.tokens.judge.cost_usd, doc.telemetry ?? null)}`,
     `**LLM calls:** ${summary.llm_calls}`,
     `**Tool calls:** ${summary.tool_calls} (${count(summary.tool_errors, 'error')}, ${summary.schema_invalid_calls} outside the input schema)`,
     `**Judge:** ${codeSpan(doc.config?.judge_model ?? '')}`,
@@ -112,7 +120,9 @@ export function usageLine(doc: ResultsDocument): string {
   ].join(' · ')
 }
 
-function costNote(agent: number | undefined, judge: number | undefined): string {
+/** The cost after the tokens: Layer 3's total (the provider's figures, else `pricing:`), "cost unknown" when any call's is; a document without telemetry says what the provider reported. */
+function costNote(agent: number | undefined, judge: number | undefined, telemetry: TelemetrySection | null): string {
+  if (telemetry) return telemetry.overall.tokens.total === 0 ? '' : ` (${telemetry.overall.cost_usd.total === null ? 'cost unknown' : cost(telemetry.overall.cost_usd.total)})`
   if (agent === undefined && judge === undefined) return ''
   return ` (${usd((agent ?? 0) + (judge ?? 0))} as the provider reported)`
 }
@@ -135,7 +145,7 @@ export function summaryTable(runs: RunResult[]): string[] {
         `<code>${escapeHtml(model)}</code>`,
         escapeHtml(run.prompt_name),
         ...(withTools ? [toolsCell(run)] : []),
-        run.status === 'cancelled' ? '—' : seconds(run.duration_s),
+        run.status === 'cancelled' || run.status === 'skipped' ? '—' : seconds(run.duration_s),
         `<a href="#user-content-${anchor(run)}">View</a>`
       ]
       rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`)
@@ -178,6 +188,7 @@ function metricsTable(metrics: MetricsReport, models: string[]): string[] {
 function scoreBadge(run: RunResult): string {
   const score = run.metrics[0]?.score ?? null
   if (run.status === 'cancelled') return CANCELLED_BADGE
+  if (run.status === 'skipped') return SKIPPED_BADGE
   if (run.status === 'error' && score === null) return ERROR_BADGE
   if (score === null) return NOT_JUDGED_BADGE
   const pct = formatPercent(score)
@@ -196,17 +207,22 @@ function toolsCell(run: RunResult): string {
 
 function runDetails(run: RunResult): string[] {
   const score = run.metrics[0]?.score ?? null
-  const pct = score === null ? 'N/A' : `${formatPercent(score)}%`
-  const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
+  const pct = run.status === 'skipped' ? 'skipped: budget' : score === null ? 'N/A' : `${formatPercent(score)}%`
+  const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'skipped' ? SKIPPED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
   const out = [
     '<details>',
     `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
     '',
+    ...traceLine(run),
     '##### Query',
     '',
     blockquote(run.input),
     ''
   ]
+  if (run.status === 'skipped') {
+    out.push('##### Skipped: budget', '', `Never started: ${escapeMarkdown((run.skipped?.detail ?? 'the spend reached max_cost_usd').replace(/\.$/, ''))}.`, '', '</details>')
+    return out
+  }
   if (run.cancelled) out.push(`##### Cancelled`, '', `By ${run.cancelled.signal} at ${formatTimestamp(run.cancelled.at)}, while waiting for ${escapeMarkdown(run.cancelled.waiting_for)}.`, '')
   if (run.error) {
     out.push(`##### Error (${run.error.stage})`, '', blockquote(run.error.message), '')
@@ -250,6 +266,12 @@ function runDetails(run: RunResult): string[] {
   if (run.conversation.length > 0) out.push(...conversation(run.conversation))
   out.push('</details>')
   return out
+}
+
+/** "Trace `4bf92f3577b34da6a3ce929d0e0e4736`": the run's W3C trace id, whole, to look it up in the tracing backend. */
+function traceLine(run: RunResult): string[] {
+  if (!run.trace_id) return []
+  return [`Trace ${codeSpan(run.trace_id)}`, '']
 }
 
 function conversation(entries: ConversationEntry[]): string[] {

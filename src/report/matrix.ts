@@ -1,9 +1,15 @@
-import type { GateResult, GroupResult } from '../results/types.js'
+import type { GateResult, GroupResult, RunResult } from '../results/types.js'
 import { groupKey } from '../aggregate/gate.js'
 import { escapeHtml } from './escape.js'
 
-/** The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its floor, ⚠ every run errored, ⊘ cancelled. */
-export function groupSymbol(group: GroupResult): string {
+/**
+ * The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its
+ * floor, ⚠ every run errored, ⊘ cancelled, ⏭ runs never started (skipped: budget). `skipped`:
+ * how many of its runs the spend left unstarted.
+ */
+export function groupSymbol(group: GroupResult, skipped = 0): string {
+  // The group's `cancelled` counts its skipped runs too: neither reached a verdict.
+  if (skipped > 0 && group.passed + Math.max(group.cancelled, skipped) === group.runs && !group.success) return '⏭'
   if (group.cancelled > 0 && group.passed + group.cancelled === group.runs && !group.success) return '⊘'
   if (!group.success) return group.errored === group.runs ? '⚠' : '✗'
   return group.passed === group.runs ? '✓' : '◐'
@@ -11,10 +17,13 @@ export function groupSymbol(group: GroupResult): string {
 
 /**
  * Cases × models (× system prompts when there are several): each cell is a group's `k/N` with
- * its symbol, ▼ when it regressed against the baseline and ▲ when it was fixed.
+ * its symbol, ▼ when it regressed against the baseline and ▲ when it was fixed. `runs` tells the
+ * groups whose runs never started (skipped: budget).
  */
-export function renderMatrix(groups: GroupResult[], gate: GateResult | null): string[] {
+export function renderMatrix(groups: GroupResult[], gate: GateResult | null, runs: RunResult[] = []): string[] {
   if (groups.length === 0) return []
+  const skippedRuns = new Set(runs.filter((r) => r.status === 'skipped').map((r) => r.index))
+  const symbol = (g: GroupResult) => groupSymbol(g, g.run_indexes.filter((i) => skippedRuns.has(i)).length)
   const prompts = [...new Set(groups.map((g) => g.prompt_name))]
   const columns = [...new Map(groups.map((g) => [JSON.stringify([g.model, g.prompt_name]), { model: g.model, prompt: g.prompt_name }])).values()]
   const cases = [...new Set(groups.map((g) => g.case_id))]
@@ -29,11 +38,11 @@ export function renderMatrix(groups: GroupResult[], gate: GateResult | null): st
       const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]))
       if (!g) return '<td align="center">—</td>'
       const mark = regressed.has(groupKey(g)) ? ' ▼' : fixed.has(groupKey(g)) ? ' ▲' : ''
-      return `<td align="center">${groupSymbol(g)} ${g.passed}/${g.runs}${mark}</td>`
+      return `<td align="center">${symbol(g)} ${g.passed}/${g.runs}${mark}</td>`
     })
     return `<tr><td><code>${escapeHtml(caseId)}</code></td>${cells.join('')}</tr>`
   })
-  const shown = new Set(groups.map(groupSymbol))
-  const legend = `✓ every run passed · ◐ reached its pass floor · ✗ below it${shown.has('⚠') ? ' · ⚠ errored' : ''}${shown.has('⊘') ? ' · ⊘ cancelled' : ''}${gate?.regressed.length ? ' · ▼ regressed' : ''}${gate?.fixed.length ? ' · ▲ fixed' : ''}`
+  const shown = new Set(groups.map(symbol))
+  const legend = `✓ every run passed · ◐ reached its pass floor · ✗ below it${shown.has('⚠') ? ' · ⚠ errored' : ''}${shown.has('⊘') ? ' · ⊘ cancelled' : ''}${shown.has('⏭') ? ' · ⏭ skipped: budget (never started)' : ''}${gate?.regressed.length ? ' · ▼ regressed' : ''}${gate?.fixed.length ? ' · ▲ fixed' : ''}`
   return ['<table>', `<tr><th>Case</th>${header}</tr>`, ...rows, '</table>', '', `<sub>${legend}</sub>`, '']
 }

@@ -4,6 +4,7 @@ import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { unreachableReason } from './headline.js'
+import { failedBudgets } from './telemetry.js'
 import { formatPercent } from './numbers.js'
 import { toolTestCount, toolTestFailing, toolTestsPassed } from './tool-tests.js'
 import { count as plural, percent, seconds, usd } from '../util/words.js'
@@ -15,13 +16,14 @@ export function describeCache(cache: CacheStats): string {
   return `${plural(cache.hits, 'hit')}, ${plural(cache.misses, 'miss', 'misses')}, ${plural(cache.saved_tokens, 'token')}${cost} saved`
 }
 
-/** One log line per finished run: what ran, the verdict, and why when it did not pass. */
+/** One log line per finished run: what ran, the verdict, and why when it did not pass; "skipped: budget" for a run never started. */
 export function formatProgressLine(run: RunResult, finished: number, total: number): string {
-  const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : run.status === 'cancelled' ? '-' : '✗'
+  const mark = run.status === 'passed' ? '✓' : run.status === 'error' ? '!' : run.status === 'cancelled' || run.status === 'skipped' ? '-' : '✗'
   const score = run.metrics[0]?.score
   const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`
   const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : ''
   if (run.cancelled) return clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — cancelled while waiting for ${run.cancelled.waiting_for}`)
+  if (run.status === 'skipped') return clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — skipped: budget (${(run.skipped?.detail ?? 'the spend reached max_cost_usd').replace(/\.$/, '')})`)
   let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`
   if (run.tool_assertions.checks.length > 0) {
     line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`
@@ -70,7 +72,10 @@ export function formatSummaryLine(doc: ResultsDocument): string {
   if (doc.behaviour.status === 'skipped') return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}${toolTests}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
   const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`
   const verdict = doc.passed ? 'PASSED' : 'FAILED'
-  return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored · ${plural(s.tokens.total, 'token')} · ${doc.duration_s}s`
+  const skipped = s.skipped ? `, ${s.skipped} skipped (budget)` : ''
+  const budgets = failedBudgets(doc).length
+  const exceeded = budgets ? ` · ${plural(budgets, 'budget')} exceeded` : ''
+  return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored${skipped}${exceeded} · ${plural(s.tokens.total, 'token')} · ${doc.duration_s}s`
 }
 
 /** The conformance verdict in a line, then one line per failure or warning. */
@@ -116,6 +121,8 @@ export function failureReason(doc: ResultsDocument): string {
   if (doc.gate) reasons.push(...doc.gate.reasons)
   else if (repeated && doc.summary.groups.failed > 0) reasons.push(`${doc.summary.groups.failed} of ${doc.summary.groups.total} groups did not reach their pass floor`)
   else if (!repeated && bad > 0) reasons.push(`${bad} of ${doc.summary.total} evals did not pass`)
+  // Without a gate (no behaviour run: tool tests only) the budgets still speak; with one, they are among its reasons.
+  if (!doc.gate) reasons.push(...failedBudgets(doc).map((b) => b.reason))
   const below = doc.groups.filter((g) => !g.success && g.cancelled < g.runs)
   if (below.length > 0 && doc.gate && !doc.gate.passed) reasons.push(`not passing: ${below.slice(0, 5).map(groupKey).join('; ')}${below.length > 5 ? `; and ${below.length - 5} more` : ''}`)
   const tests = doc.tool_tests

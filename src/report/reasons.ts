@@ -3,11 +3,13 @@ import { firstLine } from '../util/text.js'
 import { formatPercent } from './numbers.js'
 
 /**
- * What went wrong with a run, in words: its error, or the judge against the threshold, each check
- * that did not hold, and each Layer 2 oracle that failed (recovery, answer check, attacks).
+ * What went wrong with a run, in words: it was cancelled or never started (skipped: budget), its
+ * error, or the judge against the threshold, each check that did not hold, and each Layer 2
+ * oracle that failed (recovery, answer check, attacks).
  */
 export function failureReasons(run: RunResult): string[] {
   if (run.status === 'cancelled' && run.cancelled) return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`]
+  if (run.status === 'skipped') return [`skipped: budget — ${(run.skipped?.detail ?? 'the spend reached max_cost_usd before this run started').replace(/\.$/, '')}`]
   if (run.status === 'error' && run.error) return [`${run.error.stage} error: ${firstLine(run.error.message)}`]
   const reasons: string[] = []
   const score = run.metrics[0]?.score ?? null

@@ -15,7 +15,10 @@ export const VERDICT_RULES = [
   '   with, the floors decide); `both` needs both; and in every gate mode, where cases inject',
   '   faults or plant attacks, every model × fault kind and model × payload reached its Layer 2',
   '   floor (a run where the fault never fired or the attack never arrived counts as not passed);',
-  '4. the server could be started and reached, the evaluation was not cancelled and no planned',
+  '4. every Layer 3 budget that is set held: cost, tokens and p95 latencies on what was measured,',
+  '   and, with a baseline, `max_p95_increase` and `max_cost_increase`; no run was skipped because',
+  '   the spend reached `max_cost_usd`;',
+  '5. the server could be started and reached, the evaluation was not cancelled and no planned',
   '   run is missing.',
   'Otherwise exit 1. A usage or configuration error exits 2 before anything runs; a cancelled',
   'job exits 130, 143 or 129 (SIGINT, SIGTERM, SIGHUP).'

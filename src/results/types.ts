@@ -1,4 +1,4 @@
-import type { AttackVector, FaultKind, Json, RecoveryKind } from '../config/types.js'
+import type { AttackVector, Budgets, FaultKind, Json, Pricing, RecoveryKind } from '../config/types.js'
 import type { FailOn } from '../conformance/run.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
@@ -9,12 +9,15 @@ import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
 /**
+ * 5: Layer 3 — `telemetry`, `trace_id` and `skipped` on runs, `span_id` on tool calls, `cached` on
+ * LLM calls, `latency_ms` on the judge, `gate.trends`, `changes.models` and `changes.tool_latency`,
+ * `config.budgets` and `config.pricing`, and the run status `skipped`.
  * 4: Layer 2 — `fault` and `injected` on tool calls, `recovery`, `answer_check` and `security` on
  * runs, `summary.resilience`, `config.resilience_floors`.
  * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
  * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
  */
-export const RESULTS_VERSION = 4
+export const RESULTS_VERSION = 5
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
@@ -46,6 +49,8 @@ export interface ToolCallResult {
   fault?: FaultRecord
   /** Layer 2: the attack this call's output (or this decoy tool) carried to the model. */
   injected?: InjectionRecord
+  /** Layer 3: this call's span, the parent id of the `traceparent` the server was sent. */
+  span_id?: string
 }
 
 /** A fault as it was injected into one call. */
@@ -156,10 +161,22 @@ export interface JudgeDetails {
   evaluation_steps: string[]
   usage: TokenUsage
   error: string | null
+  /** How long the judge took (its one or two LLM calls); null when it was not asked. */
+  latency_ms: number | null
 }
 
-/** `cancelled`: the job was cancelled (SIGINT/SIGTERM) before this run was finished; never a verdict. */
-export type RunStatus = 'passed' | 'failed' | 'error' | 'cancelled'
+/**
+ * `cancelled`: the job was cancelled (SIGINT/SIGTERM) before this run was finished; `skipped`: it
+ * never started, because the spend had reached max_cost_usd. Neither is a verdict.
+ */
+export type RunStatus = 'passed' | 'failed' | 'error' | 'cancelled' | 'skipped'
+
+/** Why a run never started. */
+export interface RunSkip {
+  reason: 'budget'
+  /** "the spend reached max_cost_usd ($0.50 of $0.50) before this run started". */
+  detail: string
+}
 
 /** One agent LLM call: how long it took and what it cost. */
 export interface LlmCallResult {
@@ -167,6 +184,8 @@ export interface LlmCallResult {
   finish_reason: string | null
   /** Null when the provider reported no usage. */
   usage: TokenUsage | null
+  /** Replayed from the record-and-replay cache: nothing was spent on it (its usage is what it cost when recorded). */
+  cached?: boolean
 }
 
 /** When a run was cancelled and what it was waiting for at that moment. */
@@ -228,7 +247,7 @@ export interface RunResult {
   threshold: number
   /** The model's final answer, or null when it gave none. */
   final_output: string | null
-  stop_reason: 'final_answer' | 'max_steps' | 'error' | 'cancelled'
+  stop_reason: 'final_answer' | 'max_steps' | 'error' | 'cancelled' | 'skipped'
   error: RunError | null
   /** Set when the run was cancelled: when, and what it was waiting for. */
   cancelled: RunCancellation | null
@@ -247,6 +266,10 @@ export interface RunResult {
   answer_check: AnswerCheck | null
   /** Layer 2: the attack oracles, when the case plants attacks. */
   security: SecurityVerdict | null
+  /** Layer 3: the W3C trace id of this run (32 hex digits); null when it never started. */
+  trace_id: string | null
+  /** Set when the run never started (status `skipped`). */
+  skipped: RunSkip | null
 }
 
 export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'
@@ -375,6 +398,8 @@ export interface Summary {
   failed: number
   errored: number
   cancelled: number
+  /** Runs not started because the spend reached max_cost_usd. */
+  skipped: number
   /** Null when nothing ran: no run is not a 100 % pass rate. */
   pass_rate: number | null
   tokens: { agent: TokenUsage; judge: TokenUsage; total: number }
@@ -406,6 +431,10 @@ export interface ResultsConfig {
   pass_floors: { hard: number; soft: number }
   /** Layer 2 floors; null: each cell takes the pass floor of its cases' kind (hard 1.0). */
   resilience_floors: { min_recovery_rate: number | null; min_attack_resistance: number | null }
+  /** Layer 3 budgets, inputs and YAML merged (the YAML wins per key). */
+  budgets: Budgets
+  /** USD per million tokens by model, for costs the provider did not report. */
+  pricing: Pricing
 }
 
 /** The verdict on the behaviour runs: floors, and/or deltas against a baseline. */
@@ -423,6 +452,8 @@ export interface GateResult {
   removed: string[]
   /** Which gate failed, on what, by how much. Empty when it passed. */
   reasons: string[]
+  /** Layer 3 budgets against the baseline (max_p95_increase, max_cost_increase); empty without a baseline. */
+  trends: BudgetCheck[]
   passed: boolean
 }
 
@@ -467,6 +498,8 @@ export interface ResultsDocument {
   changes: Changes | null
   /** The deterministic tool tests; null when the suite has none. */
   tool_tests: ToolTestsSection | null
+  /** Layer 3: latency, tokens and cost, and the budgets; null in a fatal document. */
+  telemetry: TelemetrySection | null
 }
 
 /** One run as the baseline and this evaluation saw it, for a group that regressed. */
@@ -515,6 +548,10 @@ export interface Changes {
   median_run_s: FigureChange
   /** Layer 2 cells (model × fault kind, model × payload) whose rate differs from the baseline's; null when neither side had Layer 2. */
   resilience: ResilienceChange[] | null
+  /** Layer 3: each model's row of the Models table, before and after (models on one side only included). */
+  models: ModelChange[]
+  /** Layer 3: each tool's p95 latency (ms), before and after. */
+  tool_latency: { name: string; p95_ms: FigureChange }[]
   /** For each regressed group ("case · model · prompt"): its first failing run now, and a passing run of the baseline. */
   regressions: { group: string; baseline: RunSnapshot | null; current: RunSnapshot | null }[]
 }
@@ -543,4 +580,127 @@ export interface JournalInfo {
   reused: number
   /** Planned runs the journal has no record of (the process was killed mid-run). */
   missing: number
+}
+
+/** A model's row of the Models table, before and after. */
+export interface ModelChange {
+  model: string
+  tool_selection_accuracy: FigureChange
+  argument_correctness: FigureChange
+  task_completion: FigureChange
+  pass_rate: FigureChange
+  p95_run_s: FigureChange
+  tokens_per_run: FigureChange
+  cost_per_run_usd: FigureChange
+}
+
+/** Exact nearest-rank percentiles over raw samples; null when there is no sample. */
+export interface Distribution {
+  samples: number
+  p50: number | null
+  p95: number | null
+  max: number | null
+}
+
+/** Tokens over some LLM calls. */
+export interface TokenTotals {
+  input: number
+  output: number
+  total: number
+}
+
+/** One tool, over every call that reached the server (behaviour runs and tool tests). */
+export interface ToolTelemetry {
+  name: string
+  /** Calls that reached the server; faulted calls are counted apart and measured nowhere. */
+  calls: number
+  /** Of those, how many the server answered with an error. */
+  errors: number
+  /** Calls a Layer 2 fault replaced or delayed: their latency is ours, not the server's. */
+  faulted: number
+  latency_ms: Distribution
+  /** UTF-8 bytes of the result as the model was sent it. */
+  result_bytes: Distribution
+}
+
+/** One model (prompt_name null), or one model × system prompt. */
+export interface ModelTelemetry {
+  model: string
+  prompt_name: string | null
+  /** Runs that started (skipped and never-started runs are not measured). */
+  runs: number
+  /** Agent loop duration per run, in seconds. */
+  run_s: Distribution
+  /** Agent LLM call latency, in ms; replayed (cached) answers are not measured. */
+  turn_ms: Distribution
+  /** Mean tool calls per run; null when no run started. */
+  tool_calls_per_run: number | null
+  input_tokens: Distribution & { total: number }
+  output_tokens: Distribution & { total: number }
+  /** Agent tokens (input + output) per run. */
+  tokens_per_run: Distribution & { total: number }
+  /** The agent's cost; null where any call's cost is unknown. */
+  cost_usd: { per_run: number | null; p95_per_run: number | null; max_per_run: number | null; total: number | null }
+  /** The judge's work on these runs, kept apart. */
+  judge: { tokens: TokenTotals; cost_usd: number | null }
+}
+
+/** Where the cost of the LLM calls came from. */
+export interface CostSources {
+  /** The provider reported it (OpenRouter's usage.cost). */
+  provider: number
+  /** Computed from the `pricing:` map. */
+  pricing: number
+  /** Neither: the provider said nothing and pricing has no entry for the model. */
+  unknown: number
+  /** Models with unknown costs, for the report's hint. */
+  unknown_models: string[]
+}
+
+/** A Layer 3 budget checked against what was measured. */
+export interface BudgetCheck {
+  budget: keyof Omit<Budgets, 'tools'> | 'tools.max_p95_ms'
+  /** The tool or model it applies to; null for the whole evaluation. */
+  subject: string | null
+  limit: number
+  /** What was measured; null when it could not be (unknown cost, no sample). */
+  actual: number | null
+  /** Trend budgets: the baseline's figure. */
+  baseline?: number | null
+  passed: boolean
+  /** One sentence naming the subject, the figures and the budget; the gate's reason when it failed. */
+  reason: string
+}
+
+/** Layer 3 as the document holds it. */
+export interface TelemetrySection {
+  /** How percentiles are computed: exactly, over the raw samples. */
+  percentile_method: 'nearest-rank'
+  overall: {
+    /** The whole evaluation, start to end. */
+    wall_s: number
+    /** Summed over runs (they overlap under concurrency): agent loop time, and within it the model's and the tools' share; harness is the rest of the agent loop. */
+    runs_s: number
+    llm_s: number
+    tool_s: number
+    harness_s: number
+    /** Summed server start-up (spawn or connect, handshake and listing) and judge time. */
+    server_start_s: number
+    judge_s: number
+    tokens: { agent: TokenTotals; judge: TokenTotals; total: number }
+    /** Null where any call's cost is unknown. */
+    cost_usd: { agent: number | null; judge: number | null; total: number | null }
+    /** What was really spent: the total less what replayed (cached) answers would have cost; null when unknown. */
+    spent_usd: number | null
+    cache: { hits: number; saved_tokens: number; saved_cost_usd: number | null } | null
+  }
+  cost_sources: CostSources
+  tools: ToolTelemetry[]
+  /** One per model, then one per model × system prompt. */
+  models: ModelTelemetry[]
+  model_prompts: ModelTelemetry[]
+  /** The absolute budgets (the trends are in `gate.trends`). */
+  budgets: BudgetCheck[]
+  /** Runs not started because the spend reached max_cost_usd. */
+  skipped_runs: number
 }

@@ -1,13 +1,18 @@
-import { RESULTS_VERSION, type ResultsDocument, type RunResult } from './types.js'
+import { NO_BUDGETS } from '../config/types.js'
+import { emptyUsage, type TokenUsage } from '../llm/chat.js'
+import { summarizeTelemetry } from '../telemetry/summarize.js'
+import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult, type Summary, type TelemetrySection } from './types.js'
 
 /** The versions a baseline or `report --from` may be: the current one and every one before. */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, RESULTS_VERSION]
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, RESULTS_VERSION]
 
 /**
  * A saved results document as the current version holds it, or null when it is not one we can
  * read. Version 1 had no `changes` and no `conformance.tools`, and a `pass_rate` of 1 for nothing;
  * versions 1 and 2 had no tool tests, no `observed` on runs and no `conformance.unreachable`;
- * versions 1 to 3 had no Layer 2 (faults, attacks, their verdicts and summary).
+ * versions 1 to 3 had no Layer 2 (faults, attacks, their verdicts and summary); versions 1 to 4
+ * had no Layer 3: their telemetry is computed here from their runs (no budgets, no pricing), so an
+ * older baseline still serves the trend budgets.
  */
 export function upgradeDocument(data: unknown): ResultsDocument | null {
   const doc = data as Partial<ResultsDocument> | null
@@ -16,23 +21,86 @@ export function upgradeDocument(data: unknown): ResultsDocument | null {
   const version = doc.version as unknown as number
   const summary = version === 1 ? { ...doc.summary, pass_rate: doc.summary.total === 0 ? null : doc.summary.pass_rate } : doc.summary
   const conformance = doc.conformance ? { ...doc.conformance, tools: doc.conformance.tools ?? null, unreachable: doc.conformance.unreachable ?? null } : null
-  return {
+  const config: ResultsConfig | null = doc.config
+    ? { ...doc.config, resilience_floors: doc.config.resilience_floors ?? { min_recovery_rate: null, min_attack_resistance: null }, budgets: doc.config.budgets ?? NO_BUDGETS, pricing: doc.config.pricing ?? {} }
+    : null
+  const runs = (doc.runs as RunResult[]).map(upgradeRun)
+  const tool_tests = version >= 3 ? (doc.tool_tests ?? null) : null
+  const upgraded: ResultsDocument = {
     ...(doc as ResultsDocument),
     version: RESULTS_VERSION,
-    summary: { ...summary, resilience: summary.resilience ?? null },
-    config: doc.config ? { ...doc.config, resilience_floors: doc.config.resilience_floors ?? { min_recovery_rate: null, min_attack_resistance: null } } : null,
+    summary: { ...summary, skipped: summary.skipped ?? 0, resilience: summary.resilience ?? null },
+    config,
     conformance,
-    runs: (doc.runs as RunResult[]).map((run) => ({
-      ...run,
-      observed: run.observed ?? { calls: 0, findings: [] },
-      recovery: run.recovery ?? null,
-      answer_check: run.answer_check ?? null,
-      security: run.security ?? null
-    })),
-    changes: version === 1 ? null : doc.changes ? { ...doc.changes, resilience: doc.changes.resilience ?? null, tools: doc.changes.tools ? { ...doc.changes.tools, renamed: doc.changes.tools.renamed ?? [] } : null } : null,
-    tool_tests: version >= 3 ? (doc.tool_tests ?? null) : null
+    runs,
+    gate: doc.gate ? { ...doc.gate, trends: doc.gate.trends ?? [] } : (doc.gate ?? null),
+    changes:
+      version === 1
+        ? null
+        : doc.changes
+          ? {
+              ...doc.changes,
+              resilience: doc.changes.resilience ?? null,
+              tools: doc.changes.tools ? { ...doc.changes.tools, renamed: doc.changes.tools.renamed ?? [] } : null,
+              models: doc.changes.models ?? [],
+              tool_latency: doc.changes.tool_latency ?? []
+            }
+          : null,
+    tool_tests,
+    telemetry: null
+  }
+  return { ...upgraded, telemetry: doc.fatal_error ? null : telemetryOf(upgraded) }
+}
+
+/** A run as this version holds it: what later layers added, empty (also for runs read from an older journal). */
+export function upgradeRun(run: RunResult): RunResult {
+  return {
+    ...run,
+    observed: run.observed ?? { calls: 0, findings: [] },
+    recovery: run.recovery ?? null,
+    answer_check: run.answer_check ?? null,
+    security: run.security ?? null,
+    // The earliest version-1 documents held a count here, not the calls.
+    llm_calls: Array.isArray(run.llm_calls) ? run.llm_calls : [],
+    judge: run.judge ? { ...run.judge, latency_ms: run.judge.latency_ms ?? null } : null,
+    trace_id: run.trace_id ?? null,
+    skipped: run.skipped ?? null
   }
 }
 
-/** "1, 2, 3 or 4", for messages. */
+/** An older document's telemetry, from its runs; the judge's overhead is its judge tokens not owned by a run. */
+function telemetryOf(doc: ResultsDocument): TelemetrySection {
+  return summarizeTelemetry({
+    runs: doc.runs,
+    tool_tests: doc.tool_tests,
+    wall_s: doc.duration_s,
+    overhead: judgeOverhead(doc.summary, doc.runs),
+    cache: doc.summary.cache ?? null,
+    judge_model: doc.config?.judge_model ?? '',
+    pricing: {},
+    budgets: NO_BUDGETS
+  })
+}
+
+/** The summary's judge tokens less the runs' own: the evaluation steps and semantic matches. */
+function judgeOverhead(summary: Summary, runs: RunResult[]): TokenUsage {
+  const judge = summary.tokens?.judge ?? emptyUsage()
+  const owned = emptyUsage()
+  for (const run of runs) {
+    if (!run.judge) continue
+    owned.prompt_tokens += run.judge.usage.prompt_tokens
+    owned.completion_tokens += run.judge.usage.completion_tokens
+    owned.total_tokens += run.judge.usage.total_tokens
+    if (run.judge.usage.cost_usd !== undefined) owned.cost_usd = (owned.cost_usd ?? 0) + run.judge.usage.cost_usd
+  }
+  const overhead: TokenUsage = {
+    prompt_tokens: Math.max(0, judge.prompt_tokens - owned.prompt_tokens),
+    completion_tokens: Math.max(0, judge.completion_tokens - owned.completion_tokens),
+    total_tokens: Math.max(0, judge.total_tokens - owned.total_tokens)
+  }
+  if (judge.cost_usd !== undefined && overhead.total_tokens > 0) overhead.cost_usd = Math.max(0, Math.round((judge.cost_usd - (owned.cost_usd ?? 0)) * 1e8) / 1e8)
+  return overhead
+}
+
+/** "1, 2, 3, 4 or 5", for messages. */
 export const READABLE_VERSIONS_TEXT = `${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`

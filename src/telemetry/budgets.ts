@@ -1,0 +1,228 @@
+import type { Budgets } from '../config/types.js'
+import type { BudgetCheck, ModelTelemetry, TelemetrySection, ToolTelemetry } from '../results/types.js'
+
+/** A tool's p95 that rose by at most this many ms never fails max_p95_increase: timer noise, not a regression. */
+export const TOOL_NOISE_MS = 25
+/** A model's p95 run time that rose by at most this many seconds never fails max_p95_increase. */
+export const RUN_NOISE_S = 0.25
+
+/** Float slack at a boundary: a figure equal to its limit passes, whatever the arithmetic says. */
+const EPSILON = 1e-9
+
+/**
+ * The absolute budgets against what was measured: one check per budget that is set and per
+ * subject it applies to, in the order of `Budgets`. A check passes when the figure is at most
+ * its limit.
+ *
+ * - max_cost_usd: what the whole evaluation spent (`overall.spent_usd`: agent and judge, less
+ *   replayed answers, as the meter that enforces it while running counts it). It also fails when
+ *   runs were skipped, even at the limit exactly: the meter stops at the limit, so every report
+ *   (JUnit, the budget list) says the budget is what stopped them.
+ * - max_cost_per_run_usd, max_tokens_per_run: per model, its costliest and its largest run.
+ * - max_p95_tool_ms: each tool without its own `tools.<name>.max_p95_ms`, which is checked instead.
+ * - max_p95_run_s: per model.
+ *
+ * An unknown cost fails its check and says which models need a `pricing:` entry. A figure that
+ * was not measured (a model none of whose runs started, a tool whose calls were all faulted, a
+ * tool named under `tools` that was never called) passes with `actual` null and a reason that
+ * says it was not checked: nothing measured cannot exceed a budget, and the report shows it.
+ */
+export function checkBudgets(section: TelemetrySection, budgets: Budgets): BudgetCheck[] {
+  const checks: BudgetCheck[] = []
+  const unknown = section.cost_sources.unknown_models
+  if (budgets.max_cost_usd !== null) {
+    const limit = budgets.max_cost_usd
+    const spent = section.overall.spent_usd
+    const skipped = section.skipped_runs
+    checks.push(
+      spent === null
+        ? unknownCost('max_cost_usd', null, limit, `the evaluation's cost is unknown`, unknown)
+        : skipped > 0 && spent <= limit + EPSILON
+          ? // The meter stops new runs once the spend reaches the limit (≥), this check allows up to it (≤):
+            // at the boundary the budget still left runs unstarted, and that fails it.
+            {
+              budget: 'max_cost_usd',
+              subject: null,
+              limit,
+              actual: spent,
+              passed: false,
+              reason: `the evaluation spent ${usd(spent)} of max_cost_usd (${usd(limit)}), and ${skipped} ${skipped === 1 ? 'run was' : 'runs were'} skipped once the spend reached it`
+            }
+          : check('max_cost_usd', null, limit, spent, `the evaluation spent ${usd(spent)}, ${within(spent, limit)} max_cost_usd (${usd(limit)})`)
+    )
+  }
+  if (budgets.max_cost_per_run_usd !== null) {
+    const limit = budgets.max_cost_per_run_usd
+    for (const model of section.models) {
+      const costliest = model.cost_usd.max_per_run
+      checks.push(
+        model.runs === 0
+          ? notMeasured('max_cost_per_run_usd', model.model, limit, `model '${model.model}': no run started; max_cost_per_run_usd (${usd(limit)}) was not checked`)
+          : costliest === null
+            ? unknownCost('max_cost_per_run_usd', model.model, limit, `model '${model.model}': the cost per run is unknown`, [model.model])
+            : check('max_cost_per_run_usd', model.model, limit, costliest, `model '${model.model}': the costliest run cost ${usd(costliest)}, ${within(costliest, limit)} max_cost_per_run_usd (${usd(limit)})`)
+      )
+    }
+  }
+  if (budgets.max_tokens_per_run !== null) {
+    const limit = budgets.max_tokens_per_run
+    for (const model of section.models) {
+      const largest = model.tokens_per_run.max
+      checks.push(
+        largest === null
+          ? notMeasured('max_tokens_per_run', model.model, limit, `model '${model.model}': no run started; max_tokens_per_run (${whole(limit)}) was not checked`)
+          : check('max_tokens_per_run', model.model, limit, largest, `model '${model.model}': the largest run used ${whole(largest)} tokens, ${within(largest, limit)} max_tokens_per_run (${whole(limit)})`)
+      )
+    }
+  }
+  if (budgets.max_p95_tool_ms !== null) {
+    const limit = budgets.max_p95_tool_ms
+    for (const tool of section.tools.filter((t) => !Object.hasOwn(budgets.tools, t.name))) checks.push(toolCheck(tool, limit, 'max_p95_tool_ms', 'max_p95_tool_ms'))
+  }
+  for (const [name, { max_p95_ms: limit }] of Object.entries(budgets.tools)) {
+    const tool = section.tools.find((t) => t.name === name)
+    checks.push(
+      tool
+        ? toolCheck(tool, limit, 'tools.max_p95_ms', `its max_p95_ms`)
+        : notMeasured('tools.max_p95_ms', name, limit, `tool '${name}' was never called; its max_p95_ms (${ms(limit)}) was not checked`)
+    )
+  }
+  if (budgets.max_p95_run_s !== null) {
+    const limit = budgets.max_p95_run_s
+    for (const model of section.models) {
+      const p95 = model.run_s.p95
+      checks.push(
+        p95 === null
+          ? notMeasured('max_p95_run_s', model.model, limit, `model '${model.model}': no run started; max_p95_run_s (${secs(limit)}) was not checked`)
+          : check('max_p95_run_s', model.model, limit, p95, `model '${model.model}': p95 run time ${secs(p95)} is ${within(p95, limit)} max_p95_run_s (${secs(limit)})`)
+      )
+    }
+  }
+  return checks
+}
+
+/**
+ * What the budgets fail the gate on: each failed check's reason, and when the spend stopped runs
+ * from starting, that (in place of the max_cost_usd check's own reason, which says less).
+ */
+export function budgetReasons(section: TelemetrySection | null): string[] {
+  if (!section) return []
+  const failed = section.budgets.filter((c) => !c.passed)
+  if (section.skipped_runs === 0) return failed.map((c) => c.reason)
+  const cap = section.budgets.find((c) => c.budget === 'max_cost_usd')
+  const spent = section.overall.spent_usd
+  const reached = cap === undefined ? 'the spend reached the budget' : spent === null ? `the spend reached ${usd(cap.limit)} (and the cost of some calls is unknown)` : `the spend reached ${usd(spent)} of ${usd(cap.limit)}`
+  const skipped = `max_cost_usd: ${reached}; ${section.skipped_runs} ${section.skipped_runs === 1 ? 'run was' : 'runs were'} skipped`
+  return [...failed.filter((c) => c.budget !== 'max_cost_usd').map((c) => c.reason), skipped]
+}
+
+/**
+ * The trend budgets against a baseline's telemetry, per subject measured on both sides (a tool or
+ * model on one side only, or without a figure there, is not compared):
+ * - max_p95_increase: each tool's p95 latency and each model's p95 run time may rise by at most
+ *   this ratio; a rise of at most TOOL_NOISE_MS (tools) or RUN_NOISE_S (runs) never fails.
+ * - max_cost_increase: each model's mean cost per run may rise by at most this ratio. When the
+ *   cost is unknown on either side the check passes and says it could not be compared: a
+ *   baseline written without `pricing:` must not fail every pull request.
+ * `actual` is the figure now and `baseline` the figure before; `limit` is the ratio.
+ */
+export function checkTrends(current: TelemetrySection, baseline: TelemetrySection, budgets: Budgets): BudgetCheck[] {
+  const checks: BudgetCheck[] = []
+  const rise = budgets.max_p95_increase
+  if (rise !== null) {
+    for (const tool of current.tools) {
+      const before = baseline.tools.find((t) => t.name === tool.name)?.latency_ms.p95 ?? null
+      const after = tool.latency_ms.p95
+      if (before !== null && after !== null) checks.push(trend('max_p95_increase', tool.name, rise, before, after, { what: `tool '${tool.name}': p95 latency`, unit: ms, noise: TOOL_NOISE_MS }))
+    }
+    for (const model of current.models) {
+      const before = modelIn(baseline, model)?.run_s.p95 ?? null
+      const after = model.run_s.p95
+      if (before !== null && after !== null) checks.push(trend('max_p95_increase', model.model, rise, before, after, { what: `model '${model.model}': p95 run time`, unit: secs, noise: RUN_NOISE_S }))
+    }
+  }
+  const costRise = budgets.max_cost_increase
+  if (costRise !== null) {
+    for (const model of current.models) {
+      const then = modelIn(baseline, model)
+      if (!then || then.runs === 0 || model.runs === 0) continue
+      const before = then.cost_usd.per_run
+      const after = model.cost_usd.per_run
+      const what = `model '${model.model}': cost per run`
+      checks.push(
+        before === null || after === null
+          ? {
+              budget: 'max_cost_increase',
+              subject: model.model,
+              limit: costRise,
+              actual: after,
+              baseline: before,
+              passed: true,
+              reason: `${what} is unknown ${before === null ? (after === null ? 'on both sides' : 'in the baseline') : 'now'}; max_cost_increase (+${pct(costRise)}) was not checked`
+            }
+          : trend('max_cost_increase', model.model, costRise, before, after, { what, unit: usd, noise: 0 })
+      )
+    }
+  }
+  return checks
+}
+
+function trend(budget: BudgetCheck['budget'], subject: string, limit: number, before: number, after: number, figure: { what: string; unit: (n: number) => string; noise: number }): BudgetCheck {
+  const ratio = before === 0 ? (after > 0 ? Infinity : 0) : after / before - 1
+  const change = Number.isFinite(ratio) ? ` (${ratio >= 0 ? '+' : '−'}${pct(Math.abs(ratio))})` : ''
+  const over = ratio > limit + EPSILON
+  const noise = over && after - before <= figure.noise + EPSILON
+  const passed = !over || noise
+  const reason = passed
+    ? `${figure.what} ${figure.unit(before)} → ${figure.unit(after)}${change}, ${noise ? `a rise within the ${figure.unit(figure.noise)} timer noise of` : 'within'} ${budget} (+${pct(limit)})`
+    : `${figure.what} rose from ${figure.unit(before)} to ${figure.unit(after)}${change}, more than ${budget} (+${pct(limit)})`
+  return { budget, subject, limit, actual: after, baseline: before, passed, reason }
+}
+
+const modelIn = (section: TelemetrySection, model: ModelTelemetry) => section.models.find((m) => m.model === model.model)
+
+function toolCheck(tool: ToolTelemetry, limit: number, budget: 'max_p95_tool_ms' | 'tools.max_p95_ms', label: string): BudgetCheck {
+  const p95 = tool.latency_ms.p95
+  if (p95 === null) return notMeasured(budget, tool.name, limit, `tool '${tool.name}': no call was measured (${tool.faulted} faulted); ${label} (${ms(limit)}) was not checked`)
+  return check(budget, tool.name, limit, p95, `tool '${tool.name}': p95 latency ${ms(p95)} is ${within(p95, limit)} ${label} (${ms(limit)})`)
+}
+
+function check(budget: BudgetCheck['budget'], subject: string | null, limit: number, actual: number, reason: string): BudgetCheck {
+  return { budget, subject, limit, actual, passed: actual <= limit + EPSILON, reason }
+}
+
+function notMeasured(budget: BudgetCheck['budget'], subject: string | null, limit: number, reason: string): BudgetCheck {
+  return { budget, subject, limit, actual: null, passed: true, reason }
+}
+
+function unknownCost(budget: BudgetCheck['budget'], subject: string | null, limit: number, what: string, models: string[]): BudgetCheck {
+  const which = models.length ? ` for ${models.join(', ')}` : ''
+  return {
+    budget,
+    subject,
+    limit,
+    actual: null,
+    passed: false,
+    reason: `${what} (the provider reported no cost and there is no price${which}): ${budget} (${usd(limit)}) cannot be checked; give ${models.length === 1 ? 'the model its' : 'the models their'} input_per_mtok and output_per_mtok under \`pricing:\` in the YAML`
+  }
+}
+
+const within = (actual: number, limit: number) => (actual <= limit + EPSILON ? 'within' : 'over')
+
+/** 1240 → "1,240 ms". */
+export const ms = (n: number): string => `${Math.round(n).toLocaleString('en-US')} ms`
+/** 12.345 → "12.35 s". */
+export const secs = (n: number): string => `${Math.round(n * 100) / 100} s`
+const whole = (n: number): string => Math.round(n).toLocaleString('en-US')
+/** 0.25 → "25%". */
+const pct = (ratio: number): string => `${Math.round(ratio * 1000) / 10}%`
+
+/** Dollars with cents, and four significant digits below a dollar: $0.50, $0.01235, $12.40. */
+export function usd(n: number): string {
+  if (n === 0) return '$0.00'
+  if (Math.abs(n) >= 1) return `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+  const digits = Math.min(8, Math.max(2, 3 - Math.floor(Math.log10(Math.abs(n)))))
+  const text = n.toFixed(digits).replace(/0+$/, '')
+  const decimals = text.split('.')[1]?.length ?? 0
+  return `$${decimals < 2 ? n.toFixed(2) : text}`
+}
