@@ -5,11 +5,13 @@ import { join } from 'node:path'
 import * as core from '../__fixtures__/core.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { answer, kindOf, startScriptedLlm, steps, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { telemetryShape } from '../__fixtures__/report-shapes.js'
 
 // The real module, with the functions under test replaced (the toolkit's other modules use the rest).
 const realCore = await import('@actions/core')
 jest.unstable_mockModule('@actions/core', () => ({ ...realCore, ...core }))
 const { run } = await import('../src/main.js')
+const { setActionOutputs } = await import('../src/github/publish.js')
 
 describe('run() glues inputs, engine and outputs', () => {
   let llm: ScriptedLlm
@@ -107,5 +109,20 @@ describe('run() glues inputs, engine and outputs', () => {
     await run()
     expect(llm.requests.length).toBe(before)
     expect(core.error).toHaveBeenCalledWith(expect.stringContaining('invalid regular expression'), expect.objectContaining({ file: 'evals.yaml', startLine: 3 }))
+  })
+})
+
+describe('the cost_usd output', () => {
+  const costOutput = (spent: number | null) => {
+    core.setOutput.mockClear()
+    const doc = telemetryShape()
+    setActionOutputs({ ...doc, telemetry: { ...doc.telemetry!, overall: { ...doc.telemetry!.overall, spent_usd: spent } } }, { resultsPath: 'r.json', reportPath: 'r.md' })
+    return core.setOutput.mock.calls.find(([name]) => name === 'cost_usd')?.[1]
+  }
+
+  test('is what was spent, and empty (never 0) when a cost is unknown', () => {
+    expect(costOutput(0.0123)).toBe('0.0123')
+    expect(costOutput(0)).toBe('0')
+    expect(costOutput(null)).toBe('')
   })
 })

@@ -211,6 +211,22 @@ describe('OpenTelemetry through evaluate()', () => {
     }
   })
 
+  test('the SDK merges OTEL_EXPORTER_OTLP_HEADERS in, and the headers given (otlp_headers) win per key', async () => {
+    const receiver = await startReceiver()
+    const saved = process.env.OTEL_EXPORTER_OTLP_HEADERS
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-collector-key=from-env,x-env-only=also-sent'
+    try {
+      const tracing = createTracing({ otlp: { url: `${receiver.endpoint}/v1/traces`, headers: { 'x-collector-key': 'from-input' } }, serviceVersion: '9.9.9' })
+      tracing.startRun({ case_id: 'c', model: 'm', prompt_name: 'p', attempt: 1, index: 0 }).end('passed')
+      await tracing.shutdown()
+      expect(receiver.exports.map((e) => [e.headers['x-collector-key'], e.headers['x-env-only']])).toEqual([['from-input', 'also-sent']])
+    } finally {
+      if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_HEADERS
+      else process.env.OTEL_EXPORTER_OTLP_HEADERS = saved
+      await receiver.close()
+    }
+  })
+
   test.each([
     ['answers 500', 500],
     ['refuses the connection', null]

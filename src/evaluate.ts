@@ -9,7 +9,7 @@ import { mergeBudgets } from './config/budgets.js'
 import { renamingInput } from './config/errors.js'
 import { ConfigError } from './config/errors.js'
 import type { RunOptions } from './config/options.js'
-import { resolveOtlp } from './config/otlp.js'
+import { resolveOtlp, type OtlpTarget } from './config/otlp.js'
 import { parseServerConfig, serverSecrets, serverTemplate } from './config/server-config.js'
 import { loadSuiteFile } from './config/suite.js'
 import type { ServerConfig, Suite } from './config/types.js'
@@ -47,13 +47,13 @@ export interface Prepared {
   /** Under CI=true a missing snapshot fails its tool test instead of being written. */
   ci: boolean
   /** Where spans go (OTLP/HTTP): the traces URL and its headers; null: no export (runs still get trace ids). */
-  otlp: { url: string; headers: Record<string, string> } | null
+  otlp: OtlpTarget | null
 }
 
 /** Parse and validate everything before any server starts or any model is called. Throws ConfigError. */
 export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
   // Errors name what the user typed: the action's inputs, or the CLI's flags.
-  const names = options.names ?? { serverConfig: 'server_config', evalCases: 'eval_cases', filter: 'filter', models: 'models' }
+  const names = options.names ?? { serverConfig: 'server_config', evalCases: 'eval_cases', filter: 'filter', models: 'models', otlpEndpoint: 'otlp_endpoint', otlpHeaders: 'otlp_headers' }
   const server = parseServerConfig(options.serverConfig, { env, input: names.serverConfig })
   const fromYaml = renamingInput('eval_cases', names.evalCases, () =>
     loadSuiteFile(options.evalCases, {
@@ -69,7 +69,7 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
   const suite: Suite = { ...fromYaml, budgets: mergeBudgets(fromYaml.budgets, options.budgets) }
   checkPlan(suite, options, names)
   const otlp = resolveOtlp(
-    { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint ?? 'otlp_endpoint', headers: names.otlpHeaders ?? 'otlp_headers' } },
+    { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint, headers: names.otlpHeaders } },
     env
   )
   const secrets = [...serverSecrets(server), options.apiKey, ...otlp.secrets].filter((s) => s.length > 0)

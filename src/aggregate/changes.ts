@@ -131,7 +131,7 @@ export function resilienceChanges(before: ResilienceSummary | null, now: Resilie
  * order), then those only the baseline had: the tool-use metrics and pass rate, p95 run time,
  * mean agent tokens per run and mean agent cost per run.
  */
-export function modelChanges(before: ResultsDocument, now: ResultsDocument): ModelChange[] {
+function modelChanges(before: ResultsDocument, now: ResultsDocument): ModelChange[] {
   const models = [...new Set([...modelsOf(now), ...modelsOf(before)])]
   const figure = (pick: (doc: ResultsDocument, model: string) => number | null) => (model: string): FigureChange => ({ baseline: pick(before, model), current: pick(now, model) })
   const metric = (key: 'tool_selection_accuracy' | 'argument_correctness' | 'task_completion') => figure((doc, model) => doc.metrics?.by_model[model]?.[key] ?? null)
@@ -164,7 +164,7 @@ function modelsOf(doc: ResultsDocument): string[] {
 }
 
 /** Each tool's p95 latency on both sides, by name (tools on one side only included). */
-export function toolLatencyChanges(before: ResultsDocument, now: ResultsDocument): Changes['tool_latency'] {
+function toolLatencyChanges(before: ResultsDocument, now: ResultsDocument): Changes['tool_latency'] {
   const p95 = (doc: ResultsDocument, name: string) => doc.telemetry?.tools.find((t) => t.name === name)?.latency_ms.p95 ?? null
   const names = [...new Set([...(now.telemetry?.tools ?? []), ...(before.telemetry?.tools ?? [])].map((t) => t.name))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   return names.map((name) => ({ name, p95_ms: { baseline: p95(before, name), current: p95(now, name) } }))

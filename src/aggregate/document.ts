@@ -1,4 +1,4 @@
-import { NO_BUDGETS, type EvalCase } from '../config/types.js'
+import type { EvalCase } from '../config/types.js'
 import type { CacheStats } from '../llm/cache.js'
 import type { TokenUsage } from '../llm/chat.js'
 import {
@@ -21,14 +21,7 @@ import { summarize } from './summarize.js'
 import { resilienceReasons, summarizeResilience } from './resilience.js'
 import { budgetReasons } from '../telemetry/budgets.js'
 import { summarizeTelemetry } from '../telemetry/summarize.js'
-
-/** A journal written before Layer 2 has no floors: the pass floors decide. */
-const NO_FLOORS = { min_recovery_rate: null, min_attack_resistance: null }
-
-/** The configuration as this version holds it: a journal written before Layer 2 or Layer 3 lacks their keys. */
-function currentConfig(config: ResultsConfig): ResultsConfig {
-  return { ...config, resilience_floors: config.resilience_floors ?? NO_FLOORS, budgets: config.budgets ?? NO_BUDGETS, pricing: config.pricing ?? {} }
-}
+import { upgradeConfig } from '../results/upgrade.js'
 
 /** Everything a results document is computed from; the run journal holds exactly this. */
 export interface DocumentParts {
@@ -56,7 +49,8 @@ export interface DocumentParts {
 export function assembleDocument(parts: DocumentParts): ResultsDocument {
   const runs = [...parts.runs].sort((a, b) => a.index - b.index).map((r) => ({ ...r, total_duration_s: parts.duration_s }))
   const ran = parts.behaviour.status === 'ran'
-  const config = currentConfig(parts.config)
+  // A journal written before Layer 2 or Layer 3 lacks their keys.
+  const config = upgradeConfig(parts.config)
   const groups = groupRuns(runs, config.pass_floors)
   const resilience = summarizeResilience(runs, parts.cases, config.resilience_floors, config.pass_floors)
   const summary = { ...summarize(runs, groups, parts.overhead), cache: parts.cache, resilience }

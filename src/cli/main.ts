@@ -62,11 +62,12 @@ Options (eval-action's flags first):
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
   --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
-  --otlp-endpoint URL         export OpenTelemetry spans over OTLP/HTTP to this base URL (/v1/traces is appended);
+  --otlp-endpoint URL         export OpenTelemetry spans over OTLP/HTTP to this base URL (/v1/traces is appended
+                              unless the path ends in it);
                               default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, then $OTEL_EXPORTER_OTLP_ENDPOINT
   --otlp-headers LIST         key=value,key2=value2 sent with every export (values are secrets);
                               (the exporter also merges in $OTEL_EXPORTER_OTLP_TRACES_HEADERS and
-                              $OTEL_EXPORTER_OTLP_HEADERS; these win per key)
+                              $OTEL_EXPORTER_OTLP_HEADERS; the headers given here win per key)
   --demo                      try it with no key and no network: the bundled demo model, a scripted stand-in
                               for a real model on 127.0.0.1, against the bundled example server and cases
                               (unless --server-config / --eval-cases say otherwise); not with --base-url or --api-key

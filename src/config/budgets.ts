@@ -9,7 +9,7 @@ export type BudgetKey = Exclude<keyof Budgets, 'tools'>
 type BudgetValueKind = 'amount' | 'count' | 'ratio'
 
 /** Every one-number budget, in the order the inputs, flags and README list them. */
-export const BUDGET_KINDS: Readonly<Record<BudgetKey, BudgetValueKind>> = {
+const BUDGET_KINDS: Readonly<Record<BudgetKey, BudgetValueKind>> = {
   max_cost_usd: 'amount',
   max_cost_per_run_usd: 'amount',
   max_tokens_per_run: 'count',

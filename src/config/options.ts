@@ -57,7 +57,7 @@ export interface RunOptions {
    * What the user calls the server config and the eval cases (the action's inputs, or the CLI's
    * flags), so errors found while they are read name what was typed.
    */
-  names?: { serverConfig: string; evalCases: string; filter: string; models: string; otlpEndpoint?: string; otlpHeaders?: string }
+  names?: { serverConfig: string; evalCases: string; filter: string; models: string; otlpEndpoint: string; otlpHeaders: string }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ConfigError } from './errors.js'
 
-/** Where spans go: the OTLP/HTTP traces URL, and the headers every export sends. */
+/** Where spans go: the OTLP/HTTP traces URL, and the headers every export sends (their values are secrets). */
 export interface OtlpTarget {
   url: string
   headers: Record<string, string>
@@ -14,7 +14,7 @@ export interface GivenOtlp {
 }
 
 /** The OpenTelemetry SDK's standard variables we read, per signal first (the spec's precedence). */
-export const OTLP_ENV = {
+const OTLP_ENV = {
   tracesEndpoint: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
   endpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
   tracesHeaders: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS',

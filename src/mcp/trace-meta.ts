@@ -24,6 +24,7 @@ export function withTraceMeta<T extends Transport>(transport: T, traceMeta: () =
       const value = Reflect.get(target, prop) as unknown
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
     },
+    // On the target itself (not the proxy as receiver): a setter such as `onmessage` may use private fields.
     set(target, prop, value) {
       return Reflect.set(target, prop, value)
     }

@@ -4,7 +4,7 @@ import type { ConformanceReport } from '../conformance/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { unreachableReason } from './headline.js'
-import { failedBudgets } from './telemetry.js'
+import { failedBudgets, skipWords } from './telemetry.js'
 import { formatPercent } from './numbers.js'
 import { toolTestCount, toolTestFailing, toolTestsPassed } from './tool-tests.js'
 import { count as plural, percent, seconds, usd } from '../util/words.js'
@@ -23,7 +23,7 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   const pct = score === null || score === undefined ? 'n/a' : `${formatPercent(score)}%`
   const attempt = run.attempts > 1 ? ` (run ${run.attempt}/${run.attempts})` : ''
   if (run.cancelled) return clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — cancelled while waiting for ${run.cancelled.waiting_for}`)
-  if (run.status === 'skipped') return clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — skipped: budget (${(run.skipped?.detail ?? 'the spend reached max_cost_usd').replace(/\.$/, '')})`)
+  if (run.status === 'skipped') return clean(`[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — skipped: budget (${skipWords(run.skipped?.detail, false)})`)
   let line = `[${finished}/${total}] ${mark} ${run.case_id} · ${run.model} · ${run.prompt_name}${attempt} — judge ${pct}`
   if (run.tool_assertions.checks.length > 0) {
     line += `, tools ${run.tool_assertions.checks.filter((c) => c.passed).length}/${run.tool_assertions.checks.length}`

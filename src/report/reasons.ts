@@ -1,6 +1,7 @@
 import type { RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { formatPercent } from './numbers.js'
+import { skipWords } from './telemetry.js'
 
 /**
  * What went wrong with a run, in words: it was cancelled or never started (skipped: budget), its
@@ -9,7 +10,7 @@ import { formatPercent } from './numbers.js'
  */
 export function failureReasons(run: RunResult): string[] {
   if (run.status === 'cancelled' && run.cancelled) return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`]
-  if (run.status === 'skipped') return [`skipped: budget — ${(run.skipped?.detail ?? 'the spend reached max_cost_usd before this run started').replace(/\.$/, '')}`]
+  if (run.status === 'skipped') return [`skipped: budget — ${skipWords(run.skipped?.detail, false)}`]
   if (run.status === 'error' && run.error) return [`${run.error.stage} error: ${firstLine(run.error.message)}`]
   const reasons: string[] = []
   const score = run.metrics[0]?.score ?? null

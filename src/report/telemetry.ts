@@ -1,6 +1,6 @@
 import type { BudgetCheck, Distribution, FigureChange, ModelChange, ModelTelemetry, ResultsDocument, RunResult, TelemetrySection, ToolTelemetry } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
-import { count, percent, pointsDelta, relativeDelta, seconds, usd } from '../util/words.js'
+import { count, milliseconds, percent, pointsDelta, relativeDelta, seconds, usd, wholeNumber } from '../util/words.js'
 import { codeBlock, codeSpan, escapeHtml, escapeMarkdown } from './escape.js'
 import { renderBarChart, type Bar } from './mermaid.js'
 
@@ -10,11 +10,6 @@ const SKIPPED_NAMED = 5
 const REASON_CHARS = 300
 
 // ——— Figures as a table cell shows them ———
-
-/** "1,240 ms"; "—" when not measured. */
-export function milliseconds(ms: number | null | undefined): string {
-  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : `${Math.round(ms).toLocaleString('en-US')} ms`
-}
 
 /** "512 B", "3.4 KiB", "1.2 MiB"; "—" when not measured. */
 export function byteSize(bytes: number | null | undefined): string {
@@ -26,18 +21,12 @@ export function byteSize(bytes: number | null | undefined): string {
 
 /** "1,234" tokens, rounded; "—" when not measured. */
 function tokenCount(n: number | null | undefined): string {
-  return n === null || n === undefined || !Number.isFinite(n) ? '—' : Math.round(n).toLocaleString('en-US')
+  return n === null || n === undefined || !Number.isFinite(n) ? '—' : wholeNumber(n)
 }
 
-/**
- * A cost: "$0.0123", and two significant digits below a tenth of a cent ("$0.00046", where four
- * decimals would say $0.0005 for every cheap model); "unknown" (never $0) when the provider did
- * not report it and `pricing:` has no entry.
- */
+/** A cost (words.ts's `usd`); "unknown" (never $0) when the provider did not report it and `pricing:` has no entry. */
 export function cost(usdValue: number | null | undefined): string {
-  if (usdValue === null || usdValue === undefined || !Number.isFinite(usdValue)) return 'unknown'
-  if (usdValue <= 0 || usdValue >= 0.001) return usd(usdValue)
-  return `$${usdValue.toFixed(1 - Math.floor(Math.log10(usdValue)))}`
+  return usdValue === null || usdValue === undefined || !Number.isFinite(usdValue) ? 'unknown' : usd(usdValue)
 }
 
 /** " (▲ +4 pt)" for a share that moved against the baseline; nothing when unchanged or not measured on one side. */
@@ -360,7 +349,7 @@ function spendLines(section: TelemetrySection): string[] {
 }
 
 /** Unknown costs said plainly: which models, and the YAML that fixes it. */
-export function unknownCostHint(section: TelemetrySection): string[] {
+function unknownCostHint(section: TelemetrySection): string[] {
   const models = section.cost_sources.unknown_models
   if (section.cost_sources.unknown === 0 && models.length === 0) return []
   const named = models.length ? models.map(codeSpan).join(', ') : 'some models'

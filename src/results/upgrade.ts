@@ -1,5 +1,5 @@
 import { NO_BUDGETS } from '../config/types.js'
-import { emptyUsage, type TokenUsage } from '../llm/chat.js'
+import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
 import { summarizeTelemetry } from '../telemetry/summarize.js'
 import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult, type Summary, type TelemetrySection } from './types.js'
 
@@ -21,9 +21,7 @@ export function upgradeDocument(data: unknown): ResultsDocument | null {
   const version = doc.version as unknown as number
   const summary = version === 1 ? { ...doc.summary, pass_rate: doc.summary.total === 0 ? null : doc.summary.pass_rate } : doc.summary
   const conformance = doc.conformance ? { ...doc.conformance, tools: doc.conformance.tools ?? null, unreachable: doc.conformance.unreachable ?? null } : null
-  const config: ResultsConfig | null = doc.config
-    ? { ...doc.config, resilience_floors: doc.config.resilience_floors ?? { min_recovery_rate: null, min_attack_resistance: null }, budgets: doc.config.budgets ?? NO_BUDGETS, pricing: doc.config.pricing ?? {} }
-    : null
+  const config = doc.config ? upgradeConfig(doc.config) : null
   const runs = (doc.runs as RunResult[]).map(upgradeRun)
   const tool_tests = version >= 3 ? (doc.tool_tests ?? null) : null
   const upgraded: ResultsDocument = {
@@ -50,6 +48,16 @@ export function upgradeDocument(data: unknown): ResultsDocument | null {
     telemetry: null
   }
   return { ...upgraded, telemetry: doc.fatal_error ? null : telemetryOf(upgraded) }
+}
+
+/** The configuration as this version holds it: one written before Layer 2 or Layer 3 (a document or a journal) lacks their keys. */
+export function upgradeConfig(config: ResultsConfig): ResultsConfig {
+  return {
+    ...config,
+    resilience_floors: config.resilience_floors ?? { min_recovery_rate: null, min_attack_resistance: null },
+    budgets: config.budgets ?? NO_BUDGETS,
+    pricing: config.pricing ?? {}
+  }
 }
 
 /** A run as this version holds it: what later layers added, empty (also for runs read from an older journal). */
@@ -86,13 +94,7 @@ function telemetryOf(doc: ResultsDocument): TelemetrySection {
 function judgeOverhead(summary: Summary, runs: RunResult[]): TokenUsage {
   const judge = summary.tokens?.judge ?? emptyUsage()
   const owned = emptyUsage()
-  for (const run of runs) {
-    if (!run.judge) continue
-    owned.prompt_tokens += run.judge.usage.prompt_tokens
-    owned.completion_tokens += run.judge.usage.completion_tokens
-    owned.total_tokens += run.judge.usage.total_tokens
-    if (run.judge.usage.cost_usd !== undefined) owned.cost_usd = (owned.cost_usd ?? 0) + run.judge.usage.cost_usd
-  }
+  for (const run of runs) addUsage(owned, run.judge?.usage ?? null)
   const overhead: TokenUsage = {
     prompt_tokens: Math.max(0, judge.prompt_tokens - owned.prompt_tokens),
     completion_tokens: Math.max(0, judge.completion_tokens - owned.completion_tokens),

@@ -1,5 +1,6 @@
 import type { Budgets } from '../config/types.js'
 import type { BudgetCheck, ModelTelemetry, TelemetrySection, ToolTelemetry } from '../results/types.js'
+import { milliseconds, percent, wholeNumber } from '../util/words.js'
 
 /** A tool's p95 that rose by at most this many ms never fails max_p95_increase: timer noise, not a regression. */
 export const TOOL_NOISE_MS = 25
@@ -70,8 +71,8 @@ export function checkBudgets(section: TelemetrySection, budgets: Budgets): Budge
       const largest = model.tokens_per_run.max
       checks.push(
         largest === null
-          ? notMeasured('max_tokens_per_run', model.model, limit, `model '${model.model}': no run started; max_tokens_per_run (${whole(limit)}) was not checked`)
-          : check('max_tokens_per_run', model.model, limit, largest, `model '${model.model}': the largest run used ${whole(largest)} tokens, ${within(largest, limit)} max_tokens_per_run (${whole(limit)})`)
+          ? notMeasured('max_tokens_per_run', model.model, limit, `model '${model.model}': no run started; max_tokens_per_run (${wholeNumber(limit)}) was not checked`)
+          : check('max_tokens_per_run', model.model, limit, largest, `model '${model.model}': the largest run used ${wholeNumber(largest)} tokens, ${within(largest, limit)} max_tokens_per_run (${wholeNumber(limit)})`)
       )
     }
   }
@@ -84,7 +85,7 @@ export function checkBudgets(section: TelemetrySection, budgets: Budgets): Budge
     checks.push(
       tool
         ? toolCheck(tool, limit, 'tools.max_p95_ms', `its max_p95_ms`)
-        : notMeasured('tools.max_p95_ms', name, limit, `tool '${name}' was never called; its max_p95_ms (${ms(limit)}) was not checked`)
+        : notMeasured('tools.max_p95_ms', name, limit, `tool '${name}' was never called; its max_p95_ms (${milliseconds(limit)}) was not checked`)
     )
   }
   if (budgets.max_p95_run_s !== null) {
@@ -133,7 +134,7 @@ export function checkTrends(current: TelemetrySection, baseline: TelemetrySectio
     for (const tool of current.tools) {
       const before = baseline.tools.find((t) => t.name === tool.name)?.latency_ms.p95 ?? null
       const after = tool.latency_ms.p95
-      if (before !== null && after !== null) checks.push(trend('max_p95_increase', tool.name, rise, before, after, { what: `tool '${tool.name}': p95 latency`, unit: ms, noise: TOOL_NOISE_MS }))
+      if (before !== null && after !== null) checks.push(trend('max_p95_increase', tool.name, rise, before, after, { what: `tool '${tool.name}': p95 latency`, unit: milliseconds, noise: TOOL_NOISE_MS }))
     }
     for (const model of current.models) {
       const before = modelIn(baseline, model)?.run_s.p95 ?? null
@@ -158,7 +159,7 @@ export function checkTrends(current: TelemetrySection, baseline: TelemetrySectio
               actual: after,
               baseline: before,
               passed: true,
-              reason: `${what} is unknown ${before === null ? (after === null ? 'on both sides' : 'in the baseline') : 'now'}; max_cost_increase (+${pct(costRise)}) was not checked`
+              reason: `${what} is unknown ${before === null ? (after === null ? 'on both sides' : 'in the baseline') : 'now'}; max_cost_increase (+${percent(costRise)}) was not checked`
             }
           : trend('max_cost_increase', model.model, costRise, before, after, { what, unit: usd, noise: 0 })
       )
@@ -169,13 +170,13 @@ export function checkTrends(current: TelemetrySection, baseline: TelemetrySectio
 
 function trend(budget: BudgetCheck['budget'], subject: string, limit: number, before: number, after: number, figure: { what: string; unit: (n: number) => string; noise: number }): BudgetCheck {
   const ratio = before === 0 ? (after > 0 ? Infinity : 0) : after / before - 1
-  const change = Number.isFinite(ratio) ? ` (${ratio >= 0 ? '+' : '−'}${pct(Math.abs(ratio))})` : ''
+  const change = Number.isFinite(ratio) ? ` (${ratio >= 0 ? '+' : '−'}${percent(Math.abs(ratio))})` : ''
   const over = ratio > limit + EPSILON
   const noise = over && after - before <= figure.noise + EPSILON
   const passed = !over || noise
   const reason = passed
-    ? `${figure.what} ${figure.unit(before)} → ${figure.unit(after)}${change}, ${noise ? `a rise within the ${figure.unit(figure.noise)} timer noise of` : 'within'} ${budget} (+${pct(limit)})`
-    : `${figure.what} rose from ${figure.unit(before)} to ${figure.unit(after)}${change}, more than ${budget} (+${pct(limit)})`
+    ? `${figure.what} ${figure.unit(before)} → ${figure.unit(after)}${change}, ${noise ? `a rise within the ${figure.unit(figure.noise)} timer noise of` : 'within'} ${budget} (+${percent(limit)})`
+    : `${figure.what} rose from ${figure.unit(before)} to ${figure.unit(after)}${change}, more than ${budget} (+${percent(limit)})`
   return { budget, subject, limit, actual: after, baseline: before, passed, reason }
 }
 
@@ -183,8 +184,8 @@ const modelIn = (section: TelemetrySection, model: ModelTelemetry) => section.mo
 
 function toolCheck(tool: ToolTelemetry, limit: number, budget: 'max_p95_tool_ms' | 'tools.max_p95_ms', label: string): BudgetCheck {
   const p95 = tool.latency_ms.p95
-  if (p95 === null) return notMeasured(budget, tool.name, limit, `tool '${tool.name}': no call was measured (${tool.faulted} faulted); ${label} (${ms(limit)}) was not checked`)
-  return check(budget, tool.name, limit, p95, `tool '${tool.name}': p95 latency ${ms(p95)} is ${within(p95, limit)} ${label} (${ms(limit)})`)
+  if (p95 === null) return notMeasured(budget, tool.name, limit, `tool '${tool.name}': no call was measured (${tool.faulted} faulted); ${label} (${milliseconds(limit)}) was not checked`)
+  return check(budget, tool.name, limit, p95, `tool '${tool.name}': p95 latency ${milliseconds(p95)} is ${within(p95, limit)} ${label} (${milliseconds(limit)})`)
 }
 
 function check(budget: BudgetCheck['budget'], subject: string | null, limit: number, actual: number, reason: string): BudgetCheck {
@@ -209,15 +210,14 @@ function unknownCost(budget: BudgetCheck['budget'], subject: string | null, limi
 
 const within = (actual: number, limit: number) => (actual <= limit + EPSILON ? 'within' : 'over')
 
-/** 1240 → "1,240 ms". */
-export const ms = (n: number): string => `${Math.round(n).toLocaleString('en-US')} ms`
-/** 12.345 → "12.35 s". */
-export const secs = (n: number): string => `${Math.round(n * 100) / 100} s`
-const whole = (n: number): string => Math.round(n).toLocaleString('en-US')
-/** 0.25 → "25%". */
-const pct = (ratio: number): string => `${Math.round(ratio * 1000) / 10}%`
+/** 12.345 → "12.35 s": finer than a report cell's seconds, so a figure just over its limit does not read as equal to it. */
+const secs = (n: number): string => `${Math.round(n * 100) / 100} s`
 
-/** Dollars with cents, and four significant digits below a dollar: $0.50, $0.01235, $12.40. */
+/**
+ * Dollars with cents, and four significant digits below a dollar: $0.50, $0.01235, $12.40. Finer
+ * than a report cell's `usd` (util/words.ts) for the same reason as `secs`: a spend of $0.00102
+ * against a budget of $0.001 must not read "$0.0010 of $0.0010".
+ */
 export function usd(n: number): string {
   if (n === 0) return '$0.00'
   if (Math.abs(n) >= 1) return `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`

@@ -1,23 +1,18 @@
 import { ExportResultCode } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base'
+import type { OtlpTarget } from '../config/otlp.js'
 import { redactText } from '../util/redact.js'
-
-/** Where spans go: the OTLP/HTTP traces URL, and the headers every export sends (their values are secrets). */
-export interface OtlpDestination {
-  url: string
-  headers: Record<string, string>
-}
 
 /**
  * How long one export may take, its retries (429, 502–504, a refused connection) included: less
  * than the tracing's shutdown bound, so the last export ends (sent, or failed with its reason)
  * before the evaluation stops waiting for it.
  */
-export const EXPORT_TIMEOUT_MS = 2500
+const EXPORT_TIMEOUT_MS = 2500
 
 /** The SDK's OTLP/HTTP exporter (JSON over HTTP POST) to `destination`. */
-export function otlpExporter(destination: OtlpDestination): SpanExporter {
+export function otlpExporter(destination: OtlpTarget): SpanExporter {
   return new OTLPTraceExporter({ url: destination.url, headers: { ...destination.headers }, timeoutMillis: EXPORT_TIMEOUT_MS })
 }
 
@@ -47,7 +42,7 @@ export function reportingFailures(exporter: SpanExporter, onFailure: (error: unk
  * Why an export failed, for the one warning: the HTTP status the receiver answered, or the
  * network error. Names the endpoint without credentials or query, and never a header value.
  */
-export function describeExportFailure(error: unknown, destination: OtlpDestination): string {
+export function describeExportFailure(error: unknown, destination: OtlpTarget): string {
   const status = (error as { code?: unknown } | undefined)?.code
   const message = (error instanceof Error ? error.message : error === undefined ? 'no reason given' : String(error)).replace(/^Error: /, '')
   const reason = typeof status === 'number' ? `HTTP ${status}${message && message !== 'undefined' ? ` ${message}` : ''}` : message

@@ -62,7 +62,7 @@ export function summarizeTelemetry(input: TelemetryInput): TelemetrySection {
 }
 
 /** A run is measured when it started: not skipped by the budget, and its server came up. */
-export const hasStarted = (run: RunResult): boolean => run.status !== 'skipped' && run.server.connect_ms !== null
+const hasStarted = (run: RunResult): boolean => run.status !== 'skipped' && run.server.connect_ms !== null
 
 interface ModelContext {
   agentCosts: Map<RunResult, CallCost[]>

@@ -7,11 +7,12 @@ import type { CallOutcome, McpSession, RawToolCall } from '../mcp/session.js'
 import { wrapSession } from '../mcp/wrap-session.js'
 import type { RunStatus } from '../results/types.js'
 import { ATTR, OPERATION, OWN_ATTR, TOOL_ERROR, TRACER_NAME } from './semconv.js'
-import { describeExportFailure, otlpExporter, reportingFailures, shownEndpoint, type OtlpDestination } from './span-export.js'
+import type { OtlpTarget } from '../config/otlp.js'
+import { describeExportFailure, otlpExporter, reportingFailures, shownEndpoint } from './span-export.js'
 
 export interface TracingOptions {
   /** Where spans are exported (OTLP/HTTP); null: spans are still made (real ids, sampled), but go nowhere. */
-  otlp: OtlpDestination | null
+  otlp: OtlpTarget | null
   /** Told once, for the whole evaluation, when spans could not be exported. */
   onWarning?: (message: string) => void
   /** Our version, on the resource as `service.version`. */

@@ -35,7 +35,22 @@ export function seconds(s: number | null | undefined): string {
   return s < 10 ? `${Math.round(s * 10) / 10}s` : `${Math.round(s)}s`
 }
 
-/** A cost in US dollars, with enough digits for a cent's fraction. */
+/**
+ * A cost in US dollars: "$0.0123", four decimals for a cent's fraction, and two significant
+ * digits below a tenth of a cent ("$0.00046", where four decimals would say $0.0005 for every
+ * cheap model, or $0.0000 for a cheaper one).
+ */
 export function usd(cost: number): string {
-  return `$${cost.toFixed(4)}`
+  if (cost <= 0 || cost >= 0.001) return `$${cost.toFixed(4)}`
+  return `$${cost.toFixed(1 - Math.floor(Math.log10(cost)))}`
+}
+
+/** A whole number with thousands separators: 1240.4 → "1,240". */
+export function wholeNumber(n: number): string {
+  return Math.round(n).toLocaleString('en-US')
+}
+
+/** Milliseconds: "1,240 ms"; "—" when not measured. */
+export function milliseconds(ms: number | null | undefined): string {
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : `${wholeNumber(ms)} ms`
 }
