@@ -255,6 +255,8 @@ describe('runs skipped because the spend reached max_cost_usd', () => {
     expect(failureReasons(skipped[0])).toEqual([`skipped: budget — ${skipped[0].skipped!.detail}`])
     expect(formatProgressLine(skipped[0], 16, 18)).toBe(`[16/18] - weather-paris · ${SKIPPED_MODEL} · terse — skipped: budget (${skipped[0].skipped!.detail})`)
     expect(formatSummaryLine(doc)).toMatch(/^FAILED: conformance passed · 14\/18 passed \(77\.8%\), 1 failed, 0 errored, 3 skipped \(budget\) · 2 budgets exceeded · /)
+    // One model's cost is unknown: the line does not guess what was spent.
+    expect(formatSummaryLine(doc)).not.toContain('spent')
     expect(failureReason(doc)).toContain('max_cost_usd: the spend reached')
     expect(renderMarkdownReport(doc)).toContain('> **14/18 passed** — 1 failed, 3 skipped (budget)')
   })

@@ -7,6 +7,7 @@ import { scriptedBrain, startScriptedLlm, type ScriptedLlm } from '../__fixtures
 import { evaluate, prepare, writeResults } from '../src/evaluate.js'
 import { renderBadge } from '../src/report/badge.js'
 import { renderJUnit } from '../src/report/junit.js'
+import { formatSummaryLine } from '../src/report/progress.js'
 import { runOptions } from '../__fixtures__/options.js'
 
 // Layer 3 budgets through evaluate(): a real server whose `slow` tool really waits, and a scripted
@@ -91,6 +92,7 @@ describe('Layer 3 budgets through evaluate()', () => {
     // Said once, by the budget: the two groups it skipped are not also "did not pass".
     expect(doc.gate!.reasons).toEqual([expect.stringMatching(/^max_cost_usd: .*2 runs were skipped/)])
     expect(renderJUnit(doc)).toMatch(/<skipped message="[^"]*max_cost_usd/)
+    expect(formatSummaryLine(doc)).toMatch(/, 2 skipped \(budget\) · 1 budget exceeded · [\d,]+ tokens · \$0\.00\d+ spent · /)
   })
 
   test('a run that started is never skipped: under the budget everything runs, and the check says how much was spent', async () => {

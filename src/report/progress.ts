@@ -75,7 +75,10 @@ export function formatSummaryLine(doc: ResultsDocument): string {
   const skipped = s.skipped ? `, ${s.skipped} skipped (budget)` : ''
   const budgets = failedBudgets(doc).length
   const exceeded = budgets ? ` · ${plural(budgets, 'budget')} exceeded` : ''
-  return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored${skipped}${exceeded} · ${plural(s.tokens.total, 'token')} · ${doc.duration_s}s`
+  // What was spent, when it is known (an unknown cost is said in the report, not guessed here).
+  const spent = doc.telemetry?.overall.spent_usd
+  const cost = spent === null || spent === undefined ? '' : ` · ${usd(spent)} spent`
+  return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored${skipped}${exceeded} · ${plural(s.tokens.total, 'token')}${cost} · ${doc.duration_s}s`
 }
 
 /** The conformance verdict in a line, then one line per failure or warning. */
