@@ -3,26 +3,14 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { documentFromJournal, JOURNAL_VERSION, JournalError, JournalWriter, readJournal, reusableRuns, type JournalHeader } from '../src/execute/journal.js'
+import { documentFromJournal, JournalError, JournalWriter, readJournal, reusableRuns } from '../src/execute/journal.js'
 import type { ResultsDocument, RunResult } from '../src/results/types.js'
+import { journalHeader } from '../__fixtures__/journal.js'
 
 const golden = JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 const run = (index: number, status: RunResult['status'], extra: Partial<RunResult> = {}): RunResult => ({ ...golden.runs[0], index, attempt: 1, case_id: `case-${index}`, status, success: status === 'passed', ...extra })
 
-function header(planned: number): JournalHeader {
-  return {
-    type: 'header',
-    version: JOURNAL_VERSION,
-    suite_hash: 'abc',
-    started_at: '2026-12-01T10:00:00.000Z',
-    planned,
-    reused: 0,
-    config: golden.config!,
-    cases: [],
-    behaviour: { status: 'ran', reason: null },
-    gate: { mode: null, max_drop: 0.02, baseline: '' }
-  }
-}
+const header = (planned: number) => journalHeader(planned, { config: golden.config!, cases: [] })
 
 describe('the run journal', () => {
   test('each record is one line on disk the moment it is appended, secrets redacted', () => {

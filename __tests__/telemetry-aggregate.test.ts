@@ -12,11 +12,12 @@ import { assembleDocument, type DocumentParts } from '../src/aggregate/document.
 import { evaluateGate } from '../src/aggregate/gate.js'
 import { parseSuite } from '../src/config/suite.js'
 import { NO_BUDGETS, type Budgets } from '../src/config/types.js'
-import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalHeader } from '../src/execute/journal.js'
+import { documentFromJournal, JournalWriter, readJournal, reusableRuns } from '../src/execute/journal.js'
 import { emptyUsage } from '../src/llm/chat.js'
 import type { ResultsConfig, ResultsDocument, RunResult } from '../src/results/types.js'
 import { upgradeDocument } from '../src/results/upgrade.js'
 import { summarizeTelemetry } from '../src/telemetry/summarize.js'
+import { journalHeader } from '../__fixtures__/journal.js'
 
 const golden = (): ResultsDocument => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 const ajv = new Ajv2020({ allErrors: true, strict: false })
@@ -256,18 +257,8 @@ describe('upgradeDocument: versions 1 to 5', () => {
 })
 
 describe('the run journal across Layer 3', () => {
-  const header = (planned: number): JournalHeader => ({
-    type: 'header',
-    version: JOURNAL_VERSION,
-    suite_hash: 'abc',
-    started_at: '2026-12-01T10:00:00.000Z',
-    planned,
-    reused: 0,
-    config: config(),
-    cases: suite.cases,
-    behaviour: { status: 'ran', reason: null },
-    gate: { mode: null, max_drop: 0.02, baseline: '' }
-  })
+  const header = (planned: number) => journalHeader(planned, { config: config(), cases: suite.cases })
+
 
   test('a run journaled before Layer 3 gets no trace, no skip and no judge latency; the header no budgets', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'journal-l3-')), 'eval-runs.jsonl')
