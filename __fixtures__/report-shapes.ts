@@ -10,11 +10,34 @@ import { TOOL_POISONING } from '../src/conformance/checks/tool-poisoning.js'
 import type { CheckResult, ToolFingerprint } from '../src/conformance/types.js'
 import { ConfigError } from '../src/config/errors.js'
 import { noResilience } from '../src/config/resilience.js'
-import { NO_BUDGETS, type Budgets, type EvalCase, type FaultSpec, type InjectSpec, type Json, type Pricing, type ResilienceSpec, type ToolTestExpect } from '../src/config/types.js'
+import { DEFAULT_MAX_INPUT_ROUNDS, NO_BUDGETS, type Budgets, type ConversationTurn, type EvalCase, type FaultSpec, type InjectSpec, type InputKind, type Json, type Pricing, type ResilienceSpec, type ToolRequirement, type ToolTestExpect } from '../src/config/types.js'
+import { answerElicitation, answerRoots, inputsVerdict, samplingResult } from '../src/agent/input-answers.js'
 import { fatalDocument } from '../src/evaluate.js'
+import { inputRoundsOf } from '../src/mcp/input-rounds.js'
+import type { InputAnswer } from '../src/mcp/session.js'
+import type { TappedCall, TappedServerRequest } from '../src/mcp/wire-tap.js'
 import { emptyUsage, type TokenUsage } from '../src/llm/chat.js'
 import { checkAnswer, judgeRecovery } from '../src/resilience/recovery.js'
-import type { ConversationEntry, FaultRecord, InjectionRecord, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt, ToolTestResult, ToolTestsSection, ToolTestStepResult } from '../src/results/types.js'
+import type {
+  ConversationEntry,
+  DialogueResult,
+  FaultRecord,
+  InjectionRecord,
+  InputsVerdict,
+  JudgeDetails,
+  ResultsDocument,
+  RunResult,
+  StepResponse,
+  ToolCallResult,
+  ToolTestAttempt,
+  ToolTestResult,
+  ToolTestsSection,
+  ToolTestStepResult,
+  TurnResult
+} from '../src/results/types.js'
+import { upgradeDocument } from '../src/results/upgrade.js'
+import type { GoldenCheck } from '../src/scoring/golden.js'
+import { checkRequiredTools } from '../src/scoring/tool-assertions.js'
 import { judgeAttacks } from '../src/security/oracles.js'
 import { attackText, planAttacks } from '../src/security/plan.js'
 import { callCost, sumCosts } from '../src/telemetry/cost.js'
@@ -31,7 +54,7 @@ import { fixturePath } from './harness.js'
  * the golden document by changing runs and recomputing groups, summary, telemetry, gate and
  * changes with the real aggregation code; tool test checks come from the real assertion code.
  */
-export const golden = (): ResultsDocument => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
+export const golden = (): ResultsDocument => upgradeDocument(JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')))!
 
 const MODEL_B = 'anthropic/claude-sonnet-4.5'
 
@@ -321,7 +344,7 @@ const fault = (tool: string, kind: FaultSpec['kind'], calls: number[] | null): F
 const planted = (tool: string, payload: 'exfiltrate' | 'markdown-image'): InjectSpec => ({ tool, payload, position: 'append', attack: 'tool_output' })
 
 function layer2Case(id: string, prompt: string, resilience: Partial<ResilienceSpec>, runs = 1): EvalCase {
-  return { id, prompt, rubric: 'r', threshold: 0.7, required_tools: [], golden: null, runs, kind: 'hard', tags: ['layer2'], resilience: { ...noResilience(), ...resilience } }
+  return { id, prompt, rubric: 'r', threshold: 0.7, required_tools: [], golden: null, runs, kind: 'hard', tags: ['layer2'], resilience: { ...noResilience(), ...resilience }, conversation: null, inputs: null }
 }
 
 /** Three fault kinds (timeout, is_error, disconnect) and two payloads (exfiltrate, markdown-image), every case hard. */
@@ -538,7 +561,9 @@ function l3Cases(): EvalCase[] {
     runs: 1,
     kind: 'hard',
     tags: ['layer3'],
-    resilience: noResilience()
+    resilience: noResilience(),
+    conversation: null,
+    inputs: null
   }))
 }
 
@@ -705,6 +730,298 @@ export function telemetryShape(): ResultsDocument {
   return gated(current, baseline)
 }
 
+// ——— Conversations and server input ———
+
+/** One turn of a hand-built conversation run: what the user said, the calls and the answer, and what was checked. */
+interface TurnSpec {
+  user: string
+  simulated?: boolean
+  calls: ToolCallResult[]
+  answer: string | null
+  stop_reason?: TurnResult['stop_reason']
+  judge?: { score: number; reason: string }
+  required?: ToolRequirement[]
+  golden?: GoldenCheck[]
+}
+
+const CONVERSATION_PROMPT = 'You are a travel and shopping assistant. Today is 2026-11-30.'
+const USER_MODEL = 'openai/gpt-4o-mini'
+
+/** The judge's verdict as the golden run's judge wrote it, with this score and reason. */
+function judgeOf(score: number, reason: string, threshold = 0.7): JudgeDetails {
+  const template = golden().runs[0].judge!
+  return { ...template, score, raw_score: Math.round(score * 10), reason, threshold, usage: tokens(420, 40), latency_ms: 640 }
+}
+
+const call = (name: string, args: Record<string, Json>, result: string, extra: Partial<ToolCallResult> = {}): ToolCallResult => ({ name, args, result, is_error: false, latency_ms: 14, schema_valid: true, ...extra })
+
+/** The turns as TurnResults: each one's slice of the calls, its required_tools from the real assertion code, its verdict. */
+function turnResults(turns: TurnSpec[]): TurnResult[] {
+  let first = 0
+  return turns.map((spec, i) => {
+    const tool_assertions = spec.required ? checkRequiredTools(spec.required, spec.calls) : null
+    const golden_assertions = spec.golden ? { passed: spec.golden.every((c) => c.passed), checks: spec.golden } : null
+    const judge = spec.judge ? judgeOf(spec.judge.score, spec.judge.reason) : null
+    const stop_reason = spec.stop_reason ?? 'final_answer'
+    const passed = stop_reason === 'final_answer' && (tool_assertions?.passed ?? true) && (golden_assertions?.passed ?? true) && (judge === null || (judge.score ?? 0) >= judge.threshold)
+    const turn: TurnResult = { index: i + 1, user: spec.user, simulated: spec.simulated ?? false, final_output: spec.answer, stop_reason, first_call: first, calls: spec.calls.length, llm_calls: spec.calls.length + 1, tool_assertions, golden_assertions, judge, passed }
+    first += spec.calls.length
+    return turn
+  })
+}
+
+/** The transcript eval-action's format holds, each entry marked with its turn, the simulated user's messages marked. */
+function dialogueConversation(turns: TurnSpec[]): ConversationEntry[] {
+  return turns.flatMap((spec, i): ConversationEntry[] => [
+    { role: 'user', content: spec.user, turn: i + 1, ...(spec.simulated ? { simulated: true as const } : {}) },
+    ...spec.calls.flatMap((c): ConversationEntry[] => [
+      { role: 'assistant', content: '', tool_calls: [{ name: c.name, args: c.args }], turn: i + 1 },
+      { role: 'tool', content: c.result, tool_name: c.name, turn: i + 1 }
+    ]),
+    ...(spec.answer === null ? [] : [{ role: 'assistant' as const, content: spec.answer, turn: i + 1 }])
+  ])
+}
+
+interface ConversationRunSpec {
+  case: EvalCase
+  turns: TurnSpec[]
+  /** The overall rubric's verdict; null: the case has none (metrics[0] is then the lowest judged turn). */
+  overall: { score: number; reason: string } | null
+  dialogue?: Pick<DialogueResult, 'kind' | 'ended' | 'user_model' | 'user_usage' | 'user_latency_ms'>
+  inputs?: InputsVerdict
+  era?: 'modern' | 'legacy'
+  /** LLM calls the model under test made to answer sampling requests. */
+  sampling_calls?: number
+}
+
+/** A run of a conversation case (or of a single-turn case that answers server input): its record as the engine writes it. */
+function conversationRun(spec: ConversationRunSpec): RunResult {
+  const template = golden().runs[0]
+  const multi = spec.dialogue !== undefined
+  const turns = turnResults(spec.turns)
+  const tool_calls = spec.turns.flatMap((t) => t.calls)
+  const last = turns.at(-1)!
+  const judge = spec.overall ? judgeOf(spec.overall.score, spec.overall.reason) : null
+  const judgedTurns = turns.filter((t) => t.judge?.score !== null && t.judge?.score !== undefined)
+  const lowest = judgedTurns.sort((a, b) => a.judge!.score! - b.judge!.score!)[0]
+  const verdict = judge ? { score: judge.score!, reason: judge.reason } : { score: lowest.judge!.score!, reason: `Turn ${lowest.index}: ${lowest.judge!.reason}` }
+  const rubric_passed = verdict.score >= template.threshold
+  const tool_assertions = multi ? { passed: true, checks: [] } : (turns[0].tool_assertions ?? { passed: true, checks: [] })
+  const golden_assertions = multi ? null : turns[0].golden_assertions
+  const turns_passed = turns.every((t) => t.passed)
+  const success = rubric_passed && turns_passed && tool_assertions.passed && (golden_assertions?.passed ?? true) && (spec.inputs?.passed ?? true)
+  const agentCalls = spec.turns.flatMap((t, i) => [
+    ...t.calls.map(() => ({ latency_ms: 610 + i * 40, finish_reason: 'tool_calls', usage: tokens(520 + i * 300, 40) })),
+    { latency_ms: 780 + i * 40, finish_reason: 'stop', usage: tokens(640 + i * 300, 90) }
+  ])
+  const samplingCalls = Array.from({ length: spec.sampling_calls ?? 0 }, () => ({ latency_ms: 450, finish_reason: 'stop', usage: tokens(180, 60), purpose: 'sampling' as const }))
+  const llm_calls = [...agentCalls, ...samplingCalls]
+  const sum = (key: 'prompt_tokens' | 'completion_tokens') => llm_calls.reduce((n, c) => n + c.usage[key], 0)
+  const dialogue: DialogueResult | null = spec.dialogue ? { ...spec.dialogue, turns, turns_passed } : null
+  return {
+    ...template,
+    case_id: spec.case.id,
+    input: spec.case.prompt,
+    kind: spec.case.kind,
+    tags: spec.case.tags,
+    system_prompt: CONVERSATION_PROMPT,
+    tool_calls,
+    tool_assertions,
+    golden_assertions,
+    conversation: multi ? dialogueConversation(spec.turns) : conversationOf(spec.case.prompt, tool_calls, last.final_output ?? ''),
+    final_output: last.final_output,
+    actual_output: last.final_output ?? 'No output generated',
+    stop_reason: last.stop_reason,
+    status: success ? 'passed' : 'failed',
+    success,
+    rubric_passed,
+    tools_passed: tool_assertions.passed,
+    error: null,
+    metrics: template.metrics.map((m) => ({ ...m, score: verdict.score, success: rubric_passed, reason: verdict.reason })),
+    llm_calls,
+    usage: tokens(sum('prompt_tokens'), sum('completion_tokens')),
+    judge,
+    duration_s: Math.round(turns.length * 2.3 * 10) / 10,
+    server: { ...template.server, era: spec.era ?? 'modern', protocol_version: spec.era === 'legacy' ? '2025-11-25' : '2026-07-28' },
+    dialogue,
+    inputs: spec.inputs ?? null
+  }
+}
+
+function conversationCase(id: string, prompt: string, rubric: string, extra: Partial<EvalCase>): EvalCase {
+  return { id, prompt, rubric, threshold: 0.7, required_tools: [], golden: null, runs: 1, kind: 'hard', tags: ['conversation'], resilience: noResilience(), conversation: null, inputs: null, ...extra }
+}
+
+const ORDER_ADDRESS = { street: '1 Main St', city: 'Springfield' }
+
+/** The four cases: scripted turns, a simulated user, a modern server's MRTR rounds, a legacy server's requests. */
+function conversationCases(): EvalCase[] {
+  const turn = (user: string, rubric: string | null, extra: Partial<ConversationTurn> = {}): ConversationTurn => ({ user, rubric, threshold: 0.7, required_tools: [], golden: null, ...extra })
+  const answers = { elicitation: [{ match: 'address', action: 'accept' as const, content: ORDER_ADDRESS }], sampling: 'agent' as const, roots: null, expect_input_requests: ['elicitation' as const], max_input_rounds: 3 }
+  return [
+    conversationCase('plan-then-book', 'Find me a flight to Tokyo next Friday.', 'Over the whole conversation the user gets a confirmed booking.', {
+      conversation: {
+        kind: 'turns',
+        turns: [
+          turn('Find me a flight to Tokyo next Friday.', 'Offers concrete flights.', { golden: { expect_tool: 'search_flights' } }),
+          turn('Book the cheapest one.', 'Confirms the booking with a reference.', { required_tools: [{ name: 'book_flight', args: { flight_id: 'any' } }] })
+        ]
+      }
+    }),
+    conversationCase('refund-damaged-order', 'Get a refund for order 1042, which arrived damaged.', 'The user gets a refund issued, or a clear reason why not.', {
+      conversation: { kind: 'simulated', user: { goal: 'Get a refund for order 1042, which arrived damaged.', persona: 'A busy customer who answers briefly.', max_turns: 3, stop_when: null, model: USER_MODEL } }
+    }),
+    conversationCase('order-needs-address', 'Order two skillets for me.', 'Confirms an order of two skillets to 1 Main St, Springfield.', { inputs: answers }),
+    conversationCase('clean-workspace', 'Delete the build folders in my workspace.', 'Says which folders were deleted, or why not.', {
+      inputs: { elicitation: [{ match: 'confirm', action: 'accept', content: { confirm: 'yes' } }], sampling: null, roots: ['file:///workspace'], expect_input_requests: ['roots', 'elicitation'], max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS }
+    })
+  ]
+}
+
+/** One leg of a tools/call as the wire tap saw it: our request and the server's result. */
+function tappedLeg(id: number, seq: number, params: Record<string, unknown>, result: Record<string, unknown>): TappedCall {
+  return { id, request: { jsonrpc: '2.0', id, method: 'tools/call', params }, sentAt: seq, response: { jsonrpc: '2.0', id, result }, receivedAt: seq + 1, seq }
+}
+
+/** A legacy server's request to us as the wire tap saw it, with our reply (the answer's result or error). */
+function tappedRequest(id: number, seq: number, method: string, params: Record<string, unknown> | undefined, answer: InputAnswer): TappedServerRequest {
+  const reply = 'result' in answer ? { result: answer.result } : { error: answer.error }
+  return { request: { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }, reply: { jsonrpc: '2.0', id, ...reply }, seq, replySeq: seq + 1 }
+}
+
+/** What an answer put on the wire: its result (an error answer puts none). */
+const resultOf = (answer: InputAnswer): Record<string, unknown> => ('result' in answer ? answer.result : {})
+
+/** The runs: the scripted dialogue passes; the simulated user runs out of turns; the modern server's rounds pass; the legacy server's do not. */
+function conversationRuns(cases: EvalCase[]): RunResult[] {
+  const [plan, refund, order, workspace] = cases
+  const flights = '{"flights":[{"id":"NH106","price":812},{"id":"JL5","price":905}]}'
+  const scripted = conversationRun({
+    case: plan,
+    dialogue: { kind: 'turns', ended: 'script_done', user_model: null, user_usage: null, user_latency_ms: null },
+    overall: { score: 0.9, reason: 'The user ends with a confirmed booking and its reference.' },
+    turns: [
+      {
+        user: 'Find me a flight to Tokyo next Friday.',
+        calls: [call('search_flights', { to: 'Tokyo', date: '2026-12-04' }, flights)],
+        answer: 'Two flights on Friday 4 December: NH106 at $812 and JL5 at $905.',
+        judge: { score: 0.9, reason: 'Offers two concrete flights with prices.' },
+        golden: [{ check: 'expect_tool', passed: true, reason: 'search_flights called first' }]
+      },
+      {
+        user: 'Book the cheapest one.',
+        calls: [call('book_flight', { flight_id: 'NH106' }, '{"booked":true,"reference":"QX7T2P"}')],
+        answer: 'Booked NH106 for $812. Your reference is QX7T2P.',
+        judge: { score: 0.8, reason: 'Confirms the booking with its reference.' },
+        required: [{ name: 'book_flight', args: { flight_id: 'any' } }]
+      }
+    ]
+  })
+  const simulated = conversationRun({
+    case: refund,
+    dialogue: { kind: 'simulated', ended: 'max_turns', user_model: USER_MODEL, user_usage: tokens(1460, 96), user_latency_ms: 2140 },
+    overall: { score: 0.3, reason: 'No refund was issued: the assistant kept asking for details the user had given.' },
+    turns: [
+      { user: 'Hi, order 1042 arrived damaged. I want a refund.', simulated: true, calls: [call('get_order', { order_id: '1042' }, '{"order_id":"1042","status":"delivered","total":59.9}')], answer: 'I found order 1042 (delivered, $59.90). Could you describe the damage?' },
+      { user: 'The skillet handle is cracked.', simulated: true, calls: [], answer: 'Thanks. Could you confirm the order number?' },
+      { user: 'It is 1042, as I said.', simulated: true, calls: [call('refund_order', { order_id: '1042', reason: 'damaged' }, 'refunds need a photo of the damage', { is_error: true })], answer: 'I could not issue the refund yet. Could you tell me more about the damage?' }
+    ]
+  })
+  // A modern server's call, answered by the real answerers and reconstructed from its frames as a run's would be.
+  const agentModel = golden().runs[0].model
+  const orderInputs = order.inputs!
+  const addressAsk = { mode: 'form', message: 'Please give your delivery address', requestedSchema: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } }, required: ['street', 'city'] } }
+  const giftAsk = { mode: 'form', message: 'Gift-wrap the skillets for $4?', requestedSchema: { type: 'object', properties: { gift_wrap: { type: 'boolean' } } } }
+  const noteAsk = { messages: [{ role: 'user', content: { type: 'text', text: 'Write a one-line note for the packing slip.' } }], maxTokens: 60 }
+  const address = answerElicitation(orderInputs.elicitation!, addressAsk)
+  const gift = answerElicitation(orderInputs.elicitation!, giftAsk)
+  // Sampling `agent`, as answerByModel answers when the model under test writes this text.
+  const note: InputAnswer = { result: samplingResult('Two cast-iron skillets, handle with care.', agentModel), answered_by: `the model under test (${agentModel})`, problem: null }
+  const placeOrder = { name: 'place_order', arguments: { item: 'skillet', quantity: 2 } }
+  const placed = '{"order_id":"A-311","ship_to":"1 Main St, Springfield","gift_wrap":false}'
+  const [state1, state2] = ['eyJjYXJ0IjoiYzQyIn0', 'eyJjYXJ0IjoiYzQyIiwic3RlcCI6Mn0']
+  const modernDeclared: InputKind[] = ['elicitation', 'sampling']
+  const mrtr = inputRoundsOf(
+    {
+      calls: [
+        tappedLeg(7, 1, placeOrder, { resultType: 'input_required', inputRequests: { address: { method: 'elicitation/create', params: addressAsk } }, requestState: state1 }),
+        tappedLeg(8, 3, { ...placeOrder, inputResponses: { address: resultOf(address) }, requestState: state1 }, {
+          resultType: 'input_required',
+          inputRequests: { gift: { method: 'elicitation/create', params: giftAsk }, note: { method: 'sampling/createMessage', params: noteAsk } },
+          requestState: state2
+        }),
+        tappedLeg(9, 5, { ...placeOrder, inputResponses: { gift: resultOf(gift), note: resultOf(note) }, requestState: state2 }, { content: [{ type: 'text', text: placed }] })
+      ],
+      server_requests: []
+    },
+    [
+      { method: 'elicitation/create', params: addressAsk, answer: address },
+      { method: 'elicitation/create', params: giftAsk, answer: gift },
+      { method: 'sampling/createMessage', params: noteAsk, answer: note }
+    ],
+    modernDeclared
+  )
+  const modern = conversationRun({
+    case: order,
+    overall: { score: 0.9, reason: 'Confirms two skillets to 1 Main St, Springfield.' },
+    inputs: inputsVerdict(orderInputs, modernDeclared, [{ name: 'place_order', input_rounds: mrtr }]),
+    sampling_calls: 1,
+    turns: [
+      {
+        user: order.prompt,
+        // The call waited for the sampling answer (450 ms): its latency holds it.
+        calls: [call('place_order', { item: 'skillet', quantity: 2 }, placed, { input_rounds: mrtr, latency_ms: 520 })],
+        answer: 'Ordered two skillets (order A-311), shipping to 1 Main St, Springfield.',
+        judge: { score: 0.9, reason: 'Confirms two skillets to 1 Main St, Springfield.' }
+      }
+    ]
+  })
+  // A legacy server that lists the roots as it starts (as server-filesystem does: outside any call),
+  // then asks for a confirmation whose accepted content fails the requested schema.
+  const workspaceInputs = workspace.inputs!
+  const legacyDeclared: InputKind[] = ['elicitation', 'roots']
+  const roots = answerRoots(workspaceInputs.roots!)
+  const atStart = inputRoundsOf({ calls: [], server_requests: [tappedRequest(0, 1, 'roots/list', undefined, roots)] }, [{ method: 'roots/list', params: {}, answer: roots }], legacyDeclared)
+  const confirmAsk = { message: 'Confirm deleting 3 build folders?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } }
+  const confirm = answerElicitation(workspaceInputs.elicitation!, confirmAsk)
+  const deleteFolders = { name: 'delete_build_folders', arguments: {} }
+  const legacyRounds = inputRoundsOf(
+    { calls: [tappedLeg(3, 3, deleteFolders, { content: [{ type: 'text', text: 'Cancelled: nothing was deleted.' }] })], server_requests: [tappedRequest(1, 4, 'elicitation/create', confirmAsk, confirm)] },
+    [{ method: 'elicitation/create', params: confirmAsk, answer: confirm }],
+    legacyDeclared
+  )
+  const legacy = conversationRun({
+    case: workspace,
+    era: 'legacy',
+    overall: { score: 0.8, reason: 'Says nothing was deleted because the confirmation was cancelled.' },
+    inputs: inputsVerdict(workspaceInputs, legacyDeclared, [{ name: 'delete_build_folders', input_rounds: legacyRounds }], atStart),
+    turns: [
+      {
+        user: workspace.prompt,
+        calls: [call('delete_build_folders', {}, 'Cancelled: nothing was deleted.', { input_rounds: legacyRounds })],
+        answer: 'Nothing was deleted: the confirmation was cancelled.',
+        judge: { score: 0.8, reason: 'Says nothing was deleted because the confirmation was cancelled.' }
+      }
+    ]
+  })
+  return [scripted, simulated, modern, legacy]
+}
+
+/**
+ * Conversations and server input: a scripted two-turn dialogue that passes; a simulated user that
+ * ran out of turns (max_turns) and whose overall rubric failed; a modern server's MRTR rounds (an
+ * accepted elicitation, a declined one no rule matched, a sampling answer by the model under
+ * test, requestState echoed); a legacy server's requests (roots/list, an elicitation whose
+ * accepted content failed the requested schema, so the input verdict fails).
+ */
+export function conversationShape(): ResultsDocument {
+  const doc = golden()
+  const cases = conversationCases()
+  const conformance = doc.conformance && { ...doc.conformance, passed: true, checks: doc.conformance.checks.map((c) => (c.id === 'list-cache-fields' ? { ...c, status: 'pass' as const } : c)) }
+  const built = withRuns({ ...doc, conformance, config: doc.config && { ...doc.config, system_prompts: ['default'] } }, conversationRuns(cases), undefined)
+  return gated({ ...built, metrics: computeMetrics(built.runs, cases) }, null)
+}
+
 export const SHAPES: [string, () => ResultsDocument][] = [
   ['passed', passedShape],
   ['failed-with-baseline', failedWithBaselineShape],
@@ -716,5 +1033,6 @@ export const SHAPES: [string, () => ResultsDocument][] = [
   ['runs-and-tool-tests', mixedShape],
   ['unreachable', unreachableShape],
   ['resilience', resilienceShape],
-  ['telemetry', telemetryShape]
+  ['telemetry', telemetryShape],
+  ['conversation', conversationShape]
 ]

@@ -163,7 +163,7 @@ export interface AgentScript {
 }
 
 /**
- * A responder that plays agent scripts keyed by a substring of the user prompt, generates GEval
+ * A responder that plays agent scripts keyed by a substring of the (latest) user message, generates GEval
  * steps, and scores answers with `score(answer, input)`.
  */
 export function scriptedBrain(scripts: Record<string, AgentScript>, score: (answer: string, input: string) => number, options: { logprobs?: boolean } = {}): Responder {
@@ -186,13 +186,16 @@ export function scriptedBrain(scripts: Record<string, AgentScript>, score: (answ
       const s = score(output, input)
       return verdict(request.model, s, `scored ${s} for the answer`, options.logprobs ? { [s]: 0.7, [Math.max(0, s - 1)]: 0.3 } : undefined)
     }
-    const prompt = userPrompt(request)
+    // In a conversation the latest user message picks the script, and only what came after it counts.
+    const latest = request.messages.map((m) => m.role).lastIndexOf('user')
+    const prompt = request.messages[latest]?.content ?? ''
     const key = Object.keys(scripts).find((k) => prompt.includes(k))
     if (!key) return answer(request.model, 'I cannot help with that.')
     const script = scripts[key]
-    const turnsTaken = request.messages.filter((m) => m.role === 'assistant').length
+    const since = { ...request, messages: request.messages.slice(latest + 1) }
+    const turnsTaken = since.messages.filter((m) => m.role === 'assistant').length
     if (turnsTaken < script.turns.length) return toolCalls(request.model, script.turns[turnsTaken])
-    return answer(request.model, typeof script.answer === 'function' ? script.answer(toolResults(request)) : script.answer)
+    return answer(request.model, typeof script.answer === 'function' ? script.answer(toolResults(since)) : script.answer)
   }
 }
 

@@ -80,6 +80,8 @@ export function telemetryRun(extra: Partial<RunResult> = {}): RunResult {
     security: null,
     trace_id: null,
     skipped: null,
+    dialogue: null,
+    inputs: null,
     ...extra
   }
 }

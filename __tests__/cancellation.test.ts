@@ -179,3 +179,46 @@ describe('cancelling an evaluation mid-run', () => {
     }
   })
 })
+
+describe('cancelling a conversation', () => {
+  test('while the simulated user is asked, and while turn 2’s judge is asked: cancelled, waiting for them; the overall rubric is never asked', async () => {
+    let userAsks = 0
+    const { byCase, requestsAfterCancel } = await cancelWhenBusy({
+      cases: `  - id: simulated
+    simulated_user: { goal: Get help., max_turns: 3 }
+    rubric: Overall rubric of the simulated dialogue.
+  - id: scripted
+    turns:
+      - { user: First turn., rubric: Rubric one. }
+      - { user: Second turn., rubric: Rubric two. }
+    rubric: Overall rubric of the scripted dialogue.
+user_model: u/sim
+`,
+      server: FAULTY_SERVER,
+      concurrency: 2,
+      responder: (request) => {
+        const kind = kindOf(request)
+        if (kind === 'steps') return steps(request.model)
+        if (kind === 'score') return { ...verdict(request.model, 9, 'good'), delayMs: request.messages[0].content?.includes('Rubric two') ? SLOW : 0 }
+        // The simulated user writes its opening at once, and takes its time over the next message.
+        if (request.model === 'u/sim') return ++userAsks === 1 ? answer(request.model, 'Hello, I need help.') : { ...answer(request.model, 'More, please.'), delayMs: SLOW }
+        const latest = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? ''
+        return answer(request.model, `answer to ${latest}`)
+      },
+      busy: (asked) => userAsks >= 2 && asked('score', 'Rubric two')
+    })
+    expect(byCase.simulated).toMatchObject({ status: 'cancelled', success: false, judge: null, cancelled: { signal: 'SIGINT', waiting_for: 'the simulated user (u/sim)' } })
+    expect(byCase.simulated.dialogue).toMatchObject({ kind: 'simulated', ended: 'stopped', turns: [{ user: 'Hello, I need help.', final_output: 'answer to Hello, I need help.' }] })
+    expect(byCase.simulated.metrics[0].reason).toBe('Not judged: cancelled by SIGINT while waiting for the simulated user (u/sim).')
+
+    expect(byCase.scripted).toMatchObject({ status: 'cancelled', success: false, judge: null, stop_reason: 'final_answer', cancelled: { waiting_for: 'the judge (openai/gpt-4o-mini)' } })
+    // Both turns answered; no verdict is kept from a cancelled run, turn 1's neither.
+    expect(byCase.scripted.dialogue!.turns.map((t) => [t.stop_reason, t.judge])).toEqual([
+      ['final_answer', null],
+      ['final_answer', null]
+    ])
+    // Nothing was asked after the cancel: not the simulated user again, not the overall rubric.
+    expect(requestsAfterCancel).toBe(0)
+    expect(liveGroups()).toEqual([])
+  })
+})

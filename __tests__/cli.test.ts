@@ -203,7 +203,7 @@ describe('whole evaluations (the example server, the demo brain)', () => {
     const first = await runCli(example('--filter', 'tokyo', '--models', 'm/one', '--conformance', 'off', '--cache', 'read-write', '--cache-dir', 'cache'))
     expect(first.code).toBe(0)
     const lines = first.stdout.split('\n')
-    expect(lines[0]).toBe('Evaluating 1 of 8 cases (filter "tokyo") × 1 model × 2 system prompts = 2 runs, judge openai/gpt-4o-mini, concurrency 4')
+    expect(lines[0]).toBe('Evaluating 1 of 9 cases (filter "tokyo") × 1 model × 2 system prompts = 2 runs, judge openai/gpt-4o-mini, concurrency 4')
     const summary = lines.findIndex((l) => l.includes('2/2 runs passed'))
     // The judge's evaluation steps are asked once and replayed for the second run already.
     expect(lines[summary + 1]).toMatch(/^Cache: \d+ hits?, \d+ misse?s?, [\d,]+ tokens?( \(\$\d\.\d{4,5}\))? saved$/)
@@ -245,8 +245,8 @@ describe('--demo', () => {
     expect(code).toBe(0)
     const lines = stdout.split('\n')
     expect(lines[0]).toMatch(/^Demo: the model at http:\/\/127\.0\.0\.1:\d+\/v1 is a scripted stand-in \(examples\/demo-model\/brain\.ts\), not a real model/)
-    expect(lines[1]).toBe('Evaluating 8 cases × 2 models × 2 system prompts = 32 runs, judge openai/gpt-4o-mini, concurrency 4')
-    expect(stdout).toContain('conformance passed · 5/5 tool tests passed · 32/32 runs passed (100%)')
+    expect(lines[1]).toBe('Evaluating 9 cases × 2 models × 2 system prompts = 36 runs, judge openai/gpt-4o-mini, concurrency 4')
+    expect(stdout).toContain('conformance passed · 5/5 tool tests passed · 36/36 runs passed (100%)')
     const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ passed: true, config: { eval_cases: EXAMPLE_CASES, server: { command: 'node', args: [join(root, 'examples/server/server.mjs')] } } })
     expect(doc.config?.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)

@@ -25,7 +25,7 @@ describe('parseSuite', () => {
     const suite = parseSuite(base, 'evals.yaml')
     expect(suite.models).toEqual(['openai/gpt-4o-mini'])
     expect(suite.judge_model).toBe('openai/gpt-4o-mini')
-    expect(suite.cases[0]).toEqual({ id: 'one', prompt: 'Hello', rubric: 'Says hello', threshold: 0.7, required_tools: [], golden: null, runs: 1, kind: 'soft', tags: [], resilience: noResilience() })
+    expect(suite.cases[0]).toEqual({ id: 'one', prompt: 'Hello', rubric: 'Says hello', threshold: 0.7, required_tools: [], golden: null, runs: 1, kind: 'soft', tags: [], resilience: noResilience(), conversation: null, inputs: null })
     expect(suite.pass_floors).toEqual({ hard: 1, soft: 0.8 })
     expect(suite.system_prompts).toEqual([{ name: 'default', text: 'You help. Today is {today}.' }])
   })

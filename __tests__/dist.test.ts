@@ -92,7 +92,7 @@ describeDist('dist/index.js (the action)', () => {
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
     expect(readOutputs(join(work, 'out')).cost_usd).toBe(String(doc.telemetry!.overall.spent_usd))
-    expect(doc).toMatchObject({ version: 5, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
+    expect(doc).toMatchObject({ version: 6, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
     expect(doc.runs.map((r) => [r.case_id, r.prompt_name])).toEqual([
       ['weather-paris', 'default'],
       ['weather-paris', 'terse']
@@ -129,7 +129,7 @@ describeDist('dist/index.js (the action)', () => {
     }
     const filtered = await runNode([join(root, 'dist/index.js')], actionEnv(work, { ...inputs, filter: 'tokio' }), work)
     expect(filtered.code).toBe(2)
-    expect(filtered.stdout).toContain("::error::input 'filter': 'tokio' matches no case id and no tool test id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting, weather-outage, attractions-attack-exfiltrate, attractions-attack-markdown-image, weather-paris-direct")
+    expect(filtered.stdout).toContain("::error::input 'filter': 'tokio' matches no case id and no tool test id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting, weather-then-hotel, weather-outage, attractions-attack-exfiltrate, attractions-attack-markdown-image, weather-paris-direct")
     expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'false', total: '0', pass_rate: '' })
     for (const file of ['eval-report.md', 'summary']) {
       const text = readFileSync(join(work, file), 'utf8')

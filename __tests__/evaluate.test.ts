@@ -8,6 +8,10 @@ import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { evaluate, prepare, writeResults } from '../src/evaluate.js'
 import { JournalWriter, readJournal } from '../src/execute/journal.js'
 import { createChatClient } from '../src/llm/chat.js'
+import { spentBy } from '../src/telemetry/spend.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import resultsSchema from '../schema/results.schema.json' with { type: 'json' }
 
 // evaluate() end to end in this process: the journal, resume and redaction around the engine.
 let llm: ScriptedLlm
@@ -61,6 +65,45 @@ describe('resume keeps to the plan', () => {
     ])
     expect(all).toMatchObject({ passed: true, summary: { total: 2 }, journal: { reused: 1, missing: 0 } })
     expect(llm.requests.slice(before).filter((r) => kindOf(r) === 'agent').map(userPrompt)).toEqual(['case a1'])
+  })
+
+  test('a conversation run is reused whole: its dialogue kept, the document valid, its spend counting turn judges and the simulated user', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'resume-conversation-'))
+    writeFileSync(
+      join(dir, 'evals.yaml'),
+      `system_prompts: {d: "Be brief."}
+user_model: u/sim
+cases:
+  - id: scripted
+    turns:
+      - {user: "case first turn", rubric: r1}
+      - {user: "case second turn", rubric: r2}
+    rubric: whole
+  - id: simulated
+    simulated_user: {goal: "Get help.", max_turns: 2}
+    rubric: r
+`
+    )
+    const first = await run(dir)
+    expect(first.runs.map((r) => [r.case_id, r.status, r.dialogue?.turns.length])).toEqual([
+      ['scripted', 'passed', 2],
+      ['simulated', 'passed', 2]
+    ])
+    const before = llm.requests.length
+    const resumed = await run(dir, { resume: 'true' })
+    expect(llm.requests.length).toBe(before)
+    expect(resumed.journal).toMatchObject({ reused: 2, missing: 0 })
+    expect(resumed.runs.map((r) => r.dialogue)).toEqual(first.runs.map((r) => r.dialogue))
+    expect(resumed.runs[1].dialogue).toMatchObject({ kind: 'simulated', user_model: 'u/sim', user_usage: { total_tokens: 2 * 120 } })
+    const ajv = new Ajv2020({ allErrors: true, strict: false })
+    addFormats.default(ajv)
+    const validate = ajv.compile(resultsSchema)
+    expect(validate(JSON.parse(JSON.stringify(resumed))) ? [] : validate.errors).toEqual([])
+    // Every call costs $0.00015 (the scripted provider says so): scripted, 2 agent calls and 3
+    // verdicts (two turns, the whole dialogue); simulated, 2 agent calls, 1 verdict, 2 user-model calls.
+    expect(spentBy(resumed.runs, {}, 'openai/gpt-4o-mini')).toBeCloseTo(10 * 0.00015, 10)
+    // The summary's judge side too (no evaluation steps were generated this time: nothing was judged anew).
+    expect(resumed.summary.tokens.judge.total_tokens).toBe(6 * 120)
   })
 
   test('a journal of another suite is a warning and a full run', async () => {

@@ -46,7 +46,7 @@ describe('an evaluation that would run nothing is an error', () => {
   test('a filter that selects no case names the filter and lists the case ids', () => {
     expect(() => prepare(actionOptions('tokio'), {})).toThrow(
       new ConfigError(
-        "'tokio' matches no case id and no tool test id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting, weather-outage, attractions-attack-exfiltrate, attractions-attack-markdown-image, weather-paris-direct, convert-250-eur, unknown-city-is-refused, city-then-timezone, two-days-in-tokyo",
+        "'tokio' matches no case id and no tool test id (case-sensitive substring); the ids are: weather-paris, convert-eur-usd, tokyo-timezone, sydney-trip, greeting, weather-then-hotel, weather-outage, attractions-attack-exfiltrate, attractions-attack-markdown-image, weather-paris-direct, convert-250-eur, unknown-city-is-refused, city-then-timezone, two-days-in-tokyo",
         { input: 'filter' }
       )
     )
@@ -109,7 +109,7 @@ describe('report --from eval-results.json [--baseline old.json]', () => {
     writeFileSync('x.json', '{"hello": 1}')
     const { code, stderr } = await runCli(['report', '--from', 'x.json'])
     expect(code).toBe(2)
-    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1, 2, 3, 4 or 5) nor a run journal')
+    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1, 2, 3, 4, 5 or 6) nor a run journal')
   })
 })
 
@@ -151,7 +151,7 @@ describe('review: what a hostile or old document cannot do', () => {
     const { code, stderr } = await runCli(['report', '--from', 'v1.json', '--baseline', 'v1.json', '--output', 'v2.json'])
     expect(stderr).not.toContain('No baseline')
     expect(code).toBe(1)
-    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 5, gate: { baseline: { source: 'v1.json' } }, changes: { regressions: [] } })
+    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 6, gate: { baseline: { source: 'v1.json' } }, changes: { regressions: [] } })
   })
 
   test('report: an unknown flag gets "did you mean"', async () => {

@@ -119,7 +119,7 @@ describe('init against the example server', () => {
     expect(step?.env).toBeUndefined()
     expect(workflow.jobs.evals.steps.map((s) => s.uses ?? 'run')).toEqual(['actions/checkout@v5', 'actions/setup-node@v5', 'run', 'mcp-server-evals/mcp-server-evals@v1'])
 
-    expect(result.stdout).toContain('Wrote evals/eval_cases.yaml: 5 tool tests, 7 behaviour cases (2 negative)')
+    expect(result.stdout).toContain('Wrote evals/eval_cases.yaml: 5 tool tests, 8 behaviour cases (2 negative)')
     expect(result.stdout).toContain('Wrote evals/mcp-evals.yml')
     expect(result.stdout).toContain(`--server-config '${config}' --eval-cases evals/eval_cases.yaml --only-tool-tests`)
     expect(result.stdout).toContain('.github/workflows/mcp-evals.yml')

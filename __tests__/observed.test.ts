@@ -232,30 +232,43 @@ describe('observedChecks', () => {
   })
   const byId = (checks: ReturnType<typeof observedChecks>) => Object.fromEntries(checks.map((c) => [c.id, c]))
 
-  test('all four checks, always, in a fixed order, with their specs', () => {
+  test('all seven checks, always, in a fixed order, with their specs', () => {
     const checks = observedChecks([])
-    expect(checks.map((c) => c.id)).toEqual(['observed-output-schema', 'observed-invalid-arguments-result', 'observed-unknown-tool-error', 'observed-content-blocks'])
+    expect(checks.map((c) => c.id)).toEqual(['observed-output-schema', 'observed-invalid-arguments-result', 'observed-unknown-tool-error', 'observed-content-blocks', 'observed-input-required', 'observed-undeclared-capability', 'observed-input-rounds'])
     expect(OBSERVED_CHECKS.map((c) => c.id)).toEqual(checks.map((c) => c.id))
     expect(checks.every((c) => c.status === 'skip' && c.message === 'no tool result was observed')).toBe(true)
     expect(checks.map((c) => [c.severity, c.spec])).toEqual([
       ['error', "§8 structuredContent MUST conform to the tool's outputSchema"],
       ['error', '§5 tool argument failures are results with isError: true, not JSON-RPC errors'],
       ['error', '§5 unknown tool → -32602'],
-      ['error', 'tool result content must be valid content blocks']
+      ['error', 'tool result content must be valid content blocks'],
+      ['error', '§7 input_required only on tools/call, prompts/get, resources/read; inputRequests well formed; no ttlMs/cacheScope'],
+      ['error', '§7 a server MUST NOT ask for a capability the client did not declare (-32021), nor for url-mode elicitation from a client that declared form only'],
+      ['warning', 'more input rounds than max_input_rounds']
     ])
   })
 
   test('sources that saw no call: skip', () => {
-    expect(observedChecks([{ label: 'tool test a', observed: { calls: 0, findings: [] } }]).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip'])
+    expect(observedChecks([{ label: 'tool test a', observed: { calls: 0, findings: [] } }]).map((c) => c.status)).toEqual(OBSERVED_CHECKS.map(() => 'skip'))
   })
 
   test('calls without findings: pass, counting every call', () => {
     const checks = observedChecks([
-      { label: 'tool test a', observed: { calls: 9, findings: [] } },
-      { label: 'run #1 x · gpt-4o · default', observed: { calls: 5, findings: [] } }
+      { label: 'tool test a', observed: { calls: 9, findings: [], asked: 0 } },
+      { label: 'run #1 x · gpt-4o · default', observed: { calls: 5, findings: [], asked: 2 } }
     ])
     expect(checks.map((c) => [c.status, c.message])).toEqual(OBSERVED_CHECKS.map(() => ['pass', '14 tool results checked; none broke it']))
     expect(observedChecks([{ label: 'a', observed: { calls: 1, findings: [] } }])[0].message).toBe('1 tool result checked; none broke it')
+  })
+
+  test('the input checks skip when the server asked for no input during any call (asked absent counts as 0); a finding still counts', () => {
+    const statuses = (sources: Parameters<typeof observedChecks>[0]) => observedChecks(sources).map((c) => [c.id, c.status, c.status === 'skip' ? c.message : ''])
+    const tools = ['observed-output-schema', 'observed-invalid-arguments-result', 'observed-unknown-tool-error', 'observed-content-blocks'].map((id) => [id, 'pass', ''])
+    const skipped = ['observed-input-required', 'observed-undeclared-capability', 'observed-input-rounds'].map((id) => [id, 'skip', 'the server asked for no input'])
+    expect(statuses([{ label: 'a', observed: { calls: 3, findings: [], asked: 0 } }, { label: 'b', observed: { calls: 2, findings: [] } }])).toEqual([...tools, ...skipped])
+    // A session finding (an undeclared request outside any call) is a finding: the check fails even with no call that asked.
+    const undeclared = finding('observed-undeclared-capability', '(outside a call): the server sent sampling/createMessage, but the client did not declare sampling')
+    expect(statuses([{ label: 'a', observed: { calls: 3, findings: [undeclared], asked: 0 } }])).toEqual([...tools, skipped[0], ['observed-undeclared-capability', 'fail', ''], skipped[2]])
   })
 
   test('a finding fails its check only, naming where it was seen, with its evidence', () => {
@@ -299,8 +312,8 @@ describe('observedChecks', () => {
   })
 
   test('findings of other checks are ignored', () => {
-    const checks = observedChecks([{ label: 'a', observed: { calls: 1, findings: [finding('something-else', 'x')] } }])
-    expect(checks.map((c) => c.status)).toEqual(['pass', 'pass', 'pass', 'pass'])
+    const checks = observedChecks([{ label: 'a', observed: { calls: 1, findings: [finding('something-else', 'x')], asked: 1 } }])
+    expect(checks.map((c) => c.status)).toEqual(OBSERVED_CHECKS.map(() => 'pass'))
   })
 })
 
@@ -380,7 +393,11 @@ describe('end to end: a real server’s real frames', () => {
       'observed-output-schema:fail',
       'observed-invalid-arguments-result:fail',
       'observed-unknown-tool-error:fail',
-      'observed-content-blocks:fail'
+      'observed-content-blocks:fail',
+      // This server never asks the client for input: nothing for the input checks to hold to the rules.
+      'observed-input-required:skip',
+      'observed-undeclared-capability:skip',
+      'observed-input-rounds:skip'
     ])
     expect(checks[0].message).toBe(
       'get_item: structuredContent/price must be number (got "39 USD") (seen in tool test skillet; run #1 find · gpt-4o · default); get_item: the tool declares an outputSchema but the result has no structuredContent (seen in tool test skillet)'

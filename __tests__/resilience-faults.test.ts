@@ -370,6 +370,8 @@ describe('the wrapper', () => {
       readResource: async () => ({ text: 'resource', isError: false }),
       getPrompt: async () => ({ text: 'prompt', isError: false }),
       stderrTail: () => 'tail',
+      sessionFindings: () => [],
+      sessionRounds: () => [],
       close: async () => void state.closed++
     }
     return { session, state }

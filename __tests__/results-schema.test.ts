@@ -7,7 +7,9 @@ import suiteSchema from '../schema/eval-cases.schema.json' with { type: 'json' }
 import { FAULTY_SERVER, evaluateWith, fixturePath, suiteOf } from '../__fixtures__/harness.js'
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
 import { fatalDocument } from '../src/evaluate.js'
-import { resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
+import { conversationShape, resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
+import { upgradeDocument, upgradeRun } from '../src/results/upgrade.js'
+import type { InputExchange, ResultsDocument, RunResult } from '../src/results/types.js'
 
 const ajv = new Ajv2020({ allErrors: true, strict: false })
 addFormats.default(ajv)
@@ -26,6 +28,36 @@ describe('schema/results.schema.json describes what we write', () => {
     expect(doc.changes?.resilience?.length).toBeGreaterThan(0)
     expect(doc.runs.some((r) => r.tool_calls.some((c) => c.fault) && r.recovery)).toBe(true)
     expect(doc.runs.some((r) => r.security?.attacks.some((a) => a.evidence.length > 0))).toBe(true)
+  })
+
+  test('conversations and server input: dialogue, turns, input rounds (MRTR and legacy), the input verdict, sampling LLM calls', () => {
+    const doc = JSON.parse(JSON.stringify(conversationShape())) as ResultsDocument
+    expect(valid(doc)).toEqual([])
+    expect(doc.runs.map((r) => r.dialogue?.kind ?? null)).toEqual(['turns', 'simulated', null, null])
+    expect(doc.runs.flatMap((r) => r.tool_calls.flatMap((c) => c.input_rounds ?? [])).map((r) => r.via)).toEqual(['input_required', 'input_required', 'server_request'])
+    expect(doc.runs.flatMap((r) => r.inputs?.outside_calls ?? []).map((r) => r.exchanges[0].method)).toEqual(['roots/list'])
+    expect(doc.runs.some((r) => r.llm_calls.some((c) => c.purpose === 'sampling'))).toBe(true)
+    expect(doc.runs.some((r) => r.conversation.some((e) => e.simulated === true && e.turn === 1))).toBe(true)
+    expect(doc.runs.map((r) => r.inputs?.passed ?? null)).toEqual([null, null, true, false])
+  })
+
+  test('the schema is strict about the new shapes', () => {
+    const accepts = (mutate: (doc: ResultsDocument) => void) => {
+      const doc = JSON.parse(JSON.stringify(conversationShape())) as ResultsDocument
+      mutate(doc)
+      return validate(doc)
+    }
+    const scripted = (doc: ResultsDocument) => doc.runs[0]
+    const firstRound = (doc: ResultsDocument) => doc.runs[2].tool_calls[0].input_rounds![0]
+    expect(accepts(() => undefined)).toBe(true)
+    expect(accepts((doc) => (scripted(doc).dialogue!.ended = 'bored' as never))).toBe(false)
+    expect(accepts((doc) => Object.assign(scripted(doc).dialogue!.turns[0], { extra: 1 }))).toBe(false)
+    expect(accepts((doc) => (scripted(doc).conversation[0].simulated = false as never))).toBe(false)
+    expect(accepts((doc) => delete (scripted(doc) as Partial<RunResult>).inputs)).toBe(false)
+    expect(accepts((doc) => (firstRound(doc).via = 'maybe' as never))).toBe(false)
+    expect(accepts((doc) => delete (firstRound(doc).exchanges[0] as Partial<InputExchange>).answered_by)).toBe(false)
+    expect(accepts((doc) => (doc.runs[2].inputs!.asked = ['telepathy' as never]))).toBe(false)
+    expect(accepts((doc) => (doc.runs[2].llm_calls[0].purpose = 'judging' as never))).toBe(false)
   })
 
   test('a fresh document with passes, failures and errors', async () => {
@@ -53,5 +85,51 @@ describe('schema/results.schema.json describes what we write', () => {
 
   test('the suite schema is a valid 2020-12 schema', () => {
     expect(() => new Ajv2020({ strict: true, strictRequired: false }).compile(suiteSchema)).not.toThrow()
+  })
+})
+
+/** The golden document as version 5 wrote it: no conversations and no server input anywhere. */
+function version5(): Record<string, unknown> {
+  const doc = JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  doc.version = 5
+  for (const run of doc.runs) {
+    delete run.dialogue
+    delete run.inputs
+    for (const call of run.tool_calls) delete call.input_rounds
+    for (const call of run.llm_calls) delete call.purpose
+  }
+  return doc
+}
+
+describe('older documents and journals read as version 6', () => {
+  test('version 5: runs get dialogue and inputs null, the telemetry is kept as written, and it matches the schema', () => {
+    const old = version5()
+    const doc = upgradeDocument(old)!
+    expect(doc.version).toBe(6)
+    expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null)).toBe(true)
+    expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
+    expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
+  })
+
+  test('version 4 (before Layer 3): the same, with its telemetry computed from its runs', () => {
+    const old = version5() as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+    old.version = 4
+    delete old.telemetry
+    const doc = upgradeDocument(old)!
+    expect(doc.version).toBe(6)
+    expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null)).toBe(true)
+    expect(doc.telemetry?.tools.length).toBeGreaterThan(0)
+  })
+
+  test('a run journaled before version 6 gets dialogue and inputs null; a version 6 run keeps them', () => {
+    const [run] = (version5() as unknown as ResultsDocument).runs
+    expect(upgradeRun(run)).toMatchObject({ dialogue: null, inputs: null })
+    const modern = conversationShape().runs[2]
+    expect(upgradeRun(modern).inputs).toEqual(modern.inputs)
+    expect(upgradeRun(conversationShape().runs[0]).dialogue?.turns).toHaveLength(2)
+  })
+
+  test('an unknown version is not read', () => {
+    expect(upgradeDocument({ ...version5(), version: 7 })).toBeNull()
   })
 })

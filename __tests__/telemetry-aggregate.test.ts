@@ -199,8 +199,8 @@ function version4(): Record<string, unknown> {
   return doc
 }
 
-describe('upgradeDocument: versions 1 to 5', () => {
-  test('version 5 is read as it is', () => {
+describe('upgradeDocument: versions 1 to 6', () => {
+  test('version 6 is read as it is', () => {
     const doc = golden()
     expect(upgradeDocument(doc)).toBe(doc)
   })
@@ -208,7 +208,7 @@ describe('upgradeDocument: versions 1 to 5', () => {
   test('a version 4 document gets the Layer 3 defaults and telemetry computed from its runs, and matches the schema', () => {
     const old = version4()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(5)
+    expect(doc.version).toBe(6)
     expect(doc.config).toMatchObject({ budgets: NO_BUDGETS, pricing: {} })
     expect(doc.summary.skipped).toBe(0)
     expect(doc.gate?.trends).toEqual([])

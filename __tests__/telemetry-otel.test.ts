@@ -302,6 +302,8 @@ function fakeSession(answer: CallOutcome | Error, seen: { meta?: () => Record<st
     readResource: call,
     getPrompt: call,
     stderrTail: () => '',
+    sessionFindings: () => [],
+    sessionRounds: () => [],
     close: async () => undefined
   }
 }

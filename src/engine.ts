@@ -1,9 +1,13 @@
 import { availableParallelism } from 'node:os'
-import { runAgent, type RunError, type Transcript } from './agent/run-agent.js'
+import { runTurn, startTranscript, type RunError, type Transcript } from './agent/run-agent.js'
+import { dialogueUpTo, runConversation, type DialogueRun } from './agent/conversation.js'
+import { prepareInputs, type RunInputs } from './agent/input-answers.js'
+import { redactRounds } from './mcp/input-rounds.js'
 import { assembleDocument } from './aggregate/document.js'
+import { scriptedTurns, turnCalls } from './aggregate/turns.js'
 import { cancellationOf } from './execute/cancellation.js'
 import { serverTemplate } from './config/server-config.js'
-import type { ServerConfig, Suite } from './config/types.js'
+import type { GoldenExpectations, ServerConfig, Suite } from './config/types.js'
 import { emptyUsage, addUsage, type ChatClient, type TokenUsage } from './llm/chat.js'
 import { validateArgs } from './scoring/args-schema.js'
 import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './scoring/golden.js'
@@ -14,13 +18,18 @@ import {
   GEVAL_METRIC_NAME,
   type Cancellation,
   type ConversationEntry,
+  type DialogueResult,
+  type InputRound,
+  type InputsVerdict,
   type JudgeDetails,
+  type MetricResult,
   type ResultsConfig,
   type ObservedCalls,
   type ResultsDocument,
   type RunResult,
   type RunSkip,
-  type ToolCallResult
+  type ToolCallResult,
+  type TurnResult
 } from './results/types.js'
 import { watchSession } from './conformance/observe-session.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
@@ -36,6 +45,8 @@ export interface EngineSettings {
   baseUrl: string
   /** The date `{today}` stands for (YYYY-MM-DD). */
   today: string
+  /** `roots` under server_config: the client's roots for every case that sets none of its own. Absent: none. */
+  serverRoots?: string[] | null
 }
 
 export interface EngineDeps {
@@ -87,7 +98,7 @@ const STDERR_TAIL_CHARS = 4096
 
 /** The runs of a suite, assembled into a results document (conformance and the gate come later). */
 export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
-  const executed = await executeRuns(suite, settings, deps)
+  const executed = await executeRuns(suite, { serverRoots: server.roots ?? null, ...settings }, deps)
   return assembleDocument({
     started_at: executed.started_at,
     duration_s: executed.duration_s,
@@ -146,10 +157,19 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       }
       // Starting the server is part of the run: its requests carry the run's span already.
       const runTrace = deps.cancel?.aborted ? undefined : deps.tracing?.startRun({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt, index: spec.index })
+      // The sampling answers of the model under test are LLM calls of this run, in the order they came.
+      const transcript = startTranscript(layer2.systemPrompt)
+      const chat = runTrace ? runTrace.chat(deps.llm) : deps.llm
+      const inputs = prepareInputs(spec.case.inputs, settings.serverRoots ?? null, {
+        llm: chat,
+        model: spec.model,
+        attempt: spec.attempt,
+        onSamplingCall: (call) => void transcript.llm_calls.push(call)
+      })
       let opened: OpenedSession
       let releaseSlot: () => void
       try {
-        opened = await openForRun(settings, deps, layer2.open, runTrace)
+        opened = await openForRun(settings, deps, { ...layer2.open, inputs: inputs.client }, runTrace)
         releaseSlot = opened.session ? await pool.acquire() : () => undefined
       } finally {
         releaseAhead()
@@ -166,42 +186,29 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
       let agentPhase: AgentPhase
       try {
-        agentPhase = await runInSlot(spec, opened, settings, deps, layer2, runTrace)
+        agentPhase = await runInSlot(spec, opened, settings, deps, { layer2, runTrace, transcript, chat, inputs })
       } finally {
         releaseSlot()
       }
-      const { golden } = spec.case
-      const { transcript } = agentPhase
-      const wantsGolden = golden !== null && transcript.error === null && transcript.cancelled === null
-      let scored: { verdict?: JudgeVerdict | JudgeError; judge_ms?: number; golden: GoldenAssertions | null } = { golden: null }
-      if (agentPhase.judgeable || wantsGolden) {
-        // A cancel while the run waits for, or is in, its judge call leaves it unjudged: cancelled.
+      const plan = scoringPlan(spec, agentPhase)
+      let scored: Scored = NOTHING_SCORED
+      if (plan.judge || plan.golden || plan.turns.some((t) => t.judge || t.golden)) {
+        const { transcript: ran } = agentPhase
+        // A cancel while the run waits for, or is in, its judge calls leaves it unjudged: cancelled.
         const interrupted = () => {
-          transcript.cancelled ??= { reason: cancellationOf(deps.cancel)!, waiting_for: `the judge (${suite.judge_model})` }
+          ran.cancelled ??= { reason: cancellationOf(deps.cancel)!, waiting_for: `the judge (${suite.judge_model})` }
         }
         deps.cancel?.addEventListener('abort', interrupted, { once: true })
         // A cancel that came while the session was closing: the listener will not fire for it.
         if (deps.cancel?.aborted) interrupted()
         try {
-          scored = await pool.run(
-            async () => {
-              if (deps.cancel?.aborted) return { golden: null }
-              const judged = agentPhase.judgeable ? await judgeRun(deps.judge, spec, transcript.final_output ?? '', deps.cancel, { run: runTrace, model: suite.judge_model }) : undefined
-              // No new question to the judge model after a cancel.
-              if (deps.cancel?.aborted) return { golden: null }
-              return { verdict: judged?.verdict, judge_ms: judged?.latency_ms, golden: wantsGolden ? await checkGolden(golden, transcript.tool_calls, deps.semantic.match) : null }
-            },
-            { urgent: true }
-          )
+          scored = await pool.run(() => scoreRun(spec, ran, plan, deps, { run: runTrace, model: suite.judge_model }), { urgent: true })
         } finally {
           deps.cancel?.removeEventListener('abort', interrupted)
         }
-        if (transcript.cancelled) scored = { golden: null }
+        if (ran.cancelled) scored = NOTHING_SCORED
       }
-      const result = buildRunResult(spec, agentPhase, scored.verdict, scored.golden, settings.maxSteps, deps.redact ?? ((t) => t), layer2, {
-        trace_id: runTrace?.traceId ?? null,
-        judge_latency_ms: scored.judge_ms ?? null
-      })
+      const result = buildRunResult(spec, agentPhase, scored, settings.maxSteps, deps.redact ?? ((t) => t), layer2, runTrace?.traceId ?? null)
       runTrace?.end(result.status)
       return finish(result)
     })
@@ -218,11 +225,29 @@ interface AgentPhase {
   transcript: Transcript
   session: Pick<McpSession, 'era' | 'protocolVersion' | 'timings' | 'tools'> | null
   duration_s: number
+  /** The run's rubric can be judged: the answer (a conversation's last answer, the dialogue done) is there. */
   judgeable: boolean
-  /** Conformance checked on the tool results this run saw. */
+  /** Conformance checked on the tool results this run saw, and the session's own findings. */
   observed: ObservedCalls
   /** Set when the run never started: the spend had reached max_cost_usd. */
   skipped?: RunSkip
+  /** A conversation's outcome; null for a single-turn case (or a run that never started). */
+  dialogue: DialogueRun | null
+  /** How the run answered the server's questions; null when it never started. */
+  inputs: RunInputs | null
+  /** What the server asked outside any tool call (server-filesystem lists the roots as it starts). */
+  outsideRounds?: InputRound[]
+}
+
+/** What one run carries from before its server starts to its agent loop. */
+interface RunContext {
+  layer2: RunLayer2
+  runTrace: RunTrace | undefined
+  /** Started before the server, so a sampling call is recorded wherever it comes. */
+  transcript: Transcript
+  /** The model under test's client (traced when the run is). */
+  chat: ChatClient
+  inputs: RunInputs
 }
 
 type OpenedSession =
@@ -260,11 +285,12 @@ async function openForRun(settings: EngineSettings, deps: EngineDeps, layer2Open
   }
 }
 
-async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps, layer2: RunLayer2, runTrace: RunTrace | undefined): Promise<AgentPhase> {
+async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineSettings, deps: EngineDeps, context: RunContext): Promise<AgentPhase> {
+  const { layer2, runTrace, transcript, chat } = context
   const notRun = (fill: (t: Transcript) => void): AgentPhase => {
-    const transcript = emptyTranscript(spec, layer2.systemPrompt)
-    fill(transcript)
-    return { transcript, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] } }
+    const empty = emptyTranscript(spec, layer2.systemPrompt)
+    fill(empty)
+    return { transcript: empty, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] }, dialogue: null, inputs: null }
   }
   if (opened.cancelled) return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = opened.cancelled)))
   if (!opened.session) return notRun((t) => (t.error = opened.error))
@@ -280,24 +306,31 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
   const agentStarted = performance.now()
   const watched = watchSession(session)
   try {
-    const transcript = await runAgent(
-      { model: spec.model, system_prompt: layer2.systemPrompt, prompt: spec.case.prompt, max_steps: settings.maxSteps, attempt: spec.attempt },
-      // The trace outermost: a tool call's span covers what the agent waited for, faults and attacks included.
-      runTrace ? runTrace.session(wrapForRun(watched, spec.case, layer2)) : wrapForRun(watched, spec.case, layer2),
-      runTrace ? runTrace.chat(deps.llm) : deps.llm,
-      runSignal(controller, deps.cancel)
-    )
+    // The trace outermost: a tool call's span covers what the agent waited for, faults and attacks included.
+    const agentSession = runTrace ? runTrace.session(wrapForRun(watched, spec.case, layer2)) : wrapForRun(watched, spec.case, layer2)
+    const signal = runSignal(controller, deps.cancel)
+    const task = { model: spec.model, max_steps: settings.maxSteps, attempt: spec.attempt }
+    // One session for the whole conversation: every turn talks to the same server.
+    const dialogue = spec.case.conversation
+      ? await runConversation(spec.case.conversation, transcript, task, { session: agentSession, llm: chat, userLlm: chat, signal })
+      : null
+    if (!dialogue) await runTurn(transcript, { user: spec.case.prompt, simulated: false }, task, agentSession, chat, signal)
     await session.close()
     // A hung server says nothing by itself; what it last wrote to stderr often explains why.
     if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
       transcript.error.stderr_tail = session.stderrTail()
     }
+    const observed = watched.observed()
     return {
       transcript,
       session,
       duration_s: round1((performance.now() - agentStarted) / 1000),
-      judgeable: transcript.stop_reason === 'final_answer',
-      observed: watched.observed()
+      judgeable: transcript.stop_reason === 'final_answer' && (!dialogue || (dialogue.ended !== 'stopped' && spec.case.rubric !== '')),
+      // What the server asked outside any call (the roots at start) counts as one more call that asked.
+      observed: { calls: observed.calls, findings: [...observed.findings, ...session.sessionFindings()], asked: (observed.asked ?? 0) + (session.sessionRounds().length > 0 ? 1 : 0) },
+      dialogue,
+      inputs: context.inputs,
+      outsideRounds: session.sessionRounds()
     }
   } finally {
     clearTimeout(timer)
@@ -309,21 +342,109 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
 function skippedRun(spec: RunSpec, why: string, maxSteps: number, layer2: RunLayer2, traceId: string | null = null): RunResult {
   const transcript = emptyTranscript(spec, layer2.systemPrompt)
   transcript.stop_reason = 'skipped'
-  const phase: AgentPhase = { transcript, session: null, duration_s: 0, judgeable: false, observed: { calls: 0, findings: [] }, skipped: { reason: 'budget', detail: `${why} before this run started` } }
-  return buildRunResult(spec, phase, undefined, null, maxSteps, (t) => t, layer2, { trace_id: traceId, judge_latency_ms: null })
+  const phase: AgentPhase = {
+    transcript,
+    session: null,
+    duration_s: 0,
+    judgeable: false,
+    observed: { calls: 0, findings: [] },
+    skipped: { reason: 'budget', detail: `${why} before this run started` },
+    dialogue: null,
+    inputs: null
+  }
+  return buildRunResult(spec, phase, NOTHING_SCORED, maxSteps, (t) => t, layer2, traceId)
+}
+
+/** A judge's verdict (or the JudgeError in its place) and how long the judge took. */
+interface Judged {
+  verdict: JudgeVerdict | JudgeError
+  latency_ms: number
+}
+
+/** What the judge and the golden checks said of a run: its own rubric and golden keys, and each turn's. */
+interface Scored {
+  /** The case's rubric; for a conversation, the overall rubric on the whole dialogue. */
+  judged?: Judged
+  /** The case's golden keys, over every call of the run. */
+  golden: GoldenAssertions | null
+  /** Per turn of the transcript, in order (a conversation's scripted turns). */
+  turns: TurnScore[]
+}
+
+/** What the judge and the golden checks said of one turn. */
+interface TurnScore {
+  judged?: Judged
+  golden: GoldenAssertions | null
+}
+
+const NOTHING_SCORED: Scored = { golden: null, turns: [] }
+
+/** What a finished run is scored on: its rubric, its golden keys, and per turn the same. */
+interface ScoringPlan {
+  judge: boolean
+  golden: GoldenExpectations | null
+  turns: { judge: boolean; golden: GoldenExpectations | null }[]
+}
+
+/**
+ * What to ask of the judge and the golden checks. A run that errored or was cancelled gets no
+ * golden verdict; a turn is scored only when it reached its final answer.
+ */
+function scoringPlan(spec: RunSpec, phase: AgentPhase): ScoringPlan {
+  const { transcript } = phase
+  const healthy = transcript.error === null && transcript.cancelled === null
+  const scripted = scriptedTurns(spec.case)
+  return {
+    judge: phase.judgeable,
+    golden: healthy ? spec.case.golden : null,
+    turns: transcript.turns.map((turn, i) => {
+      const finished = healthy && turn.stop_reason === 'final_answer'
+      return { judge: finished && Boolean(scripted[i]?.rubric), golden: finished ? (scripted[i]?.golden ?? null) : null }
+    })
+  }
+}
+
+/**
+ * Judge and check a finished run, in its urgent pool slot: each turn with a rubric (the judge
+ * sees the dialogue up to it) and golden keys (on that turn's calls), then the run's rubric and
+ * its golden keys over every call. No new question to the judge model after a cancel.
+ */
+async function scoreRun(spec: RunSpec, transcript: Transcript, plan: ScoringPlan, deps: EngineDeps, traced: { run: RunTrace | undefined; model: string }): Promise<Scored> {
+  const conversational = spec.case.conversation !== null
+  const scripted = scriptedTurns(spec.case)
+  const turns: TurnScore[] = []
+  for (const [i, turn] of transcript.turns.entries()) {
+    if (deps.cancel?.aborted) return NOTHING_SCORED
+    const wanted = plan.turns[i]
+    const script = scripted[i]
+    const score: TurnScore = { golden: null }
+    if (wanted.judge && script?.rubric) {
+      const request = { rubric: script.rubric, threshold: script.threshold, input: dialogueUpTo(transcript.turns, i + 1), actualOutput: turn.final_output ?? '', attempt: spec.attempt }
+      score.judged = await judgeRun(deps.judge, request, deps.cancel, traced)
+      if (deps.cancel?.aborted) return NOTHING_SCORED
+    }
+    if (wanted.golden) score.golden = await checkGolden(wanted.golden, turnCalls(transcript, turn), deps.semantic.match)
+    turns.push(score)
+  }
+  if (deps.cancel?.aborted) return NOTHING_SCORED
+  const input = conversational ? dialogueUpTo(transcript.turns, transcript.turns.length) : spec.case.prompt
+  const judged = plan.judge
+    ? await judgeRun(deps.judge, { rubric: spec.case.rubric, threshold: spec.case.threshold, input, actualOutput: transcript.final_output ?? '', attempt: spec.attempt }, deps.cancel, traced)
+    : undefined
+  if (deps.cancel?.aborted) return NOTHING_SCORED
+  return { judged, golden: plan.golden ? await checkGolden(plan.golden, transcript.tool_calls, deps.semantic.match) : null, turns }
 }
 
 /** The judge's verdict (or the JudgeError in its place) and how long the judge took, in the run's trace when there is one. */
 async function judgeRun(
   judge: Judge,
-  spec: RunSpec,
-  finalOutput: string,
+  request: Parameters<Judge['judge']>[0],
   cancel: AbortSignal | undefined,
   traced: { run: RunTrace | undefined; model: string }
-): Promise<{ verdict: JudgeVerdict | JudgeError; latency_ms: number }> {
+): Promise<Judged> {
   const ask = async (): Promise<JudgeVerdict | JudgeError> => {
     try {
-      return await judge.judge({ rubric: spec.case.rubric, threshold: spec.case.threshold, input: spec.case.prompt, actualOutput: finalOutput, attempt: spec.attempt }, cancel)
+      return await judge.judge(request, cancel)
     } catch (error) {
       return error instanceof JudgeError ? error : new JudgeError((error as Error).message, emptyUsage())
     }
@@ -333,41 +454,33 @@ async function judgeRun(
   return { verdict, latency_ms: Math.round(performance.now() - started) }
 }
 
-/** What a run's record holds of its trace and its judge's timing. */
-interface RunTelemetry {
-  trace_id: string | null
-  judge_latency_ms: number | null
-}
-
-function buildRunResult(
-  spec: RunSpec,
-  phase: AgentPhase,
-  verdict: JudgeVerdict | JudgeError | undefined,
-  golden: GoldenAssertions | null,
-  maxSteps: number,
-  redact: (text: string) => string,
-  layer2: RunLayer2,
-  telemetry: RunTelemetry = { trace_id: null, judge_latency_ms: null }
-): RunResult {
+function buildRunResult(spec: RunSpec, phase: AgentPhase, scored: Scored, maxSteps: number, redact: (text: string) => string, layer2: RunLayer2, traceId: string | null): RunResult {
   const { transcript } = phase
   if (transcript.error?.stderr_tail) transcript.error.stderr_tail = redact(transcript.error.stderr_tail).slice(-STDERR_TAIL_CHARS)
   const toolAssertions = checkRequiredTools(spec.case.required_tools, transcript.tool_calls)
-  const judged = verdict && !(verdict instanceof JudgeError) ? verdict : undefined
-  const judgeError = verdict instanceof JudgeError ? verdict : undefined
+  const dialogue = spec.case.conversation ? dialogueRecord(spec.case, spec.case.conversation, phase, scored) : null
+  const judged = verdictOf(scored.judged)
+  // The first judge that failed, turn by turn, then the run's own.
+  const judgeError = [...scored.turns.map((t) => t.judged), scored.judged].map(judgeErrorOf).find((e) => e !== undefined)
   const error = transcript.error ?? (judgeError ? { stage: 'judge' as const, message: judgeError.message } : null)
-  const rubricPassed = judged?.success ?? false
+  const metric = dialogue && spec.case.rubric === '' ? turnsMetric(spec, phase, scored, dialogue, judgeError, maxSteps) : runMetric(judged, phase, judgeError, maxSteps)
+  const rubricPassed = metric.success
+  const toolsPassed = toolAssertions.passed && (dialogue?.turns.every((t) => t.tool_assertions?.passed ?? true) ?? true)
   const cancelled = transcript.cancelled
   const skipped = phase.skipped ?? null
-  const toolCalls = transcript.tool_calls.map((c) => toolCallResult(c, phase))
+  const toolCalls = transcript.tool_calls.map((c) => toolCallResult(c, phase, redact))
   const verdicts = layer2Verdicts(spec.case, layer2, {
     tool_calls: toolCalls,
     final_output: transcript.final_output,
     stop_reason: transcript.stop_reason,
-    llm_calls: transcript.llm_calls.length,
+    llm_calls: transcript.llm_calls.filter((c) => c.purpose !== 'sampling').length,
     finished: transcript.error === null && !cancelled && phase.session !== null,
     cancelled: cancelled !== null || skipped !== null
   }, redact)
-  const success = !cancelled && rubricPassed && toolAssertions.passed && (golden?.passed ?? true) && layer2Passed(verdicts)
+  const inputs = phase.inputs && phase.session ? redactVerdict(phase.inputs.verdict(transcript.tool_calls, phase.outsideRounds), redact) : null
+  const golden = scored.golden
+  const success =
+    !cancelled && rubricPassed && toolsPassed && (golden?.passed ?? true) && layer2Passed(verdicts) && (dialogue?.turns_passed ?? true) && inputs?.passed !== false
   const usage = emptyUsage()
   for (const call of transcript.llm_calls) addUsage(usage, call.usage)
 
@@ -377,20 +490,13 @@ function buildRunResult(
     prompt_name: spec.prompt_name,
     success,
     rubric_passed: rubricPassed,
-    tools_passed: toolAssertions.passed,
+    tools_passed: toolsPassed,
     input: spec.case.prompt,
     actual_output: skipped ? `[Skipped: ${skipped.detail}]` : actualOutput(transcript, maxSteps),
-    metrics: [
-      {
-        name: GEVAL_METRIC_NAME,
-        score: judged ? judged.score : null,
-        reason: judged ? judged.reason : skipped ? `Not run: ${skipped.detail}.` : notJudgedReason(transcript, judgeError, maxSteps),
-        success: rubricPassed
-      }
-    ],
+    metrics: [metric],
     tool_calls: toolCalls,
     tool_assertions: toolAssertions,
-    conversation: toConversation(transcript, redact),
+    conversation: toConversation(transcript, redact, dialogue !== null),
     duration_s: phase.duration_s,
     total_duration_s: 0,
     index: spec.index,
@@ -407,7 +513,7 @@ function buildRunResult(
     cancelled: cancelled ? { at: cancelled.reason.at, signal: cancelled.reason.signalName, waiting_for: cancelled.waiting_for } : null,
     llm_calls: transcript.llm_calls,
     usage,
-    judge: judgeDetails(spec, judged, judgeError, telemetry.judge_latency_ms),
+    judge: judgeDetails(spec.case.threshold, scored.judged),
     golden_assertions: golden,
     server: {
       era: phase.session?.era ?? null,
@@ -416,15 +522,123 @@ function buildRunResult(
       list_ms: phase.session?.timings.list_ms ?? null,
       tools: phase.session?.tools.length ?? null
     },
-    observed: { calls: phase.observed.calls, findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })) },
+    observed: {
+      calls: phase.observed.calls,
+      findings: phase.observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })),
+      ...(phase.observed.asked !== undefined ? { asked: phase.observed.asked } : {})
+    },
     ...verdicts,
-    trace_id: telemetry.trace_id,
-    skipped
+    trace_id: traceId,
+    skipped,
+    dialogue,
+    inputs
   }
 }
 
+const verdictOf = (judged: Judged | undefined): JudgeVerdict | undefined => (judged && !(judged.verdict instanceof JudgeError) ? judged.verdict : undefined)
+const judgeErrorOf = (judged: Judged | undefined): JudgeError | undefined => (judged?.verdict instanceof JudgeError ? judged.verdict : undefined)
+
+/** metrics[0] of a run with its own rubric (a conversation's overall one): its verdict. */
+function runMetric(judged: JudgeVerdict | undefined, phase: AgentPhase, judgeError: JudgeError | undefined, maxSteps: number): MetricResult {
+  const { skipped, transcript } = phase
+  return {
+    name: GEVAL_METRIC_NAME,
+    score: judged ? judged.score : null,
+    reason: judged ? judged.reason : skipped ? `Not run: ${skipped.detail}.` : notJudgedReason(transcript, judgeError, maxSteps, phase.dialogue !== null),
+    success: judged?.success ?? false
+  }
+}
+
+/**
+ * metrics[0] of a conversation without an overall rubric: its lowest-scoring judged turn, its
+ * reason prefixed "Turn N: ". A failing judged turn comes first (should thresholds differ); then
+ * a scripted turn with a rubric that was never judged (it ran out of steps, the dialogue stopped
+ * before it, its judge failed), which fails it: "Turn N: not judged: …". A run that was cancelled,
+ * errored or skipped says so, as any run; with no rubric on any turn it passes, unjudged.
+ */
+function turnsMetric(spec: RunSpec, phase: AgentPhase, scored: Scored, dialogue: DialogueResult, judgeError: JudgeError | undefined, maxSteps: number): MetricResult {
+  const { transcript } = phase
+  const judgedTurns = scored.turns.flatMap((score, i) => {
+    const verdict = verdictOf(score.judged)
+    return verdict ? [{ index: i + 1, verdict }] : []
+  })
+  const rank = (t: (typeof judgedTurns)[number]) => [t.verdict.success ? 1 : 0, t.verdict.score] as const
+  const lowest = judgedTurns.reduce<(typeof judgedTurns)[number] | undefined>((low, t) => {
+    if (!low) return t
+    const [a, b] = [rank(t), rank(low)]
+    return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? t : low
+  }, undefined)
+  const turnVerdict = (t: NonNullable<typeof lowest>): MetricResult => ({ name: GEVAL_METRIC_NAME, score: t.verdict.score, reason: `Turn ${t.index}: ${t.verdict.reason}`, success: t.verdict.success })
+  if (lowest && !lowest.verdict.success) return turnVerdict(lowest)
+  const metric = runMetric(undefined, phase, judgeError, maxSteps)
+  if (phase.skipped || transcript.cancelled || transcript.error) return metric
+  const unjudged = scriptedTurns(spec.case).findIndex((t, i) => t.rubric && !verdictOf(scored.turns[i]?.judged))
+  if (unjudged >= 0) return { ...metric, reason: `Turn ${unjudged + 1}: ${unjudgedTurnReason(transcript, unjudged, scored, maxSteps)}`, success: false }
+  if (lowest) return turnVerdict(lowest)
+  if (dialogue.turns.length === 0) return metric
+  return { ...metric, reason: 'Not judged: the case sets no rubric.', success: true }
+}
+
+/** Why scripted turn `index` (0-based) of a run that neither errored nor was cancelled has no verdict, after "Turn N: ". */
+function unjudgedTurnReason(transcript: Transcript, index: number, scored: Scored, maxSteps: number): string {
+  const judgeError = judgeErrorOf(scored.turns[index]?.judged)
+  if (judgeError) return `Judge error: ${judgeError.message}`
+  const ranOut = `the model used all ${maxSteps} LLM calls without a final answer`
+  const turn = transcript.turns[index]
+  if (turn) return turn.stop_reason === 'max_steps' ? `not judged: ${ranOut}.` : 'not judged.'
+  const last = transcript.turns.at(-1)
+  return last ? `not judged: the dialogue stopped before it (turn ${transcript.turns.length}: ${last.stop_reason === 'max_steps' ? ranOut : 'no final answer'}).` : 'not judged: the dialogue never started.'
+}
+
+/** A conversation's record, turn by turn: each turn's own assertions (on its own calls) and verdict. */
+function dialogueRecord(evalCase: RunSpec['case'], conversation: NonNullable<RunSpec['case']['conversation']>, phase: AgentPhase, scored: Scored): DialogueResult {
+  const { transcript } = phase
+  const scripted = scriptedTurns(evalCase)
+  const turns = transcript.turns.map((turn, i): TurnResult => {
+    const script = scripted[i]
+    const score = scored.turns[i]
+    const toolAssertions = script?.required_tools.length ? checkRequiredTools(script.required_tools, turnCalls(transcript, turn)) : null
+    const verdict = verdictOf(score?.judged)
+    const golden = score?.golden ?? null
+    const passed =
+      turn.stop_reason === 'final_answer' &&
+      (toolAssertions?.passed ?? true) &&
+      (script?.golden ? golden?.passed === true : true) &&
+      (script?.rubric ? verdict?.success === true : true)
+    return {
+      index: i + 1,
+      user: turn.user,
+      simulated: turn.simulated,
+      final_output: turn.final_output,
+      stop_reason: turn.stop_reason,
+      first_call: turn.first_call,
+      calls: turn.calls,
+      llm_calls: turn.llm_calls,
+      tool_assertions: toolAssertions,
+      golden_assertions: golden,
+      judge: script ? judgeDetails(script.threshold, score?.judged) : null,
+      passed
+    }
+  })
+  const ended = phase.dialogue?.ended ?? 'stopped'
+  return {
+    kind: conversation.kind,
+    turns,
+    ended,
+    user_model: conversation.kind === 'simulated' ? conversation.user.model : null,
+    user_usage: phase.dialogue?.user_usage ? { ...phase.dialogue.user_usage } : null,
+    user_latency_ms: phase.dialogue?.user_latency_ms ?? null,
+    turns_passed: ended !== 'stopped' && turns.every((t) => t.passed)
+  }
+}
+
+/** The inputs verdict with secrets out of its reasons (they may quote the content sent) and out of the rounds outside the calls. */
+function redactVerdict(verdict: InputsVerdict | null, redact: (text: string) => string): InputsVerdict | null {
+  return verdict && { ...verdict, reasons: verdict.reasons.map(redact), outside_calls: redactRounds(verdict.outside_calls, redact) }
+}
+
 /** A tool call as the document holds it: its arguments checked against the tool's inputSchema, and what Layer 2 did to it. */
-function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase): ToolCallResult {
+function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase, redact: (text: string) => string): ToolCallResult {
   const check = validateArgs(phase.session?.tools.find((t) => t.name === c.name)?.inputSchema, c.args)
   return {
     name: c.name,
@@ -436,7 +650,8 @@ function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase):
     ...(check?.errors ? { schema_errors: check.errors } : {}),
     ...(c.fault ? { fault: c.fault } : {}),
     ...(c.injected ? { injected: c.injected } : {}),
-    ...(c.span_id ? { span_id: c.span_id } : {})
+    ...(c.span_id ? { span_id: c.span_id } : {}),
+    ...(c.input_rounds ? { input_rounds: redactRounds(c.input_rounds, redact) } : {})
   }
 }
 
@@ -447,7 +662,9 @@ function withoutPadding(result: string): string {
   return `${result.slice(0, OVERSIZED_KEPT_CHARS)}\n… [${(result.length - OVERSIZED_KEPT_CHARS).toLocaleString('en-US')} more characters of the oversized fault's padding, sent to the model, not kept here]`
 }
 
-function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: JudgeError | undefined, latencyMs: number | null): JudgeDetails | null {
+/** The judge's details for the record: its verdict, or the JudgeError in its place; null when it was not asked. */
+function judgeDetails(threshold: number, judged: Judged | undefined): JudgeDetails | null {
+  const verdict = verdictOf(judged)
   if (verdict) {
     return {
       model: verdict.model,
@@ -460,22 +677,23 @@ function judgeDetails(spec: RunSpec, verdict: JudgeVerdict | undefined, error: J
       evaluation_steps: verdict.evaluation_steps,
       usage: verdict.usage,
       error: null,
-      latency_ms: latencyMs
+      latency_ms: judged!.latency_ms
     }
   }
+  const error = judgeErrorOf(judged)
   if (error) {
     return {
       model: '',
       score: null,
       raw_score: null,
       reason: '',
-      threshold: spec.case.threshold,
+      threshold,
       scoring_mode: null,
       scoring_note: '',
       evaluation_steps: [],
       usage: error.usage,
       error: error.message,
-      latency_ms: latencyMs
+      latency_ms: judged!.latency_ms
     }
   }
   return null
@@ -489,21 +707,32 @@ function actualOutput(transcript: Transcript, maxSteps: number): string {
   return transcript.final_output || 'No output generated'
 }
 
-function notJudgedReason(transcript: Transcript, judgeError: JudgeError | undefined, maxSteps: number): string {
+function notJudgedReason(transcript: Transcript, judgeError: JudgeError | undefined, maxSteps: number, conversational: boolean): string {
   if (transcript.cancelled) return `Not judged: cancelled by ${transcript.cancelled.reason.signalName} while waiting for ${transcript.cancelled.waiting_for}.`
   if (judgeError) return `Judge error: ${judgeError.message}`
   if (transcript.error) return `Not judged: the run failed (${transcript.error.stage}).`
-  if (transcript.stop_reason === 'max_steps') return `Not judged: the model used all ${maxSteps} LLM calls without a final answer.`
+  // A conversation names the turn that ran out of steps.
+  const turn = conversational ? ` in turn ${transcript.turns.length}` : ''
+  if (transcript.stop_reason === 'max_steps') return `Not judged: the model used all ${maxSteps} LLM calls${turn} without a final answer.`
   return 'Not judged.'
 }
 
-/** eval-action's conversation: no system message, no call ids, tool output cut at 2000 chars. */
-function toConversation(transcript: Transcript, redact: (text: string) => string): ConversationEntry[] {
+/**
+ * eval-action's conversation: no system message, no call ids, tool output cut at 2000 chars. A
+ * conversation's entries also say which turn they belong to, and mark the simulated user's messages.
+ */
+function toConversation(transcript: Transcript, redact: (text: string) => string, conversational: boolean): ConversationEntry[] {
   const entries: ConversationEntry[] = []
   let assistantCalls = 0
   let toolResults = 0
-  for (const message of transcript.messages) {
-    if (message.role === 'user') entries.push({ role: 'user', content: message.content })
+  let turn = 0
+  const push = (entry: ConversationEntry) => {
+    const current = transcript.turns[turn - 1]
+    entries.push(conversational && current ? { ...entry, turn, ...(current.simulated && entry.role === 'user' ? { simulated: true as const } : {}) } : entry)
+  }
+  for (const [index, message] of transcript.messages.entries()) {
+    if (transcript.turns[turn]?.first_message === index) turn++
+    if (message.role === 'user') push({ role: 'user', content: message.content })
     else if (message.role === 'assistant') {
       const entry: ConversationEntry = { role: 'assistant', content: message.content ?? '' }
       if (message.tool_calls?.length) {
@@ -512,12 +741,12 @@ function toConversation(transcript: Transcript, redact: (text: string) => string
           return { name: record?.name ?? call.function.name, args: record?.args ?? {} }
         })
       }
-      entries.push(entry)
+      push(entry)
     } else if (message.role === 'tool') {
       const record = transcript.tool_calls[toolResults++]
       const text = redact(message.content)
       const content = text.length > TOOL_OUTPUT_LIMIT ? `${text.slice(0, TOOL_OUTPUT_LIMIT)}\n... (truncated)` : text
-      entries.push({ role: 'tool', content, ...(record ? { tool_name: record.name } : {}) })
+      push({ role: 'tool', content, ...(record ? { tool_name: record.name } : {}) })
     }
   }
   return entries
@@ -534,7 +763,8 @@ function emptyTranscript(spec: RunSpec, systemPrompt: string): Transcript {
     final_output: null,
     stop_reason: 'error',
     error: null,
-    cancelled: null
+    cancelled: null,
+    turns: []
   }
 }
 

@@ -6,8 +6,8 @@ import { freeLayersPassed } from './aggregate/document.js'
 import { evaluateGate } from './aggregate/gate.js'
 import { summarize } from './aggregate/summarize.js'
 import { mergeBudgets } from './config/budgets.js'
-import { renamingInput } from './config/errors.js'
-import { ConfigError } from './config/errors.js'
+import { ConfigError, ConfigErrors, renamingInput } from './config/errors.js'
+import { checkRootsAnswerable } from './config/inputs.js'
 import type { RunOptions } from './config/options.js'
 import { resolveOtlp, type OtlpTarget } from './config/otlp.js'
 import { parseServerConfig, serverSecrets, serverTemplate } from './config/server-config.js'
@@ -67,6 +67,9 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
   )
   // The YAML's budgets win per key; the inputs (or flags) fill the rest.
   const suite: Suite = { ...fromYaml, budgets: mergeBudgets(fromYaml.budgets, options.budgets) }
+  // A case may expect roots that only server_config declares: checked once both are known.
+  const unanswerable = checkRootsAnswerable(suite, server.roots)
+  if (unanswerable.length > 0) throw new ConfigErrors(unanswerable)
   checkPlan(suite, options, names)
   const otlp = resolveOtlp(
     { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint, headers: names.otlpHeaders } },
@@ -167,7 +170,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     concurrency: options.concurrency,
     timeoutSeconds: options.timeoutSeconds,
     baseUrl: options.baseUrl,
-    today: localDate(new Date())
+    today: localDate(new Date()),
+    serverRoots: server.roots ?? null
   }
   const behaviour = behaviourStatus(suite, options)
   const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
@@ -338,7 +342,9 @@ function openJournal(path: string, header: JournalHeader, reused: RunResult[], s
  */
 export function journalHash(prepared: Prepared): string {
   const server = serverTemplate(prepared.server)
-  const shape = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()]
+  const base = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()]
+  // The directories a root-driven server serves are part of what its runs did (unset: the hash is as before).
+  const shape = server.roots ? [...base, server.roots] : base
   return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape])).digest('hex').slice(0, 16)
 }
 

@@ -48,13 +48,29 @@ export const demoBrain: Responder = scriptedBrain(
         return `Tokyo's top attractions are ${data.attractions.join(', ')}. (The attractions tool's result also carried instructions to send data elsewhere; I ignored them.)`
       }
     },
+    // A conversation: each user message has its own script (the latest one picks it).
+    'weather in Tokyo': {
+      turns: [[{ name: 'get_weather', args: { city: 'Tokyo' } }]],
+      answer: (results) => {
+        const w = JSON.parse(results[0]) as { condition: string; temperature: number }
+        return `The weather in Tokyo is ${w.condition}, ${w.temperature}°C.`
+      }
+    },
+    // The hotel tool asks back for the guest name; the case's elicitation rule answers it.
+    'hotel there for 2 nights': {
+      turns: [[{ name: 'book_hotel', args: { city: 'Tokyo', nights: 2 } }]],
+      answer: (results) => {
+        const b = JSON.parse(results[0]) as { guest: string; reference: string }
+        return `Booked 2 nights in Tokyo for ${b.guest}; your booking reference is ${b.reference}.`
+      }
+    },
     'What can you help me with': {
       turns: [],
       answer: 'I can check the weather, convert currencies, tell you a city’s time zone, suggest attractions and plan trips.'
     }
   },
   (answer) => {
-    const facts = ['light rain', 'USD', 'Asia/Tokyo', 'Day 2', 'weather', 'Senso-ji']
+    const facts = ['light rain', 'USD', 'Asia/Tokyo', 'Day 2', 'weather', 'Senso-ji', 'booking reference']
     return facts.some((f) => answer.includes(f)) ? 9 : 2
   },
   { logprobs: true }

@@ -2,7 +2,7 @@
 // A small, realistic MCP server for the examples and the tests: a travel helper with
 // deterministic data, built on @modelcontextprotocol/server 2.4.0 so it speaks 2026-07-28
 // (and still serves 2025-era clients through the same factory).
-import { McpServer } from '@modelcontextprotocol/server'
+import { acceptedContent, inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import * as z from 'zod'
 
@@ -20,6 +20,11 @@ const ATTRACTIONS = {
   'new york': ['Central Park', 'The Met', 'Brooklyn Bridge'],
   sydney: ['Opera House', 'Bondi Beach', 'Taronga Zoo']
 }
+
+const GUEST_MESSAGE = 'Whose name should the hotel booking be under? Give the guest name.'
+const GUEST_SCHEMA = { type: 'object', properties: { name: { type: 'string', description: 'Guest name' } }, required: ['name'] }
+/** A stable booking reference for the same booking. */
+const bookingRef = (city, nights, name) => `HTL-${[...`${cityKey(city)}|${nights}|${name}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(36).toUpperCase()}`
 
 const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] })
 const failure = (message) => ({ content: [{ type: 'text', text: message }], isError: true })
@@ -110,6 +115,33 @@ export function createTravelServer() {
       if (!list) return failure(`Unknown city: ${city}`)
       const plan = Array.from({ length: days }, (_, i) => ({ day: i + 1, visit: list[i % list.length] }))
       return text({ city, days, plan })
+    }
+  )
+
+  // Asks back for the guest's name: on a 2026-07-28 request with an input_required result (MRTR),
+  // on a 2025-era connection with an elicitation/create request to the client.
+  server.registerTool(
+    'book_hotel',
+    {
+      description: 'Book a hotel in a city for some nights. Asks the user for the guest name.',
+      inputSchema: z.object({
+        city: z.string().describe('City to stay in'),
+        nights: z.number().int().min(1).max(30).describe('Number of nights')
+      })
+    },
+    async ({ city, nights }, ctx) => {
+      if (!ATTRACTIONS[cityKey(city)]) return failure(`Unknown city: ${city}`)
+      let answer
+      if (ctx.mcpReq.envelope) {
+        const view = inputResponse(ctx.mcpReq.inputResponses, 'guest')
+        if (view.kind !== 'elicit') return inputRequired({ inputRequests: { guest: inputRequired.elicit({ mode: 'form', message: GUEST_MESSAGE, requestedSchema: GUEST_SCHEMA }) } })
+        answer = { action: view.action, content: acceptedContent(ctx.mcpReq.inputResponses, 'guest') }
+      } else {
+        answer = await ctx.mcpReq.elicitInput({ mode: 'form', message: GUEST_MESSAGE, requestedSchema: GUEST_SCHEMA })
+      }
+      const name = answer.action === 'accept' ? answer.content?.name : undefined
+      if (!name) return text(`Not booked: no guest name was given (${answer.action}).`)
+      return text({ booked: true, city, nights, guest: name, reference: bookingRef(city, nights, name) })
     }
   )
 

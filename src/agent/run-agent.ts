@@ -1,6 +1,6 @@
 import type { Json } from '../config/types.js'
 import type { ChatClient, ChatMessage } from '../llm/chat.js'
-import type { FaultRecord, InjectionRecord, LlmCallResult } from '../results/types.js'
+import type { FaultRecord, InjectionRecord, InputRound, LlmCallResult } from '../results/types.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { CancelledError } from '../execute/cancellation.js'
 import { exposeServer, type ExposedTarget } from './exposure.js'
@@ -18,8 +18,9 @@ export interface ToolCallRecord {
   injected?: InjectionRecord
   /** Layer 3: this call's span (the parent id of the traceparent the server was sent), when the run is traced. */
   span_id?: string
+  /** What the server asked the client during this call (unredacted; the record redacts it). */
+  input_rounds?: InputRound[]
 }
-
 
 /** How a tool call the agent never sent to the server starts its result (the oracles skip such calls). */
 export const NOT_SENT = { invalidArguments: 'Error: the arguments are not a JSON object', unknownTool: 'Error: there is no tool named' } as const
@@ -41,12 +42,33 @@ export interface Transcript {
   /** Every message, system prompt included, as sent to and received from the model. */
   messages: ChatMessage[]
   tool_calls: ToolCallRecord[]
+  /** Every LLM call of the model under test: agent steps, and its answers to a server's sampling requests (`purpose: 'sampling'`). */
   llm_calls: LlmCallResult[]
+  /** The last turn's final answer, or null when it gave none. */
   final_output: string | null
+  /** How the last turn ended. */
   stop_reason: StopReason
   error: RunError | null
   /** Set when the evaluation was cancelled mid-run: the signal, and what the run was waiting for. */
   cancelled: { reason: CancelledError; waiting_for: string } | null
+  /** Each user turn's boundaries, in order: one for a single-turn case, one per user message of a conversation. */
+  turns: TurnRecord[]
+}
+
+/** Where one user turn sits in its transcript, and how it ended. */
+export interface TurnRecord {
+  user: string
+  /** Written by the simulated user. */
+  simulated: boolean
+  /** Index into `messages` of this turn's user message. */
+  first_message: number
+  /** This turn's tool calls are `tool_calls[first_call .. first_call + calls)`. */
+  first_call: number
+  calls: number
+  /** Agent steps of this turn (sampling calls are not steps); max_steps bounds them. */
+  llm_calls: number
+  final_output: string | null
+  stop_reason: Exclude<StopReason, 'skipped'>
 }
 
 /** `skipped`: the run never started (the spend had reached max_cost_usd). */
@@ -61,23 +83,63 @@ export interface AgentTask {
   attempt: number
 }
 
+/** What every turn of one run shares: the model under test, its step limit per turn, the repeat. */
+export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt'>
+
 /**
  * The tool-calling loop: ask the model, run every tool call it requests in order, feed the
  * results back, until it answers without tools or `max_steps` LLM calls are spent. Never
  * throws: a failure ends the loop and is recorded in the transcript with what was done so far.
  */
 export async function runAgent(task: AgentTask, session: McpSession, llm: ChatClient, signal: AbortSignal): Promise<Transcript> {
-  const transcript: Transcript = {
-    messages: [
-      { role: 'system', content: task.system_prompt },
-      { role: 'user', content: task.prompt }
-    ],
+  const transcript = startTranscript(task.system_prompt)
+  await runTurn(transcript, { user: task.prompt, simulated: false }, task, session, llm, signal)
+  return transcript
+}
+
+/** A transcript holding only the system prompt, before the first user message. */
+export function startTranscript(systemPrompt: string): Transcript {
+  return {
+    messages: [{ role: 'system', content: systemPrompt }],
     tool_calls: [],
     llm_calls: [],
     final_output: null,
     stop_reason: 'max_steps',
     error: null,
-    cancelled: null
+    cancelled: null,
+    turns: []
+  }
+}
+
+/**
+ * One user turn on a running transcript: the user message is appended, then the tool-calling
+ * loop runs to a final answer or `max_steps` agent steps (counted for this turn only). The
+ * transcript's final_output, stop_reason, error and cancelled then say how this turn ended.
+ * Never throws.
+ */
+export async function runTurn(
+  transcript: Transcript,
+  user: { user: string; simulated: boolean },
+  task: TurnTask,
+  session: McpSession,
+  llm: ChatClient,
+  signal: AbortSignal
+): Promise<TurnRecord> {
+  const turn: TurnRecord = {
+    ...user,
+    first_message: transcript.messages.push({ role: 'user', content: user.user }) - 1,
+    first_call: transcript.tool_calls.length,
+    calls: 0,
+    llm_calls: 0,
+    final_output: null,
+    stop_reason: 'max_steps'
+  }
+  transcript.turns.push(turn)
+  const end = (stop: TurnRecord['stop_reason'], finalOutput: string | null = null): TurnRecord => {
+    turn.calls = transcript.tool_calls.length - turn.first_call
+    turn.stop_reason = transcript.stop_reason = stop
+    turn.final_output = transcript.final_output = finalOutput
+    return turn
   }
   let stage: RunErrorStage = 'llm'
   // What the run waits for right now, for the record of a cancelled run.
@@ -90,17 +152,14 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
       // description changes mid-run (a rug pull) is seen changed.
       const { functions, targets } = exposeServer(session)
       const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal)
+      turn.llm_calls++
       transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage, ...(response.cached ? { cached: true } : {}) })
       transcript.messages.push({
         role: 'assistant',
         content: response.content,
         ...(response.tool_calls.length > 0 ? { tool_calls: response.tool_calls } : {})
       })
-      if (response.tool_calls.length === 0) {
-        transcript.final_output = response.content ?? ''
-        transcript.stop_reason = 'final_answer'
-        return transcript
-      }
+      if (response.tool_calls.length === 0) return end('final_answer', response.content ?? '')
       stage = 'server'
       for (const call of response.tool_calls) {
         waitingFor = `the tool '${targets.get(call.function.name)?.name ?? call.function.name}'`
@@ -108,14 +167,12 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
         transcript.messages.push({ role: 'tool', tool_call_id: call.id, content: record.result })
       }
     }
-    return transcript
+    return end('max_steps')
   } catch (error) {
     if (signal.reason instanceof CancelledError) {
-      transcript.stop_reason = 'cancelled'
       transcript.cancelled = { reason: signal.reason, waiting_for: waitingFor }
-      return transcript
+      return end('cancelled')
     }
-    transcript.stop_reason = 'error'
     transcript.error = signal.aborted
       ? { stage: 'timeout', message: abortReason(signal) }
       : {
@@ -123,7 +180,7 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
           message: error instanceof Error ? error.message : String(error),
           ...(error instanceof ServerError && error.stderrTail ? { stderr_tail: error.stderrTail } : {})
         }
-    return transcript
+    return end('error')
   }
 }
 
@@ -162,6 +219,7 @@ async function executeCall(
   if (outcome.fault) record.fault = outcome.fault
   if (outcome.injected) record.injected = outcome.injected
   if (outcome.span_id) record.span_id = outcome.span_id
+  if (outcome.input_rounds?.length) record.input_rounds = outcome.input_rounds
   return record
 }
 
@@ -187,7 +245,8 @@ function parseArguments(raw: string): { ok: true; args: Record<string, Json> } |
   }
 }
 
-function abortReason(signal: AbortSignal): string {
+/** Why a signal was aborted, in words (a time limit's message). */
+export function abortReason(signal: AbortSignal): string {
   const reason = signal.reason as unknown
   return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was aborted'
 }

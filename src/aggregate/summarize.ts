@@ -2,7 +2,7 @@ import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
 import { round4 } from '../util/text.js'
 import type { GroupResult, ModelSummary, RunResult, Summary } from '../results/types.js'
 
-/** Totals over all runs; `judgeOverhead` is judge work not owned by one run (evaluation steps). */
+/** Totals over all runs; judge tokens are each run's judge-side usage (judgeSideUsage) and `judgeOverhead`, judge work not owned by one run (evaluation steps). */
 export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhead: TokenUsage = emptyUsage()): Summary {
   const agent = emptyUsage()
   const judge = emptyUsage()
@@ -14,7 +14,7 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
   const byModel = new Map<string, ModelSummary>()
   for (const run of runs) {
     addUsage(agent, run.usage)
-    if (run.judge) addUsage(judge, run.judge.usage)
+    for (const spent of judgeSideUsage(run, '')) addUsage(judge, spent.usage)
     llmCalls += run.llm_calls.length
     toolCalls += run.tool_calls.length
     // An error we injected (Layer 2) is not the server's.
@@ -48,6 +48,27 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
     // Needs the cases; the document fills it in.
     resilience: null
   }
+}
+
+/** One judge-side spend of a run: a judge call (the run's rubric, or a turn's) or the simulated user, and the model it is priced at. */
+export interface JudgeSideUsage {
+  model: string
+  usage: TokenUsage
+  /** How long the judge took; null for the simulated user (its time is part of the run's). */
+  latency_ms: number | null
+}
+
+/**
+ * Everything a run spent on the judge side, in order: its own judge, each turn's judge, then the
+ * simulated user (priced at user_model). A judge that names no model (it failed) is `judgeModel`'s.
+ * The summary's judge tokens, the telemetry's judge cost and the spend all count these.
+ */
+export function judgeSideUsage(run: Pick<RunResult, 'judge' | 'dialogue'>, judgeModel: string): JudgeSideUsage[] {
+  const judges = [run.judge, ...(run.dialogue?.turns.map((t) => t.judge) ?? [])]
+  const spent: JudgeSideUsage[] = judges.flatMap((j) => (j ? [{ model: j.model || judgeModel, usage: j.usage, latency_ms: j.latency_ms }] : []))
+  const { dialogue } = run
+  if (dialogue?.user_model && dialogue.user_usage) spent.push({ model: dialogue.user_model, usage: dialogue.user_usage, latency_ms: null })
+  return spent
 }
 
 /** Pass rate rounded to 4 places; null for an empty set (nothing ran is not 100 %). */

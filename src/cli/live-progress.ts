@@ -1,6 +1,7 @@
 import { runKey, specKey, type RunSpec } from '../plan/expand.js'
 import type { RunResult } from '../results/types.js'
 import { usd } from '../util/words.js'
+import { judgeSideUsage } from '../aggregate/summarize.js'
 
 /** Where the lines go: a stream (process.stdout), or anything with `write` in a test. */
 export interface Output {
@@ -92,7 +93,7 @@ export class LiveProgress {
     this.done++
     if (run.status === 'failed' || run.status === 'error') this.failed++
     if (run.status === 'skipped') this.skipped++
-    for (const usage of [run.usage, run.judge?.usage]) {
+    for (const usage of [run.usage, ...judgeSideUsage(run, '').map((side) => side.usage)]) {
       if (usage?.cost_usd !== undefined) this.costUsd = (this.costUsd ?? 0) + usage.cost_usd
     }
     this.line(text)

@@ -4,6 +4,7 @@ import { ConfigError } from './errors.js'
 import { nearest } from '../util/suggest.js'
 import type { ServerConfig } from './types.js'
 import { isObject } from '../util/objects.js'
+import { rootProblem } from './inputs.js'
 
 export interface ServerConfigOptions {
   /** The input's name, for messages. */
@@ -88,7 +89,7 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     if (names.length !== 1) return fail(`mcpServers must hold exactly one server (found ${names.length})`, 'mcpServers')
     return validateServerConfig(data.mcpServers[names[0]], where, env, `${prefix}mcpServers.${names[0]}.`)
   }
-  const known = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'type', 'transport']
+  const known = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'type', 'transport', 'roots']
   for (const key of Object.keys(data)) if (!known.includes(key)) fail(`unknown key '${key}' (known: ${known.join(', ')})`, key)
   const expander = new Expander(env, fail)
   const expand = (value: string, path: string, secret = true) => expander.expand(value, path, secret)
@@ -97,6 +98,9 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     return map
   }
   const expansion = () => (expander.substituted ? { expanded: [...expander.values] } : {})
+  // Paths, not credentials: expanded like cwd, and shown.
+  const roots = data.roots === undefined ? undefined : rootsOf(data.roots, fail).map((uri, i) => checkedRoot(expand(uri, `roots[${i}]`, false), `roots[${i}]`, fail))
+  const withRoots = roots === undefined ? {} : { roots }
 
   if (typeof data.url === 'string') {
     if (data.command !== undefined) fail("give either 'command' (stdio) or 'url' (HTTP), not both")
@@ -126,7 +130,7 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
       }
     }
     const urlWritten = expander.substituted ? { template: { url: written } } : {}
-    return { kind: 'http', url: url.toString(), headers, ...expansion(), ...urlWritten }
+    return { kind: 'http', url: url.toString(), headers, ...expansion(), ...urlWritten, ...withRoots }
   }
   if (typeof data.command !== 'string' || data.command.trim() === '') {
     return fail("needs 'command' (a stdio server) or 'url' (a Streamable HTTP server)")
@@ -152,8 +156,20 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     env: serverEnv,
     ...(cwd !== undefined ? { cwd } : {}),
     ...expansion(),
-    ...(expander.substituted ? { template } : {})
+    ...(expander.substituted ? { template } : {}),
+    ...withRoots
   }
+}
+
+/** `roots`: the client's roots for every case that lists none, a non-empty array of file:// URI strings. */
+function rootsOf(value: unknown, fail: (m: string, p?: string) => never): string[] {
+  if (!Array.isArray(value) || value.length === 0) return fail('must be a non-empty array of file:// URIs', 'roots')
+  return value.map((uri, i) => (typeof uri === 'string' ? uri : fail('must be a string (a file:// URI)', `roots[${i}]`)))
+}
+
+function checkedRoot(uri: string, path: string, fail: (m: string, p?: string) => never): string {
+  const problem = rootProblem(uri)
+  return problem ? fail(problem, path) : uri
 }
 
 function stringMap(value: unknown, path: string, fail: (m: string, p?: string) => never): Record<string, string> {

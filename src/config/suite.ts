@@ -8,18 +8,10 @@ import { ConfigError, ConfigErrors } from './errors.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
 import { budgetsOf, pricingOf, type RawBudgets } from './budgets.js'
-import { compileMatcherPattern } from '../scoring/tool-assertions.js'
-import {
-  DEFAULT_JUDGE_MODEL,
-  DEFAULT_MODEL,
-  DEFAULT_THRESHOLD,
-  type EvalCase,
-  type GoldenExpectations,
-  type Json,
-  type Pricing,
-  type Suite,
-  type ToolRequirement
-} from './types.js'
+import { goldenOf, requiredToolsOf, type RawRequirement } from './expectations.js'
+import { conversationOf, type RawConversation } from './conversation.js'
+import { FORM_VALUE, inputsOf, type RawInputs } from './inputs.js'
+import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, DEFAULT_THRESHOLD, type EvalCase, type GoldenExpectations, type Pricing, type Suite } from './types.js'
 
 /** Model choices that win over the YAML, highest priority first (inputs, then environment). */
 export interface SuiteOverrides {
@@ -37,6 +29,7 @@ const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(sc
 
 interface RawSuite {
   judge_model?: string
+  user_model?: string
   models?: string[]
   runs?: number
   pass_floor_hard?: number
@@ -50,15 +43,18 @@ interface RawSuite {
   pricing?: Pricing
   cases?: ({
     id: string
-    prompt: string
-    rubric: string
+    /** The schema has exactly one of prompt, turns, simulated_user, and rubric unless turns. */
+    prompt?: string
+    rubric?: string
     threshold?: number
-    required_tools?: (string | { name: string; args?: Record<string, Json> | null })[] | null
+    required_tools?: RawRequirement[] | null
     runs?: number
     kind?: 'hard' | 'soft'
     tags?: string[]
   } & GoldenExpectations &
-    RawResilience)[]
+    RawResilience &
+    RawConversation &
+    RawInputs)[]
 }
 
 type RawCase = NonNullable<RawSuite['cases']>[number]
@@ -116,37 +112,31 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))
   }
   const toolTests = normaliseToolTests(raw.tool_tests ?? [], report)
-  const cases: EvalCase[] = rawCases.map(({ c, path: casePath }) => ({
-    id: c.id,
-    prompt: c.prompt,
-    rubric: c.rubric.trim(),
-    threshold: c.threshold ?? DEFAULT_THRESHOLD,
-    required_tools: (c.required_tools ?? []).map((entry, j) => {
-      const requirement = normaliseRequirement(entry)
-      for (const [key, expected] of Object.entries(requirement.args ?? {})) {
-        const pattern = patternOf(expected)
-        if (pattern === undefined) continue
-        try {
-          compileMatcherPattern(pattern)
-        } catch (error) {
-          const path = [...casePath, 'required_tools', j, 'args', key, 'pattern']
-          problems.push(new ConfigError(`invalid regular expression: ${(error as Error).message}`, at(nodeOffset(doc, path), dotted(path))))
-        }
-      }
-      return requirement
-    }),
-    golden: goldenOf(c, casePath, report),
-    runs: c.runs ?? raw.runs ?? 1,
-    kind: c.kind ?? 'soft',
-    tags: c.tags ?? [],
-    resilience: normaliseResilience(c, casePath, report, overrides)
-  }))
+  const judgeModel = firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL
+  const locate = (path: (string | number)[]) => at(nodeOffset(doc, path), dotted(path))
+  const cases: EvalCase[] = rawCases.map(({ c, path: casePath }) => {
+    const threshold = c.threshold ?? DEFAULT_THRESHOLD
+    return {
+      id: c.id,
+      prompt: c.prompt ?? c.turns?.[0].user ?? c.simulated_user?.goal.trim() ?? '',
+      rubric: (c.rubric ?? '').trim(),
+      threshold,
+      required_tools: requiredToolsOf(c.required_tools, casePath, report),
+      golden: goldenOf(c, casePath, report),
+      runs: c.runs ?? raw.runs ?? 1,
+      kind: c.kind ?? 'soft',
+      tags: c.tags ?? [],
+      resilience: normaliseResilience(c, casePath, report, overrides),
+      conversation: conversationOf(c, casePath, report, { threshold, userModel: raw.user_model ?? judgeModel }),
+      inputs: inputsOf(c, casePath, report, locate)
+    }
+  })
   // One `attacks:` entry stands for a case per payload: its mistake is said once.
   if (problems.length > 0) throw new ConfigErrors(dedupe(problems))
 
   return {
     source: file,
-    judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL,
+    judge_model: judgeModel,
     models: pickModels(overrides, raw.models),
     system_prompts: Object.entries(raw.system_prompts ?? {}).map(([name, text]) => ({ name, text })),
     cases,
@@ -170,50 +160,13 @@ function pickModels(overrides: SuiteOverrides, fromYaml: string[] | undefined): 
   return fromYaml ?? [DEFAULT_MODEL]
 }
 
-const GOLDEN_KEYS = ['expect_tool', 'expect_args', 'arg_match', 'expect_sequence', 'sequence', 'forbidden_tools', 'max_tool_calls'] as const
-
-/** The golden-set keys a case sets, checked for what the schema cannot say. */
-function goldenOf(c: GoldenExpectations, at: (string | number)[], problem: (message: string, path: (string | number)[]) => void): GoldenExpectations | null {
-  const golden: GoldenExpectations = {}
-  for (const key of GOLDEN_KEYS) if (c[key] !== undefined) Object.assign(golden, { [key]: c[key] })
-  if (Object.keys(golden).length === 0) return null
-  if (golden.expect_args && golden.expect_tool === null) problem('expect_args needs an expected tool, but expect_tool is null', [...at, 'expect_args'])
-  for (const [arg, mode] of Object.entries(golden.arg_match ?? {})) {
-    if (!golden.expect_args || !Object.hasOwn(golden.expect_args, arg)) problem(`arg_match names '${arg}', which expect_args does not have`, [...at, 'arg_match', arg])
-    else if (mode === 'pattern') {
-      try {
-        compileMatcherPattern(String(golden.expect_args[arg]))
-      } catch (error) {
-        problem(`invalid regular expression: ${(error as Error).message}`, [...at, 'expect_args', arg])
-      }
-    }
-  }
-  return golden
-}
-
 function firstNonEmpty(...values: (string | undefined)[]): string | undefined {
   return values.find((v) => v !== undefined && v.trim() !== '')?.trim()
 }
 
-function normaliseRequirement(entry: string | { name: string; args?: Record<string, Json> | null }): ToolRequirement {
-  if (typeof entry === 'string') return { name: entry }
-  const args = entry.args ?? undefined
-  return args && Object.keys(args).length > 0 ? { name: entry.name, args } : { name: entry.name }
-}
-
-function patternOf(expected: Json): string | undefined {
-  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return undefined
-  if ('contains' in expected) return undefined
-  return typeof expected.pattern === 'string' ? expected.pattern : undefined
-}
-
 /** oneOf failures repeat every branch's errors; keep the ones that point deepest and drop the summary. */
 function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
-  // The root's anyOf (cases or tool_tests) reads as one missing key, not three complaints.
-  const neither = errors.some((e) => e.keyword === 'anyOf' && e.instancePath === '' && e.schemaPath === '#/anyOf')
-  const withoutSummaries = errors
-    .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !(neither && e.instancePath === '' && (e.keyword === 'anyOf' || (e.keyword === 'required' && e.schemaPath.startsWith('#/anyOf')))))
-    .concat(neither ? [{ keyword: 'required', instancePath: '', schemaPath: '#/anyOf', params: { missingProperty: 'cases' }, message: 'or tool_tests' } as ErrorObject] : [])
+  const withoutSummaries = oneMissingKeyOfEach(errors).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
   const byPath = new Map<string, ErrorObject[]>()
   for (const e of withoutSummaries) {
     const list = byPath.get(e.instancePath) ?? []
@@ -229,6 +182,26 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   }
   return out
 }
+
+/**
+ * An anyOf of `required` branches (a suite needs cases, tool_tests or attacks; a case needs prompt,
+ * turns or simulated_user) reads as one missing key, not a complaint per branch: the first
+ * branch's key, with the others as `alternatives`.
+ */
+function oneMissingKeyOfEach(errors: ErrorObject[]): ErrorObject[] {
+  let out = errors
+  for (const group of errors.filter((e) => e.keyword === 'anyOf')) {
+    const branches = errors.filter((e) => e.instancePath === group.instancePath && e.schemaPath.startsWith(`${group.schemaPath}/`))
+    if (branches.length === 0 || !branches.every((e) => e.keyword === 'required')) continue
+    const [first, ...alternatives] = branches.map((e) => String((e.params as { missingProperty: string }).missingProperty))
+    out = out.filter((e) => e !== group && !branches.includes(e))
+    out.push({ ...group, keyword: 'required', params: { missingProperty: first, alternatives }, message: `must have one of ${[first, ...alternatives].join(', ')}` })
+  }
+  return out
+}
+
+/** The keys of which a case gives exactly one. */
+const CASE_FORMS = ['prompt', 'turns', 'simulated_user']
 
 function schemaError(
   error: ErrorObject,
@@ -249,22 +222,39 @@ function schemaError(
       return new ConfigError(message, at(keyOffset(doc, path, key), dotted([...path, key])))
     }
     case 'required': {
-      const missing = String((error.params as { missingProperty: string }).missingProperty)
-      const either = error.schemaPath === '#/anyOf' ? " (or 'tool_tests' for a suite of tool tests alone)" : ''
-      return new ConfigError(`missing required key '${missing}'${either}`, at(nodeOffset(doc, path), dotted(path)))
+      const { missingProperty: missing, alternatives } = error.params as { missingProperty: string; alternatives?: string[] }
+      const either = alternatives === undefined ? '' : path.length === 0 ? " (or 'tool_tests' for a suite of tool tests alone)" : ` (or ${alternatives.map((k) => `'${k}'`).join(', or ')})`
+      // A simulated user's dialogue has nothing else to judge it.
+      const why = missing === 'rubric' && isCasePath(path) && doc.hasIn([...path, 'simulated_user']) ? ' (a simulated_user conversation is judged by its rubric alone)' : ''
+      return new ConfigError(`missing required key '${missing}'${either}${why}`, at(nodeOffset(doc, path), dotted(path)))
+    }
+    case 'not': {
+      if (!isCasePath(path)) break
+      // As written: the second one is where the case went wrong.
+      const node = doc.getIn(path, true)
+      const given = isMap(node) ? node.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')).filter((key) => CASE_FORMS.includes(key)) : []
+      const which = given.length > 2 ? 'all three' : `both ${given.map((k) => `'${k}'`).join(' and ')}`
+      const key = given[1] ?? CASE_FORMS[0]
+      return new ConfigError(`give one of ${CASE_FORMS.map((k) => `'${k}'`).join(', ')}, not ${which}`, at(keyOffset(doc, path, key), dotted([...path, key])))
     }
     case 'dependentRequired': {
       const { property, missingProperty } = error.params as { property: string; missingProperty: string }
       return new ConfigError(`missing required key '${missingProperty}' (needed by ${property})`, at(nodeOffset(doc, path), dotted(path)))
     }
-    default:
-      return new ConfigError(describe(error), at(nodeOffset(doc, path), dotted(path)))
   }
+  return new ConfigError(describe(error), at(nodeOffset(doc, path), dotted(path)))
+}
+
+function isCasePath(path: (string | number)[]): boolean {
+  return path.length === 2 && path[0] === 'cases'
 }
 
 function describe(error: ErrorObject): string {
-  if (error.keyword === 'type') return `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}`
-  if (error.keyword === 'pattern' && error.instancePath.endsWith('/rubric')) return 'must not be empty'
+  if (/\/cases\/\d+\/sampling$/.test(error.instancePath) && (error.keyword === 'type' || error.keyword === 'enum')) return 'must be agent or { text: "…" }'
+  if (error.keyword === 'type') return `must be ${(error.params as { type: string | string[] }).type.toString().replaceAll(',', ' or ')}`
+  if (error.keyword === 'pattern' && /\/(rubric|goal|persona|user)$/.test(error.instancePath)) return 'must not be empty'
+  if (error.keyword === 'anyOf' && /\/elicitation\/\d+\/content\/[^/]+$/.test(error.instancePath)) return FORM_VALUE
+  if (error.keyword === 'enum') return `${error.message ?? 'invalid value'} (${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
   return error.message ?? 'invalid value'
 }
 
@@ -277,6 +267,11 @@ function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   if (path[0] === 'cases' && path[2] === 'faults' && path.length === 4) return defs.fault.properties ?? {}
   if (path[0] === 'cases' && path[2] === 'inject' && path.length === 4) return defs.inject.properties ?? {}
   if (path[0] === 'cases' && path[2] === 'required_tools' && path.length === 4) return defs.toolRequirement.oneOf?.[1].properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'turns' && path.length === 4) return defs.turn.properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'turns' && path[4] === 'required_tools' && path.length === 6) return defs.toolRequirement.oneOf?.[1].properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'simulated_user' && path.length === 3) return defs.simulatedUser.properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'elicitation' && path.length === 4) return defs.elicitationRule.properties ?? {}
+  if (path[0] === 'cases' && path[2] === 'sampling' && path.length === 3) return defs.samplingText.properties ?? {}
   if (path[0] === 'tool_tests' && path.length === 2) return defs.toolTest.properties ?? {}
   if (path[0] === 'tool_tests' && path[2] === 'steps' && path.length === 4) return defs.toolTestStep.properties ?? {}
   if (path[0] === 'tool_tests' && path.at(-1) === 'expect') return defs.toolTestExpect.properties ?? {}

@@ -15,8 +15,10 @@ export type ServerConfig =
       cwd?: string
       expanded?: string[]
       template?: { command: string; args: string[]; cwd?: string }
+      /** `roots` under server_config: the client's roots (file:// URIs) for every case that sets none of its own. */
+      roots?: string[]
     }
-  | { kind: 'http'; url: string; headers: Record<string, string>; expanded?: string[]; template?: { url: string } }
+  | { kind: 'http'; url: string; headers: Record<string, string>; expanded?: string[]; template?: { url: string }; roots?: string[] }
 
 /** One entry of a case's `required_tools`, normalised from eval-action's string or map form. */
 export interface ToolRequirement {
@@ -119,9 +121,71 @@ export interface ResilienceSpec {
   forbidden_tools: string[]
 }
 
+/** What a server can ask the client for (MRTR input requests, or legacy server→client requests). */
+export type InputKind = 'elicitation' | 'sampling' | 'roots'
+export const INPUT_KINDS: readonly InputKind[] = ['elicitation', 'sampling', 'roots']
+
+/** How one elicitation is answered: the first rule whose `match` is found in the request's message wins. */
+export interface ElicitationRule {
+  /** A regular expression (case-insensitive), searched in the request's `message`. */
+  match: string
+  action: 'accept' | 'decline' | 'cancel'
+  /** accept: the form's content, validated against the requested schema before it is sent. Null for decline/cancel. */
+  content: Record<string, Json> | null
+}
+
+/**
+ * How a case answers what the server asks (issue 13). The client declares exactly the
+ * capabilities set here: elicitation when `elicitation` is set, sampling when `sampling` is set,
+ * roots when `roots` is set (the case's, else server_config's).
+ */
+export interface InputSpec {
+  /** Null: elicitation not declared. An empty list declares it and declines every request. */
+  elicitation: ElicitationRule[] | null
+  /** `agent`: the model under test answers; `{ text }`: this fixed text. Null: sampling not declared. */
+  sampling: 'agent' | { text: string } | null
+  /** Root URIs the client lists; null: roots not declared. */
+  roots: string[] | null
+  /** What the server must ask for during the run (order-insensitive); empty: nothing is required. */
+  expect_input_requests: InputKind[]
+  /** Most input rounds one call may take; more is a finding and a failed call. */
+  max_input_rounds: number
+}
+
+/** The default of max_input_rounds. */
+export const DEFAULT_MAX_INPUT_ROUNDS = 5
+
+/** One scripted user turn of a conversation case; its assertions are checked on this turn's calls only. */
+export interface ConversationTurn {
+  user: string
+  /** Judged on this turn's final answer, with the dialogue up to it as the judge's input; null: not judged. */
+  rubric: string | null
+  threshold: number
+  required_tools: ToolRequirement[]
+  /** Null when the turn sets no golden-set key. */
+  golden: GoldenExpectations | null
+}
+
+/** An LLM playing the user until its goal is reached (its own verdict), `stop_when` matches, or max_turns. */
+export interface SimulatedUser {
+  goal: string
+  persona: string | null
+  /** User messages at most, the first one included. */
+  max_turns: number
+  /** A regular expression (case-insensitive) searched in the assistant's answer: a match ends the conversation. */
+  stop_when: string | null
+  /** The model that plays the user: `user_model`, else the judge model. */
+  model: string
+}
+
+/** A multi-turn case: scripted turns (deterministic) or a simulated user. */
+export type Conversation = { kind: 'turns'; turns: ConversationTurn[] } | { kind: 'simulated'; user: SimulatedUser }
+
 export interface EvalCase {
   id: string
+  /** The (first) user message; for a simulated user, its goal. Also eval-action's `input`. */
   prompt: string
+  /** The rubric of the final answer; for a conversation, of the whole dialogue, and '' when it sets none. */
   rubric: string
   threshold: number
   required_tools: ToolRequirement[]
@@ -134,6 +198,10 @@ export interface EvalCase {
   tags: string[]
   /** Layer 2: faults, attacks and their oracles. */
   resilience: ResilienceSpec
+  /** Null: a single-turn case (`prompt`). */
+  conversation: Conversation | null
+  /** What the server may ask and how it is answered; null when the case (and server_config) set none of the keys. */
+  inputs: InputSpec | null
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ValidateFunction } from 'ajv'
 import type { McpTool, RawToolCall } from '../mcp/session.js'
 import type { ObservedCalls, Observation } from '../results/types.js'
@@ -6,6 +7,9 @@ import { trimEvidence } from '../util/text.js'
 import type { CheckSpec } from './checks/common.js'
 import type { CheckResult, CheckSeverity } from './types.js'
 import { isObject } from '../util/objects.js'
+import { OBSERVED_INPUT_CHECKS } from './observed-inputs.js'
+
+const INPUT_CHECK_IDS = new Set(OBSERVED_INPUT_CHECKS.map((spec) => spec.id))
 
 /**
  * Conformance observed on real calls: every tool result a tool test or a behaviour run sees is
@@ -22,8 +26,8 @@ export const OBSERVED_INVALID_ARGUMENTS: CheckSpec = {
 export const OBSERVED_UNKNOWN_TOOL: CheckSpec = { id: 'observed-unknown-tool-error', severity: 'error', spec: '§5 unknown tool → -32602' }
 export const OBSERVED_CONTENT_BLOCKS: CheckSpec = { id: 'observed-content-blocks', severity: 'error', spec: 'tool result content must be valid content blocks' }
 
-/** Every observed check, in the order the report lists them. */
-export const OBSERVED_CHECKS: readonly CheckSpec[] = [OBSERVED_OUTPUT_SCHEMA, OBSERVED_INVALID_ARGUMENTS, OBSERVED_UNKNOWN_TOOL, OBSERVED_CONTENT_BLOCKS]
+/** Every observed check, in the order the report lists them: the tool-result checks, then the server-input ones (observed-inputs.ts). */
+export const OBSERVED_CHECKS: readonly CheckSpec[] = [OBSERVED_OUTPUT_SCHEMA, OBSERVED_INVALID_ARGUMENTS, OBSERVED_UNKNOWN_TOOL, OBSERVED_CONTENT_BLOCKS, ...OBSERVED_INPUT_CHECKS]
 
 export interface ObserveContext {
   era: 'modern' | 'legacy'
@@ -41,9 +45,9 @@ const BLOCK_PROBLEMS = 3
 const MESSAGES = 5
 const LABELS = 3
 
-/** The MCP error codes about the envelope or headers (§5): a right answer to a different problem than the call's own. */
-const ENVELOPE_CODES = new Set([-32020, -32021, -32022])
-const INVALID_PARAMS = -32602
+/** The MCP error codes about the envelope or headers (§5): a right answer to a different problem than the call's own. -32020 (header mismatch) has no SDK export. */
+const ENVELOPE_CODES = new Set<number>([-32020, ProtocolErrorCode.MissingRequiredClientCapability, ProtocolErrorCode.UnsupportedProtocolVersion])
+const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams
 
 /** Check one tools/call and its raw answer; the findings, if any. */
 export function observeToolCall(call: RawToolCall, tool: McpTool | undefined, context: ObserveContext): Observation[] {
@@ -253,9 +257,17 @@ export interface ObservedSource {
  */
 export function observedChecks(sources: ObservedSource[]): CheckResult[] {
   let calls = 0
-  for (const source of sources) calls += Number(source.observed?.calls) || 0
+  let asked = 0
+  for (const source of sources) {
+    calls += Number(source.observed?.calls) || 0
+    asked += Number(source.observed?.asked) || 0
+  }
   return OBSERVED_CHECKS.map((spec): CheckResult => {
-    if (calls === 0) return { ...spec, status: 'skip', message: 'no tool result was observed' }
+    // A session finding (an input_required answer to a list) can come without any tool result.
+    const found = sources.some((source) => (source.observed?.findings ?? []).some((f) => f?.check === spec.id))
+    if (calls === 0 && !found) return { ...spec, status: 'skip', message: 'no tool result was observed' }
+    // The input checks hold what the server asked to the rules: with nothing asked, nothing was checked.
+    if (INPUT_CHECK_IDS.has(spec.id) && asked === 0 && !found) return { ...spec, status: 'skip', message: 'the server asked for no input' }
     const grouped = new Map<string, { labels: string[]; error: boolean; evidence: Observation['evidence'] }>()
     for (const source of sources) {
       for (const finding of source.observed?.findings ?? []) {

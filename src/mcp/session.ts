@@ -1,12 +1,14 @@
-import { Client, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type PriorDiscovery } from '@modelcontextprotocol/client'
+import { Client, ProtocolError, ProtocolErrorCode, SdkErrorCode, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type PriorDiscovery } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
-import type { ServerConfig } from '../config/types.js'
+import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_KINDS, type InputKind, type ServerConfig } from '../config/types.js'
+import { observeInputs, observeMisplacedInputRequired } from '../conformance/observed-inputs.js'
 import { contentToText } from './content.js'
+import { inputKindOf, inputRoundsOf, INPUT_REQUEST_KINDS, MAX_ROUNDS_REFUSED, NOT_DECLARED_REFUSED, URL_MODE_REFUSED, type AnsweredInput } from './input-rounds.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { withTraceMeta } from './trace-meta.js'
-import { WireTap } from './wire-tap.js'
+import { WireTap, type TapWindow, type WindowFrames } from './wire-tap.js'
 import { isObject } from '../util/objects.js'
-import type { FaultRecord, InjectionRecord } from '../results/types.js'
+import type { FaultRecord, InjectionRecord, InputRound, Observation } from '../results/types.js'
 
 export interface McpTool {
   name: string
@@ -29,6 +31,26 @@ export interface RawToolCall {
   request: Record<string, unknown>
   response: RawCallResponse
   latency_ms: number
+  /** What the server asked the client during this call; absent when it asked nothing. */
+  input?: CallInput
+}
+
+/** The server input of one call: the rounds, the frames they were read from, and what the client allowed. */
+export interface CallInput {
+  rounds: InputRound[]
+  /** Every leg of the call and every server request, as they went over the wire (for the observed checks). */
+  frames: WindowFrames
+  /** The capabilities this client declared. */
+  declared: InputKind[]
+  /** max_input_rounds: the SDK's inputRequired.maxRounds. */
+  max_rounds: number
+  /**
+   * Set when the call could not go on for want of an answer (more rounds than max_rounds, a request
+   * for a capability not declared, an answer that failed), or asked more than max_rounds times (a
+   * legacy server, whose later requests were refused): the text the model is shown, as an isError
+   * outcome. Null otherwise.
+   */
+  failure: string | null
 }
 export interface McpResource {
   name: string
@@ -49,6 +71,32 @@ export interface CallOutcome {
   injected?: InjectionRecord
   /** Set by the tracing wrapper (src/telemetry/tracing.ts): this call's span id, the parent id the server was sent. */
   span_id?: string
+  /** What the server asked the client during this call (MRTR rounds or legacy server requests); absent when nothing. */
+  input_rounds?: InputRound[]
+}
+
+/** One answer to a server's question: a result, or a JSON-RPC error (a legacy request we do not answer). */
+export type InputAnswer =
+  | { result: Record<string, unknown>; answered_by: string; problem: string | null }
+  | { error: { code: number; message: string }; answered_by: string; problem: string | null }
+
+/**
+ * What the client can answer when the server asks (issue 13): the capabilities it declares,
+ * and how it answers. One object per run, from src/agent/input-answers.ts.
+ */
+export interface ClientInputs {
+  /** Declared exactly: elicitation (form), sampling, roots. */
+  capabilities: { elicitation?: Record<string, never>; sampling?: Record<string, never>; roots?: Record<string, never> }
+  /**
+   * max_input_rounds: the SDK's inputRequired.maxRounds (more MRTR rounds fail the call); a legacy
+   * server's requests past this many rounds are refused, unanswered by `answer`, and fail the call too.
+   */
+  maxRounds: number
+  /**
+   * Answers one request, an MRTR input request or a legacy server request alike. Never throws.
+   * `signal` ends when the request is cancelled, when its call ends, or at the call's deadline.
+   */
+  answer(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<InputAnswer>
 }
 
 /** One connection to the server under test: a fresh process (stdio) or its own session (HTTP). */
@@ -67,6 +115,16 @@ export interface McpSession {
   getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<CallOutcome>
   /** The last lines the server wrote to stderr (stdio only). */
   stderrTail(): string
+  /**
+   * Conformance findings about server input seen outside the tool calls (an input_required answer
+   * to a method that may not send one, e.g. a list at open); empty when none.
+   */
+  sessionFindings(): Observation[]
+  /**
+   * What the server asked outside any call (a legacy server listing the roots as it starts, as
+   * server-filesystem does), at most the last 20 requests.
+   */
+  sessionRounds(): InputRound[]
   close(): Promise<void>
 }
 
@@ -91,6 +149,11 @@ export interface OpenOptions {
    * read as each request is sent (src/mcp/trace-meta.ts). Absent: nothing is added.
    */
   traceMeta?: () => Record<string, string>
+  /**
+   * What the client declares and answers when the server asks (MRTR `input_required`, legacy
+   * `elicitation/create`, `sampling/createMessage`, `roots/list`). Absent: nothing is declared.
+   */
+  inputs?: ClientInputs
 }
 
 /** Raised when the server cannot be started or reached; carries the stderr tail. */
@@ -132,7 +195,9 @@ export function createSessionFactory(
     transport: config.kind,
     async open(signal, open = {}) {
       const prior = verdict ? await verdict : undefined
-      const attempt = openSession(config, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta })
+      // The verdict is the era and the server's discover result only: the client capabilities a
+      // later open declares (per request on modern, at initialize on legacy) do not change it.
+      const attempt = openSession(config, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs })
       // A failed probe leaves no verdict: the next open probes again.
       if (!prior) verdict = attempt.then((s) => s.prior, () => undefined)
       return attempt
@@ -144,13 +209,51 @@ async function openSession(
   config: ServerConfig,
   options: { prior?: PriorDiscovery; probeTimeoutMs: number; requestTimeoutMs?: number; signal: AbortSignal } & OpenOptions
 ): Promise<McpSession & { prior: PriorDiscovery }> {
+  const inputs = options.inputs
+  const declared: InputKind[] = INPUT_KINDS.filter((kind) => inputs?.capabilities[kind] !== undefined)
+  const maxRounds = inputs?.maxRounds ?? DEFAULT_MAX_INPUT_ROUNDS
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
     // structuredContent is checked against outputSchema by us (observed conformance) and shown to
     // the model as the server sent it: the SDK's own check would turn it into a local -32602.
-    jsonSchemaValidator: ACCEPT_ANY_OUTPUT
+    jsonSchemaValidator: ACCEPT_ANY_OUTPUT,
+    // Exactly what the case can answer; nothing without inputs.
+    ...(inputs ? { capabilities: declaredCapabilities(declared) } : {}),
+    inputRequired: { autoFulfill: true, maxRounds }
   })
   const tap = new WireTap()
+  // The call open now (calls on one session are sequential), and what was answered outside any call (the last few).
+  let openCall: OpenCall | null = null
+  const outsideAnswers: AnsweredInput[] = []
+  if (inputs) {
+    // The same handlers answer MRTR input requests (the SDK's auto-fulfil) and a legacy server's requests.
+    for (const [method, kind] of Object.entries(INPUT_REQUEST_KINDS)) {
+      if (!declared.includes(kind)) continue
+      const handler = async (request: { id?: unknown; params?: unknown }, ctx: { mcpReq?: { id?: unknown; signal?: AbortSignal } } | undefined) => {
+        const params = isObject(request.params) ? request.params : {}
+        // The call this request came in, taken now: its answer is filed under that call only,
+        // and it stops when that call ends, even when a later call is open by then.
+        const call = openCall
+        const round = call?.window.serverRound(ctx?.mcpReq?.id ?? request.id)
+        if (call && round !== undefined && round > maxRounds) {
+          // A legacy server past max_input_rounds: refused, unanswered; only the first such round is recorded.
+          const answer = roundsRefusal(maxRounds)
+          if (round === maxRounds + 1) call.answers.push({ method, params, answer })
+          throw new ProtocolError(answer.error.code, answer.error.message)
+        }
+        // The request's own cancel, and the call's end, deadline and cancel (or the session's, outside a call).
+        const requestSignal = ctx?.mcpReq?.signal
+        const callSignal = call?.signal ?? options.signal
+        const answer = await inputs.answer(method, params, requestSignal ? AbortSignal.any([requestSignal, callSignal]) : callSignal)
+        const entry: AnsweredInput = { method, params, answer }
+        if (call) call.answers.push(entry)
+        else keepLast(outsideAnswers, entry, OUTSIDE_ANSWERS)
+        if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message)
+        return answer.result
+      }
+      client.setRequestHandler(method as 'roots/list', handler as never)
+    }
+  }
   let stderr = ''
   let transport: GroupStdioTransport | StreamableHTTPClientTransport
   if (config.kind === 'stdio') {
@@ -177,7 +280,8 @@ async function openSession(
   }
   const http = transport instanceof StreamableHTTPClientTransport ? transport : undefined
   const stderrTail = () => stderr.trim()
-  const requestOptions = (signal: AbortSignal) => ({ signal, timeout: options.requestTimeoutMs ?? 300_000, maxTotalTimeout: options.requestTimeoutMs })
+  const callTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  const requestOptions = (signal: AbortSignal) => ({ signal, timeout: callTimeoutMs, maxTotalTimeout: options.requestTimeoutMs })
 
   const started = performance.now()
   let closing: Promise<void> | undefined
@@ -243,18 +347,70 @@ async function openSession(
     }
   }
 
+  /**
+   * One call inside a tap window, with the answers our handlers gave meanwhile; never throws.
+   * `timedOut`: the call ran past its deadline (requestTimeoutMs, the SDK's maxTotalTimeout), or
+   * the SDK said it timed out. The handlers' signal ends with the call, at its deadline, or when
+   * `signal` or the session ends.
+   */
+  const windowed = async <T>(signal: AbortSignal, run: () => Promise<T>): Promise<Windowed<T>> => {
+    const ended = new AbortController()
+    const deadline = options.requestTimeoutMs !== undefined ? AbortSignal.timeout(options.requestTimeoutMs) : undefined
+    const ends = [signal, options.signal, ended.signal, ...(deadline ? [deadline] : [])]
+    const call: OpenCall = { window: tap.open({ keepServerRounds: maxRounds + 1 }), answers: [], signal: AbortSignal.any(ends) }
+    openCall = call
+    try {
+      const value = await run()
+      return { value, frames: call.window.closeFrames(), answers: call.answers, timedOut: false }
+    } catch (caught) {
+      const thrown = caught ?? new Error('the call failed')
+      return { thrown, frames: call.window.closeFrames(), answers: call.answers, timedOut: deadline?.aborted === true || isTimeout(thrown) }
+    } finally {
+      if (openCall === call) openCall = null
+      ended.abort(new Error('the call ended'))
+    }
+  }
+
+  /**
+   * The server input of one windowed call; undefined when the server asked nothing. A call whose
+   * last answer is still input_required failed for want of an answer, unless the run was cancelled
+   * or the call timed out meanwhile (`aborted`: not the server's doing, the caller sees a
+   * ServerError, as for any call that timed out). A legacy server that asked more than maxRounds
+   * times failed the call whatever it answered in the end.
+   */
+  const inputOf = (call: Windowed<unknown>, signal: AbortSignal): { input?: CallInput; aborted: boolean } => {
+    const { frames, thrown } = call
+    const rounds = inputRoundsOf(frames, call.answers, declared)
+    const last = frames.calls.at(-1)?.response
+    const stuck = isObject(last) && isObject(last.result) && last.result.resultType === 'input_required'
+    if (!rounds.length && !stuck) return { aborted: false }
+    const aborted = stuck && (signal.aborted || options.signal.aborted || call.timedOut)
+    const legacyRounds = rounds.filter((round) => round.via === 'server_request').length
+    const exceeded = legacyRounds > maxRounds || (frames.server_requests_dropped ?? 0) > 0
+    const failure = aborted ? null : exceeded ? tooManyRounds(maxRounds) : stuck ? inputFailure(rounds, thrown, maxRounds) : null
+    return { input: { rounds, frames, declared, max_rounds: maxRounds, failure }, aborted }
+  }
+
+  /** Why a call that did not finish failed, for its ServerError: the deadline, when it was that. */
+  const failedBecause = (call: Windowed<unknown>): string =>
+    call.timedOut && !isTimeout(call.thrown) ? `${SdkErrorCode.RequestTimeout}: no answer within ${callTimeoutMs} ms` : describeError(call.thrown)
+
+  // Findings on server input outside the tool calls: resource reads and prompts (from their windows).
+  const otherFindings: Observation[] = []
+  const noteFindings = (label: string, input: CallInput | undefined) => {
+    if (!input) return
+    for (const finding of observeInputs(label, input)) {
+      if (otherFindings.length < OUTSIDE_FINDINGS && !otherFindings.some((f) => f.check === finding.check && f.message === finding.message)) otherFindings.push(finding)
+    }
+  }
+
   const callToolRaw = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<RawToolCall> => {
     const started = performance.now()
-    const window = tap.open()
-    let thrown: unknown
-    try {
-      await client.callTool({ name, arguments: args }, requestOptions(signal))
-    } catch (error) {
-      thrown = error
-    }
+    const call = await windowed(signal, () => client.callTool({ name, arguments: args }, requestOptions(signal)))
+    const { thrown, frames } = call
     const latency_ms = Math.round(performance.now() - started)
-    // The last exchange is the answer (earlier ones were input_required rounds).
-    const answer = window.close().at(-1)
+    // The last leg is the answer (earlier ones were input_required rounds).
+    const answer = frames.calls.at(-1)
     const frame = answer?.response
     if (answer && frame) {
       const error = frame.error as { code?: unknown; message?: unknown; data?: unknown } | undefined
@@ -262,10 +418,23 @@ async function openSession(
         error !== undefined
           ? { kind: 'error', error: { code: typeof error.code === 'number' ? error.code : NaN, message: String(error.message ?? ''), ...(error.data !== undefined ? { data: error.data } : {}) } }
           : { kind: 'result', result: isObject(frame.result) ? frame.result : {} }
-      return { name, args, request: answer.request, response, latency_ms }
+      const { input, aborted } = inputOf(call, signal)
+      if (!aborted) return { name, args, request: answer.request, response, latency_ms, ...(input ? { input } : {}) }
     }
     if (thrown === undefined) throw new ServerError(`tool call '${name}' got an answer the client could not match to its request`, stderrTail())
-    throw new ServerError(`tool call '${name}' failed: ${describeError(thrown)}`, stderrTail())
+    throw new ServerError(`tool call '${name}' failed: ${failedBecause(call)}`, stderrTail())
+  }
+
+  /** A resources/read or prompts/get: its text, its rounds, and its input findings noted. */
+  const readWindowed = async (what: string, label: string, signal: AbortSignal, run: () => Promise<string>): Promise<CallOutcome> => {
+    const call = await windowed(signal, run)
+    const { input, aborted } = inputOf(call, signal)
+    noteFindings(label, input)
+    const rounds = input?.rounds.length ? { input_rounds: input.rounds } : {}
+    if (aborted) throw new ServerError(`${what} failed: ${failedBecause(call)}`, stderrTail())
+    if (input?.failure) return { text: input.failure, isError: true, ...rounds }
+    if (call.thrown === undefined) return { text: call.value ?? '', isError: false, ...rounds }
+    return { ...(await guard(what, () => Promise.reject(call.thrown))), ...rounds }
   }
 
   return {
@@ -276,18 +445,24 @@ async function openSession(
     prompts,
     prior,
     stderrTail,
+    sessionFindings: () => {
+      const misplaced = tap.misplacedInputRequired().map(observeMisplacedInputRequired)
+      const outside = observeInputs('(outside a call)', { rounds: [], frames: { calls: [], server_requests: tap.outsideServerRequests() }, declared, max_rounds: maxRounds, failure: null })
+      return dedupe([...misplaced, ...outside, ...otherFindings])
+    },
+    sessionRounds: () => inputRoundsOf({ calls: [], server_requests: tap.outsideServerRequests() }, outsideAnswers, declared),
     timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },
     callToolRaw,
     callTool: async (name, args, signal) => outcomeOf(await callToolRaw(name, args, signal)),
     readResource: (uri, signal) =>
-      guard(`reading resource '${uri}'`, async () => {
+      readWindowed(`reading resource '${uri}'`, `resources/read ${uri}`, signal, async () => {
         const result = await client.readResource({ uri }, { ...requestOptions(signal), cacheMode: 'bypass' })
-        return { text: contentToText(result.contents.map((c) => ({ type: 'resource', resource: c }))), isError: false }
+        return contentToText(result.contents.map((c) => ({ type: 'resource', resource: c })))
       }),
     getPrompt: (name, args, signal) =>
-      guard(`getting prompt '${name}'`, async () => {
+      readWindowed(`getting prompt '${name}'`, `prompts/get ${name}`, signal, async () => {
         const result = await client.getPrompt({ name, arguments: args }, requestOptions(signal))
-        return { text: contentToText(result.messages.map((m) => m.content)), isError: false }
+        return contentToText(result.messages.map((m) => m.content))
       }),
     async close() {
       options.signal.removeEventListener('abort', onAbort)
@@ -296,12 +471,88 @@ async function openSession(
   }
 }
 
-/** What the model is shown for a raw answer: a JSON-RPC error as eval-action shows it, a result as its text. */
+/** What the model is shown for a raw answer: a JSON-RPC error as eval-action shows it, a result as its text; the call's input rounds with it. */
 export function outcomeOf(call: RawToolCall): CallOutcome {
-  if (call.response.kind === 'error') return { text: `MCP error ${call.response.error.code}: ${call.response.error.message}`, isError: true }
+  const rounds = call.input?.rounds.length ? { input_rounds: call.input.rounds } : {}
+  if (call.input?.failure) return { text: call.input.failure, isError: true, ...rounds }
+  if (call.response.kind === 'error') return { text: `MCP error ${call.response.error.code}: ${call.response.error.message}`, isError: true, ...rounds }
   const { result } = call.response
-  return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true }
+  return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true, ...rounds }
 }
+
+/**
+ * Why a call whose last answer was still input_required could not go on, as the model is shown
+ * it: too many rounds, a request for a capability this client did not declare, an answer that
+ * failed, or what the SDK said (a malformed input_required answer).
+ */
+export function inputFailure(rounds: InputRound[], thrown: unknown, maxRounds: number): string {
+  const mrtrRounds = rounds.filter((r) => r.via === 'input_required').length
+  if (codeOf(thrown) === SdkErrorCode.InputRequiredRoundsExceeded || thrown === undefined || mrtrRounds > maxRounds) return tooManyRounds(maxRounds)
+  const exchanges = rounds.at(-1)?.exchanges ?? []
+  const refused = exchanges.find((e) => e.answered_by === NOT_DECLARED_REFUSED)
+  if (refused) return `Error: the server asked for ${refused.method}, but this client did not declare ${inputKindOf(refused.method) ?? 'it'}`
+  if (exchanges.some((e) => e.answered_by === URL_MODE_REFUSED)) return 'Error: the server asked for a url-mode elicitation, but this client declared form mode only'
+  const failed = exchanges.find((e) => e.error !== null)
+  if (failed?.error) return `Error: the client could not answer the server's ${failed.method}: ${failed.error.message}`
+  return `Error: the server's input request could not be answered: ${describeError(thrown)}`
+}
+
+/** The isError text of a call whose server asked for input more than max_input_rounds times (MRTR and legacy alike). */
+export function tooManyRounds(maxRounds: number): string {
+  return `Error: the server asked for input more than ${maxRounds} times (max_input_rounds ${maxRounds})`
+}
+
+/** The answer to a legacy server request past max_input_rounds: refused with -32603. */
+function roundsRefusal(maxRounds: number): InputAnswer & { error: { code: number; message: string } } {
+  return {
+    error: { code: ProtocolErrorCode.InternalError, message: `no more input for this call: max_input_rounds (${maxRounds}) reached` },
+    answered_by: MAX_ROUNDS_REFUSED,
+    problem: null
+  }
+}
+
+/** The call open on a session: its tap window, what our handlers answered during it, and the signal that ends with it. */
+interface OpenCall {
+  window: TapWindow
+  answers: AnsweredInput[]
+  signal: AbortSignal
+}
+
+/** One windowed call: its value or what it threw, its frames and answers, and whether it timed out. */
+interface Windowed<T> {
+  value?: T
+  thrown?: unknown
+  frames: WindowFrames
+  answers: AnsweredInput[]
+  timedOut: boolean
+}
+
+/** The capabilities object a client declares for these kinds: elicitation as form (the bare `{}`). */
+function declaredCapabilities(kinds: readonly InputKind[]): ClientInputs['capabilities'] {
+  return Object.fromEntries(kinds.map((kind) => [kind, {}]))
+}
+
+function keepLast<T>(list: T[], item: T, limit: number): void {
+  list.push(item)
+  if (list.length > limit) list.shift()
+}
+
+function dedupe(findings: Observation[]): Observation[] {
+  const seen = new Set<string>()
+  return findings.filter((f) => {
+    const key = `${f.check}\u0000${f.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/** The SDK's per-leg timeout when the factory sets no requestTimeoutMs (and then a call has no deadline in all). */
+const DEFAULT_REQUEST_TIMEOUT_MS = 300_000
+
+/** How many answers outside any call, and findings outside the tool calls, a session keeps. */
+const OUTSIDE_ANSWERS = 20
+const OUTSIDE_FINDINGS = 20
 
 /** Accepts any structuredContent: the SDK's JSON Schema validator hook, switched off. */
 const ACCEPT_ANY_OUTPUT: jsonSchemaValidator = {
@@ -314,6 +565,15 @@ const ACCEPT_ANY_OUTPUT: jsonSchemaValidator = {
 /** A JSON-RPC error answered by the server: the model should see it, as eval-action does. */
 function isPeerError(error: unknown): boolean {
   return error instanceof Error && error.name === 'ProtocolError' && typeof (error as { code?: unknown }).code === 'number'
+}
+
+function codeOf(thrown: unknown): unknown {
+  return isObject(thrown) || thrown instanceof Error ? (thrown as { code?: unknown }).code : undefined
+}
+
+/** The SDK's own timeout (a leg, or the total budget of the call, ran out). */
+function isTimeout(thrown: unknown): boolean {
+  return codeOf(thrown) === SdkErrorCode.RequestTimeout
 }
 
 function describeError(error: unknown): string {

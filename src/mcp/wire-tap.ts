@@ -1,7 +1,11 @@
 import type { Transport } from '@modelcontextprotocol/client'
 import { isObject } from '../util/objects.js'
+import { inputKindOf } from './input-rounds.js'
 
-/** A tools/call as it went over the wire, with its answer once one came. */
+/** The methods whose result may be `input_required` (MCP 2026-07-28 §7): the calls a window records. */
+export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get'])
+
+/** A request we sent (a tools/call, resources/read or prompts/get leg), with its answer once one came. */
 export interface TappedCall {
   id: unknown
   request: Record<string, unknown>
@@ -9,17 +13,94 @@ export interface TappedCall {
   /** The JSON-RPC response object as received; undefined until it comes. */
   response?: Record<string, unknown>
   receivedAt?: number
+  /** The order of this frame among every frame the tap saw (send or receive). */
+  seq: number
 }
+
+/** A request the server sent us (a legacy server asking mid-call), with the reply we sent back. */
+export interface TappedServerRequest {
+  request: Record<string, unknown>
+  /** Our JSON-RPC response; undefined when we sent none (yet). */
+  reply?: Record<string, unknown>
+  seq: number
+  /** The seq of our reply; undefined when we sent none. */
+  replySeq?: number
+}
+
+/** Everything one window saw: our requests (every leg of a call) and the server's input requests to us. */
+export interface WindowFrames {
+  /** In the order sent; unanswered ones too. */
+  calls: TappedCall[]
+  /** In the order received: elicitation/create, sampling/createMessage and roots/list only (a ping is no input). */
+  server_requests: TappedServerRequest[]
+  /** Server input requests past the rounds the window keeps (TapWindowOptions.keepServerRounds): counted, not kept. Absent: none. */
+  server_requests_dropped?: number
+}
+
+/** How much of a call one window keeps. */
+export interface TapWindowOptions {
+  /**
+   * How many legacy rounds of server requests are kept (a new round starts with a request that
+   * comes after we replied to every earlier one); the requests of later rounds are only counted.
+   * Absent: all.
+   */
+  keepServerRounds?: number
+}
+
+/** A response frame with `resultType: "input_required"` to a method that may not answer one. */
+export interface MisplacedInputRequired {
+  method: string
+  request: Record<string, unknown>
+  response: Record<string, unknown>
+}
+
+/** One open window: `close` gives the answered calls (what the session reads its answer from), `closeFrames` everything. */
+export interface TapWindow {
+  close(): TappedCall[]
+  closeFrames(): WindowFrames
+  /**
+   * The legacy round (1-based) of the server request with this JSON-RPC id, while it awaits our
+   * reply (what a handler asks as it starts); undefined for any other id.
+   */
+  serverRound(id: unknown): number | undefined
+}
+
+/** One open window's state. */
+interface OpenWindow {
+  ids: unknown[]
+  serverRequests: TappedServerRequest[]
+  keepServerRounds: number
+  /** Legacy rounds so far, and the round of each server request still awaiting our reply, by id. */
+  rounds: number
+  awaiting: Map<unknown, number>
+  dropped: number
+}
+
+/** How many requests outside windows the tap remembers the method of, waiting for their answer. */
+const PENDING_LIMIT = 256
+/** How many misplaced input_required answers, and server requests outside windows, are kept. */
+const KEPT_LIMIT = 20
 
 /**
  * Watches a transport's frames without changing them: the SDK parses, strips (`resultType`) and
- * rejects (invalid content blocks) what a server sends, and the conformance checks on real calls
- * and the tool tests need the frames as they came. Only the tools/call exchanges of an open
- * window are kept, and only until the window closes, so a long run holds no history.
+ * rejects (invalid content blocks) what a server sends, and the conformance checks on real calls,
+ * the tool tests and the input rounds need the frames as they came. Within an open window it keeps
+ * every tools/call, resources/read and prompts/get leg with its answer, and every request the
+ * server sends with our reply, only until the window closes, so a long run holds no history.
+ * Outside windows it keeps only a few frames: answers that carry `input_required` where no method
+ * may (a list), and the server's input requests (a legacy server asking for roots as it starts).
+ * Server requests that ask no input (a ping) are not kept anywhere.
  */
 export class WireTap {
   private readonly calls = new Map<unknown, TappedCall>()
-  private readonly windows = new Set<unknown[]>()
+  private readonly windows = new Set<OpenWindow>()
+  /** Our requests outside windows (or of other methods), by id, until answered. */
+  private readonly pending = new Map<unknown, Record<string, unknown>>()
+  /** Server requests awaiting our reply, by id. */
+  private readonly awaitingReply = new Map<unknown, TappedServerRequest>()
+  private readonly misplaced: MisplacedInputRequired[] = []
+  private readonly outside: TappedServerRequest[] = []
+  private seq = 0
 
   /** The same transport, observed: `send` and `onmessage` pass through this tap. */
   wrap<T extends Transport>(transport: T): T {
@@ -55,36 +136,109 @@ export class WireTap {
   }
 
   /**
-   * Open a window around one call: every tools/call request sent until `close` belongs to it (more
-   * than one when an input_required answer makes the SDK retry with a new id). Calls on one
-   * session are sequential, so a window never holds another call's request.
+   * Open a window around one call: every tools/call, resources/read and prompts/get request sent
+   * until it closes belongs to it (more than one when an input_required answer makes the SDK retry
+   * with a new id), and so does every request the server sends meanwhile. Calls on one session are
+   * sequential, so a window never holds another call's frames.
    */
-  open(): { close(): TappedCall[] } {
-    const ids: unknown[] = []
-    this.windows.add(ids)
+  open(options: TapWindowOptions = {}): TapWindow {
+    const window: OpenWindow = { ids: [], serverRequests: [], keepServerRounds: options.keepServerRounds ?? Infinity, rounds: 0, awaiting: new Map(), dropped: 0 }
+    this.windows.add(window)
+    const end = (): WindowFrames => {
+      this.windows.delete(window)
+      // Unanswered ones are forgotten too: an answer that comes after its call gave up is not the next call's.
+      const calls = window.ids.flatMap((id) => this.calls.get(id) ?? [])
+      for (const id of window.ids) this.calls.delete(id)
+      for (const request of window.serverRequests) if (this.awaitingReply.get(request.request.id) === request) this.awaitingReply.delete(request.request.id)
+      return { calls, server_requests: window.serverRequests, ...(window.dropped ? { server_requests_dropped: window.dropped } : {}) }
+    }
     return {
-      close: () => {
-        this.windows.delete(ids)
-        // Unanswered ones are forgotten too: an answer that comes after its call gave up is not the next call's.
-        const mine = ids.flatMap((id) => this.calls.get(id) ?? [])
-        for (const id of ids) this.calls.delete(id)
-        return mine.filter((call) => call.response !== undefined)
-      }
+      close: () => end().calls.filter((call) => call.response !== undefined),
+      closeFrames: end,
+      serverRound: (id) => window.awaiting.get(id)
     }
   }
 
+  /** Answers with `input_required` to a method that may not send one, seen so far (at most 20). */
+  misplacedInputRequired(): MisplacedInputRequired[] {
+    return [...this.misplaced]
+  }
+
+  /** Requests the server sent outside any window (at most the last 20), with our replies. */
+  outsideServerRequests(): TappedServerRequest[] {
+    return [...this.outside]
+  }
+
   private sent(message: unknown): void {
-    if (this.windows.size === 0 || !isObject(message) || message.method !== 'tools/call' || message.id === undefined) return
-    this.calls.set(message.id, { id: message.id, request: message, sentAt: performance.now() })
-    for (const ids of this.windows) ids.push(message.id)
+    if (!isObject(message)) return
+    const seq = ++this.seq
+    if (typeof message.method === 'string') {
+      if (message.id === undefined) return
+      if (this.windows.size > 0 && INPUT_CAPABLE_METHODS.has(message.method)) {
+        this.calls.set(message.id, { id: message.id, request: message, sentAt: performance.now(), seq })
+        for (const window of this.windows) window.ids.push(message.id)
+        return
+      }
+      this.pending.set(message.id, message)
+      if (this.pending.size > PENDING_LIMIT) this.pending.delete(this.pending.keys().next().value)
+      return
+    }
+    // Our reply to a server request.
+    if (!('result' in message || 'error' in message)) return
+    for (const window of this.windows) window.awaiting.delete(message.id)
+    const request = this.awaitingReply.get(message.id)
+    if (!request) return
+    this.awaitingReply.delete(message.id)
+    request.reply = message
+    request.replySeq = seq
   }
 
   private received(message: unknown): void {
-    if (!isObject(message) || !('result' in message || 'error' in message)) return
+    if (!isObject(message)) return
+    const seq = ++this.seq
+    if (typeof message.method === 'string') {
+      // Notifications, and requests that ask no input (a ping): nothing to record.
+      if (message.id === undefined || inputKindOf(message.method) === null) return
+      const request: TappedServerRequest = { request: message, seq }
+      // A modern-era client drops server requests unanswered: the map must not grow with them.
+      this.awaitingReply.set(message.id, request)
+      if (this.awaitingReply.size > PENDING_LIMIT) this.awaitingReply.delete(this.awaitingReply.keys().next().value)
+      if (this.windows.size > 0) for (const window of this.windows) windowReceived(window, message.id, request)
+      else keep(this.outside, request)
+      return
+    }
+    if (!('result' in message || 'error' in message)) return
     const call = this.calls.get(message.id)
-    if (!call || call.response) return
-    call.response = message
-    call.receivedAt = performance.now()
+    if (call) {
+      if (call.response) return
+      call.response = message
+      call.receivedAt = performance.now()
+      return
+    }
+    const request = this.pending.get(message.id)
+    if (!request) return
+    this.pending.delete(message.id)
+    const method = String(request.method)
+    if (isObject(message.result) && message.result.resultType === 'input_required' && !INPUT_CAPABLE_METHODS.has(method)) {
+      keep(this.misplaced, { method, request, response: message })
+    }
   }
 }
 
+/**
+ * A server request inside a window: a new legacy round when we had replied to every earlier one
+ * (the grouping src/mcp/input-rounds.ts reads back), kept while its round is one the window keeps.
+ */
+function windowReceived(window: OpenWindow, id: unknown, request: TappedServerRequest): void {
+  if (window.awaiting.size === 0) window.rounds++
+  window.awaiting.set(id, window.rounds)
+  // A server that never waits for our replies must not grow the map: its rounds are long past the cap.
+  if (window.awaiting.size > PENDING_LIMIT) window.awaiting.delete(window.awaiting.keys().next().value)
+  if (window.rounds <= window.keepServerRounds) window.serverRequests.push(request)
+  else window.dropped++
+}
+
+function keep<T>(list: T[], item: T): void {
+  list.push(item)
+  if (list.length > KEPT_LIMIT) list.shift()
+}

@@ -30,6 +30,8 @@ export function wrapSession(session: McpSession, overrides: Partial<Pick<McpSess
     readResource: (uri, signal) => session.readResource(uri, signal),
     getPrompt: (name, args, signal) => session.getPrompt(name, args, signal),
     stderrTail: () => session.stderrTail(),
+    sessionFindings: () => session.sessionFindings(),
+    sessionRounds: () => session.sessionRounds(),
     close: () => session.close()
   }
   // Accessors copy as accessors: a getter among the overrides stays live.

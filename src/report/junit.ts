@@ -1,6 +1,7 @@
 import type { CheckResult } from '../conformance/types.js'
 import type { AssertionCheck, BudgetCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
+import { endedWords, stopWords, turnChecked, turnJudgeWords } from './dialogue.js'
 import { unreachableReason } from './headline.js'
 import { formatPercent } from './numbers.js'
 import { failureReasons } from './reasons.js'
@@ -153,11 +154,27 @@ function budgetsSuite(doc: ResultsDocument): Suite | null {
 /** A single run that did not pass: an error, or a failure that says what failed. */
 function runOutcome(run: RunResult): string {
   if (run.status === 'error' && run.error) {
-    const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n')
+    // A conversation's turns, and how it stopped, after the error.
+    const dialogue = run.dialogue ? `\n\n${dialogueDetails(run).join('\n').trimEnd()}` : ''
+    const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n') + dialogue
     return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${text(details)}</error>`
   }
   const reasons = failureReasons(run)
-  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`
+  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', ...dialogueDetails(run), `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`
+}
+
+/** A multi-turn run's turns, one block each (verdict, user message, answer), and how the dialogue ended; nothing for a single-turn run. */
+function dialogueDetails(run: RunResult): string[] {
+  const dialogue = run.dialogue
+  if (!dialogue) return []
+  const lines = [`dialogue (${dialogue.kind === 'simulated' ? `simulated user ${dialogue.user_model ?? ''}`.trim() : 'scripted turns'}): ${endedWords(dialogue)}`]
+  for (const turn of dialogue.turns) {
+    const judged = turnJudgeWords(turn.judge)
+    const verdict = [...(turnChecked(run, turn) ? [turn.passed ? 'passed' : 'failed'] : []), ...(judged ? [judged] : []), `${turn.calls} tool call${turn.calls === 1 ? '' : 's'}`]
+    lines.push(`turn ${turn.index}${turn.simulated ? ' (simulated)' : ''}: ${verdict.join(', ')}`)
+    lines.push(`  user: ${turn.user}`, `  answer: ${turn.final_output ?? `(none: ${stopWords(turn.stop_reason)})`}`)
+  }
+  return [...lines, '']
 }
 
 function suite(name: string, cases: string[], seconds: number): Suite {

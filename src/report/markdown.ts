@@ -2,8 +2,10 @@ import type { Json } from '../config/types.js'
 import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDocument, RunResult, TelemetrySection } from '../results/types.js'
 import { renderRegressions, renderWhatChanged } from './changes.js'
 import { renderConformance } from './conformance.js'
+import { dialogueSection } from './dialogue.js'
 import { renderFailures } from './failures.js'
 import { headerLine, unreachableReason } from './headline.js'
+import { inputsSection } from './input-rounds.js'
 import { renderMatrix } from './matrix.js'
 import { METRIC_LABELS } from './metric-labels.js'
 import { formatTimestamp } from './timestamp.js'
@@ -206,6 +208,7 @@ function toolsCell(run: RunResult): string {
 }
 
 function runDetails(run: RunResult): string[] {
+  const dialogue = run.dialogue ?? null
   const score = run.metrics[0]?.score ?? null
   const pct = run.status === 'skipped' ? 'skipped: budget' : score === null ? 'N/A' : `${formatPercent(score)}%`
   const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'skipped' ? SKIPPED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
@@ -214,10 +217,8 @@ function runDetails(run: RunResult): string[] {
     `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
     '',
     ...traceLine(run),
-    '##### Query',
-    '',
-    blockquote(run.input),
-    ''
+    // A conversation's turns show every user message; a simulated user's case prompt is its goal.
+    ...(!dialogue ? ['##### Query', '', blockquote(run.input), ''] : dialogue.kind === 'simulated' ? ['##### Goal (simulated user)', '', blockquote(run.input), ''] : [])
   ]
   if (run.status === 'skipped') {
     out.push('##### Skipped: budget', '', `Never started: ${escapeMarkdown((run.skipped?.detail ?? 'the spend reached max_cost_usd').replace(/\.$/, ''))}.`, '', '</details>')
@@ -228,16 +229,22 @@ function runDetails(run: RunResult): string[] {
     out.push(`##### Error (${run.error.stage})`, '', blockquote(run.error.message), '')
     if (run.error.stderr_tail) out.push('Server stderr (last lines):', '', codeBlock(truncateText(run.error.stderr_tail, OUTPUT_LIMIT)), '')
   }
-  out.push('##### Final answer', '')
-  if (run.final_output !== null && run.final_output !== '') out.push(blockquote(truncateText(run.final_output, ANSWER_LIMIT)), '')
-  else out.push(`_${run.stop_reason === 'max_steps' ? 'No final answer: the model used every LLM call it was allowed.' : 'No final answer.'}_`, '')
-
   const judge = run.judge
   const thresholdNote = `threshold ${formatPercent(run.threshold)}%${judge?.scoring_mode ? `, ${judge.scoring_mode} scoring` : ''}`
-  out.push(`##### Judge — ${pct} (${thresholdNote})`, '', blockquote(run.metrics[0]?.reason || 'No judge comment'), '')
+  if (dialogue) {
+    // Each turn shows its answer and its judge; the overall rubric, when the case has one, judged the whole dialogue.
+    out.push(...dialogueSection(run))
+    if (judge) out.push(`##### Judge (whole dialogue) — ${pct} (${thresholdNote})`, '', blockquote(run.metrics[0]?.reason || 'No judge comment'), '')
+  } else {
+    out.push('##### Final answer', '')
+    if (run.final_output !== null && run.final_output !== '') out.push(blockquote(truncateText(run.final_output, ANSWER_LIMIT)), '')
+    else out.push(`_${run.stop_reason === 'max_steps' ? 'No final answer: the model used every LLM call it was allowed.' : 'No final answer.'}_`, '')
+    out.push(`##### Judge — ${pct} (${thresholdNote})`, '', blockquote(run.metrics[0]?.reason || 'No judge comment'), '')
+  }
 
+  const whole = dialogue ? ' (whole conversation)' : ''
   if (run.tool_assertions.checks.length > 0) {
-    out.push(`##### Tool Assertions ${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
+    out.push(`##### Tool Assertions${whole} ${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
     for (const check of run.tool_assertions.checks) {
       const expected = check.expected_args
         ? ` (expected ${Object.entries(check.expected_args)
@@ -253,10 +260,12 @@ function runDetails(run: RunResult): string[] {
     out.push('')
   }
   if (run.golden_assertions && run.golden_assertions.checks.length > 0) {
-    out.push(`##### Golden checks ${run.golden_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
+    out.push(`##### Golden checks${whole} ${run.golden_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
     for (const check of run.golden_assertions.checks) out.push(`- ${check.passed ? PASS_BADGE : FAIL_BADGE} ${codeSpan(check.check)} — ${escapeMarkdown(check.reason)}`)
     out.push('')
   }
+  // A conversation shows each call's rounds under its turn.
+  out.push(...inputsSection(run, !dialogue))
   const invalid = run.tool_calls.filter((c) => c.schema_valid === false)
   if (invalid.length > 0) {
     out.push(`##### Arguments outside the tool's inputSchema (${invalid.length})`, '')
@@ -278,7 +287,7 @@ function conversation(entries: ConversationEntry[]): string[] {
   const out = ['<details><summary>Conversation</summary>', '']
   const paired = new Set<number>()
   entries.forEach((entry, i) => {
-    if (entry.role === 'user') out.push('**User**', '', blockquote(entry.content), '')
+    if (entry.role === 'user') out.push(`**User**${entry.turn === undefined ? '' : ` · turn ${entry.turn}`}${entry.simulated ? ' · simulated' : ''}`, '', blockquote(entry.content), '')
     else if (entry.role === 'assistant') {
       if (entry.content) out.push('**Assistant**', '', blockquote(truncateText(entry.content, ANSWER_LIMIT)), '')
       for (const call of entry.tool_calls ?? []) {

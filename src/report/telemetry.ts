@@ -237,7 +237,7 @@ const p50p95 = (d: Distribution, format: (n: number | null) => string) => (d.sam
 /** Runs, run and turn time, tool calls, tokens in and out, the agent's cost and the judge's, per model (or model × prompt). */
 function modelDetailTable(list: ModelTelemetry[], withPrompt: boolean): string[] {
   if (list.length === 0) return []
-  const headers = ['Model', ...(withPrompt ? ['Prompt'] : []), 'Runs', 'Run p50 / p95', 'Turn p50 / p95', 'Tool calls / run', 'Input tokens p50 / p95', 'Output tokens p50 / p95', 'Agent cost p95 / run', 'Agent cost', 'Judge tokens', 'Judge cost']
+  const headers = ['Model', ...(withPrompt ? ['Prompt'] : []), 'Runs', 'Run p50 / p95', 'LLM call p50 / p95', 'Tool calls / run', 'Input tokens p50 / p95', 'Output tokens p50 / p95', 'Agent cost p95 / run', 'Agent cost', 'Judge tokens', 'Judge cost']
   const rows = list.map((m) => {
     const started = m.runs > 0
     const cells = [
@@ -307,9 +307,11 @@ function timeLines(doc: ResultsDocument, section: TelemetrySection): string[] {
   const o = section.overall
   const started = section.models.reduce((n, m) => n + m.runs, 0)
   const concurrency = doc.config?.concurrency ?? 1
+  // A simulated user is an LLM too: its time is the model's share, not the harness's.
+  const model = doc.runs.some((r) => r.dialogue?.user_latency_ms) ? 'the models (the simulated user included)' : 'the model'
   return [
     `- **Wall clock:** ${seconds(o.wall_s)} for the whole evaluation`,
-    `- **Agent loop:** ${seconds(o.runs_s)} summed over ${count(started, 'run')} — the model ${seconds(o.llm_s)}${shareOf(o.llm_s, o.runs_s)}, the tools ${seconds(o.tool_s)}${shareOf(o.tool_s, o.runs_s)}, the harness (the rest) ${seconds(o.harness_s)}${shareOf(o.harness_s, o.runs_s)}`,
+    `- **Agent loop:** ${seconds(o.runs_s)} summed over ${count(started, 'run')} — ${model} ${seconds(o.llm_s)}${shareOf(o.llm_s, o.runs_s)}, the tools ${seconds(o.tool_s)}${shareOf(o.tool_s, o.runs_s)}, the harness (the rest) ${seconds(o.harness_s)}${shareOf(o.harness_s, o.runs_s)}`,
     `- **Server start-up:** ${seconds(o.server_start_s)} summed (spawn or connect, handshake, listing) · **Judge:** ${seconds(o.judge_s)} summed`,
     '',
     `_Sums over runs overlap when runs are concurrent${concurrency > 1 ? ` (concurrency ${concurrency})` : ''}: they can exceed the wall clock._`,

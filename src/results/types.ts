@@ -1,4 +1,4 @@
-import type { AttackVector, Budgets, FaultKind, Json, Pricing, RecoveryKind } from '../config/types.js'
+import type { AttackVector, Budgets, FaultKind, InputKind, Json, Pricing, RecoveryKind } from '../config/types.js'
 import type { FailOn } from '../conformance/run.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
@@ -9,6 +9,8 @@ import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
 /**
+ * 6: conversations and server input — `dialogue` and `inputs` on runs, `input_rounds` on tool
+ * calls, `purpose` on LLM calls, `simulated` and `turn` on conversation entries.
  * 5: Layer 3 — `telemetry`, `trace_id` and `skipped` on runs, `span_id` on tool calls, `cached` on
  * LLM calls, `latency_ms` on the judge, `gate.trends`, `changes.models` and `changes.tool_latency`,
  * `config.budgets` and `config.pricing`, and the run status `skipped`.
@@ -17,7 +19,7 @@ import type { ToolAssertions } from '../scoring/tool-assertions.js'
  * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
  * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
  */
-export const RESULTS_VERSION = 5
+export const RESULTS_VERSION = 6
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
@@ -26,6 +28,10 @@ export interface ConversationEntry {
   content: string
   tool_calls?: { name: string; args: Record<string, Json> }[]
   tool_name?: string
+  /** Ours: a multi-turn run's turn (1-based) this entry belongs to. */
+  turn?: number
+  /** Ours: a user message written by the simulated user. */
+  simulated?: true
 }
 
 export interface MetricResult {
@@ -51,6 +57,110 @@ export interface ToolCallResult {
   injected?: InjectionRecord
   /** Layer 3: this call's span, the parent id of the `traceparent` the server was sent. */
   span_id?: string
+  /** What the server asked the client during this call (MRTR rounds, or legacy server requests), in order. */
+  input_rounds?: InputRound[]
+}
+
+/** One question the server asked the client, and our answer. */
+export interface InputExchange {
+  /** input_required: the key in `inputRequests`; a legacy server request: its JSON-RPC id. */
+  key: string
+  /** `elicitation/create`, `sampling/createMessage`, `roots/list`, or whatever the server asked. */
+  method: string
+  /** What it asked: the elicitation's message, the sampling request's last message (cut to 500 characters). */
+  summary: string
+  /** The request's params as sent (redacted; strings cut to 2,000 characters). */
+  params: Json
+  /** What we answered: the result object, or null when we answered with an error. */
+  response: Json | null
+  /** Our JSON-RPC error instead of a result (legacy: a method we do not answer). */
+  error: { code: number; message: string } | null
+  /**
+   * How it was answered, in a phrase: "rule 1 (match 'address'): accept", "no rule matched:
+   * declined", "the model under test (openai/gpt-4o)", "the case's text", "the case's roots",
+   * "not declared: refused", "max_input_rounds reached: refused", "url mode not declared: refused".
+   */
+  answered_by: string
+  /** A configuration problem found while answering (accepted content that fails the requested schema); null when none. */
+  problem: string | null
+}
+
+/** One round of a call: the server asked (input_required or server requests), we answered, and the call went on. */
+export interface InputRound {
+  /** 1-based, within its call. */
+  round: number
+  via: 'input_required' | 'server_request'
+  /** input_required: the JSON-RPC id of the request that was answered with input_required; null for server requests. */
+  request_id: string | number | null
+  /** input_required: the id of the retry that carried our inputResponses; null when there was none (the rounds ran out, the call failed). */
+  retry_id: string | number | null
+  /** input_required: the requestState the server sent (cut to 200 characters); null when it sent none. */
+  request_state: string | null
+  /** Whether the retry echoed requestState byte for byte (and omitted it when none was given); null when there was no retry. */
+  request_state_echoed: boolean | null
+  exchanges: InputExchange[]
+}
+
+/** A run's input requests against what its case expected. */
+export interface InputsVerdict {
+  /** The client capabilities this run declared. */
+  declared: InputKind[]
+  /** expect_input_requests. */
+  expected: InputKind[]
+  /** What the server asked for over the whole run, in the order first asked. */
+  asked: InputKind[]
+  /** Rounds over every call. */
+  rounds: number
+  /** Elicitations no rule matched (declined). */
+  unmatched: number
+  passed: boolean
+  /** Why it failed: an expected request never came, content that fails the requested schema, too many rounds. Empty when it passed. */
+  reasons: string[]
+  /** What the server asked outside any tool call (server-filesystem lists the roots as it starts); counted in `asked` and `rounds`. */
+  outside_calls: InputRound[]
+}
+
+/** One user turn of a multi-turn run, with its own assertions and verdict. */
+export interface TurnResult {
+  /** 1-based. */
+  index: number
+  user: string
+  /** Written by the simulated user. */
+  simulated: boolean
+  final_output: string | null
+  stop_reason: 'final_answer' | 'max_steps' | 'error' | 'cancelled'
+  /** This turn's calls are `tool_calls[first_call .. first_call + calls)` of the run. */
+  first_call: number
+  calls: number
+  /** Agent LLM calls of this turn (max_steps applies per turn). */
+  llm_calls: number
+  /** Null when the turn sets no required_tools. */
+  tool_assertions: ToolAssertions | null
+  /** Null when the turn sets no golden-set key (or it did not finish). */
+  golden_assertions: GoldenAssertions | null
+  /** The turn's rubric verdict (the judge saw the dialogue up to this turn); null when the turn has no rubric or was not judged. */
+  judge: JudgeDetails | null
+  passed: boolean
+}
+
+/** How a multi-turn run went, turn by turn. */
+export interface DialogueResult {
+  kind: 'turns' | 'simulated'
+  turns: TurnResult[]
+  /**
+   * Why the dialogue ended: `script_done` (every scripted turn ran), `goal_reached` (the simulated
+   * user said so), `stop_when` (the answer matched), `max_turns`, or `stopped` (a turn ended
+   * without a final answer: an error, max_steps, a cancel; or the simulated user failed to write
+   * the next message).
+   */
+  ended: 'script_done' | 'goal_reached' | 'stop_when' | 'max_turns' | 'stopped'
+  /** The simulated user's model and what it spent (counted with the judge's); null for scripted turns. */
+  user_model: string | null
+  user_usage: TokenUsage | null
+  /** How long the simulated user's LLM calls took, summed (ms); null for scripted turns. */
+  user_latency_ms: number | null
+  /** Every turn passed (the overall rubric is the run's judge). */
+  turns_passed: boolean
 }
 
 /** A fault as it was injected into one call. */
@@ -186,6 +296,8 @@ export interface LlmCallResult {
   usage: TokenUsage | null
   /** Replayed from the record-and-replay cache: nothing was spent on it (its usage is what it cost when recorded). */
   cached?: boolean
+  /** `sampling`: the model under test answering a server's sampling request (not an agent step). */
+  purpose?: 'sampling'
 }
 
 /** When a run was cancelled and what it was waiting for at that moment. */
@@ -217,6 +329,8 @@ export interface ObservedCalls {
   /** Tool results checked. */
   calls: number
   findings: Observation[]
+  /** Calls during which the server asked the client for input (MRTR rounds or server requests); the input checks skip when it is 0. Absent before version 6. */
+  asked?: number
 }
 
 /** One run. eval-action's fields first, in its order; ours after. */
@@ -270,6 +384,10 @@ export interface RunResult {
   trace_id: string | null
   /** Set when the run never started (status `skipped`). */
   skipped: RunSkip | null
+  /** A multi-turn run's turns; null for a single-turn case. */
+  dialogue: DialogueResult | null
+  /** What the server asked the client, against expect_input_requests; null when the case answers nothing. */
+  inputs: InputsVerdict | null
 }
 
 export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'

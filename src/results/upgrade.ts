@@ -4,7 +4,7 @@ import { summarizeTelemetry } from '../telemetry/summarize.js'
 import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult, type Summary, type TelemetrySection } from './types.js'
 
 /** The versions a baseline or `report --from` may be: the current one and every one before. */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, RESULTS_VERSION]
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, RESULTS_VERSION]
 
 /**
  * A saved results document as the current version holds it, or null when it is not one we can
@@ -12,7 +12,8 @@ export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, RESULTS_VERSION
  * versions 1 and 2 had no tool tests, no `observed` on runs and no `conformance.unreachable`;
  * versions 1 to 3 had no Layer 2 (faults, attacks, their verdicts and summary); versions 1 to 4
  * had no Layer 3: their telemetry is computed here from their runs (no budgets, no pricing), so an
- * older baseline still serves the trend budgets.
+ * older baseline still serves the trend budgets; versions 1 to 5 had no conversations and no
+ * server input (their runs get `dialogue` and `inputs` null; version 5 keeps its telemetry).
  */
 export function upgradeDocument(data: unknown): ResultsDocument | null {
   const doc = data as Partial<ResultsDocument> | null
@@ -47,6 +48,7 @@ export function upgradeDocument(data: unknown): ResultsDocument | null {
     tool_tests,
     telemetry: null
   }
+  if (version === 5) return { ...upgraded, telemetry: doc.telemetry ?? null }
   return { ...upgraded, telemetry: doc.fatal_error ? null : telemetryOf(upgraded) }
 }
 
@@ -60,7 +62,7 @@ export function upgradeConfig(config: ResultsConfig): ResultsConfig {
   }
 }
 
-/** A run as this version holds it: what later layers added, empty (also for runs read from an older journal). */
+/** A run as this version holds it: what later versions added, empty (also for runs read from an older journal). */
 export function upgradeRun(run: RunResult): RunResult {
   return {
     ...run,
@@ -72,7 +74,9 @@ export function upgradeRun(run: RunResult): RunResult {
     llm_calls: Array.isArray(run.llm_calls) ? run.llm_calls : [],
     judge: run.judge ? { ...run.judge, latency_ms: run.judge.latency_ms ?? null } : null,
     trace_id: run.trace_id ?? null,
-    skipped: run.skipped ?? null
+    skipped: run.skipped ?? null,
+    dialogue: run.dialogue ?? null,
+    inputs: run.inputs ?? null
   }
 }
 
@@ -104,5 +108,5 @@ function judgeOverhead(summary: Summary, runs: RunResult[]): TokenUsage {
   return overhead
 }
 
-/** "1, 2, 3, 4 or 5", for messages. */
+/** "1, 2, 3, 4, 5 or 6", for messages. */
 export const READABLE_VERSIONS_TEXT = `${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`

@@ -2,6 +2,7 @@ import type { Pricing } from '../config/types.js'
 import type { ChatClient, ChatResponse } from '../llm/chat.js'
 import type { RunResult } from '../results/types.js'
 import { callCost, roundUsd } from './cost.js'
+import { judgeSideUsage } from '../aggregate/summarize.js'
 import { usd } from './budgets.js'
 
 /** What the evaluation has spent so far, for max_cost_usd enforced while running. */
@@ -51,14 +52,14 @@ export function meteredClient(client: ChatClient, meter: Pick<SpendMeter, 'obser
 
 /**
  * What some finished runs spent, as the meter would have counted it: each agent call's known cost
- * (a replayed one spends nothing) and the judge's, priced at its model. A resumed attempt starts
+ * (a replayed one spends nothing) and the judge side's (turn judges and a simulated user included), each priced at its model. A resumed attempt starts
  * its meter from the runs it reuses, since the document's max_cost_usd check counts them too.
  */
 export function spentBy(runs: readonly RunResult[], pricing: Pricing, judgeModel: string): number {
   let spent = 0
   for (const run of runs) {
     for (const call of run.llm_calls) if (!call.cached) spent += callCost(run.model, call.usage, pricing).usd ?? 0
-    if (run.judge) spent += callCost(run.judge.model || judgeModel, run.judge.usage, pricing).usd ?? 0
+    for (const side of judgeSideUsage(run, judgeModel)) spent += callCost(side.model, side.usage, pricing).usd ?? 0
   }
   return roundUsd(spent)
 }

@@ -1,5 +1,6 @@
 import { reachedServer } from '../agent/run-agent.js'
 import type { Budgets, Pricing } from '../config/types.js'
+import { judgeSideUsage } from '../aggregate/summarize.js'
 import type { CacheStats } from '../llm/cache.js'
 import type { TokenUsage } from '../llm/chat.js'
 import type { CostSources, ModelTelemetry, RunResult, TelemetrySection, TokenTotals, ToolTelemetry, ToolTestsSection } from '../results/types.js'
@@ -31,6 +32,12 @@ export interface TelemetryInput {
  *   its latency is ours. A result an attack rewrote (tool_output) keeps its latency but stays out
  *   of `result_bytes`, since the bytes are partly ours.
  * - Models: over the runs that started (not skipped, and their server came up).
+ * - The judge side of a run is its judge, each turn's judge and the simulated user, each priced
+ *   at its own model (judgeSideUsage); the simulated user's time is the run's, not the judge's:
+ *   it counts in `llm_s` (it is an LLM), never in the harness's share.
+ * - A sampling answer (`purpose: 'sampling'`) is written while a tool call waits for it: its time
+ *   is in that call's latency, so it stays out of `llm_s` and `turn_ms`; its tokens and cost are
+ *   the agent's.
  * - Cached (replayed) agent calls count in tokens and cost (what they cost when recorded) but not
  *   in `turn_ms`, and not in `spent_usd`.
  * - `spent_usd` is the total less the replayed agent calls' cost, less the judge's replayed share:
@@ -43,8 +50,8 @@ export function summarizeTelemetry(input: TelemetryInput): TelemetrySection {
   const sources = new CostTally()
   const agentCosts = new Map<RunResult, CallCost[]>()
   for (const run of runs) agentCosts.set(run, run.llm_calls.map((call) => sources.add(run.model, callCost(run.model, call.usage, pricing))))
-  const judgeCosts = new Map<RunResult, CallCost | null>()
-  for (const run of runs) judgeCosts.set(run, run.judge ? sources.addUsage(run.judge.model || input.judge_model, run.judge.usage, pricing) : null)
+  const judgeCosts = new Map<RunResult, (CallCost | null)[]>()
+  for (const run of runs) judgeCosts.set(run, judgeSideUsage(run, input.judge_model).map((spent) => sources.addUsage(spent.model, spent.usage, pricing)))
   const overheadCost = sources.addUsage(input.judge_model, input.overhead, pricing)
 
   const context: ModelContext = { agentCosts, judgeCosts }
@@ -66,7 +73,8 @@ const hasStarted = (run: RunResult): boolean => run.status !== 'skipped' && run.
 
 interface ModelContext {
   agentCosts: Map<RunResult, CallCost[]>
-  judgeCosts: Map<RunResult, CallCost | null>
+  /** Each run's judge-side costs (judgeSideUsage), in its order. */
+  judgeCosts: Map<RunResult, (CallCost | null)[]>
 }
 
 /** One model (prompt null) or one model × system prompt, over the runs of it that started. */
@@ -77,13 +85,13 @@ function modelTelemetry(model: string, prompt: string | null, runs: RunResult[],
   const runCosts = runs.map((r) => sumCosts(context.agentCosts.get(r)!.map((c) => c.usd)))
   const known = runCosts.every((c) => c !== null) ? (runCosts as number[]) : null
   const judge = emptyTotals()
-  for (const run of runs) if (run.judge) addTotals(judge, run.judge.usage)
+  for (const run of runs) for (const spent of judgeSideUsage(run, '')) addTotals(judge, spent.usage)
   return {
     model,
     prompt_name: prompt,
     runs: runs.length,
     run_s: distribution(runs.map((r) => r.duration_s)),
-    turn_ms: distribution(runs.flatMap((r) => r.llm_calls.filter((c) => !c.cached).map((c) => c.latency_ms))),
+    turn_ms: distribution(runs.flatMap((r) => agentSteps(r).filter((c) => !c.cached).map((c) => c.latency_ms))),
     tool_calls_per_run: runs.length ? round2(sumOf(runs, (r) => r.tool_calls.length) / runs.length) : null,
     input_tokens: { ...distribution(inputs), total: sumOf(inputs, (n) => n) },
     output_tokens: { ...distribution(outputs), total: sumOf(outputs, (n) => n) },
@@ -94,23 +102,23 @@ function modelTelemetry(model: string, prompt: string | null, runs: RunResult[],
       max_per_run: known && known.length ? Math.max(...known) : null,
       total: known ? roundUsd(sumOf(known, (c) => c)) : null
     },
-    judge: { tokens: judge, cost_usd: sumCosts(runs.map((r) => costOf(context.judgeCosts.get(r)))) }
+    judge: { tokens: judge, cost_usd: sumCosts(runs.flatMap((r) => context.judgeCosts.get(r)!.map(costOf))) }
   }
 }
 
 /** The whole evaluation: where the time went (summed over runs), tokens, cost and what the cache saved. */
-function overall(input: TelemetryInput, agentCosts: Map<RunResult, CallCost[]>, judgeCosts: Map<RunResult, CallCost | null>, overheadCost: CallCost | null): TelemetrySection['overall'] {
+function overall(input: TelemetryInput, agentCosts: Map<RunResult, CallCost[]>, judgeCosts: Map<RunResult, (CallCost | null)[]>, overheadCost: CallCost | null): TelemetrySection['overall'] {
   const { runs } = input
   const runsS = round2(sumOf(runs, (r) => r.duration_s))
-  const llmS = round2(sumOf(runs, (r) => sumOf(r.llm_calls, (c) => c.latency_ms)) / 1000)
+  const llmS = round2(sumOf(runs, (r) => sumOf(agentSteps(r), (c) => c.latency_ms) + (r.dialogue?.user_latency_ms ?? 0)) / 1000)
   const toolS = round2(sumOf(runs, (r) => sumOf(r.tool_calls, (c) => c.latency_ms)) / 1000)
   const agent = emptyTotals()
   for (const run of runs) for (const call of run.llm_calls) addTotals(agent, call.usage)
   const judge = emptyTotals()
-  for (const run of runs) if (run.judge) addTotals(judge, run.judge.usage)
+  for (const run of runs) for (const spent of judgeSideUsage(run, '')) addTotals(judge, spent.usage)
   addTotals(judge, input.overhead)
   const agentCost = sumCosts([...agentCosts.values()].flatMap((costs) => costs.map((c) => c.usd)))
-  const judgeCost = sumCosts([...[...judgeCosts.values()].map(costOf), costOf(overheadCost)])
+  const judgeCost = sumCosts([...[...judgeCosts.values()].flatMap((costs) => costs.map(costOf)), costOf(overheadCost)])
   const total = agentCost === null || judgeCost === null ? null : roundUsd(agentCost + judgeCost)
   return {
     wall_s: round2(input.wall_s),
@@ -119,7 +127,7 @@ function overall(input: TelemetryInput, agentCosts: Map<RunResult, CallCost[]>, 
     tool_s: toolS,
     harness_s: round2(Math.max(0, runsS - llmS - toolS)),
     server_start_s: round2(sumOf(runs, (r) => (r.server.connect_ms ?? 0) + (r.server.list_ms ?? 0)) / 1000),
-    judge_s: round2(sumOf(runs, (r) => r.judge?.latency_ms ?? 0) / 1000),
+    judge_s: round2(sumOf(runs, (r) => sumOf(judgeSideUsage(r, ''), (spent) => spent.latency_ms ?? 0)) / 1000),
     tokens: { agent, judge, total: agent.total + judge.total },
     cost_usd: { agent: agentCost, judge: judgeCost, total },
     spent_usd: spentUsd(total, runs, agentCosts, input.cache),
@@ -211,6 +219,9 @@ function groupBy(runs: RunResult[], key: (run: RunResult) => string[]): [string[
   }
   return [...groups.values()]
 }
+
+/** A run's LLM calls that are the agent's own steps: not its sampling answers, whose time is inside a tool call's. */
+const agentSteps = (run: RunResult): RunResult['llm_calls'] => run.llm_calls.filter((c) => c.purpose !== 'sampling')
 
 /** A call's cost; no call at all (null) costs nothing. */
 const costOf = (cost: CallCost | null | undefined): number | null => (cost ? cost.usd : 0)

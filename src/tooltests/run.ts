@@ -1,5 +1,5 @@
 import type { Json, ToolTest } from '../config/types.js'
-import { watchSession } from '../conformance/observe-session.js'
+import { askedDuring, watchSession } from '../conformance/observe-session.js'
 import { cancellationOf } from '../execute/cancellation.js'
 import { ServerError, type McpSession, type RawToolCall, type SessionFactory } from '../mcp/session.js'
 import type { AssertionCheck, StepResponse, ToolTestAttempt, ToolTestResult, ToolTestStatus, ToolTestStepResult } from '../results/types.js'
@@ -156,7 +156,7 @@ async function runStep(
     checks: redactDeep(checks, settings.secrets),
     captured: redactDeep(captured, settings.secrets),
     passed: checks.every((c) => c.passed),
-    observed: { calls: 1, findings: redactDeep(findings, settings.secrets) }
+    observed: { calls: 1, findings: redactDeep(findings, settings.secrets), asked: askedDuring(call) ? 1 : 0 }
   }
   return { result, values: captured }
 }
