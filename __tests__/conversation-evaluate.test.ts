@@ -105,12 +105,14 @@ describe('roots', () => {
   test('server-filesystem started with no directory argument: server_config roots let it list and read a temp directory, and expect_input_requests sees the roots it asked for as it started', async () => {
     const work = realpathSync(mkdtempSync(join(tmpdir(), 'roots-work-')))
     writeFileSync(join(work, 'notes.txt'), 'the launch code is blue\n')
-    const brain = await startScriptedLlm(
-      scriptedBrain(
-        { 'notes file': { turns: [[{ name: 'read_text_file', args: { path: join(work, 'notes.txt') } }]], answer: (r) => `The notes say: ${r[0]}` } },
-        (answer) => (answer.includes('the launch code is blue') ? 9 : 1)
-      )
+    const respond = scriptedBrain(
+      { 'notes file': { turns: [[{ name: 'read_text_file', args: { path: join(work, 'notes.txt') } }]], answer: (r) => `The notes say: ${r[0]}` } },
+      (answer) => (answer.includes('the launch code is blue') ? 9 : 1)
     )
+    // The server asks for the roots once initialized and takes them in a moment later: this model
+    // answers at once (as a replayed answer would), so the session must wait for it, or the
+    // first call is refused ("Access denied").
+    const brain = await startScriptedLlm(respond)
     try {
       const dir = mkdtempSync(join(tmpdir(), 'roots-'))
       writeFileSync(

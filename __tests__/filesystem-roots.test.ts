@@ -25,15 +25,22 @@ function workspace(): string {
   return dir
 }
 
-/** A call, after the server has taken the roots in: it asks for them once initialized, while we list its tools. */
-async function callWhenReady(session: McpSession, name: string, args: Record<string, unknown>) {
-  const signal = new AbortController().signal
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await session.callTool(name, args, signal)
-    if (!outcome.isError || attempt >= 20) return outcome
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+/** A call made at once: the session waits, as it opens, until the server has taken in the roots it asked for as it started. */
+const callNow = (session: McpSession, name: string, args: Record<string, unknown>) => session.callTool(name, args, new AbortController().signal)
+
+describe('a server that asks for the roots as it starts', () => {
+  test('takes our answer in a moment later: the session waits for that, so the first call, made at once, sees them', async () => {
+    const slow: ServerConfig = { kind: 'stdio', command: process.execPath, args: [require.resolve('../__fixtures__/servers/legacy-input-server.mjs'), 'ROOTS_AT_START=60'], env: {} }
+    const inputs = prepareInputs(null, ['file:///workspace'], noLlm)
+    const session = await createSessionFactory(slow, { probeTimeoutMs: 3000 }).open(new AbortController().signal, { inputs: inputs.client })
+    try {
+      expect(await callNow(session, 'workspace_roots', {})).toMatchObject({ isError: false, text: 'Roots: file:///workspace' })
+      expect(session.timings.list_ms).toBeGreaterThanOrEqual(60)
+    } finally {
+      await session.close()
+    }
+  })
+})
 
 describe('server-filesystem with roots and no directory argument', () => {
   test("the server_config's roots are listed to it, and it lists and reads the directory", async () => {
@@ -43,9 +50,9 @@ describe('server-filesystem with roots and no directory argument', () => {
     const session = await createSessionFactory(config, { probeTimeoutMs: 3000 }).open(new AbortController().signal, { inputs: inputs.client })
     try {
       expect(session.era).toBe('legacy')
-      const listed = await callWhenReady(session, 'list_directory', { path: dir })
+      const listed = await callNow(session, 'list_directory', { path: dir })
       expect(listed).toMatchObject({ isError: false, text: expect.stringContaining('[FILE] notes.txt') })
-      const read = await callWhenReady(session, 'read_text_file', { path: join(dir, 'notes.txt') })
+      const read = await callNow(session, 'read_text_file', { path: join(dir, 'notes.txt') })
       expect(read).toMatchObject({ isError: false, text: expect.stringContaining('Buy a skillet.') })
       // It asked as it started, outside any call: the session's own rounds hold that.
       const rounds = session.sessionRounds()

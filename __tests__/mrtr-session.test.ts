@@ -318,7 +318,7 @@ describe('a modern server: input_required rounds (stdio)', () => {
     })
   })
 
-  test('watchSession counts the calls during which the server asked (tool calls, prompts, resource reads): what lets the input checks run', async () => {
+  test('watchSession counts the calls during which the server asked (a tool call and a resource read here; a call that asked nothing is not counted): what lets the input checks run', async () => {
     await withSession(MODERN(), spec({ elicitation: ACCEPT_ADDRESS, roots: ['file:///srv'] }), async (session) => {
       const watched = watchSession(session)
       await watched.session.callTool('order_item', ORDER, signal())

@@ -211,7 +211,13 @@ describe('a conversation that stopped or was cut short', () => {
     expect(renderMarkdownReport({ ...doc, runs: [never] })).toContain('stopped before the first turn: the simulated user did not write the next message (its error')
     // A turn that ran out of steps is still named as such.
     const ranOut: RunResult = { ...failedUser, status: 'failed', error: null, dialogue: { ...failedUser.dialogue!, turns: [{ ...first, final_output: null, stop_reason: 'max_steps', passed: false }] } }
-    expect(formatProgressLine(ranOut, 1, 1)).toContain('(stopped in turn 1 (max_steps))')
+    expect(formatProgressLine(ranOut, 1, 1)).toContain('(stopped in turn 1: max_steps)')
+    expect(detailsOf(renderMarkdownReport({ ...doc, runs: [ranOut] }), ranOut)).toContain('_No final answer: max_steps: the model used every LLM call it was allowed._')
+    // An empty answer is an answer: the turn did not stop for want of one.
+    const empty: RunResult = { ...ranOut, dialogue: { ...ranOut.dialogue!, turns: [{ ...first, final_output: '' }] } }
+    const emptyDetails = detailsOf(renderMarkdownReport({ ...doc, runs: [empty] }), empty)
+    expect(emptyDetails).toContain('_The answer was empty._')
+    expect(emptyDetails).not.toContain('No final answer')
   })
 
   test('a cancelled run marks no turn it never scored, nor the dialogue: neither ✅ nor ❌', () => {

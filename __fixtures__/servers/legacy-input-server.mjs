@@ -17,6 +17,8 @@
 //   ASK=ping      order_item pings the client before it asks (a server request that asks no input).
 //   ASK=sampling-undeclared  summarize_text sends sampling/createMessage even when the client did
 //                 not declare sampling (a spec violation the observed checks flag).
+//   ROOTS_AT_START=ms  as server-filesystem does: once initialized it asks for the roots, and takes
+//                 the answer in `ms` later; until then `workspace_roots` answers "Roots: not yet".
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -26,8 +28,18 @@ import { ADDRESS_MESSAGE, ADDRESS_SCHEMA, orderRef, summarySampling, URL_ELICITA
 const text = (value) => ({ content: [{ type: 'text', text: value }] })
 
 /** A server whose tools ask the client mid-call; `ask` is the ASK switch, `rounds` the ROUNDS one. */
-export function createLegacyInputServer({ ask = '', rounds = 1 } = {}) {
+export function createLegacyInputServer({ ask = '', rounds = 1, rootsAtStart = null } = {}) {
   const server = new McpServer({ name: 'legacy-input-fixture', version: '1.0.0' }, { capabilities: { tools: {} } })
+  if (rootsAtStart !== null) {
+    let known = null
+    server.server.oninitialized = async () => {
+      const { roots } = await server.server.listRoots()
+      setTimeout(() => (known = roots), rootsAtStart)
+    }
+    server.registerTool('workspace_roots', { description: 'The roots this server took in at start.', inputSchema: {} }, async () =>
+      text(`Roots: ${known ? known.map((r) => r.uri).join(', ') : 'not yet'}`)
+    )
+  }
   // sendRequest, not the SDK's elicitInput/createMessage helpers: those refuse an undeclared capability, and ASK switches need to send one anyway.
   const request = (extra, method, params, schema) => extra.sendRequest({ method, params }, schema)
 
@@ -86,5 +98,6 @@ export function createLegacyInputServer({ ask = '', rounds = 1 } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const settings = Object.fromEntries(process.argv.slice(2).flatMap((arg) => (arg.includes('=') ? [[arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]] : [])))
-  await createLegacyInputServer({ ask: settings.ASK ?? '', rounds: Number(settings.ROUNDS ?? 1) }).connect(new StdioServerTransport())
+  const rootsAtStart = settings.ROOTS_AT_START === undefined ? null : Number(settings.ROOTS_AT_START)
+  await createLegacyInputServer({ ask: settings.ASK ?? '', rounds: Number(settings.ROUNDS ?? 1), rootsAtStart }).connect(new StdioServerTransport())
 }

@@ -21,8 +21,8 @@ export interface RunInputs {
   client: ClientInputs
   /**
    * The run's InputsVerdict over its calls' rounds (every call, in order) and `outside`, what the
-   * server asked outside any call (McpSession.sessionRounds); null when the client declared
-   * nothing (no input key on the case, no roots in server_config).
+   * server asked outside any call (McpSession.sessionRounds); null when the case sets no input
+   * key and server_config no roots.
    */
   verdict(calls: { name?: string; input_rounds?: InputRound[] }[], outside?: InputRound[]): InputsVerdict | null
 }
@@ -94,7 +94,7 @@ export function answerElicitation(rules: readonly ElicitationRule[], params: Rec
 }
 
 /** answerElicitation over these rules, each pattern compiled once. */
-export function elicitationAnswerer(rules: readonly ElicitationRule[]): (params: Record<string, unknown>) => InputAnswer {
+function elicitationAnswerer(rules: readonly ElicitationRule[]): (params: Record<string, unknown>) => InputAnswer {
   const patterns = rules.map((rule) => matcherOf(rule.match))
   return (params) => {
     const message = typeof params.message === 'string' ? params.message : ''

@@ -29,7 +29,7 @@ export interface SimulatedUserPlayer {
 }
 
 /** The user model's instructions: who it plays, what it wants, and how it says it is done. */
-export function userModelInstructions(user: Pick<SimulatedUser, 'goal' | 'persona'>): string {
+function userModelInstructions(user: Pick<SimulatedUser, 'goal' | 'persona'>): string {
   return [
     'You play a user talking to an AI assistant, to test the assistant.',
     `Your goal: ${user.goal}`,
@@ -64,7 +64,7 @@ export function userModelMessages(user: Pick<SimulatedUser, 'goal' | 'persona'>,
  * ("GOAL_REACHED.", "**GOAL_REACHED**", "\"GOAL_REACHED\""). Anything else ("GOAL_REACHED, thanks!")
  * is a message.
  */
-export function isGoalReached(text: string): boolean {
+function isGoalReached(text: string): boolean {
   return text.replace(/^[\s*_`"'“”‘’]+/u, '').replace(/[\s*_`"'“”‘’.!]+$/u, '') === GOAL_REACHED
 }
 

@@ -2,7 +2,7 @@ import { goldenOf, patternProblem, requiredToolsOf, type RawRequirement, type Re
 import type { Conversation, ConversationTurn, GoldenExpectations } from './types.js'
 
 /** One entry of a case's `turns` as the YAML has it (the schema has checked its shape). */
-export type RawTurn = {
+type RawTurn = {
   user: string
   rubric?: string
   threshold?: number

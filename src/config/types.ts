@@ -200,7 +200,7 @@ export interface EvalCase {
   resilience: ResilienceSpec
   /** Null: a single-turn case (`prompt`). */
   conversation: Conversation | null
-  /** What the server may ask and how it is answered; null when the case (and server_config) set none of the keys. */
+  /** What the server may ask and how it is answered; null when the case sets none of the keys (server_config's roots are applied per run). */
   inputs: InputSpec | null
 }
 

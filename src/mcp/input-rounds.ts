@@ -199,7 +199,7 @@ class AnswerLog {
 // ---- summaries and bounds --------------------------------------------------------------------
 
 /** What a request asked, in a line: an elicitation's message, a sampling request's last message. */
-export function summaryOf(method: string, params: Record<string, unknown>): string {
+function summaryOf(method: string, params: Record<string, unknown>): string {
   switch (method) {
     case 'elicitation/create':
       return atMost(typeof params.message === 'string' ? params.message : '(no message)', SUMMARY_CHARS)

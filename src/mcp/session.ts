@@ -4,10 +4,11 @@ import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_KINDS, type InputKind, type ServerConfi
 import { observeInputs, observeMisplacedInputRequired } from '../conformance/observed-inputs.js'
 import { contentToText } from './content.js'
 import { inputKindOf, inputRoundsOf, INPUT_REQUEST_KINDS, MAX_ROUNDS_REFUSED, NOT_DECLARED_REFUSED, URL_MODE_REFUSED, type AnsweredInput } from './input-rounds.js'
+import { waitFor } from '../resilience/delay.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { withTraceMeta } from './trace-meta.js'
 import { WireTap, type TapWindow, type WindowFrames } from './wire-tap.js'
-import { isObject } from '../util/objects.js'
+import { isObject, keepLast } from '../util/objects.js'
 import type { FaultRecord, InjectionRecord, InputRound, Observation } from '../results/types.js'
 
 export interface McpTool {
@@ -334,6 +335,10 @@ async function openSession(
     await closeQuietly()
     throw new ServerError(`server failed to list its tools: ${describeError(error)}`, stderrTail())
   }
+  // A server that asked for the roots as it started (server-filesystem) applies our answer a
+  // moment after it gets it: the first call, which an instant (replayed) answer can send within
+  // milliseconds, waits for that instead of being refused.
+  if (declared.includes('roots')) await settleStartupRoots(tap, options.signal)
   const listed = performance.now()
   const discover = client.getDiscoverResult()
   const prior: PriorDiscovery = discover ? { kind: 'modern', discover } : { kind: 'legacy' }
@@ -471,6 +476,26 @@ async function openSession(
   }
 }
 
+/** How long a server that asked for the roots at start gets to take our answer in (it checks each directory on disk). */
+const ROOTS_SETTLE_MS = 100
+/** The longest the first call waits for our answer to a start-up roots/list to be sent. */
+const ROOTS_REPLY_WAIT_MS = 1000
+
+/**
+ * When the server asked for the roots before the first call: wait until every such request has
+ * our reply (they are answered locally, so at once), then ROOTS_SETTLE_MS. A server that did not
+ * ask costs nothing.
+ */
+async function settleStartupRoots(tap: WireTap, signal: AbortSignal): Promise<void> {
+  const asked = () => tap.outsideServerRequests().filter((r) => r.request.method === 'roots/list')
+  if (asked().length === 0) return
+  const until = performance.now() + ROOTS_REPLY_WAIT_MS
+  // An abort (a cancel, the run's time limit) ends the wait; the caller sees the signal itself.
+  const wait = (ms: number) => waitFor(ms, signal).then(() => true, () => false)
+  while (asked().some((r) => r.reply === undefined) && performance.now() < until) if (!(await wait(5))) return
+  await wait(ROOTS_SETTLE_MS)
+}
+
 /** What the model is shown for a raw answer: a JSON-RPC error as eval-action shows it, a result as its text; the call's input rounds with it. */
 export function outcomeOf(call: RawToolCall): CallOutcome {
   const rounds = call.input?.rounds.length ? { input_rounds: call.input.rounds } : {}
@@ -485,7 +510,7 @@ export function outcomeOf(call: RawToolCall): CallOutcome {
  * it: too many rounds, a request for a capability this client did not declare, an answer that
  * failed, or what the SDK said (a malformed input_required answer).
  */
-export function inputFailure(rounds: InputRound[], thrown: unknown, maxRounds: number): string {
+function inputFailure(rounds: InputRound[], thrown: unknown, maxRounds: number): string {
   const mrtrRounds = rounds.filter((r) => r.via === 'input_required').length
   if (codeOf(thrown) === SdkErrorCode.InputRequiredRoundsExceeded || thrown === undefined || mrtrRounds > maxRounds) return tooManyRounds(maxRounds)
   const exchanges = rounds.at(-1)?.exchanges ?? []
@@ -498,7 +523,7 @@ export function inputFailure(rounds: InputRound[], thrown: unknown, maxRounds: n
 }
 
 /** The isError text of a call whose server asked for input more than max_input_rounds times (MRTR and legacy alike). */
-export function tooManyRounds(maxRounds: number): string {
+function tooManyRounds(maxRounds: number): string {
   return `Error: the server asked for input more than ${maxRounds} times (max_input_rounds ${maxRounds})`
 }
 
@@ -530,11 +555,6 @@ interface Windowed<T> {
 /** The capabilities object a client declares for these kinds: elicitation as form (the bare `{}`). */
 function declaredCapabilities(kinds: readonly InputKind[]): ClientInputs['capabilities'] {
   return Object.fromEntries(kinds.map((kind) => [kind, {}]))
-}
-
-function keepLast<T>(list: T[], item: T, limit: number): void {
-  list.push(item)
-  if (list.length > limit) list.shift()
 }
 
 function dedupe(findings: Observation[]): Observation[] {

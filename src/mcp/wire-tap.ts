@@ -1,9 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/client'
-import { isObject } from '../util/objects.js'
+import { isObject, keepLast } from '../util/objects.js'
 import { inputKindOf } from './input-rounds.js'
 
 /** The methods whose result may be `input_required` (MCP 2026-07-28 §7): the calls a window records. */
-export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get'])
+const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get'])
 
 /** A request we sent (a tools/call, resources/read or prompts/get leg), with its answer once one came. */
 export interface TappedCall {
@@ -54,7 +54,7 @@ export interface MisplacedInputRequired {
   response: Record<string, unknown>
 }
 
-/** One open window: `close` gives the answered calls (what the session reads its answer from), `closeFrames` everything. */
+/** One open window: `close` gives the answered calls, `closeFrames` everything (what the session reads: every leg, answered or not, and the server's requests). */
 export interface TapWindow {
   close(): TappedCall[]
   closeFrames(): WindowFrames
@@ -204,7 +204,7 @@ export class WireTap {
       this.awaitingReply.set(message.id, request)
       if (this.awaitingReply.size > PENDING_LIMIT) this.awaitingReply.delete(this.awaitingReply.keys().next().value)
       if (this.windows.size > 0) for (const window of this.windows) windowReceived(window, message.id, request)
-      else keep(this.outside, request)
+      else keepLast(this.outside, request, KEPT_LIMIT)
       return
     }
     if (!('result' in message || 'error' in message)) return
@@ -220,7 +220,7 @@ export class WireTap {
     this.pending.delete(message.id)
     const method = String(request.method)
     if (isObject(message.result) && message.result.resultType === 'input_required' && !INPUT_CAPABLE_METHODS.has(method)) {
-      keep(this.misplaced, { method, request, response: message })
+      keepLast(this.misplaced, { method, request, response: message }, KEPT_LIMIT)
     }
   }
 }
@@ -236,9 +236,4 @@ function windowReceived(window: OpenWindow, id: unknown, request: TappedServerRe
   if (window.awaiting.size > PENDING_LIMIT) window.awaiting.delete(window.awaiting.keys().next().value)
   if (window.rounds <= window.keepServerRounds) window.serverRequests.push(request)
   else window.dropped++
-}
-
-function keep<T>(list: T[], item: T): void {
-  list.push(item)
-  if (list.length > KEPT_LIMIT) list.shift()
 }

@@ -41,12 +41,12 @@ export function endedWords(dialogue: DialogueResult): string {
   }
 }
 
-/** How the dialogue ended, for a log line: `script_done`, `max_turns`…, or where and why it stopped ("stopped in turn 2 (max_steps)"). */
+/** How the dialogue ended, for a log line: `script_done`, `max_turns`…, or where and why it stopped ("stopped in turn 2: max_steps"). */
 export function endedBriefly(dialogue: DialogueResult): string {
   if (dialogue.ended !== 'stopped') return dialogue.ended
   const last = dialogue.turns.at(-1)
   if (!last) return dialogue.kind === 'simulated' ? `stopped before the first turn: ${NO_USER_MESSAGE_BRIEFLY}` : 'stopped before the first turn'
-  return last.stop_reason === 'final_answer' ? `stopped after turn ${last.index}: ${NO_USER_MESSAGE_BRIEFLY}` : `stopped in turn ${last.index} (${last.stop_reason})`
+  return last.stop_reason === 'final_answer' ? `stopped after turn ${last.index}: ${NO_USER_MESSAGE_BRIEFLY}` : `stopped in turn ${last.index}: ${last.stop_reason}`
 }
 
 /** "judge 90% (threshold 70%)", or what the judge said instead of a score; null when the turn was not judged. */
@@ -98,7 +98,8 @@ function turnLines(run: RunResult, turn: TurnResult): string[] {
   ].join(' · ')
   const out = [head, '', `> **User**${turn.simulated ? ' (simulated)' : ''}`, '>', blockquote(turn.user)]
   if (turn.final_output !== null && turn.final_output !== '') out.push('>', '> **Assistant**', '>', blockquote(truncateText(turn.final_output, ANSWER_LIMIT)), '')
-  else out.push('', `_No final answer: ${stopWords(turn.stop_reason)}._`, '')
+  // An empty answer is still the turn's answer: it did not stop for want of one.
+  else out.push('', turn.stop_reason === 'final_answer' ? '_The answer was empty._' : `_No final answer: ${stopWords(turn.stop_reason)}._`, '')
   const items: string[] = []
   if (turn.judge?.reason) items.push(`- Judge: ${escapeMarkdown(turn.judge.reason.replace(/\s+/g, ' ').trim())}`)
   for (const check of turn.tool_assertions?.checks.filter((c) => !c.passed) ?? []) items.push(`- ❌ ${codeSpan(check.tool)} — ${escapeMarkdown(check.reason)}${check.expected_args ? ` (expected ${codeSpan(JSON.stringify(check.expected_args))})` : ''}`)

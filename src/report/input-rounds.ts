@@ -11,7 +11,7 @@ const ANSWER_CHARS = 120
 /** Server text on one Markdown line: whitespace folded, cut, every syntax character escaped. */
 const inline = (text: string, max: number) => escapeMarkdown(ellipsize(text.replace(/\s+/g, ' ').trim(), max))
 
-const isObject = (value: Json | null): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const isJsonObject = (value: Json | null): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /**
  * What we answered, after who answered it: the accepted form's fields, the sampled text, the
@@ -20,11 +20,11 @@ const isObject = (value: Json | null): value is Record<string, Json> => value !=
 function answerDetail(exchange: InputExchange): string {
   if (exchange.error) return ` (error ${exchange.error.code}: ${inline(exchange.error.message, ANSWER_CHARS)})`
   const response = exchange.response
-  if (!isObject(response)) return ''
-  if (response.action === 'accept' && isObject(response.content)) return ` {${Object.keys(response.content).map((k) => inline(k, 40)).join(', ')}}`
-  if (isObject(response.content) && typeof response.content.text === 'string') return `: “${inline(response.content.text, ANSWER_CHARS)}”`
+  if (!isJsonObject(response)) return ''
+  if (response.action === 'accept' && isJsonObject(response.content)) return ` {${Object.keys(response.content).map((k) => inline(k, 40)).join(', ')}}`
+  if (isJsonObject(response.content) && typeof response.content.text === 'string') return `: “${inline(response.content.text, ANSWER_CHARS)}”`
   if (Array.isArray(response.roots)) {
-    const uris = response.roots.map((r) => (isObject(r) && typeof r.uri === 'string' ? r.uri : '?'))
+    const uris = response.roots.map((r) => (isJsonObject(r) && typeof r.uri === 'string' ? r.uri : '?'))
     return uris.length === 0 ? ': none' : `: ${uris.map((u) => codeSpan(ellipsize(u, 80))).join(', ')}`
   }
   return ''
@@ -65,7 +65,7 @@ export function roundLines(round: InputRound, indent = ''): string[] {
 }
 
 /** A call and its rounds, as a list item and its nested items: "`place_order` (call 2)" and one line per round. */
-export function callRoundsLines(call: ToolCallResult, label: string): string[] {
+function callRoundsLines(call: ToolCallResult, label: string): string[] {
   const rounds = call.input_rounds ?? []
   return [`- ${codeSpan(call.name)} (${label})`, ...rounds.flatMap((r) => roundLines(r, '  '))]
 }
@@ -73,7 +73,7 @@ export function callRoundsLines(call: ToolCallResult, label: string): string[] {
 const kinds = (list: string[]) => (list.length === 0 ? 'nothing' : list.join(', '))
 
 /** "**Declared:** elicitation, sampling · **expected:** elicitation · **asked:** elicitation · 2 rounds · 1 elicitation no rule matched (declined)". */
-export function verdictLine(verdict: InputsVerdict): string {
+function verdictLine(verdict: InputsVerdict): string {
   const parts = [
     `**Declared:** ${kinds(verdict.declared)}`,
     ...(verdict.expected.length > 0 ? [`**expected:** ${kinds(verdict.expected)}`] : []),
@@ -87,7 +87,7 @@ export function verdictLine(verdict: InputsVerdict): string {
 /**
  * The run's "Server input" section: the verdict against expect_input_requests (its failures
  * named), then, unless the turns already show them under their calls, each call that took
- * rounds with its rounds. Empty when the case answers nothing and the server asked nothing.
+ * rounds with its rounds. Empty when the run has no verdict (nothing declared) and the server asked nothing.
  */
 export function inputsSection(run: RunResult, withCalls: boolean): string[] {
   const asked = run.tool_calls.map((call, i) => ({ call, i })).filter(({ call }) => (call.input_rounds?.length ?? 0) > 0)
@@ -99,7 +99,7 @@ export function inputsSection(run: RunResult, withCalls: boolean): string[] {
     // The kinds are the three InputKind names, never server text.
     out.push(verdictLine(verdict), '')
     if (verdict.reasons.length > 0) out.push(...verdict.reasons.map((r) => `- ❌ ${inline(r, 400)}`), '')
-  } else out.push('_The case declares no client capability (it sets no `elicitation`, `sampling` or `roots`)._', '')
+  } else out.push('_The client declared no capability: the case sets no `elicitation`, `sampling` or `roots`, nor server_config `roots`._', '')
   // What the server asked before (or between) the calls, as server-filesystem lists the roots when it starts.
   const outside = verdict?.outside_calls ?? []
   if (outside.length > 0) out.push('Outside any call (the server asked on its own):', '', ...outside.flatMap((r) => roundLines(r, '')), '')

@@ -1,6 +1,7 @@
 import type { CheckResult } from '../conformance/types.js'
 import type { AssertionCheck, BudgetCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
+import { count } from '../util/words.js'
 import { endedWords, stopWords, turnChecked, turnJudgeWords } from './dialogue.js'
 import { unreachableReason } from './headline.js'
 import { formatPercent } from './numbers.js'
@@ -170,7 +171,7 @@ function dialogueDetails(run: RunResult): string[] {
   const lines = [`dialogue (${dialogue.kind === 'simulated' ? `simulated user ${dialogue.user_model ?? ''}`.trim() : 'scripted turns'}): ${endedWords(dialogue)}`]
   for (const turn of dialogue.turns) {
     const judged = turnJudgeWords(turn.judge)
-    const verdict = [...(turnChecked(run, turn) ? [turn.passed ? 'passed' : 'failed'] : []), ...(judged ? [judged] : []), `${turn.calls} tool call${turn.calls === 1 ? '' : 's'}`]
+    const verdict = [...(turnChecked(run, turn) ? [turn.passed ? 'passed' : 'failed'] : []), ...(judged ? [judged] : []), count(turn.calls, 'tool call')]
     lines.push(`turn ${turn.index}${turn.simulated ? ' (simulated)' : ''}: ${verdict.join(', ')}`)
     lines.push(`  user: ${turn.user}`, `  answer: ${turn.final_output ?? `(none: ${stopWords(turn.stop_reason)})`}`)
   }

@@ -242,7 +242,7 @@ function runDetails(run: RunResult): string[] {
     out.push(`##### Judge — ${pct} (${thresholdNote})`, '', blockquote(run.metrics[0]?.reason || 'No judge comment'), '')
   }
 
-  const whole = dialogue ? ' (whole conversation)' : ''
+  const whole = dialogue ? ' (whole dialogue)' : ''
   if (run.tool_assertions.checks.length > 0) {
     out.push(`##### Tool Assertions${whole} ${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
     for (const check of run.tool_assertions.checks) {

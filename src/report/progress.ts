@@ -31,15 +31,15 @@ export function formatProgressLine(run: RunResult, finished: number, total: numb
   }
   const golden = run.golden_assertions?.checks ?? []
   if (golden.length > 0) line += `, golden ${golden.filter((c) => c.passed).length}/${golden.length}`
-  line += conversationWords(run)
+  line += dialogueAndInputWords(run)
   line += layer2Words(run)
   line += ` (${seconds(run.duration_s)})`
   if (run.error) line += ` — ${run.error.stage} error: ${firstLine(run.error.message)}`
   return clean(line)
 }
 
-/** A conversation and the server's input in a few words: ", turns 1/2 passed (stopped in turn 2 (max_steps))", ", server input ✗ (2 rounds)". */
-function conversationWords(run: RunResult): string {
+/** A conversation and the server's input in a few words: ", turns 1/2 passed (stopped in turn 2: max_steps)", ", server input ✗ (2 rounds)". */
+function dialogueAndInputWords(run: RunResult): string {
   let words = ''
   const dialogue = run.dialogue
   if (dialogue) words += `, turns ${dialogue.turns.filter((t) => t.passed).length}/${dialogue.turns.length} passed (${endedBriefly(dialogue)})`

@@ -42,7 +42,7 @@ export function failureReasons(run: RunResult): string[] {
 }
 
 /** Why one turn of a multi-turn run did not pass: no final answer, its judge, its checks. */
-export function turnReasons(turn: TurnResult): string[] {
+function turnReasons(turn: TurnResult): string[] {
   const where = `turn ${turn.index}${turn.simulated ? ' (simulated)' : ''}`
   const reasons: string[] = []
   if (turn.stop_reason !== 'final_answer') reasons.push(`${where}: no final answer (${stopWords(turn.stop_reason)})`)
@@ -55,6 +55,6 @@ export function turnReasons(turn: TurnResult): string[] {
 }
 
 /** A required_tools check that did not hold, in words: "book_flight: not called (expected {"flight_id":"any"})". */
-export function toolCheckReason(check: ToolAssertions['checks'][number]): string {
+function toolCheckReason(check: ToolAssertions['checks'][number]): string {
   return `${check.tool}: ${check.reason}${check.expected_args ? ` (expected ${JSON.stringify(check.expected_args)})` : ''}`
 }

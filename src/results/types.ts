@@ -10,7 +10,7 @@ import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
 /**
  * 6: conversations and server input — `dialogue` and `inputs` on runs, `input_rounds` on tool
- * calls, `purpose` on LLM calls, `simulated` and `turn` on conversation entries.
+ * calls, `purpose` on LLM calls, `simulated` and `turn` on conversation entries, `asked` in `observed`.
  * 5: Layer 3 — `telemetry`, `trace_id` and `skipped` on runs, `span_id` on tool calls, `cached` on
  * LLM calls, `latency_ms` on the judge, `gate.trends`, `changes.models` and `changes.tool_latency`,
  * `config.budgets` and `config.pricing`, and the run status `skipped`.
@@ -69,7 +69,7 @@ export interface InputExchange {
   method: string
   /** What it asked: the elicitation's message, the sampling request's last message (cut to 500 characters). */
   summary: string
-  /** The request's params as sent (redacted; strings cut to 2,000 characters). */
+  /** The request's params as sent (redacted; strings cut to 2,000 characters, 20,000 characters and 1,000 values in all, `[…]` past that). */
   params: Json
   /** What we answered: the result object, or null when we answered with an error. */
   response: Json | null
@@ -386,7 +386,7 @@ export interface RunResult {
   skipped: RunSkip | null
   /** A multi-turn run's turns; null for a single-turn case. */
   dialogue: DialogueResult | null
-  /** What the server asked the client, against expect_input_requests; null when the case answers nothing. */
+  /** What the server asked the client, against expect_input_requests; null when neither the case nor server_config sets an input key, or the run never started. */
   inputs: InputsVerdict | null
 }
 
@@ -749,7 +749,10 @@ export interface ModelTelemetry {
   runs: number
   /** Agent loop duration per run, in seconds. */
   run_s: Distribution
-  /** Agent LLM call latency, in ms; replayed (cached) answers are not measured. */
+  /**
+   * Agent LLM call (agent step) latency, in ms; replayed (cached) answers and sampling answers are
+   * not measured. Named before conversations: one step of the loop, not a user turn.
+   */
   turn_ms: Distribution
   /** Mean tool calls per run; null when no run started. */
   tool_calls_per_run: number | null
