@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { runTurn, startTranscript, type RunError, type Transcript } from './agent/run-agent.js'
+import { agentSteps, runTurn, startTranscript, type RunError, type Transcript } from './agent/run-agent.js'
 import { dialogueUpTo, runConversation, type DialogueRun } from './agent/conversation.js'
 import { prepareInputs, type RunInputs } from './agent/input-answers.js'
 import { redactRounds } from './mcp/input-rounds.js'
@@ -474,7 +474,7 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, scored: Scored, maxSte
     tool_calls: toolCalls,
     final_output: transcript.final_output,
     stop_reason: transcript.stop_reason,
-    llm_calls: transcript.llm_calls.filter((c) => c.purpose !== 'sampling').length,
+    llm_calls: agentSteps(transcript.llm_calls).length,
     finished: transcript.error === null && !cancelled && phase.session !== null,
     cancelled: cancelled !== null || skipped !== null
   }, redact)
@@ -563,12 +563,8 @@ function turnsMetric(spec: RunSpec, phase: AgentPhase, scored: Scored, dialogue:
     const verdict = verdictOf(score.judged)
     return verdict ? [{ index: i + 1, verdict }] : []
   })
-  const rank = (t: (typeof judgedTurns)[number]) => [t.verdict.success ? 1 : 0, t.verdict.score] as const
-  const lowest = judgedTurns.reduce<(typeof judgedTurns)[number] | undefined>((low, t) => {
-    if (!low) return t
-    const [a, b] = [rank(t), rank(low)]
-    return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? t : low
-  }, undefined)
+  // Failing turns first, then the lowest score; the earlier turn on a tie (the sort is stable).
+  const lowest = [...judgedTurns].sort((a, b) => Number(a.verdict.success) - Number(b.verdict.success) || a.verdict.score - b.verdict.score)[0]
   const turnVerdict = (t: NonNullable<typeof lowest>): MetricResult => ({ name: GEVAL_METRIC_NAME, score: t.verdict.score, reason: `Turn ${t.index}: ${t.verdict.reason}`, success: t.verdict.success })
   if (lowest && !lowest.verdict.success) return turnVerdict(lowest)
   const metric = runMetric(undefined, phase, judgeError, maxSteps)
@@ -753,20 +749,12 @@ function toConversation(transcript: Transcript, redact: (text: string) => string
   return entries
 }
 
+/** The transcript of a run that never reached its agent loop: the system prompt and the (first) user message. */
 function emptyTranscript(spec: RunSpec, systemPrompt: string): Transcript {
-  return {
-    messages: [
-      { role: 'system', content: systemPrompt },
-      { role: 'user', content: spec.case.prompt }
-    ],
-    tool_calls: [],
-    llm_calls: [],
-    final_output: null,
-    stop_reason: 'error',
-    error: null,
-    cancelled: null,
-    turns: []
-  }
+  const transcript = startTranscript(systemPrompt)
+  transcript.messages.push({ role: 'user', content: spec.case.prompt })
+  transcript.stop_reason = 'error'
+  return transcript
 }
 
 /** The configuration as the document shows it: the server as written, its placeholders unexpanded. */

@@ -97,6 +97,11 @@ export async function runAgent(task: AgentTask, session: McpSession, llm: ChatCl
   return transcript
 }
 
+/** The agent's own steps among a run's LLM calls: its answers to a server's sampling requests left out. */
+export function agentSteps<T extends Pick<LlmCallResult, 'purpose'>>(calls: readonly T[]): T[] {
+  return calls.filter((call) => call.purpose !== 'sampling')
+}
+
 /** A transcript holding only the system prompt, before the first user message. */
 export function startTranscript(systemPrompt: string): Transcript {
   return {

@@ -1,4 +1,5 @@
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import { isObject } from '../util/objects.js'
 import type { GoldenExpectations, Json, ToolRequirement } from './types.js'
 
 /** Where a YAML value is: keys and list indexes from the document's root. */
@@ -48,7 +49,7 @@ function normaliseRequirement(entry: RawRequirement): ToolRequirement {
 }
 
 function patternOf(expected: Json): string | undefined {
-  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return undefined
+  if (!isObject(expected)) return undefined
   if ('contains' in expected) return undefined
   return typeof expected.pattern === 'string' ? expected.pattern : undefined
 }

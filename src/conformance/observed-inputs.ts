@@ -1,5 +1,5 @@
 import type { InputKind } from '../config/types.js'
-import { inputKindOf, isUrlElicitation } from '../mcp/input-rounds.js'
+import { inputKindOf, inputRequiredResult, isUrlElicitation } from '../mcp/input-rounds.js'
 import type { CallInput } from '../mcp/session.js'
 import type { MisplacedInputRequired } from '../mcp/wire-tap.js'
 import type { Observation } from '../results/types.js'
@@ -54,8 +54,8 @@ function observe(label: string, input: CallInput): Observation[] {
   let lastAsked: { request: unknown; response: unknown } | undefined
 
   for (const leg of input.frames.calls) {
-    const result = isObject(leg.response) ? leg.response.result : undefined
-    if (!isObject(result) || result.resultType !== 'input_required') continue
+    const result = inputRequiredResult(leg.response)
+    if (!result) continue
     lastAsked = { request: leg.request, response: leg.response }
     const problems = inputRequiredProblems(result)
     if (problems.length) add(OBSERVED_INPUT_REQUIRED, `the input_required answer ${problems.join(', ')}`, leg.request, focused(leg.response, result))

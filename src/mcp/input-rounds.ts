@@ -66,11 +66,17 @@ export function inputRoundsOf(frames: WindowFrames, answers: readonly AnsweredIn
   }
 }
 
+/** The result of a JSON-RPC response frame when it is an `input_required` one (MRTR), else undefined. */
+export function inputRequiredResult(response: unknown): Record<string, unknown> | undefined {
+  const result = isObject(response) ? response.result : undefined
+  return isObject(result) && result.resultType === 'input_required' ? result : undefined
+}
+
 function mrtrRounds(calls: readonly TappedCall[], log: AnswerLog, declared: readonly InputKind[]): InputRound[] {
   const rounds: InputRound[] = []
   calls.forEach((leg, i) => {
-    const result = isObject(leg.response) ? leg.response.result : undefined
-    if (!isObject(result) || result.resultType !== 'input_required') return
+    const result = inputRequiredResult(leg.response)
+    if (!result) return
     const retry = calls[i + 1] as TappedCall | undefined
     const retryParams = retry && isObject(retry.request.params) ? retry.request.params : undefined
     const responses = retryParams && isObject(retryParams.inputResponses) ? retryParams.inputResponses : {}

@@ -3,7 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_KINDS, type InputKind, type ServerConfig } from '../config/types.js'
 import { observeInputs, observeMisplacedInputRequired } from '../conformance/observed-inputs.js'
 import { contentToText } from './content.js'
-import { inputKindOf, inputRoundsOf, INPUT_REQUEST_KINDS, MAX_ROUNDS_REFUSED, NOT_DECLARED_REFUSED, URL_MODE_REFUSED, type AnsweredInput } from './input-rounds.js'
+import { inputKindOf, inputRequiredResult, inputRoundsOf, INPUT_REQUEST_KINDS, MAX_ROUNDS_REFUSED, NOT_DECLARED_REFUSED, URL_MODE_REFUSED, type AnsweredInput } from './input-rounds.js'
 import { waitFor } from '../resilience/delay.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { withTraceMeta } from './trace-meta.js'
@@ -386,8 +386,7 @@ async function openSession(
   const inputOf = (call: Windowed<unknown>, signal: AbortSignal): { input?: CallInput; aborted: boolean } => {
     const { frames, thrown } = call
     const rounds = inputRoundsOf(frames, call.answers, declared)
-    const last = frames.calls.at(-1)?.response
-    const stuck = isObject(last) && isObject(last.result) && last.result.resultType === 'input_required'
+    const stuck = inputRequiredResult(frames.calls.at(-1)?.response) !== undefined
     if (!rounds.length && !stuck) return { aborted: false }
     const aborted = stuck && (signal.aborted || options.signal.aborted || call.timedOut)
     const legacyRounds = rounds.filter((round) => round.via === 'server_request').length

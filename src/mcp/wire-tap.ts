@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client'
 import { isObject, keepLast } from '../util/objects.js'
-import { inputKindOf } from './input-rounds.js'
+import { inputKindOf, inputRequiredResult } from './input-rounds.js'
 
 /** The methods whose result may be `input_required` (MCP 2026-07-28 §7): the calls a window records. */
 const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get'])
@@ -219,7 +219,7 @@ export class WireTap {
     if (!request) return
     this.pending.delete(message.id)
     const method = String(request.method)
-    if (isObject(message.result) && message.result.resultType === 'input_required' && !INPUT_CAPABLE_METHODS.has(method)) {
+    if (inputRequiredResult(message) && !INPUT_CAPABLE_METHODS.has(method)) {
       keepLast(this.misplaced, { method, request, response: message }, KEPT_LIMIT)
     }
   }

@@ -1,7 +1,7 @@
 import type { DialogueResult, JudgeDetails, RunResult, ToolCallResult, TurnResult } from '../results/types.js'
 import { turnCalls } from '../aggregate/turns.js'
-import { ellipsize } from '../util/text.js'
-import { count } from '../util/words.js'
+import { trimEvidence } from '../util/text.js'
+import { count, wholeNumber } from '../util/words.js'
 import { blockquote, codeSpan, escapeMarkdown, truncateText } from './escape.js'
 import { roundLines } from './input-rounds.js'
 import { formatPercent } from './numbers.js'
@@ -80,7 +80,7 @@ function dialogueMark(run: RunResult, dialogue: DialogueResult): string {
 }
 
 function toolCallLine(call: ToolCallResult): string[] {
-  const args = codeSpan(ellipsize(JSON.stringify(call.args), ARGS_CHARS))
+  const args = codeSpan(trimEvidence(call.args, ARGS_CHARS))
   return [`- Tool call ${codeSpan(call.name)} ${args}${call.is_error ? ' → error' : ''}`, ...(call.input_rounds ?? []).flatMap((r) => roundLines(r, '  '))]
 }
 
@@ -121,7 +121,7 @@ export function dialogueSection(run: RunResult): string[] {
   const mark = dialogueMark(run, dialogue)
   const out = [`##### Dialogue${mark} — ${kind}; ${endedWords(dialogue)}`, '']
   if (dialogue.kind === 'simulated') {
-    const tokens = dialogue.user_usage ? ` · ${dialogue.user_usage.total_tokens.toLocaleString('en-US')} tokens` : ''
+    const tokens = dialogue.user_usage ? ` · ${wholeNumber(dialogue.user_usage.total_tokens)} tokens` : ''
     out.push(`_The user was played by ${codeSpan(dialogue.user_model ?? 'an unknown model')}${tokens} (counted with the judge's)._`, '')
   }
   for (const turn of dialogue.turns) out.push(...turnLines(run, turn))

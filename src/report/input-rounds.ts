@@ -1,5 +1,5 @@
-import type { Json } from '../config/types.js'
 import type { InputExchange, InputRound, InputsVerdict, RunResult, ToolCallResult } from '../results/types.js'
+import { isObject } from '../util/objects.js'
 import { ellipsize } from '../util/text.js'
 import { count } from '../util/words.js'
 import { codeSpan, escapeMarkdown } from './escape.js'
@@ -11,8 +11,6 @@ const ANSWER_CHARS = 120
 /** Server text on one Markdown line: whitespace folded, cut, every syntax character escaped. */
 const inline = (text: string, max: number) => escapeMarkdown(ellipsize(text.replace(/\s+/g, ' ').trim(), max))
 
-const isJsonObject = (value: Json | null): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value)
-
 /**
  * What we answered, after who answered it: the accepted form's fields, the sampled text, the
  * roots listed, or our JSON-RPC error.
@@ -20,11 +18,11 @@ const isJsonObject = (value: Json | null): value is Record<string, Json> => valu
 function answerDetail(exchange: InputExchange): string {
   if (exchange.error) return ` (error ${exchange.error.code}: ${inline(exchange.error.message, ANSWER_CHARS)})`
   const response = exchange.response
-  if (!isJsonObject(response)) return ''
-  if (response.action === 'accept' && isJsonObject(response.content)) return ` {${Object.keys(response.content).map((k) => inline(k, 40)).join(', ')}}`
-  if (isJsonObject(response.content) && typeof response.content.text === 'string') return `: “${inline(response.content.text, ANSWER_CHARS)}”`
+  if (!isObject(response)) return ''
+  if (response.action === 'accept' && isObject(response.content)) return ` {${Object.keys(response.content).map((k) => inline(k, 40)).join(', ')}}`
+  if (isObject(response.content) && typeof response.content.text === 'string') return `: “${inline(response.content.text, ANSWER_CHARS)}”`
   if (Array.isArray(response.roots)) {
-    const uris = response.roots.map((r) => (isJsonObject(r) && typeof r.uri === 'string' ? r.uri : '?'))
+    const uris = response.roots.map((r) => (isObject(r) && typeof r.uri === 'string' ? r.uri : '?'))
     return uris.length === 0 ? ': none' : `: ${uris.map((u) => codeSpan(ellipsize(u, 80))).join(', ')}`
   }
   return ''

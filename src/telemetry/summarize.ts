@@ -1,4 +1,4 @@
-import { reachedServer } from '../agent/run-agent.js'
+import { agentSteps, reachedServer } from '../agent/run-agent.js'
 import type { Budgets, Pricing } from '../config/types.js'
 import { judgeSideUsage } from '../aggregate/summarize.js'
 import type { CacheStats } from '../llm/cache.js'
@@ -91,7 +91,7 @@ function modelTelemetry(model: string, prompt: string | null, runs: RunResult[],
     prompt_name: prompt,
     runs: runs.length,
     run_s: distribution(runs.map((r) => r.duration_s)),
-    turn_ms: distribution(runs.flatMap((r) => agentSteps(r).filter((c) => !c.cached).map((c) => c.latency_ms))),
+    turn_ms: distribution(runs.flatMap((r) => agentSteps(r.llm_calls).filter((c) => !c.cached).map((c) => c.latency_ms))),
     tool_calls_per_run: runs.length ? round2(sumOf(runs, (r) => r.tool_calls.length) / runs.length) : null,
     input_tokens: { ...distribution(inputs), total: sumOf(inputs, (n) => n) },
     output_tokens: { ...distribution(outputs), total: sumOf(outputs, (n) => n) },
@@ -110,7 +110,7 @@ function modelTelemetry(model: string, prompt: string | null, runs: RunResult[],
 function overall(input: TelemetryInput, agentCosts: Map<RunResult, CallCost[]>, judgeCosts: Map<RunResult, (CallCost | null)[]>, overheadCost: CallCost | null): TelemetrySection['overall'] {
   const { runs } = input
   const runsS = round2(sumOf(runs, (r) => r.duration_s))
-  const llmS = round2(sumOf(runs, (r) => sumOf(agentSteps(r), (c) => c.latency_ms) + (r.dialogue?.user_latency_ms ?? 0)) / 1000)
+  const llmS = round2(sumOf(runs, (r) => sumOf(agentSteps(r.llm_calls), (c) => c.latency_ms) + (r.dialogue?.user_latency_ms ?? 0)) / 1000)
   const toolS = round2(sumOf(runs, (r) => sumOf(r.tool_calls, (c) => c.latency_ms)) / 1000)
   const agent = emptyTotals()
   for (const run of runs) for (const call of run.llm_calls) addTotals(agent, call.usage)
@@ -221,7 +221,6 @@ function groupBy(runs: RunResult[], key: (run: RunResult) => string[]): [string[
 }
 
 /** A run's LLM calls that are the agent's own steps: not its sampling answers, whose time is inside a tool call's. */
-const agentSteps = (run: RunResult): RunResult['llm_calls'] => run.llm_calls.filter((c) => c.purpose !== 'sampling')
 
 /** A call's cost; no call at all (null) costs nothing. */
 const costOf = (cost: CallCost | null | undefined): number | null => (cost ? cost.usd : 0)
