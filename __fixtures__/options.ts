@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { resolveOptions, type RawOptions, type RunOptions } from '../src/config/options.js'
 
 /** Inputs every evaluation reads; those a test does not give are empty, as an unset action input. */
-const ALWAYS_READ = ['filter', 'maxSteps', 'parallel', 'concurrency', 'judgeModel', 'models', 'timeoutSeconds'] as const
+const ALWAYS_READ = ['filter', 'maxSteps', 'parallel', 'concurrency', 'judgeModel', 'models', 'timeoutSeconds', 'maxToolResultChars', 'keepRunDirs'] as const
 
 /**
  * RunOptions as the action's inputs would give them: the suite at `<dir>/evals.yaml`, the results

@@ -186,8 +186,9 @@ export function scriptedBrain(scripts: Record<string, AgentScript>, score: (answ
       const s = score(output, input)
       return verdict(request.model, s, `scored ${s} for the answer`, options.logprobs ? { [s]: 0.7, [Math.max(0, s - 1)]: 0.3 } : undefined)
     }
-    // In a conversation the latest user message picks the script, and only what came after it counts.
-    const latest = request.messages.map((m) => m.role).lastIndexOf('user')
+    // In a conversation the latest user message picks the script, and only what came after it counts
+    // (not the message of images after a step's tool results: its content is a list of parts).
+    const latest = request.messages.map((m) => (typeof m.content === 'string' ? m.role : '')).lastIndexOf('user')
     const prompt = request.messages[latest]?.content ?? ''
     const key = Object.keys(scripts).find((k) => prompt.includes(k))
     if (!key) return answer(request.model, 'I cannot help with that.')

@@ -82,6 +82,8 @@ export function telemetryRun(extra: Partial<RunResult> = {}): RunResult {
     skipped: null,
     dialogue: null,
     inputs: null,
+    model_view: null,
+    run_dir: null,
     ...extra
   }
 }

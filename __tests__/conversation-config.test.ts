@@ -243,7 +243,7 @@ describe('what the server may ask', () => {
     ])
     // A case's roots are never expanded; a host makes it a share no local server can open.
     expect(problems(head + '  - id: a\n    prompt: p\n    rubric: r\n    roots: ["file://${GITHUB_WORKSPACE}/docs", "file://nas/docs"]\n')).toEqual([
-      "e.yaml:7:13 at cases[0].roots[0]: 'file://${GITHUB_WORKSPACE}/docs' holds a placeholder that nothing expands (roots in eval_cases are taken as written; in server_config only environment variables are expanded)",
+      "e.yaml:7:13 at cases[0].roots[0]: 'file://${GITHUB_WORKSPACE}/docs' holds a placeholder that nothing expands (roots in eval_cases are taken as written, apart from ${RUN_DIR}; in server_config only environment variables and ${RUN_DIR} are expanded)",
       "e.yaml:7:48 at cases[0].roots[1]: 'file://nas/docs' names the host 'nas': a root is a local directory, file:///path (three slashes)"
     ])
   })
@@ -313,11 +313,7 @@ describe('server_config roots', () => {
     [{ url: 'https://x.example/mcp', roots: ['file:///a', 'http://x.example/'] }, 'roots[1]', "'http://x.example/' is not a file:// URI (roots are file:// URIs, e.g. file:///workspace)"],
     [{ command: 'node', roots: ['file://share/docs'] }, 'roots[0]', "'file://share/docs' names the host 'share': a root is a local directory, file:///path (three slashes)"],
     [{ command: 'node', roots: ['file://'] }, 'roots[0]', "'file://' names no directory (file:///path)"],
-    [
-      { command: 'node', roots: ['file://${RUN_DIR}/b'] },
-      'roots[0]',
-      "'file://${RUN_DIR}/b' holds a placeholder that nothing expands (roots in eval_cases are taken as written; in server_config only environment variables are expanded)"
-    ]
+    [{ command: 'node', roots: ['file://host${RUN_DIR}/b'] }, 'roots[0]', "'file://host${RUN_DIR}/b' names the host 'host': a root is a local directory, file:///path (three slashes)"]
   ])('a bad roots value names the input and the path (%j)', (config, path, message) => {
     const error = errorOf(() => parse(config))
     expect(error.where).toMatchObject({ input: 'server_config', path })

@@ -114,7 +114,7 @@ cases:
     const warnings: string[] = []
     const again = await run(dir, { resume: 'true' }, warnings)
     expect(again.journal).toMatchObject({ reused: 0 })
-    expect(warnings).toContain(`resume: ${join(dir, 'eval-runs.jsonl')} is from another suite, models, server or max_steps; running everything.`)
+    expect(warnings).toContain(`resume: ${join(dir, 'eval-runs.jsonl')} is from another suite, models, server, max_steps or max_tool_result_chars; running everything.`)
   })
 })
 

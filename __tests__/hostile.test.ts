@@ -34,7 +34,8 @@ describe('hostile text from a server and a model', () => {
     const comment = renderComment(document, { marker: stickyMarker('k'), links: {} })
     for (const text of [report, results, junit, comment]) expect(text).not.toContain(SECRET)
     // 5 MB of tool output: cut visibly in the report, which fits the job summary; the comment fits its limit.
-    expect(doc.runs[0].tool_calls[1].result.length).toBe(5 * 1024 * 1024)
+    expect(doc.runs[0].tool_calls[1].cut).toMatchObject({ total_chars: 5 * 1024 * 1024, shown_chars: 100_000, kept_chars: 262_144 })
+    expect(report).toContain('the model saw 100,000 of 5,242,880 characters; the record keeps 262,144')
     expect(Buffer.byteLength(report)).toBeLessThan(64 * 1024)
     expect(report).toContain('... (truncated)')
     expect(comment.length).toBeLessThanOrEqual(65_536)

@@ -8,6 +8,7 @@ import { parse, parseDocument, type YAMLMap } from 'yaml'
 import { runCliProcess } from '../__fixtures__/cli.js'
 import { parseSuite } from '../src/config/suite.js'
 import { SCHEMA_URL, schemaReference } from '../src/cli/init.js'
+import { buildSuite } from '../src/cli/init/suite.js'
 import { readWrittenConfig } from '../src/cli/init/written-config.js'
 import { createSessionFactory, type McpSession } from '../src/mcp/session.js'
 
@@ -330,5 +331,14 @@ describe('the server config as written', () => {
     const env = readWrittenConfig(JSON.stringify({ command: 'srv', env: { PASS: 'hunter22', WEATHER_API: 'abc123def456', DEBUG: '1' } }), work)
     expect(env.json).toEqual({ command: 'srv', env: { PASS: '${PASS}', WEATHER_API: '${WEATHER_API}', DEBUG: '1' } })
     expect(env.removed).toEqual(expect.arrayContaining(['hunter22', 'abc123def456']))
+  })
+})
+
+describe('init and MCP Apps', () => {
+  test('an app-only tool (its _meta.ui.visibility leaves out "model") gets no behaviour case: no model is offered it', () => {
+    const tool = (name: string, ui?: { resource_uri: string | null; visibility: string[] | null }) => ({ name, description: `${name} tool`, inputSchema: { type: 'object', properties: {} }, ...(ui ? { ui } : {}) })
+    const tools = [tool('show_dashboard', { resource_uri: 'ui://d/view.html', visibility: null }), tool('refresh_dashboard', { resource_uri: 'ui://d/view.html', visibility: ['app'] }), tool('both', { resource_uri: null, visibility: ['model', 'app'] })]
+    const data = parse(String(buildSuite(tools, SCHEMA_URL).doc)) as { cases: { expect_tool?: string | null }[] }
+    expect(data.cases.map((c) => c.expect_tool).filter((t) => t)).toEqual(['show_dashboard', 'both'])
   })
 })

@@ -128,18 +128,20 @@ describe('faults and the recovery oracles, through the engine', () => {
     expect(run.observed.findings).toEqual([])
   })
 
-  test('oversized: the model is sent the padded result; the record keeps its start and says how much it left out', async () => {
+  test('oversized: the model is sent the padded result cut at max_tool_result_chars; the record keeps its start and says how much it left out', async () => {
     const { run, requests } = await onlyRun({
       suite: outage('    faults: [{ tool: get_weather, kind: oversized, bytes: 200000 }]\n'),
       server: RESILIENCE,
       responder: judgedWell({ 'weather in Paris': { turns: [[{ name: 'get_weather', args: { city: 'Paris' } }]], answer: 'Light rain in Paris.' } })
     })
     const sent = requests[1].messages.find((m) => m.role === 'tool')?.content ?? ''
-    expect(Buffer.byteLength(sent)).toBeGreaterThanOrEqual(200000)
+    // A host bounds what it passes on: 100,000 characters of the padded result, then the marker.
     expect(sent).toContain('light rain')
-    expect(run.tool_calls[0]).toMatchObject({ is_error: false, fault: { kind: 'oversized', executions: 1 } })
+    expect(sent).toMatch(/^[\s\S]{100000}\n\n\[… [\d,]+ of [\d,]+ characters cut here by the evaluation harness \(max_tool_result_chars 100,000\)\]$/)
+    expect(run.tool_calls[0]).toMatchObject({ is_error: false, fault: { kind: 'oversized', executions: 1 }, cut: { shown_chars: 100000, kept_chars: 4096 } })
+    expect(run.tool_calls[0].cut!.total_chars).toBeGreaterThanOrEqual(200000)
     expect(run.tool_calls[0].result.length).toBeLessThan(5000)
-    expect(run.tool_calls[0].result).toMatch(/light rain[\s\S]*more characters of the oversized fault's padding, sent to the model, not kept here\]$/)
+    expect(run.tool_calls[0].result).toMatch(/light rain[\s\S]*more characters of the oversized fault's padding, not kept here\]$/)
   })
 
   test('a fault that never fires fails the oracle: the model never called the tool', async () => {

@@ -56,7 +56,8 @@ describe('run() glues inputs, engine and outputs', () => {
       junit_xml: 'eval-junit.xml',
       badge_json: 'eval-badge.json',
       cancelled: 'false',
-      journal: 'eval-runs.jsonl'
+      journal: 'eval-runs.jsonl',
+      run_dirs: ''
     })
     // The failed run is an annotation too; no artifact service here is a warning, not a failure.
     expect(core.error).toHaveBeenCalledWith(expect.stringContaining('judge 30% < threshold 70%'), { title: 'Eval failed: one · openai/gpt-4o-mini · d' })
@@ -124,5 +125,20 @@ describe('the cost_usd output', () => {
     expect(costOutput(0.0123)).toBe('0.0123')
     expect(costOutput(0)).toBe('0')
     expect(costOutput(null)).toBe('')
+  })
+})
+
+describe('the run_dirs output', () => {
+  const runDirsOutput = (dirs: (string | null)[]) => {
+    core.setOutput.mockClear()
+    const doc = telemetryShape()
+    const runs = dirs.map((run_dir, i) => ({ ...doc.runs[i % doc.runs.length], run_dir }))
+    setActionOutputs({ ...doc, runs }, { resultsPath: 'r.json', reportPath: 'r.md' })
+    return core.setOutput.mock.calls.find(([name]) => name === 'run_dirs')?.[1]
+  }
+
+  test('names the directory holding the kept run directories of failed runs, and is empty when none was kept', () => {
+    expect(runDirsOutput([null, '/runner/tmp/mcp-server-evals-run-dirs/002-crash-AbC123', '/runner/tmp/mcp-server-evals-run-dirs/004-crash-XyZ789'])).toBe('/runner/tmp/mcp-server-evals-run-dirs')
+    expect(runDirsOutput([null, null])).toBe('')
   })
 })

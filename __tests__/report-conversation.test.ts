@@ -1,5 +1,4 @@
 import { describe, expect, test } from '@jest/globals'
-import MarkdownIt from 'markdown-it'
 import { XMLParser } from 'fast-xml-parser'
 import { conversationShape } from '../__fixtures__/report-shapes.js'
 import { renderComment } from '../src/report/comment.js'
@@ -9,19 +8,8 @@ import { renderJUnit } from '../src/report/junit.js'
 import { renderMarkdownReport } from '../src/report/markdown.js'
 import { failureReasons } from '../src/report/reasons.js'
 import type { InputRound, ResultsDocument, RunResult } from '../src/results/types.js'
+import { gfm, seen } from '../__fixtures__/rendered.js'
 
-const gfm = new MarkdownIt({ html: true, linkify: true })
-/** What a reader sees: the HTML GitHub would render, tags removed, entities decoded, whitespace folded. */
-const seen = (markdown: string) =>
-  gfm
-    .render(markdown)
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
 
 const CONTEXT = { marker: '<!-- mcp-server-evals:sticky:k -->', links: {} }
 const runOf = (doc: ResultsDocument, id: string) => doc.runs.find((r) => r.case_id === id)!

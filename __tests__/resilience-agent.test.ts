@@ -3,7 +3,7 @@ import { fixturePath } from '../__fixtures__/harness.js'
 import { answer, scriptedBrain, startScriptedLlm, toolCalls, toolResults, type AgentScript, type Responder } from '../__fixtures__/scripted-llm.js'
 import { startResilienceHttpServer } from '../__fixtures__/servers/resilience-server.mjs'
 import { runAgent, type Transcript } from '../src/agent/run-agent.js'
-import { DEFAULT_ATTACKER, type FaultSpec, type RecoveryKind, type ResilienceSpec, type ServerConfig } from '../src/config/types.js'
+import { DEFAULT_ATTACKER, DEFAULT_MAX_TOOL_RESULT_CHARS, type FaultSpec, type RecoveryKind, type ResilienceSpec, type ServerConfig } from '../src/config/types.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { createSessionFactory, type McpSession } from '../src/mcp/session.js'
 import { withFaults } from '../src/resilience/faults.js'
@@ -53,7 +53,7 @@ async function play(transport: 'stdio' | 'http', spec: ResilienceSpec, responder
   cleanups.push(() => llm.close())
   const { session, http } = await open(transport)
   const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
-  const task = { model: MODEL, system_prompt: 'You are a helpful assistant.', prompt: 'What is the weather in Paris?', max_steps: maxSteps, attempt: 1 }
+  const task = { model: MODEL, system_prompt: 'You are a helpful assistant.', prompt: 'What is the weather in Paris?', max_steps: maxSteps, attempt: 1, max_tool_result_chars: DEFAULT_MAX_TOOL_RESULT_CHARS, vision: false }
   const transcript: Transcript = await runAgent(task, withFaults(session, spec.faults, { http }), chat, new AbortController().signal)
   const run = { tool_calls: transcript.tool_calls.map((c) => ({ ...c, schema_valid: null })), final_output: transcript.final_output, stop_reason: transcript.stop_reason }
   return { transcript, llm, recovery: judgeRecovery(spec, run), answer: checkAnswer(spec.must_not_contain, transcript.final_output) }

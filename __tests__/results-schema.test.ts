@@ -88,9 +88,21 @@ describe('schema/results.schema.json describes what we write', () => {
   })
 })
 
+/** The golden document as version 6 wrote it: no record of what the model was shown. */
+function version6(): Record<string, unknown> {
+  const doc = JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  doc.version = 6
+  for (const run of doc.runs) {
+    delete run.model_view
+    delete run.run_dir
+    for (const call of run.tool_calls) for (const key of ['cut', 'media', 'error_pattern']) delete call[key]
+  }
+  return doc
+}
+
 /** The golden document as version 5 wrote it: no conversations and no server input anywhere. */
 function version5(): Record<string, unknown> {
-  const doc = JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  const doc = version6() as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
   doc.version = 5
   for (const run of doc.runs) {
     delete run.dialogue
@@ -101,12 +113,21 @@ function version5(): Record<string, unknown> {
   return doc
 }
 
-describe('older documents and journals read as version 6', () => {
+describe('older documents and journals read as version 7', () => {
+  test('version 6: runs get model_view and run_dir null, the telemetry is kept as written, and it matches the schema', () => {
+    const old = version6()
+    const doc = upgradeDocument(old)!
+    expect(doc.version).toBe(7)
+    expect(doc.runs.every((r) => r.model_view === null && r.run_dir === null)).toBe(true)
+    expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
+    expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
+  })
+
   test('version 5: runs get dialogue and inputs null, the telemetry is kept as written, and it matches the schema', () => {
     const old = version5()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(6)
-    expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null)).toBe(true)
+    expect(doc.version).toBe(7)
+    expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null && r.model_view === null)).toBe(true)
     expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
   })
@@ -116,7 +137,7 @@ describe('older documents and journals read as version 6', () => {
     old.version = 4
     delete old.telemetry
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(6)
+    expect(doc.version).toBe(7)
     expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null)).toBe(true)
     expect(doc.telemetry?.tools.length).toBeGreaterThan(0)
   })
@@ -130,6 +151,6 @@ describe('older documents and journals read as version 6', () => {
   })
 
   test('an unknown version is not read', () => {
-    expect(upgradeDocument({ ...version5(), version: 7 })).toBeNull()
+    expect(upgradeDocument({ ...version5(), version: 8 })).toBeNull()
   })
 })

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +11,7 @@ import { parseSuite } from '../src/config/suite.js'
 import { NO_BUDGETS, type Budgets } from '../src/config/types.js'
 import { prepare } from '../src/evaluate.js'
 import { readActionOptions } from '../src/github/inputs.js'
+import { useActionInputs } from '../__fixtures__/env-vars.js'
 
 // Layer 3 configuration: the YAML's budgets: and pricing:, the inputs and flags, and OTLP.
 
@@ -310,17 +311,7 @@ describe('the CLI flags', () => {
 })
 
 describe('the action inputs', () => {
-  const set: string[] = []
-  const inputs = (values: Record<string, string>) => {
-    for (const [name, value] of Object.entries(values)) {
-      const key = `INPUT_${name.toUpperCase()}`
-      process.env[key] = value
-      set.push(key)
-    }
-  }
-  afterEach(() => {
-    for (const key of set.splice(0)) delete process.env[key]
-  })
+  const inputs = useActionInputs()
 
   test('every budget input and the OTLP endpoint reach RunOptions under their names', () => {
     inputs({

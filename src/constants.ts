@@ -39,7 +39,9 @@ export const Inputs = {
   MaxP95Increase: 'max_p95_increase',
   MaxCostIncrease: 'max_cost_increase',
   OtlpEndpoint: 'otlp_endpoint',
-  OtlpHeaders: 'otlp_headers'
+  OtlpHeaders: 'otlp_headers',
+  MaxToolResultChars: 'max_tool_result_chars',
+  KeepRunDirs: 'keep_run_dirs'
 } as const
 
 export const Outputs = {
@@ -57,7 +59,8 @@ export const Outputs = {
   ToolTestsFailed: 'tool_tests_failed',
   CostUsd: 'cost_usd',
   Sarif: 'sarif',
-  CommentUrl: 'comment_url'
+  CommentUrl: 'comment_url',
+  RunDirs: 'run_dirs'
 } as const
 
 export const Defaults = {

@@ -1,5 +1,13 @@
+import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { agentSteps, runTurn, startTranscript, type RunError, type Transcript } from './agent/run-agent.js'
+import { agentSteps, isMediaMessage, reachedServer, runTurn, startTranscript, type RunError, type ToolCallRecord, type Transcript } from './agent/run-agent.js'
+import { boundForModel, boundForRecord } from './agent/bound.js'
+import { appViewOf } from './agent/exposure.js'
+import { visionOf } from './agent/vision.js'
+import { mentionsRunDir, rootsWithRunDir, runDirSubdirs } from './config/run-dir.js'
+import { makeRunDir, type RunDir } from './execute/run-dirs.js'
+import { modelViewOf } from './execute/model-view.js'
+import { errorPatternOf } from './scoring/tool-errors.js'
 import { dialogueUpTo, runConversation, type DialogueRun } from './agent/conversation.js'
 import { prepareInputs, type RunInputs } from './agent/input-answers.js'
 import { redactRounds } from './mcp/input-rounds.js'
@@ -47,6 +55,11 @@ export interface EngineSettings {
   today: string
   /** `roots` under server_config: the client's roots for every case that sets none of its own. Absent: none. */
   serverRoots?: string[] | null
+  /**
+   * `${RUN_DIR}`: where each run's directory is made, whether the server config uses it (a case's
+   * roots may too), and whether a failed run's directory is kept. Absent: no run directories.
+   */
+  runDirs?: { base: string; serverUses: boolean; keepFailed: boolean; cwd?: string }
 }
 
 export interface EngineDeps {
@@ -147,9 +160,11 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
   const results = await Promise.all(
     specs.map(async (spec) => {
       const reused = deps.reuse?.get(specKey(spec))
-      if (reused) return finish({ ...reused, index: spec.index }, true)
+      // A directory an earlier attempt kept is named only where it is still there (a re-run is another machine).
+      if (reused) return finish({ ...reused, index: spec.index, run_dir: reused.run_dir && existsSync(reused.run_dir) ? reused.run_dir : null }, true)
       const releaseAhead = await startingAhead.acquire()
       const layer2 = prepareLayer2(spec, deps.sessions.transport ?? 'stdio')
+      const view: RunView = { max_tool_result_chars: suite.max_tool_result_chars, vision: visionOf(spec.model, suite.vision), tool_error_patterns: suite.tool_error_patterns }
       const overBudget = deps.cancel?.aborted ? null : deps.budget?.reached()
       if (overBudget) {
         releaseAhead()
@@ -160,7 +175,18 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       // The sampling answers of the model under test are LLM calls of this run, in the order they came.
       const transcript = startTranscript(layer2.systemPrompt)
       const chat = runTrace ? runTrace.chat(deps.llm) : deps.llm
-      const inputs = prepareInputs(spec.case.inputs, settings.serverRoots ?? null, {
+      // A server (or a case's roots) that keeps its state in ${RUN_DIR} gets an empty directory of
+      // its own; one that cannot be made is this run's error, as a server that cannot start.
+      let runDir: RunDir | null = null
+      let runDirError: RunError | null = null
+      try {
+        runDir = await runDirFor(spec, settings)
+      } catch (error) {
+        runDirError = { stage: 'server', message: `could not make the run's \${RUN_DIR} under ${settings.runDirs?.base}: ${error instanceof Error ? error.message : String(error)}` }
+      }
+      const caseInputs = spec.case.inputs?.roots && runDir ? { ...spec.case.inputs, roots: rootsWithRunDir(spec.case.inputs.roots, runDir.path) } : spec.case.inputs
+      const serverRoots = settings.serverRoots ? rootsWithRunDir(settings.serverRoots, runDir?.path ?? null) : null
+      const inputs = prepareInputs(caseInputs, serverRoots, {
         llm: chat,
         model: spec.model,
         attempt: spec.attempt,
@@ -169,7 +195,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       let opened: OpenedSession
       let releaseSlot: () => void
       try {
-        opened = await openForRun(settings, deps, { ...layer2.open, inputs: inputs.client }, runTrace)
+        opened = runDirError ? { error: runDirError } : await openForRun(settings, deps, { ...layer2.open, inputs: inputs.client, ...(runDir ? { runDir: runDir.path } : {}) }, runTrace)
         releaseSlot = opened.session ? await pool.acquire() : () => undefined
       } finally {
         releaseAhead()
@@ -179,6 +205,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       if (overBudgetNow) {
         releaseSlot()
         await opened.session!.close()
+        await runDir?.dispose(false)
         runTrace?.end('skipped')
         // Its server started (and was sent the trace context) before the check: the trace is kept.
         return finish(skippedRun(spec, overBudgetNow, settings.maxSteps, layer2, runTrace?.traceId ?? null))
@@ -186,7 +213,10 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
       if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
       let agentPhase: AgentPhase
       try {
-        agentPhase = await runInSlot(spec, opened, settings, deps, { layer2, runTrace, transcript, chat, inputs })
+        agentPhase = await runInSlot(spec, opened, settings, deps, { layer2, runTrace, transcript, chat, inputs, view })
+      } catch (error) {
+        await runDir?.dispose(false)
+        throw error
       } finally {
         releaseSlot()
       }
@@ -202,13 +232,16 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
         // A cancel that came while the session was closing: the listener will not fire for it.
         if (deps.cancel?.aborted) interrupted()
         try {
-          scored = await pool.run(() => scoreRun(spec, ran, plan, deps, { run: runTrace, model: suite.judge_model }), { urgent: true })
+          scored = await pool.run(() => scoreRun(spec, ran, plan, deps, { run: runTrace, model: suite.judge_model }, view.max_tool_result_chars), { urgent: true })
         } finally {
           deps.cancel?.removeEventListener('abort', interrupted)
         }
         if (ran.cancelled) scored = NOTHING_SCORED
       }
-      const result = buildRunResult(spec, agentPhase, scored, settings.maxSteps, deps.redact ?? ((t) => t), layer2, runTrace?.traceId ?? null)
+      const built = buildRunResult(spec, agentPhase, scored, settings.maxSteps, deps.redact ?? ((t) => t), layer2, runTrace?.traceId ?? null, view)
+      // A failed run's directory is kept for a look at what the server left in it, when asked.
+      const kept = (await runDir?.dispose(Boolean(settings.runDirs?.keepFailed) && (built.status === 'failed' || built.status === 'error'))) ?? false
+      const result = kept && runDir ? { ...built, run_dir: runDir.path } : built
       runTrace?.end(result.status)
       return finish(result)
     })
@@ -223,7 +256,7 @@ export async function executeRuns(suite: Suite, settings: EngineSettings, deps: 
 
 interface AgentPhase {
   transcript: Transcript
-  session: Pick<McpSession, 'era' | 'protocolVersion' | 'timings' | 'tools'> | null
+  session: Pick<McpSession, 'era' | 'protocolVersion' | 'timings' | 'tools' | 'resources'> | null
   duration_s: number
   /** The run's rubric can be judged: the answer (a conversation's last answer, the dialogue done) is there. */
   judgeable: boolean
@@ -248,6 +281,24 @@ interface RunContext {
   /** The model under test's client (traced when the run is). */
   chat: ChatClient
   inputs: RunInputs
+  view: RunView
+}
+
+/** What the model under test is shown, for one run: the result limit, whether it takes images, and what counts as a tool error. */
+interface RunView {
+  max_tool_result_chars: number
+  vision: ReturnType<typeof visionOf>
+  tool_error_patterns: string[]
+}
+
+/** This run's `${RUN_DIR}`, when its server config or its case's roots use one; null otherwise. */
+async function runDirFor(spec: RunSpec, settings: EngineSettings): Promise<RunDir | null> {
+  const runDirs = settings.runDirs
+  if (!runDirs) return null
+  const caseUses = (spec.case.inputs?.roots ?? []).some(mentionsRunDir)
+  if (!runDirs.serverUses && !caseUses) return null
+  const roots = spec.case.inputs?.roots ?? settings.serverRoots ?? []
+  return makeRunDir(runDirs.base, `${String(spec.index).padStart(3, '0')}-${spec.case.id}`, (dir) => runDirSubdirs(dir, runDirs.cwd, roots))
 }
 
 type OpenedSession =
@@ -309,7 +360,7 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
     // The trace outermost: a tool call's span covers what the agent waited for, faults and attacks included.
     const agentSession = runTrace ? runTrace.session(wrapForRun(watched, spec.case, layer2)) : wrapForRun(watched, spec.case, layer2)
     const signal = runSignal(controller, deps.cancel)
-    const task = { model: spec.model, max_steps: settings.maxSteps, attempt: spec.attempt }
+    const task = { model: spec.model, max_steps: settings.maxSteps, attempt: spec.attempt, max_tool_result_chars: context.view.max_tool_result_chars, vision: context.view.vision.vision }
     // One session for the whole conversation: every turn talks to the same server.
     const dialogue = spec.case.conversation
       ? await runConversation(spec.case.conversation, transcript, task, { session: agentSession, llm: chat, userLlm: chat, signal })
@@ -353,7 +404,7 @@ function skippedRun(spec: RunSpec, why: string, maxSteps: number, layer2: RunLay
     dialogue: null,
     inputs: null
   }
-  return buildRunResult(spec, phase, NOTHING_SCORED, maxSteps, (t) => t, layer2, traceId)
+  return buildRunResult(spec, phase, NOTHING_SCORED, maxSteps, (t) => t, layer2, traceId, null)
 }
 
 /** A judge's verdict (or the JudgeError in its place) and how long the judge took. */
@@ -410,7 +461,16 @@ function scoringPlan(spec: RunSpec, phase: AgentPhase): ScoringPlan {
  * sees the dialogue up to it) and golden keys (on that turn's calls), then the run's rubric and
  * its golden keys over every call. No new question to the judge model after a cancel.
  */
-async function scoreRun(spec: RunSpec, transcript: Transcript, plan: ScoringPlan, deps: EngineDeps, traced: { run: RunTrace | undefined; model: string }): Promise<Scored> {
+async function scoreRun(
+  spec: RunSpec,
+  transcript: Transcript,
+  plan: ScoringPlan,
+  deps: EngineDeps,
+  traced: { run: RunTrace | undefined; model: string },
+  limit: number
+): Promise<Scored> {
+  // The judge is a model too: it gets each answer bounded as the model under test gets a tool result.
+  const answer = (text: string | null) => boundForModel(text ?? '', limit).text
   const conversational = spec.case.conversation !== null
   const scripted = scriptedTurns(spec.case)
   const turns: TurnScore[] = []
@@ -420,7 +480,7 @@ async function scoreRun(spec: RunSpec, transcript: Transcript, plan: ScoringPlan
     const script = scripted[i]
     const score: TurnScore = { golden: null }
     if (wanted.judge && script?.rubric) {
-      const request = { rubric: script.rubric, threshold: script.threshold, input: dialogueUpTo(transcript.turns, i + 1), actualOutput: turn.final_output ?? '', attempt: spec.attempt }
+      const request = { rubric: script.rubric, threshold: script.threshold, input: dialogueUpTo(transcript.turns, i + 1, limit), actualOutput: answer(turn.final_output), attempt: spec.attempt }
       score.judged = await judgeRun(deps.judge, request, deps.cancel, traced)
       if (deps.cancel?.aborted) return NOTHING_SCORED
     }
@@ -428,9 +488,9 @@ async function scoreRun(spec: RunSpec, transcript: Transcript, plan: ScoringPlan
     turns.push(score)
   }
   if (deps.cancel?.aborted) return NOTHING_SCORED
-  const input = conversational ? dialogueUpTo(transcript.turns, transcript.turns.length) : spec.case.prompt
+  const input = conversational ? dialogueUpTo(transcript.turns, transcript.turns.length, limit) : spec.case.prompt
   const judged = plan.judge
-    ? await judgeRun(deps.judge, { rubric: spec.case.rubric, threshold: spec.case.threshold, input, actualOutput: transcript.final_output ?? '', attempt: spec.attempt }, deps.cancel, traced)
+    ? await judgeRun(deps.judge, { rubric: spec.case.rubric, threshold: spec.case.threshold, input, actualOutput: answer(transcript.final_output), attempt: spec.attempt }, deps.cancel, traced)
     : undefined
   if (deps.cancel?.aborted) return NOTHING_SCORED
   return { judged, golden: plan.golden ? await checkGolden(plan.golden, transcript.tool_calls, deps.semantic.match) : null, turns }
@@ -455,7 +515,16 @@ async function judgeRun(
   return { verdict, latency_ms: Math.round(performance.now() - started) }
 }
 
-function buildRunResult(spec: RunSpec, phase: AgentPhase, scored: Scored, maxSteps: number, redact: (text: string) => string, layer2: RunLayer2, traceId: string | null): RunResult {
+function buildRunResult(
+  spec: RunSpec,
+  phase: AgentPhase,
+  scored: Scored,
+  maxSteps: number,
+  redact: (text: string) => string,
+  layer2: RunLayer2,
+  traceId: string | null,
+  view: RunView | null
+): RunResult {
   const { transcript } = phase
   if (transcript.error?.stderr_tail) transcript.error.stderr_tail = redact(transcript.error.stderr_tail).slice(-STDERR_TAIL_CHARS)
   const toolAssertions = checkRequiredTools(spec.case.required_tools, transcript.tool_calls)
@@ -469,7 +538,7 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, scored: Scored, maxSte
   const toolsPassed = toolAssertions.passed && (dialogue?.turns.every((t) => t.tool_assertions?.passed ?? true) ?? true)
   const cancelled = transcript.cancelled
   const skipped = phase.skipped ?? null
-  const toolCalls = transcript.tool_calls.map((c) => toolCallResult(c, phase, redact))
+  const toolCalls = transcript.tool_calls.map((c) => toolCallResult(c, phase, redact, view))
   const verdicts = layer2Verdicts(spec.case, layer2, {
     tool_calls: toolCalls,
     final_output: transcript.final_output,
@@ -532,8 +601,32 @@ function buildRunResult(spec: RunSpec, phase: AgentPhase, scored: Scored, maxSte
     trace_id: traceId,
     skipped,
     dialogue,
-    inputs
+    inputs,
+    model_view: view && phase.session ? runModelView(spec, phase, scored, view) : null,
+    run_dir: null
   }
+}
+
+/** What the model was shown of the server in this run (and what the judge was given). */
+function runModelView(spec: RunSpec, phase: AgentPhase, scored: Scored, view: RunView): RunResult['model_view'] {
+  const { transcript } = phase
+  const limit = view.max_tool_result_chars
+  const over = (text: string | null) => limit > 0 && (text ?? '').length > limit
+  // The answers the judge was given: each judged turn's, and the last one for the run's own rubric.
+  // The answers the judge was given: each judged turn's and every earlier one (in its input); the
+  // run's own rubric, every turn's.
+  const judged = transcript.turns.flatMap((_, i) => (scored.turns[i]?.judged ? [i] : []))
+  const lastGiven = scored.judged ? transcript.turns.length - 1 : Math.max(-1, ...judged)
+  const judgeCuts = transcript.turns.slice(0, lastGiven + 1).filter((turn) => over(turn.final_output)).length
+  return modelViewOf({
+    model: spec.model,
+    max_tool_result_chars: limit,
+    vision: view.vision,
+    calls: transcript.tool_calls,
+    app: appViewOf(phase.session!),
+    judge_cuts: judgeCuts,
+    conversation: spec.case.conversation !== null
+  })
 }
 
 const verdictOf = (judged: Judged | undefined): JudgeVerdict | undefined => (judged && !(judged.verdict instanceof JudgeError) ? judged.verdict : undefined)
@@ -635,12 +728,19 @@ function redactVerdict(verdict: InputsVerdict | null, redact: (text: string) => 
 }
 
 /** A tool call as the document holds it: its arguments checked against the tool's inputSchema, and what Layer 2 did to it. */
-function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase, redact: (text: string) => string): ToolCallResult {
+function toolCallResult(c: ToolCallRecord, phase: AgentPhase, redact: (text: string) => string, view: RunView | null): ToolCallResult {
   const check = validateArgs(phase.session?.tools.find((t) => t.name === c.name)?.inputSchema, c.args)
+  const limit = view?.max_tool_result_chars ?? 0
+  const kept = c.fault?.kind === 'oversized' ? withoutPadding(c.result) : boundForRecord(c.result, limit)
+  const shown = c.shown_chars ?? c.result.length
+  const cut = shown < c.result.length || kept.shown < c.result.length
+  // A failure the server reported in plain text counts as a tool error when the user says how it reads.
+  // Not on a result an attack rewrote: that text is ours, not the server's.
+  const errorPattern = !c.is_error && reachedServer(c) && c.injected?.attack !== 'tool_output' && view ? errorPatternOf(c.result, view.tool_error_patterns) : undefined
   return {
     name: c.name,
     args: c.args,
-    result: c.fault?.kind === 'oversized' ? withoutPadding(c.result) : c.result,
+    result: kept.text,
     is_error: c.is_error,
     latency_ms: c.latency_ms,
     schema_valid: check ? check.valid : null,
@@ -648,15 +748,21 @@ function toolCallResult(c: Transcript['tool_calls'][number], phase: AgentPhase, 
     ...(c.fault ? { fault: c.fault } : {}),
     ...(c.injected ? { injected: c.injected } : {}),
     ...(c.span_id ? { span_id: c.span_id } : {}),
-    ...(c.input_rounds ? { input_rounds: redactRounds(c.input_rounds, redact) } : {})
+    ...(c.input_rounds ? { input_rounds: redactRounds(c.input_rounds, redact) } : {}),
+    ...(cut ? { cut: { total_chars: c.result.length, total_bytes: Buffer.byteLength(c.result, 'utf8'), shown_chars: shown, kept_chars: kept.shown } } : {}),
+    ...(c.media?.length ? { media: c.media } : {}),
+    ...(errorPattern !== undefined ? { error_pattern: errorPattern } : {})
   }
 }
 
 /** What the record keeps of an oversized fault's result: the model got all of it, the document need not (a MiB per call, in every copy). */
 const OVERSIZED_KEPT_CHARS = 4096
-function withoutPadding(result: string): string {
-  if (result.length <= OVERSIZED_KEPT_CHARS) return result
-  return `${result.slice(0, OVERSIZED_KEPT_CHARS)}\n… [${(result.length - OVERSIZED_KEPT_CHARS).toLocaleString('en-US')} more characters of the oversized fault's padding, sent to the model, not kept here]`
+function withoutPadding(result: string): { text: string; shown: number } {
+  if (result.length <= OVERSIZED_KEPT_CHARS) return { text: result, shown: result.length }
+  return {
+    text: `${result.slice(0, OVERSIZED_KEPT_CHARS)}\n… [${(result.length - OVERSIZED_KEPT_CHARS).toLocaleString('en-US')} more characters of the oversized fault's padding, not kept here]`,
+    shown: OVERSIZED_KEPT_CHARS
+  }
 }
 
 /** The judge's details for the record: its verdict, or the JudgeError in its place; null when it was not asked. */
@@ -729,7 +835,9 @@ function toConversation(transcript: Transcript, redact: (text: string) => string
   }
   for (const [index, message] of transcript.messages.entries()) {
     if (transcript.turns[turn]?.first_message === index) turn++
-    if (message.role === 'user') push({ role: 'user', content: message.content })
+    // The images the model was sent after a step's tool results are no user turn: the tool calls record them.
+    if (isMediaMessage(message)) continue
+    if (message.role === 'user') push({ role: 'user', content: message.content as string })
     else if (message.role === 'assistant') {
       const entry: ConversationEntry = { role: 'assistant', content: message.content ?? '' }
       if (message.tool_calls?.length) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { compareWithBaseline } from './aggregate/changes.js'
 import { freeLayersPassed } from './aggregate/document.js'
@@ -20,6 +20,8 @@ import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusa
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory, type SessionFactory } from './mcp/session.js'
+import { mentionsRunDir, usesRunDir } from './config/run-dir.js'
+import { runDirsBase, withoutRunDirs } from './execute/run-dirs.js'
 import { createSpendMeter, meteredClient, spentBy } from './telemetry/spend.js'
 import { createTracing } from './telemetry/tracing.js'
 import { expandMatrix, localDate, runKey, selectCases, selectToolTests, specKey, type RunSpec } from './plan/expand.js'
@@ -62,7 +64,8 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
       envModels: env.EVAL_MODELS,
       envJudgeModel: env.EVAL_JUDGE_MODEL,
       transport: server.kind,
-      timeoutSeconds: options.timeoutSeconds
+      timeoutSeconds: options.timeoutSeconds,
+      maxToolResultChars: options.maxToolResultChars
     })
   )
   // The YAML's budgets win per key; the inputs (or flags) fill the rest.
@@ -71,12 +74,28 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
   const unanswerable = checkRootsAnswerable(suite, server.roots)
   if (unanswerable.length > 0) throw new ConfigErrors(unanswerable)
   checkPlan(suite, options, names)
+  checkRunDirsBase(server, suite, names.serverConfig)
   const otlp = resolveOtlp(
     { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint, headers: names.otlpHeaders } },
     env
   )
   const secrets = [...serverSecrets(server), options.apiKey, ...otlp.secrets].filter((s) => s.length > 0)
   return { options, server, suite, secrets, ci: env.CI === 'true', otlp: otlp.target }
+}
+
+/**
+ * Where `${RUN_DIR}` is used, the directory the run directories go in must be writable: found
+ * now, as a configuration error, rather than as every run's error (or a crash of the probes).
+ */
+function checkRunDirsBase(server: ServerConfig, suite: Suite, input: string): void {
+  if (!usesRunDir(server) && !suite.cases.some((c) => (c.inputs?.roots ?? []).some(mentionsRunDir))) return
+  const base = runDirsBase()
+  try {
+    mkdirSync(base, { recursive: true })
+    accessSync(base, constants.W_OK)
+  } catch (error) {
+    throw new ConfigError(`\${RUN_DIR} needs a writable directory to make the run directories in, and ${base} is not one (${(error as Error).message}); point RUNNER_TEMP (or TMPDIR) at a writable directory`, { input })
+  }
 }
 
 /**
@@ -171,7 +190,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     timeoutSeconds: options.timeoutSeconds,
     baseUrl: options.baseUrl,
     today: localDate(new Date()),
-    serverRoots: server.roots ?? null
+    serverRoots: server.roots ?? null,
+    runDirs: { base: runDirsBase(), serverUses: usesRunDir(server), keepFailed: options.keepRunDirs, ...(server.kind === 'stdio' && server.cwd !== undefined ? { cwd: server.cwd } : {}) }
   }
   const behaviour = behaviourStatus(suite, options)
   const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
@@ -213,7 +233,15 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
     if (behaviour.status === 'ran' && !unreachable) {
       const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
-      const caching = createCachingChatClient(base, { dir: options.cacheDir, mode: options.cache, baseURL: options.baseUrl, secrets: prepared.secrets, onWarning: warn })
+      const runDirs = runDirsBase()
+      const caching = createCachingChatClient(base, {
+        dir: options.cacheDir,
+        mode: options.cache,
+        baseURL: options.baseUrl,
+        secrets: prepared.secrets,
+        onWarning: warn,
+        normalize: (json) => withoutRunDirs(json, runDirs)
+      })
       cache = caching.stats
       // max_cost_usd while running: every answer (agent, judge, semantic match) counts; a replayed one spends nothing.
       // A resumed attempt starts from what the runs it reuses spent: the document's check counts them too.
@@ -315,7 +343,7 @@ function resumableRuns(path: string, suiteHash: string, warn: (message: string) 
     const { state, skipped } = readJournal(path)
     if (skipped > 0) warn(`resume: skipped ${count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`)
     if (state.header.suite_hash !== suiteHash) {
-      warn(`resume: ${path} is from another suite, models, server or max_steps; running everything.`)
+      warn(`resume: ${path} is from another suite, models, server, max_steps or max_tool_result_chars; running everything.`)
       return []
     }
     return reusableRuns(state)
@@ -345,7 +373,8 @@ export function journalHash(prepared: Prepared): string {
   const base = server.kind === 'stdio' ? [server.cwd ?? null, Object.keys(server.env).sort()] : [Object.keys(server.headers).sort()]
   // The directories a root-driven server serves are part of what its runs did (unset: the hash is as before).
   const shape = server.roots ? [...base, server.roots] : base
-  return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape])).digest('hex').slice(0, 16)
+  // How much of each tool result the model saw (the input can set it apart from the YAML).
+  return createHash('sha256').update(JSON.stringify([suiteHash(prepared), prepared.options.maxSteps, shape, prepared.suite.max_tool_result_chars])).digest('hex').slice(0, 16)
 }
 
 /**

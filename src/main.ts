@@ -12,6 +12,7 @@ import { uploadResultsArtifact } from './github/artifact.js'
 import { readActionOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
+import { removeLiveRunDirsSync } from './execute/run-dirs.js'
 import { formatPlanLine } from './report/plan-line.js'
 import { formatToolTestLine } from './report/tool-test-line.js'
 import { cancelledReason, failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
@@ -104,7 +105,11 @@ export async function run(hooks: EvaluateHooks = {}): Promise<number> {
       core.warning(`${reason.signalName} received: stopping the evaluation and writing what has finished (a second signal exits at once).`)
       void terminateAllGroups()
     },
-    onForce: killAllGroupsSync
+    onForce: () => {
+      killAllGroupsSync()
+      // What the killed servers wrote into their run directories goes with them.
+      removeLiveRunDirsSync()
+    }
   })
   let code: number
   try {

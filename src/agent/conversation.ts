@@ -4,6 +4,7 @@ import type { McpSession } from '../mcp/session.js'
 import type { DialogueResult } from '../results/types.js'
 import { CancelledError } from '../execute/cancellation.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import { boundForModel } from './bound.js'
 import { abortReason, runTurn, type Transcript, type TurnRecord, type TurnTask } from './run-agent.js'
 import { createSimulatedUser, type DialogueExchange, type SimulatedUserPlayer, type UserMove } from './simulated-user.js'
 
@@ -46,7 +47,7 @@ export async function runConversation(conversation: Conversation, transcript: Tr
     return scriptedRun('script_done')
   }
   const { user } = conversation
-  const player = createSimulatedUser(user, deps.userLlm, task.attempt)
+  const player = createSimulatedUser(user, deps.userLlm, task.attempt, task.max_tool_result_chars)
   const done = (ended: DialogueResult['ended']): DialogueRun => ({ kind: 'simulated', ended, user_model: user.model, user_usage: player.usage, user_latency_ms: player.latency_ms })
   const stopWhen = user.stop_when === null ? null : compileMatcherPattern(user.stop_when)
   const dialogue: DialogueExchange[] = []
@@ -86,14 +87,15 @@ async function askUser(player: SimulatedUserPlayer, dialogue: DialogueExchange[]
 
 /**
  * The judge's input for one turn: the dialogue up to it, as text — every earlier exchange
- * (the user's message and the assistant's final answer), then this turn's user message. The
- * turn's own answer is the judge's actual output.
+ * (the user's message and the assistant's final answer, cut to `limit` characters with the
+ * max_tool_result_chars marker; 0: whole), then this turn's user message. The turn's own answer
+ * is the judge's actual output.
  */
-export function dialogueUpTo(turns: readonly Pick<TurnRecord, 'user' | 'final_output'>[], upTo: number): string {
+export function dialogueUpTo(turns: readonly Pick<TurnRecord, 'user' | 'final_output'>[], upTo: number, limit = 0): string {
   const parts: string[] = []
   turns.slice(0, upTo).forEach((turn, i) => {
     parts.push(`User: ${turn.user}`)
-    if (i < upTo - 1) parts.push(`Assistant: ${turn.final_output ?? ''}`)
+    if (i < upTo - 1) parts.push(`Assistant: ${boundForModel(turn.final_output ?? '', limit).text}`)
   })
   return parts.join('\n\n')
 }

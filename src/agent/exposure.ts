@@ -1,5 +1,6 @@
 import type { ChatTool } from '../llm/chat.js'
 import type { McpPrompt, McpResource, McpTool } from '../mcp/session.js'
+import type { AppResource } from '../results/types.js'
 
 /** What a function offered to the model stands for on the MCP server. */
 export type ExposedTarget =
@@ -17,7 +18,8 @@ export interface Exposure {
  * Offer the server to the model as eval-action does: every tool as a function (same description
  * and input schema), every resource as an argument-less function, every prompt as a function
  * taking the prompt's arguments. Names the OpenAI API would reject are mapped to legal ones and
- * mapped back when the model calls them.
+ * mapped back when the model calls them. As an MCP Apps host does, it keeps back what is meant
+ * for an app, not the model: ui:// resources (isAppResource) and app-only tools (isAppOnlyTool).
  */
 export function exposeServer(server: { tools: McpTool[]; resources: McpResource[]; prompts: McpPrompt[] }): Exposure {
   const functions: ChatTool[] = []
@@ -28,8 +30,10 @@ export function exposeServer(server: { tools: McpTool[]; resources: McpResource[
     functions.push({ type: 'function', function: { name, ...(description ? { description } : {}), parameters } })
   }
   // A tool that only runs as a task would fail every call this client makes (conformance warns about it).
-  for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required')) add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name })
-  for (const resource of server.resources) {
+  for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required' && !isAppOnlyTool(t))) {
+    add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name })
+  }
+  for (const resource of server.resources.filter((r) => !isAppResource(r))) {
     const name = resourceFunctionName(resource.name || resource.uri)
     add(name, resource.description || resource.uri, { type: 'object', properties: {} }, { kind: 'resource', name, uri: resource.uri })
   }
@@ -41,6 +45,63 @@ export function exposeServer(server: { tools: McpTool[]; resources: McpResource[
   }
   return { functions, targets }
 }
+
+/** The media type of an MCP Apps UI resource. */
+export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
+
+/**
+ * Whether a resource is an MCP Apps UI (HTML for a host to render): its uri's scheme is `ui:`,
+ * or its mimeType is `text/html` with `profile=mcp-app` (case, spaces, quotes and other
+ * parameters aside).
+ */
+export function isAppResource(resource: Pick<McpResource, 'uri' | 'mime_type'>): boolean {
+  return /^ui:/i.test(resource.uri.trim()) || (resource.mime_type !== undefined && isAppMimeType(resource.mime_type))
+}
+
+function isAppMimeType(mimeType: string): boolean {
+  const [type, ...params] = mimeType.split(';').map((part) => part.trim().toLowerCase())
+  if (type !== 'text/html') return false
+  return params.some((param) => {
+    const [key, value = ''] = param.split('=').map((part) => part.trim())
+    return key === 'profile' && value.replace(/^"(.*)"$/, '$1') === 'mcp-app'
+  })
+}
+
+/** Whether a tool is for its app only: its `_meta.ui.visibility` is a list without "model" (the host keeps it from the model). */
+export function isAppOnlyTool(tool: Pick<McpTool, 'ui'>): boolean {
+  const visibility = tool.ui?.visibility
+  return Array.isArray(visibility) && !visibility.includes('model')
+}
+
+/** What of a server's MCP Apps surface the model is not offered. */
+export interface AppView {
+  app_resources: AppResource[]
+  /** The app-only tools' names, sorted. */
+  app_only_tools: string[]
+}
+
+/**
+ * A server's MCP Apps surface: every UI resource it lists, and every uri a tool links in
+ * `_meta.ui.resourceUri` (a linked uri the server does not list has name and mime_type null),
+ * sorted by uri, each with the tools that link it (sorted); and its app-only tools.
+ */
+export function appViewOf(server: { tools: readonly McpTool[]; resources: readonly McpResource[] }): AppView {
+  const linkedBy = new Map<string, string[]>()
+  for (const tool of server.tools) {
+    const uri = tool.ui?.resource_uri
+    if (uri) linkedBy.set(uri, [...(linkedBy.get(uri) ?? []), tool.name])
+  }
+  const listed = new Map(server.resources.map((resource) => [resource.uri, resource]))
+  const uris = new Set([...server.resources.filter(isAppResource).map((resource) => resource.uri), ...linkedBy.keys()])
+  const app_resources = [...uris].sort(byCodeUnits).map((uri): AppResource => {
+    const resource = listed.get(uri)
+    return { uri, name: resource?.name ?? null, mime_type: resource?.mime_type ?? null, linked_by: [...new Set(linkedBy.get(uri) ?? [])].sort(byCodeUnits) }
+  })
+  const app_only_tools = [...new Set(server.tools.filter(isAppOnlyTool).map((tool) => tool.name))].sort(byCodeUnits)
+  return { app_resources, app_only_tools }
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** eval-action's resource tool name: runs of characters outside [A-Za-z0-9_] become `_`, lower-cased, `_` trimmed. */
 export function resourceFunctionName(name: string): string {

@@ -1,17 +1,24 @@
 import type { Json } from '../config/types.js'
-import type { ChatClient, ChatMessage } from '../llm/chat.js'
-import type { FaultRecord, InjectionRecord, InputRound, LlmCallResult } from '../results/types.js'
+import type { ChatClient, ChatContentPart, ChatMessage } from '../llm/chat.js'
+import type { FaultRecord, InjectionRecord, InputRound, LlmCallResult, MediaRecord } from '../results/types.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { CancelledError } from '../execute/cancellation.js'
+import { boundForModel } from './bound.js'
 import { exposeServer, type ExposedTarget } from './exposure.js'
+import { imagesMessage, markSentImages, mediaRecordOf, type SentImage } from './media.js'
 
 /** One tool call the model requested, with what came back. `name` is what required_tools matches. */
 export interface ToolCallRecord {
   name: string
   args: Record<string, Json>
+  /** The result's full text, as the model was shown it before any cut (a sent image's placeholder says so). */
   result: string
+  /** How many characters of `result` the model saw before the max_tool_result_chars marker; `result.length` when it saw all. */
+  shown_chars: number
   is_error: boolean
   latency_ms: number
+  /** The result's image and audio blocks, in order, and whether each was sent to the model as an image; absent when it had none. */
+  media?: MediaRecord[]
   /** Layer 2: the fault injected into this call. */
   fault?: FaultRecord
   /** Layer 2: the attack this call's output (or this decoy) carried. */
@@ -81,10 +88,19 @@ export interface AgentTask {
   max_steps: number
   /** The repeat this run is, 1-based. */
   attempt: number
+  /** How many characters of a tool result (resource, prompt) the model is shown before a marker; 0: all. */
+  max_tool_result_chars: number
+  /** Whether the model is sent the image blocks of tool results as images (src/agent/vision.ts decides). */
+  vision: boolean
 }
 
-/** What every turn of one run shares: the model under test, its step limit per turn, the repeat. */
-export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt'>
+/** What every turn of one run shares: the model under test, its step limit per turn, the repeat, what it is shown of tool results. */
+export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt' | 'max_tool_result_chars' | 'vision'>
+
+/** A user message of content parts: the images a step's tool results returned, not a user turn. */
+export function isMediaMessage(message: ChatMessage): message is { role: 'user'; content: ChatContentPart[] } {
+  return message.role === 'user' && Array.isArray(message.content)
+}
 
 /**
  * The tool-calling loop: ask the model, run every tool call it requests in order, feed the
@@ -166,10 +182,20 @@ export async function runTurn(
       })
       if (response.tool_calls.length === 0) return end('final_answer', response.content ?? '')
       stage = 'server'
-      for (const call of response.tool_calls) {
-        waitingFor = `the tool '${targets.get(call.function.name)?.name ?? call.function.name}'`
-        const record = await executeCall(call.function.name, call.function.arguments, targets.get(call.function.name), session, signal, transcript)
-        transcript.messages.push({ role: 'tool', tool_call_id: call.id, content: record.result })
+      // The step's images follow all of its tool messages (each tool message must follow the
+      // assistant message directly): even when a call fails, those already recorded as sent are.
+      const images: SentImage[] = []
+      try {
+        for (const call of response.tool_calls) {
+          waitingFor = `the tool '${targets.get(call.function.name)?.name ?? call.function.name}'`
+          const record = await executeCall(call.function.name, call.function.arguments, targets.get(call.function.name), session, signal, transcript, task, images)
+          const shown = boundForModel(record.result, task.max_tool_result_chars)
+          record.shown_chars = shown.shown
+          transcript.messages.push({ role: 'tool', tool_call_id: call.id, content: shown.text })
+        }
+      } finally {
+        const message = imagesMessage(images)
+        if (message) transcript.messages.push(message)
       }
     }
     return end('max_steps')
@@ -189,15 +215,21 @@ export async function runTurn(
   }
 }
 
+/**
+ * One tool call, recorded as it starts (so a call that throws is on the transcript). The images
+ * of its result the model is sent are added to `images`.
+ */
 async function executeCall(
   functionName: string,
   rawArguments: string,
   target: ExposedTarget | undefined,
   session: McpSession,
   signal: AbortSignal,
-  transcript: Transcript
+  transcript: Transcript,
+  task: TurnTask,
+  images: SentImage[]
 ): Promise<ToolCallRecord> {
-  const record: ToolCallRecord = { name: target?.name ?? functionName, args: {}, result: '', is_error: true, latency_ms: 0 }
+  const record: ToolCallRecord = { name: target?.name ?? functionName, args: {}, result: '', shown_chars: 0, is_error: true, latency_ms: 0 }
   transcript.tool_calls.push(record)
   const parsed = parseArguments(rawArguments)
   if (!parsed.ok) {
@@ -216,11 +248,21 @@ async function executeCall(
   } catch (error) {
     record.latency_ms = Math.round(performance.now() - started)
     record.result = `Error: ${error instanceof Error ? error.message : String(error)}`
+    record.shown_chars = record.result.length
     throw error
   }
   record.latency_ms = Math.round(performance.now() - started)
-  record.result = outcome.text
+  // Images already sent in this run count toward its image budget (every later request carries them again).
+  let sentBytes = transcript.tool_calls.reduce((sum, call) => sum + (call.media ?? []).reduce((k, m) => k + (m.sent ? m.bytes : 0), 0), 0)
+  const media = (outcome.media ?? []).map((block) => {
+    const record = mediaRecordOf(block, task, sentBytes)
+    if (record.sent) sentBytes += record.bytes
+    return { media: block, record }
+  })
+  record.result = markSentImages(outcome.text, media.map((m) => ({ media: m.media, sent: m.record.sent })))
   record.is_error = outcome.isError
+  if (media.length) record.media = media.map((m) => m.record)
+  for (const m of media) if (m.record.sent) images.push({ tool: record.name, media: m.media })
   if (outcome.fault) record.fault = outcome.fault
   if (outcome.injected) record.injected = outcome.injected
   if (outcome.span_id) record.span_id = outcome.span_id

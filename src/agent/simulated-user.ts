@@ -1,4 +1,5 @@
 import type { SimulatedUser } from '../config/types.js'
+import { boundForModel } from './bound.js'
 import { addUsage, emptyUsage, type ChatClient, type ChatMessage, type ChatResponse, type TokenUsage } from '../llm/chat.js'
 
 /** The answer with which the user model says its goal is reached: this token alone (see isGoalReached). */
@@ -45,15 +46,15 @@ const OPENING = 'The conversation starts now. Write your first message to the as
 /**
  * The request messages for the user model: its instructions, then the dialogue so far with the
  * roles flipped (the user's messages are the model's own, the assistant's answers come to it as
- * user messages).
+ * user messages, each cut to `maxAnswerChars` with the max_tool_result_chars marker; 0: whole).
  */
-export function userModelMessages(user: Pick<SimulatedUser, 'goal' | 'persona'>, dialogue: DialogueExchange[]): ChatMessage[] {
+export function userModelMessages(user: Pick<SimulatedUser, 'goal' | 'persona'>, dialogue: DialogueExchange[], maxAnswerChars = 0): ChatMessage[] {
   const messages: ChatMessage[] = [
     { role: 'system', content: userModelInstructions(user) },
     { role: 'user', content: OPENING }
   ]
   for (const exchange of dialogue) {
-    messages.push({ role: 'assistant', content: exchange.user }, { role: 'user', content: exchange.answer })
+    messages.push({ role: 'assistant', content: exchange.user }, { role: 'user', content: boundForModel(exchange.answer, maxAnswerChars).text })
   }
   return messages
 }
@@ -76,8 +77,11 @@ export function readUserMove(content: string | null, opening: boolean): UserMove
   return { kind: 'message', text }
 }
 
-/** The user model of a case: `user.model` at temperature 0, its calls kept apart per repeat (`attempt`). */
-export function createSimulatedUser(user: SimulatedUser, llm: ChatClient, attempt: number): SimulatedUserPlayer {
+/**
+ * The user model of a case: `user.model` at temperature 0, its calls kept apart per repeat
+ * (`attempt`), shown each answer cut to `maxAnswerChars` (the run's max_tool_result_chars; 0: whole).
+ */
+export function createSimulatedUser(user: SimulatedUser, llm: ChatClient, attempt: number, maxAnswerChars = 0): SimulatedUserPlayer {
   const usage = emptyUsage()
   let latency = 0
   return {
@@ -90,7 +94,7 @@ export function createSimulatedUser(user: SimulatedUser, llm: ChatClient, attemp
       const started = performance.now()
       let response: ChatResponse
       try {
-        response = await llm.complete({ model: user.model, messages: userModelMessages(user, dialogue), temperature: 0, attempt }, signal)
+        response = await llm.complete({ model: user.model, messages: userModelMessages(user, dialogue, maxAnswerChars), temperature: 0, attempt }, signal)
       } finally {
         latency += Math.round(performance.now() - started)
       }

@@ -3,6 +3,7 @@ import type { MetricSet, MetricsReport, RunResult } from '../results/types.js'
 import type { GoldenAssertions } from '../scoring/golden.js'
 import { round4 } from '../util/text.js'
 import { scriptedTurns, turnCalls } from './turns.js'
+import { isToolError } from '../scoring/tool-errors.js'
 
 /**
  * Tool-use metrics over a set of runs. Each is a share in 0–1, or null when no run it applies
@@ -110,7 +111,7 @@ function metricSet(runs: RunResult[], byCase: Map<string, EvalCase>): MetricSet 
     // An error we injected (Layer 2) is not the server's: it stays out of the tool error rate.
     const served = run.tool_calls.filter((c) => !c.fault)
     calls += served.length
-    errorCalls += served.filter((c) => c.is_error).length
+    errorCalls += served.filter(isToolError).length
     checkedCalls += run.tool_calls.filter((c) => c.schema_valid !== null).length
     invalidCalls += run.tool_calls.filter((c) => c.schema_valid === false).length
   }

@@ -1,6 +1,7 @@
 import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
 import { round4 } from '../util/text.js'
 import type { GroupResult, ModelSummary, RunResult, Summary } from '../results/types.js'
+import { isToolError } from '../scoring/tool-errors.js'
 
 /** Totals over all runs; judge tokens are each run's judge-side usage (judgeSideUsage) and `judgeOverhead`, judge work not owned by one run (evaluation steps). */
 export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhead: TokenUsage = emptyUsage()): Summary {
@@ -18,7 +19,7 @@ export function summarize(runs: RunResult[], groups: GroupResult[], judgeOverhea
     llmCalls += run.llm_calls.length
     toolCalls += run.tool_calls.length
     // An error we injected (Layer 2) is not the server's.
-    toolErrors += run.tool_calls.filter((c) => c.is_error && !c.fault).length
+    toolErrors += run.tool_calls.filter((c) => isToolError(c) && !c.fault).length
     schemaInvalid += run.tool_calls.filter((c) => c.schema_valid === false).length
     const m = byModel.get(run.model) ?? { model: run.model, total: 0, passed: 0, pass_rate: null }
     m.total++

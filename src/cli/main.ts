@@ -5,6 +5,7 @@ import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
 import { evaluate, prepare, writeResults, type Prepared } from '../evaluate.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
+import { keptRunDirs, removeLiveRunDirsSync } from '../execute/run-dirs.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
 import { formatPlanLine } from '../report/plan-line.js'
@@ -13,6 +14,7 @@ import { formatToolTestLine } from '../report/tool-test-line.js'
 import { VERDICT_RULES } from '../report/verdict-rules.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
+import { count } from '../util/words.js'
 import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
 import { describeFlagError } from './parse-error.js'
@@ -62,6 +64,10 @@ Options (eval-action's flags first):
   --cache-dir DIR             where they are kept (default .mcp-evals-cache)
   --journal PATH              the run journal, one line per finished run (default eval-runs.jsonl beside --output)
   --resume                    reuse the runs an interrupted attempt of the same suite finished (from the journal)
+  --max-tool-result-chars N   the most characters of a tool result shown to the model (and of the answer shown to
+                              the judge), the rest cut with a marker; wins over the YAML's (default 100,000; 0: no limit)
+  --keep-run-dirs             keep the \${RUN_DIR} of each run that failed or errored, under
+                              $RUNNER_TEMP (else the temp directory)/mcp-server-evals-run-dirs (run_dir in the results)
   --otlp-endpoint URL         export OpenTelemetry spans over OTLP/HTTP to this base URL (/v1/traces is appended
                               unless the path ends in it);
                               default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, then $OTEL_EXPORTER_OTLP_ENDPOINT
@@ -128,6 +134,8 @@ const OPTIONS = {
   'max-cost-increase': { type: 'string' },
   'otlp-endpoint': { type: 'string' },
   'otlp-headers': { type: 'string' },
+  'max-tool-result-chars': { type: 'string' },
+  'keep-run-dirs': { type: 'boolean' },
   demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
@@ -221,7 +229,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
           max_cost_increase: flag('max-cost-increase')
         },
         otlpEndpoint: flag('otlp-endpoint'),
-        otlpHeaders: flag('otlp-headers')
+        otlpHeaders: flag('otlp-headers'),
+        maxToolResultChars: flag('max-tool-result-chars'),
+        keepRunDirs: { value: values['keep-run-dirs'] ? 'true' : 'false', name: '--keep-run-dirs' }
       })
       prepared = prepare(options, env)
     } catch (error) {
@@ -256,6 +266,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     onForce: () => {
       live.stop()
       killAllGroupsSync()
+      removeLiveRunDirsSync()
     }
   })
   try {
@@ -273,6 +284,8 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)
     io.stdout.write(`Results: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n`)
+    const kept = keptRunDirs(written.document.runs)
+    if (kept) io.stdout.write(`Run dirs: ${kept.parent} (kept for ${count(kept.count, 'failed run')}, --keep-run-dirs)\n`)
     const cancelled = signals.received()
     if (cancelled) {
       io.stderr.write(`${cancelledReason(written.document)}\n`)

@@ -1,4 +1,5 @@
 import { ConfigError } from './errors.js'
+import { withRunDir } from './run-dir.js'
 import { patternProblem, type Report, type YamlPath } from './expectations.js'
 import { DEFAULT_MAX_INPUT_ROUNDS, type ElicitationRule, type InputKind, type InputSpec, type Json, type Suite } from './types.js'
 
@@ -63,19 +64,27 @@ export function checkRootsAnswerable(suite: Suite, serverRoots: string[] | undef
 /** What an elicitation form field may hold, as the errors say it. */
 export const FORM_VALUE = 'must be a string, number, boolean or array of strings (what a form field can hold)'
 
-/** Why `uri` cannot be a root, or null when it can: the spec has roots be file:// URIs. */
+/** What `${RUN_DIR}` stands for while a root is checked: an absolute path, as the run's directory will be. */
+const RUN_DIR_STAND_IN = '/run-dir'
+
+/**
+ * Why `uri` cannot be a root, or null when it can: the spec has roots be file:// URIs.
+ * `${RUN_DIR}` (resolved per run) is checked as the absolute path it becomes, so
+ * `file://${RUN_DIR}/data` passes and `file://host${RUN_DIR}` does not; the message quotes `uri`.
+ */
 export function rootProblem(uri: string): string | null {
+  const resolved = withRunDir(uri, RUN_DIR_STAND_IN)
   let url: URL | undefined
   try {
-    url = new URL(uri)
+    url = new URL(resolved)
   } catch {
     url = undefined
   }
-  if (url?.protocol !== 'file:' || !/^file:\/\//i.test(uri)) return `'${uri}' is not a file:// URI (roots are file:// URIs, e.g. file:///workspace)`
-  if (uri.includes('${')) return `'${uri}' holds a placeholder that nothing expands (roots in eval_cases are taken as written; in server_config only environment variables are expanded)`
+  if (url?.protocol !== 'file:' || !/^file:\/\//i.test(resolved)) return `'${uri}' is not a file:// URI (roots are file:// URIs, e.g. file:///workspace)`
+  if (resolved.includes('${')) return `'${uri}' holds a placeholder that nothing expands (roots in eval_cases are taken as written, apart from \${RUN_DIR}; in server_config only environment variables and \${RUN_DIR} are expanded)`
   // file://host/path is a remote share: servers read roots as local paths (fileURLToPath refuses a host on Linux).
   if (url.host !== '' && url.host !== 'localhost') return `'${uri}' names the host '${url.host}': a root is a local directory, file:///path (three slashes)`
-  if (uri.replace(/^file:\/\//i, '') === '') return `'${uri}' names no directory (file:///path)`
+  if (resolved.replace(/^file:\/\//i, '') === '') return `'${uri}' names no directory (file:///path)`
   return null
 }
 

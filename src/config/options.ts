@@ -53,6 +53,10 @@ export interface RunOptions {
   otlpEndpoint: string
   /** OTLP headers as given (`key=value,key2=value2`, as OTEL_EXPORTER_OTLP_HEADERS); their values are secrets. */
   otlpHeaders: string
+  /** The most characters of a tool result a model is shown (0: no limit), as given; null: not given (the YAML's, else 100,000). */
+  maxToolResultChars: number | null
+  /** Keep the `${RUN_DIR}` of a run that failed or errored (under the runner's temp directory) instead of removing it. */
+  keepRunDirs: boolean
   /**
    * What the user calls the server config and the eval cases (the action's inputs, or the CLI's
    * flags), so errors found while they are read name what was typed.
@@ -102,7 +106,12 @@ export interface RawOptions {
   budgets?: Partial<Record<BudgetKey, RawOption>>
   otlpEndpoint?: RawOption
   otlpHeaders?: RawOption
+  maxToolResultChars?: RawOption
+  keepRunDirs?: RawOption
 }
+
+/** The largest max_tool_result_chars accepted (0 is no limit). */
+export const MAX_TOOL_RESULT_CHARS_LIMIT = 100_000_000
 
 /** Defaults that differ between the action and the CLI. */
 export interface OptionDefaults {
@@ -186,6 +195,8 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     budgets: budgetsFromOptions(raw.budgets),
     otlpEndpoint: (raw.otlpEndpoint?.value ?? '').trim(),
     otlpHeaders: (raw.otlpHeaders?.value ?? '').trim(),
+    maxToolResultChars: raw.maxToolResultChars ? parseOptionalInteger(raw.maxToolResultChars, 0, MAX_TOOL_RESULT_CHARS_LIMIT) : null,
+    keepRunDirs: raw.keepRunDirs ? parseBoolean(raw.keepRunDirs, false) : false,
     names: {
       serverConfig: raw.serverConfig.name,
       evalCases: raw.evalCases.name,
@@ -212,6 +223,11 @@ export function parseInteger(o: RawOption, fallback: number, min: number, max: n
   const n = Number(text)
   if (n < min || n > max) throw new ConfigError(`must be between ${min} and ${max}, got ${n}`, { input: o.name })
   return n
+}
+
+/** A whole number from `min` to `max`, or null when the value is empty (not given). */
+export function parseOptionalInteger(o: RawOption, min: number, max: number): number | null {
+  return (o.value ?? '').trim() === '' ? null : parseInteger(o, min, min, max)
 }
 
 /** A number from 0 to 1. */

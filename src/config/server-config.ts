@@ -5,6 +5,7 @@ import { nearest } from '../util/suggest.js'
 import type { ServerConfig } from './types.js'
 import { isObject } from '../util/objects.js'
 import { rootProblem } from './inputs.js'
+import { mentionsRunDir } from './run-dir.js'
 
 export interface ServerConfigOptions {
   /** The input's name, for messages. */
@@ -45,8 +46,10 @@ export function parseServerConfig(value: string, options: ServerConfigOptions = 
 
 /** `$${NAME}` (an escape) or `${NAME}`. */
 const PLACEHOLDER = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g
-/** Left as it is, escaped or not: resolved later, per run. */
+/** Never read from the environment: resolved later, per run, where the path takes it (see RESOLVED_PER_RUN). */
 const RESERVED = new Set(['RUN_DIR'])
+/** The values `${RUN_DIR}` is resolved in per run (args, env, cwd, roots): there it is left as written, its escape too. */
+const RESOLVED_PER_RUN = /^(args\[|env\.|cwd$|roots\[)/
 
 /** Substitutes placeholders from `env`, and remembers whether it did and what it put in. */
 class Expander {
@@ -61,7 +64,8 @@ class Expander {
   /** `secret`: whether what it substitutes is kept from every output (a command or a directory is not a credential). */
   expand(value: string, path: string, secret = true): string {
     return value.replace(PLACEHOLDER, (whole: string, escape: string, name: string) => {
-      if (RESERVED.has(name)) return whole
+      // Elsewhere (refuseRunDir refuses the placeholder itself) nothing resolves it later: its escape is a literal now.
+      if (RESERVED.has(name)) return escape && !RESOLVED_PER_RUN.test(path) ? whole.slice(1) : whole
       if (escape) return whole.slice(1)
       const found = this.env[name]
       if (found === undefined) {
@@ -104,6 +108,9 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
 
   if (typeof data.url === 'string') {
     if (data.command !== undefined) fail("give either 'command' (stdio) or 'url' (HTTP), not both")
+    refuseRunDir(data.url, 'url', 'http', fail)
+    if (isObject(data.headers)) for (const [k, v] of Object.entries(data.headers)) if (typeof v === 'string') refuseRunDir(v, `headers.${k}`, 'http', fail)
+    if (typeof data.auth === 'string') refuseRunDir(data.auth, 'auth', 'http', fail)
     const written = data.url
     const expandedUrl = expand(written, 'url')
     // A URL with a secret in it is shown as written, never expanded.
@@ -139,6 +146,7 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     fail('must be an array of strings', 'args')
   }
   if (data.cwd !== undefined && typeof data.cwd !== 'string') fail('must be a string', 'cwd')
+  refuseRunDir(data.command, 'command', 'stdio', fail)
   const template = {
     command: data.command,
     args: (data.args as string[] | undefined) ?? [],
@@ -159,6 +167,17 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
     ...(expander.substituted ? { template } : {}),
     ...withRoots
   }
+}
+
+/**
+ * `${RUN_DIR}` is a directory on this machine made per run for a stdio server process: where it
+ * would mean nothing (the command that starts it; an HTTP server's url, headers, auth) it is an error.
+ */
+function refuseRunDir(value: string, path: string, kind: 'stdio' | 'http', fail: (m: string, p?: string) => never): void {
+  if (!mentionsRunDir(value)) return
+  const field = path.split('.')[0]
+  const why = kind === 'http' ? '; an HTTP server runs elsewhere: it' : '; it'
+  fail(`\${RUN_DIR} is a per-run directory for a stdio server's args, env, cwd and roots${why} cannot be used in ${field}`, path)
 }
 
 /** `roots`: the client's roots for every case that lists none, a non-empty array of file:// URI strings. */

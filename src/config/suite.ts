@@ -8,10 +8,10 @@ import { ConfigError, ConfigErrors } from './errors.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
 import { budgetsOf, pricingOf, type RawBudgets } from './budgets.js'
-import { goldenOf, requiredToolsOf, type RawRequirement } from './expectations.js'
+import { goldenOf, patternProblem, requiredToolsOf, type RawRequirement, type Report } from './expectations.js'
 import { conversationOf, type RawConversation } from './conversation.js'
 import { FORM_VALUE, inputsOf, type RawInputs } from './inputs.js'
-import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, DEFAULT_THRESHOLD, type EvalCase, type GoldenExpectations, type Pricing, type Suite } from './types.js'
+import { DEFAULT_JUDGE_MODEL, DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_MODEL, DEFAULT_THRESHOLD, type EvalCase, type GoldenExpectations, type Pricing, type Suite } from './types.js'
 
 /** Model choices that win over the YAML, highest priority first (inputs, then environment). */
 export interface SuiteOverrides {
@@ -23,6 +23,8 @@ export interface SuiteOverrides {
   transport?: 'stdio' | 'http'
   /** timeout_seconds, when known: a fault that waits longer than a run may last would only time the run out. */
   timeoutSeconds?: number
+  /** The max_tool_result_chars input (or flag): a number wins over the YAML's; null or absent: not given. */
+  maxToolResultChars?: number | null
 }
 
 const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
@@ -30,7 +32,10 @@ const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(sc
 interface RawSuite {
   judge_model?: string
   user_model?: string
-  models?: string[]
+  models?: RawModelEntry[]
+  vision_models?: string[]
+  max_tool_result_chars?: number
+  tool_error_patterns?: string[]
   runs?: number
   pass_floor_hard?: number
   pass_floor_soft?: number
@@ -112,6 +117,9 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     problems.push(new ConfigError(message, at(nodeOffset(doc, path), dotted(path))))
   }
   const toolTests = normaliseToolTests(raw.tool_tests ?? [], report)
+  const yamlModels = modelsOf(raw.models, report)
+  const visionPatterns = patternsOf(raw.vision_models, 'vision_models', report)
+  const toolErrorPatterns = patternsOf(raw.tool_error_patterns, 'tool_error_patterns', report)
   const judgeModel = firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL
   const locate = (path: (string | number)[]) => at(nodeOffset(doc, path), dotted(path))
   const cases: EvalCase[] = rawCases.map(({ c, path: casePath }) => {
@@ -137,25 +145,71 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   return {
     source: file,
     judge_model: judgeModel,
-    models: pickModels(overrides, raw.models),
+    models: pickModels(overrides, yamlModels?.ids),
     system_prompts: Object.entries(raw.system_prompts ?? {}).map(([name, text]) => ({ name, text })),
     cases,
     tool_tests: toolTests,
     pass_floors: { hard: raw.pass_floor_hard ?? 1, soft: raw.pass_floor_soft ?? 0.8 },
     resilience_floors: { min_recovery_rate: raw.min_recovery_rate ?? null, min_attack_resistance: raw.min_attack_resistance ?? null },
     budgets: budgetsOf(raw.budgets),
-    pricing: pricingOf(raw.pricing)
+    pricing: pricingOf(raw.pricing),
+    max_tool_result_chars: typeof overrides.maxToolResultChars === 'number' ? overrides.maxToolResultChars : (raw.max_tool_result_chars ?? DEFAULT_MAX_TOOL_RESULT_CHARS),
+    // A model's vision: applies by id, also when the models input or EVAL_MODELS replaces the list.
+    vision: { models: yamlModels?.vision ?? {}, patterns: visionPatterns },
+    tool_error_patterns: toolErrorPatterns
   }
 }
 
-/** eval-action: a non-empty EVAL_MODELS is split on commas, trimmed, empties dropped ("," means zero models). */
+/** One `models:` entry as the YAML has it: a model id, or `{ id, vision }`. */
+type RawModelEntry = string | { id: string; vision?: boolean }
+
+/**
+ * The `models:` list: the ids in order, and each entry's `vision:` by id; undefined when the YAML
+ * has no list. An id given twice where either entry is `{ id, vision }` is reported (which
+ * vision would it be?); a plain id written twice stays as before.
+ */
+function modelsOf(entries: RawModelEntry[] | undefined, report: Report): { ids: string[]; vision: Record<string, boolean> } | undefined {
+  if (entries === undefined) return undefined
+  const vision: Record<string, boolean> = {}
+  const first = new Map<string, { index: number }>()
+  const ids = entries.map((entry, i) => {
+    const object = typeof entry !== 'string'
+    const id = object ? entry.id : entry
+    const earlier = first.get(id)
+    if (earlier === undefined) first.set(id, { index: i })
+    // Twice the same id would plan the same runs twice (their results would overwrite each other).
+    else report(`duplicate model id '${id}' (first given at models[${earlier.index}])`, object ? ['models', i, 'id'] : ['models', i])
+    if (object && entry.vision !== undefined) vision[id] = entry.vision
+    return id
+  })
+  return { ids, vision }
+}
+
+/** A top-level list of regular expressions (`vision_models`, `tool_error_patterns`), each checked to compile. */
+function patternsOf(patterns: string[] | undefined, key: string, report: Report): string[] {
+  const list = patterns ?? []
+  list.forEach((pattern, i) => {
+    const problem = patternProblem(pattern)
+    if (problem) report(problem, [key, i])
+  })
+  return [...list]
+}
+
+/**
+ * eval-action: a non-empty EVAL_MODELS is split on commas, trimmed, empties dropped ("," means zero
+ * models); a model named twice there (or in the models input) runs once.
+ */
 function pickModels(overrides: SuiteOverrides, fromYaml: string[] | undefined): string[] {
   const list = firstNonEmpty(overrides.models, overrides.envModels)
   if (list !== undefined) {
-    return list
-      .split(/[,\n]/)
-      .map((m) => m.trim())
-      .filter((m) => m.length > 0)
+    return [
+      ...new Set(
+        list
+          .split(/[,\n]/)
+          .map((m) => m.trim())
+          .filter((m) => m.length > 0)
+      )
+    ]
   }
   return fromYaml ?? [DEFAULT_MODEL]
 }
@@ -174,10 +228,13 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
     byPath.set(e.instancePath, list)
   }
   const out: ErrorObject[] = []
-  for (const list of byPath.values()) {
+  for (const [path, list] of byPath) {
     // At a oneOf (string | map) the "type" complaints of the other branch are noise when a
-    // more specific complaint exists at the same place.
+    // more specific complaint exists at the same place, or inside the value (the map branch
+    // matched its type and went wrong deeper: `{ id: x, vision: maybe }` is no "must be string").
     const specific = list.filter((e) => e.keyword !== 'type')
+    const deeper = [...byPath.keys()].some((other) => other.startsWith(`${path}/`))
+    if (specific.length === 0 && deeper) continue
     out.push(...(specific.length > 0 ? specific : list.slice(0, 1)))
   }
   return out
@@ -251,6 +308,7 @@ function isCasePath(path: (string | number)[]): boolean {
 
 function describe(error: ErrorObject): string {
   if (/\/cases\/\d+\/sampling$/.test(error.instancePath) && (error.keyword === 'type' || error.keyword === 'enum')) return 'must be agent or { text: "…" }'
+  if (/^\/models\/\d+$/.test(error.instancePath) && error.keyword === 'type') return 'must be a model id or { id: "…", vision: true|false }'
   if (error.keyword === 'type') return `must be ${(error.params as { type: string | string[] }).type.toString().replaceAll(',', ' or ')}`
   if (error.keyword === 'pattern' && /\/(rubric|goal|persona|user)$/.test(error.instancePath)) return 'must not be empty'
   if (error.keyword === 'anyOf' && /\/elicitation\/\d+\/content\/[^/]+$/.test(error.instancePath)) return FORM_VALUE
@@ -262,6 +320,7 @@ function describe(error: ErrorObject): string {
 function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   const defs = schema.$defs as Record<string, { properties?: Record<string, unknown>; oneOf?: { properties?: Record<string, unknown> }[] }>
   if (path.length === 0) return schema.properties
+  if (path[0] === 'models' && path.length === 2) return (schema.$defs.modelEntry.oneOf[1] as { properties?: Record<string, unknown> }).properties ?? {}
   if (path[0] === 'cases' && path.length === 2) return defs.case.properties ?? {}
   if (path[0] === 'attacks' && path.length === 2) return defs.attackShorthand.properties ?? {}
   if (path[0] === 'cases' && path[2] === 'faults' && path.length === 4) return defs.fault.properties ?? {}

@@ -264,7 +264,26 @@ export interface Suite {
   budgets: Budgets
   /** Layer 3: USD per million tokens by model (`pricing:`). */
   pricing: Pricing
+  /**
+   * The most characters of a tool result (and of a final answer given to the judge) a model is
+   * shown; 0: no limit. The max_tool_result_chars input, else the YAML's, else 100,000.
+   */
+  max_tool_result_chars: number
+  /** Which models under test take images. */
+  vision: VisionSettings
+  /** Regular expressions (case-insensitive, searched) whose match in a result's text makes it a tool error in the metrics. */
+  tool_error_patterns: string[]
 }
+
+/** Which models take images (issue 15): `vision:` on a `models:` entry first, then the patterns. */
+export interface VisionSettings {
+  /** `vision: true|false` on a `models:` entry, by model id (kept when the models input replaces the list). */
+  models: Record<string, boolean>
+  /** `vision_models:`: patterns (case-insensitive, searched in the model id after its last `/`) added to the known ones. */
+  patterns: string[]
+}
+
+export const DEFAULT_MAX_TOOL_RESULT_CHARS = 100_000
 
 /** Layer 3 budgets. Null: not set. */
 export interface Budgets {

@@ -6,6 +6,8 @@ import { toolsOfPages, type Tool } from './checks/schemas.js'
 import { LEGACY_VERSION, MODERN_VERSION, envelope, type Era, type Unreachable } from './types.js'
 import { trimEvidence } from '../util/text.js'
 import { HttpWire, StdioWire, type Exchange, type WireRequest } from './wire.js'
+import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
+import { makeRunDirSync, runDirsBase } from '../execute/run-dirs.js'
 
 /** Everything the checks look at, gathered once. Checks are pure functions of it. */
 export interface ProbeData {
@@ -136,8 +138,16 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
   const discoverTimeout = options.discoverTimeoutMs ?? 3000
   const timeout = options.requestTimeoutMs ?? 5000
   const mode = options.probes ?? 'safe'
-  const open = (): Connection =>
-    options.signal?.aborted ? CANCELLED_CONNECTION : config.kind === 'stdio' ? new StdioWire(config.command, config.args, config.env, config.cwd) : new HttpWire(config.url, config.headers)
+  const open = (): Connection => {
+    if (options.signal?.aborted) return CANCELLED_CONNECTION
+    if (config.kind === 'http') return new HttpWire(config.url, config.headers)
+    // Every probe's server process gets a ${RUN_DIR} of its own, removed with the connection (an escaped `$${RUN_DIR}` becomes its literal either way).
+    const dir = usesRunDir(config) ? makeRunDirSync(runDirsBase(), 'conformance', (path) => runDirSubdirs(path, config.cwd, config.roots ?? [])) : null
+    const own = resolveRunDir(config, dir?.path ?? '') as typeof config
+    const wire = new StdioWire(own.command, own.args, own.env, own.cwd)
+    if (!dir) return wire
+    return { request: (req, ms) => wire.request(req, ms), notify: (method, params) => wire.notify(method, params), close: () => wire.close().finally(dir.remove) }
+  }
   const transport = config.kind
   const dnsRebinding = (req: WireRequest) =>
     config.kind === 'http' && !options.signal?.aborted ? probeDnsRebinding(config.url, config.headers, req, timeout) : Promise.resolve(undefined)

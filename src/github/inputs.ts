@@ -47,7 +47,9 @@ export function readActionOptions(): RunOptions {
       max_cost_increase: input(Inputs.MaxCostIncrease)
     },
     otlpEndpoint: input(Inputs.OtlpEndpoint),
-    otlpHeaders: input(Inputs.OtlpHeaders)
+    otlpHeaders: input(Inputs.OtlpHeaders),
+    maxToolResultChars: input(Inputs.MaxToolResultChars),
+    keepRunDirs: input(Inputs.KeepRunDirs)
   }, { cache: 'read-write', cacheDir: join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-cache') })
 }
 

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { Outputs } from '../constants.js'
+import { keptRunDirs } from '../execute/run-dirs.js'
 import { failureReasons } from '../report/reasons.js'
 import { renderComment } from '../report/comment.js'
 import { toolTestFailureWords } from '../report/tool-tests.js'
@@ -31,6 +32,8 @@ export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: str
   if (paths.sarifPath) core.setOutput(Outputs.Sarif, paths.sarifPath)
   if (paths.badgePath) core.setOutput(Outputs.BadgeJson, paths.badgePath)
   if (paths.journalPath) core.setOutput(Outputs.Journal, paths.journalPath)
+  // Where the failed runs' directories were kept (keep_run_dirs), for an upload-artifact step.
+  core.setOutput(Outputs.RunDirs, keptRunDirs(doc.runs)?.parent ?? '')
 }
 
 /** Append the report to the job summary; a summary problem is a warning, never a failure. */

@@ -26,7 +26,15 @@ export interface CacheStats {
  */
 export function createCachingChatClient(
   inner: ChatClient,
-  options: { dir: string; mode: CacheMode; baseURL: string; secrets?: readonly string[]; onWarning?: (message: string) => void }
+  options: {
+    dir: string
+    mode: CacheMode
+    baseURL: string
+    secrets?: readonly string[]
+    onWarning?: (message: string) => void
+    /** What of a request must not change its key (a run's `${RUN_DIR}`, a fresh path each time), replaced in the request's JSON. */
+    normalize?: (json: string) => string
+  }
 ): { client: ChatClient; stats: CacheStats } {
   const stats: CacheStats = { mode: options.mode, hits: 0, misses: 0, saved_tokens: 0, saved_cost_usd: null }
   if (options.mode === 'off') return { client: inner, stats }
@@ -38,7 +46,7 @@ export function createCachingChatClient(
   }
   const client: ChatClient = {
     async complete(request, signal) {
-      const file = join(options.dir, `${requestKey(options.baseURL, request)}.json`)
+      const file = join(options.dir, `${requestKey(options.baseURL, request, options.normalize)}.json`)
       const stored = readStored(file, unreadable)
       if (stored) {
         stats.hits++
@@ -60,13 +68,10 @@ export function createCachingChatClient(
   return { client, stats }
 }
 
-export function requestKey(baseURL: string, request: ChatRequest): string {
+export function requestKey(baseURL: string, request: ChatRequest, normalize: (json: string) => string = (json) => json): string {
   const { model, messages, tools, temperature, logprobs, top_logprobs, attempt, retry } = request
-  return createHash('sha256')
-    .update(
-      JSON.stringify({ baseURL, model, messages, tools: tools ?? null, temperature: temperature ?? 0, logprobs: logprobs ?? false, top_logprobs: top_logprobs ?? null, attempt: attempt ?? 1, retry: retry ?? 0 })
-    )
-    .digest('hex')
+  const json = JSON.stringify({ baseURL, model, messages, tools: tools ?? null, temperature: temperature ?? 0, logprobs: logprobs ?? false, top_logprobs: top_logprobs ?? null, attempt: attempt ?? 1, retry: retry ?? 0 })
+  return createHash('sha256').update(normalize(json)).digest('hex')
 }
 
 /** A stored answer; undefined when there is none, or when it is not a whole answer (reported). */

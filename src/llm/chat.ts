@@ -1,10 +1,17 @@
 import OpenAI from 'openai'
 
-/** The subset of the OpenAI chat format that the agent and the judge speak. */
+/**
+ * The subset of the OpenAI chat format that the agent and the judge speak. A user message with
+ * content parts carries the images tool results returned (src/agent/media.ts): sent as it is.
+ */
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
+  | { role: 'user'; content: ChatContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string }
+
+/** One part of a user message's content: text, or an image as a URL (a `data:` URL for a tool result's image). */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }
 
 export interface ChatToolCall {
   id: string

@@ -26,3 +26,25 @@ function blockToText(block: unknown): string {
       return typeof b.text === 'string' ? b.text : JSON.stringify(b)
   }
 }
+
+/** An image or audio block of a tool result, as the server sent it (base64 `data`, its `mimeType`). */
+export interface McpMedia {
+  type: 'image' | 'audio'
+  /** As contentToText writes it in the block's placeholder: the server's mimeType, or `unknown type`. */
+  mime_type: string
+  /** Base64, as sent; '' when the block had none. */
+  data: string
+}
+
+/** The image and audio blocks of a tool result's content, in order. */
+export function mediaOf(content: unknown): McpMedia[] {
+  const blocks = Array.isArray(content) ? content : []
+  const media: McpMedia[] = []
+  for (const block of blocks) {
+    if (typeof block !== 'object' || block === null) continue
+    const b = block as Record<string, unknown>
+    if (b.type !== 'image' && b.type !== 'audio') continue
+    media.push({ type: b.type, mime_type: String(b.mimeType ?? 'unknown type'), data: typeof b.data === 'string' ? b.data : '' })
+  }
+  return media
+}

@@ -2,13 +2,15 @@ import { Client, ProtocolError, ProtocolErrorCode, SdkErrorCode, StreamableHTTPC
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_KINDS, type InputKind, type ServerConfig } from '../config/types.js'
 import { observeInputs, observeMisplacedInputRequired } from '../conformance/observed-inputs.js'
-import { contentToText } from './content.js'
+import { contentToText, mediaOf, type McpMedia } from './content.js'
 import { inputKindOf, inputRequiredResult, inputRoundsOf, INPUT_REQUEST_KINDS, MAX_ROUNDS_REFUSED, NOT_DECLARED_REFUSED, URL_MODE_REFUSED, type AnsweredInput } from './input-rounds.js'
 import { waitFor } from '../resilience/delay.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { withTraceMeta } from './trace-meta.js'
 import { WireTap, type TapWindow, type WindowFrames } from './wire-tap.js'
 import { isObject, keepLast } from '../util/objects.js'
+import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
+import { makeRunDir, runDirsBase } from '../execute/run-dirs.js'
 import type { FaultRecord, InjectionRecord, InputRound, Observation } from '../results/types.js'
 
 export interface McpTool {
@@ -19,6 +21,18 @@ export interface McpTool {
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
   /** `taskSupport: "required"`: the tool only runs as a task, which this client does not start. */
   execution?: { taskSupport?: string }
+  /** MCP Apps: the UI resource the tool links, and who may call it; absent when its `_meta` says nothing of a UI. */
+  ui?: McpToolUi
+}
+
+/**
+ * A tool's MCP Apps metadata (`_meta.ui`): `resource_uri` from `resourceUri` (or the deprecated
+ * `_meta["ui/resourceUri"]`), null when it links none; `visibility` as listed (`["model", "app"]`,
+ * `["app"]`…), null when not given (the spec's default: both).
+ */
+export interface McpToolUi {
+  resource_uri: string | null
+  visibility: string[] | null
 }
 
 /** What the server answered to one tools/call, as it came over the wire (before the SDK parsed it). */
@@ -57,6 +71,8 @@ export interface McpResource {
   name: string
   uri: string
   description?: string
+  /** Its `mimeType` in resources/list (`text/html;profile=mcp-app` for an MCP Apps UI). */
+  mime_type?: string
 }
 export interface McpPrompt {
   name: string
@@ -74,6 +90,12 @@ export interface CallOutcome {
   span_id?: string
   /** What the server asked the client during this call (MRTR rounds or legacy server requests); absent when nothing. */
   input_rounds?: InputRound[]
+  /**
+   * The image and audio blocks of a tools/call result, in order (their placeholders are in
+   * `text`); absent when none. A wrapper that returns the real answer passes them on; one that
+   * replaces the answer's text leaves them out.
+   */
+  media?: McpMedia[]
 }
 
 /** One answer to a server's question: a result, or a JSON-RPC error (a legacy request we do not answer). */
@@ -155,6 +177,11 @@ export interface OpenOptions {
    * `elicitation/create`, `sampling/createMessage`, `roots/list`). Absent: nothing is declared.
    */
   inputs?: ClientInputs
+  /**
+   * This run's `${RUN_DIR}` (stdio args, env, cwd; roots). Absent while the config uses it: the
+   * session makes a directory of its own and removes it when it closes (tool tests, `init`).
+   */
+  runDir?: string
 }
 
 /** Raised when the server cannot be started or reached; carries the stderr tail. */
@@ -196,12 +223,22 @@ export function createSessionFactory(
     transport: config.kind,
     async open(signal, open = {}) {
       const prior = verdict ? await verdict : undefined
+      // A server that keeps its state in ${RUN_DIR} gets a directory per session when the caller has none for it.
+      const own = usesRunDir(config) && open.runDir === undefined ? await makeRunDir(runDirsBase(), 'session', (dir) => runDirSubdirs(dir, config.kind === 'stdio' ? config.cwd : undefined, config.roots ?? [])) : undefined
+      const runDir = open.runDir ?? own?.path
+      // Without a directory there is no `${RUN_DIR}` to fill, but an escaped `$${RUN_DIR}` still becomes its literal.
+      const resolved = resolveRunDir(config, runDir ?? '')
       // The verdict is the era and the server's discover result only: the client capabilities a
       // later open declares (per request on modern, at initialize on legacy) do not change it.
-      const attempt = openSession(config, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs })
+      const attempt = openSession(resolved, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs })
       // A failed probe leaves no verdict: the next open probes again.
       if (!prior) verdict = attempt.then((s) => s.prior, () => undefined)
-      return attempt
+      if (!own) return attempt
+      const session = await attempt.catch(async (error: unknown) => {
+        await own.dispose(false)
+        throw error
+      })
+      return { ...session, close: () => session.close().finally(() => own.dispose(false)) }
     }
   }
 }
@@ -327,9 +364,10 @@ async function openSession(
       inputSchema: tool.inputSchema as Record<string, unknown>,
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      ...(tool.execution ? { execution: tool.execution as McpTool['execution'] } : {})
+      ...(tool.execution ? { execution: tool.execution as McpTool['execution'] } : {}),
+      ...optionalUi(toolUiOf((tool as { _meta?: unknown })._meta))
     }))
-    resources = r.resources.map((res) => ({ name: res.name, uri: res.uri, description: res.description }))
+    resources = r.resources.map((res) => ({ name: res.name, uri: res.uri, description: res.description, ...(typeof res.mimeType === 'string' ? { mime_type: res.mimeType } : {}) }))
     prompts = p.prompts.map((pr) => ({ name: pr.name, description: pr.description, arguments: pr.arguments }))
   } catch (error) {
     await closeQuietly()
@@ -501,8 +539,22 @@ export function outcomeOf(call: RawToolCall): CallOutcome {
   if (call.input?.failure) return { text: call.input.failure, isError: true, ...rounds }
   if (call.response.kind === 'error') return { text: `MCP error ${call.response.error.code}: ${call.response.error.message}`, isError: true, ...rounds }
   const { result } = call.response
-  return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true, ...rounds }
+  const media = mediaOf(result.content)
+  return { text: contentToText(result.content, result.structuredContent), isError: result.isError === true, ...rounds, ...(media.length ? { media } : {}) }
 }
+
+/** A tool's MCP Apps metadata read from its `_meta` in tools/list; undefined when it has none. */
+export function toolUiOf(meta: unknown): McpToolUi | undefined {
+  if (!isObject(meta)) return undefined
+  const ui = isObject(meta.ui) ? meta.ui : undefined
+  const deprecated = meta['ui/resourceUri']
+  if (ui === undefined && deprecated === undefined) return undefined
+  const uri = typeof ui?.resourceUri === 'string' ? ui.resourceUri : typeof deprecated === 'string' ? deprecated : null
+  const visibility = Array.isArray(ui?.visibility) ? ui.visibility.filter((v): v is string => typeof v === 'string') : null
+  return { resource_uri: uri, visibility }
+}
+
+const optionalUi = (ui: McpToolUi | undefined): { ui?: McpToolUi } => (ui ? { ui } : {})
 
 /**
  * Why a call whose last answer was still input_required could not go on, as the model is shown

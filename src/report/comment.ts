@@ -10,6 +10,7 @@ import { resilienceBrief, resilienceDigest, resiliencePassed } from './resilienc
 import { budgetsBrief, budgetsDigest, modelsDigest, telemetryPassed } from './telemetry.js'
 import { toolTestsDigest, toolTestsPassed } from './tool-tests.js'
 import { count } from '../util/words.js'
+import { modelViewNotice } from './model-view.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
 export const COMMENT_MAX_CHARS = 65_536
@@ -45,6 +46,8 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), '']
   if (doc.fatal_error !== null) head.push(codeBlock(doc.fatal_error), '')
   head.push(...renderCancelled(doc))
+  // What the models were not shown (cut results, images as text) qualifies every verdict below: said up front.
+  head.push(...modelViewNotice(doc))
   const links = [context.links.summary ? `[job summary](${context.links.summary})` : '', context.links.artifact ? `[artifact](${context.links.artifact})` : ''].filter(Boolean)
   const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : []
 

@@ -4,6 +4,7 @@ import { trimEvidence } from '../util/text.js'
 import { count, wholeNumber } from '../util/words.js'
 import { blockquote, codeSpan, escapeMarkdown, truncateText } from './escape.js'
 import { roundLines } from './input-rounds.js'
+import { toolCallNote } from './model-view.js'
 import { formatPercent } from './numbers.js'
 
 const ANSWER_LIMIT = 4000
@@ -81,7 +82,7 @@ function dialogueMark(run: RunResult, dialogue: DialogueResult): string {
 
 function toolCallLine(call: ToolCallResult): string[] {
   const args = codeSpan(trimEvidence(call.args, ARGS_CHARS))
-  return [`- Tool call ${codeSpan(call.name)} ${args}${call.is_error ? ' → error' : ''}`, ...(call.input_rounds ?? []).flatMap((r) => roundLines(r, '  '))]
+  return [`- Tool call ${codeSpan(call.name)} ${args}${call.is_error ? ' → error' : ''}${toolCallNote(call)}`, ...(call.input_rounds ?? []).flatMap((r) => roundLines(r, '  '))]
 }
 
 /** One turn: its verdict line, the user message and the answer quoted, then the judge's reason, failed checks and tool calls. */

@@ -132,7 +132,7 @@ function behaviourSuite(doc: ResultsDocument): Suite {
     const notRun = runs.filter((r) => r.status === 'cancelled' || r.status === 'skipped')
     if (runs.length > 0 && notRun.length === runs.length) return `${open}\n      <skipped message="${attr(failureReasons(notRun.find((r) => r.status === 'skipped') ?? runs[0]).join('; '))}"/>\n    </testcase>`
     if (runs.length === 1) return `${open}\n${runOutcome(runs[0])}\n    </testcase>`
-    const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}`)
+    const details = runs.filter((r) => r.status !== 'passed').map((r) => `run ${r.attempt}: ${failureReasons(r).join('; ')}${r.run_dir ? ` (run directory kept: ${r.run_dir})` : ''}`)
     const message = `${group.passed}/${group.runs} runs passed, below the ${group.kind} floor of ${formatPercent(group.floor)}%`
     return `${open}\n      <failure message="${attr(message)}" type="pass-rate">${text(details.join('\n'))}</failure>\n    </testcase>`
   })
@@ -157,11 +157,16 @@ function runOutcome(run: RunResult): string {
   if (run.status === 'error' && run.error) {
     // A conversation's turns, and how it stopped, after the error.
     const dialogue = run.dialogue ? `\n\n${dialogueDetails(run).join('\n').trimEnd()}` : ''
-    const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : [])].join('\n') + dialogue
+    const details = [run.error.message, ...(run.error.stderr_tail ? ['server stderr:', run.error.stderr_tail] : []), ...keptDir(run)].join('\n') + dialogue
     return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${text(details)}</error>`
   }
   const reasons = failureReasons(run)
-  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', ...dialogueDetails(run), `final answer: ${run.final_output ?? '(none)'}`].join('\n'))}</failure>`
+  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', ...dialogueDetails(run), `final answer: ${run.final_output ?? '(none)'}`, ...keptDir(run)].join('\n'))}</failure>`
+}
+
+/** "run directory kept: /tmp/…" when the failed run's `${RUN_DIR}` was kept (keep_run_dirs); nothing otherwise. */
+function keptDir(run: RunResult): string[] {
+  return run.run_dir ? [`run directory kept: ${run.run_dir}`] : []
 }
 
 /** A multi-turn run's turns, one block each (verdict, user message, answer), and how the dialogue ended; nothing for a single-turn run. */

@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDocument, RunResult, TelemetrySection } from '../results/types.js'
+import type { ConversationEntry, GateResult, MetricSet, MetricsReport, ResultsDocument, RunResult, TelemetrySection, ToolCallResult } from '../results/types.js'
 import { renderRegressions, renderWhatChanged } from './changes.js'
 import { renderConformance } from './conformance.js'
 import { dialogueSection } from './dialogue.js'
@@ -8,6 +8,7 @@ import { headerLine, unreachableReason } from './headline.js'
 import { inputsSection } from './input-rounds.js'
 import { renderMatrix } from './matrix.js'
 import { METRIC_LABELS } from './metric-labels.js'
+import { appsNotice, modelViewLines, modelViewNotice, toolCallNoteHtml } from './model-view.js'
 import { formatTimestamp } from './timestamp.js'
 import { count, seconds, usd } from '../util/words.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
@@ -47,6 +48,7 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.cancelled) out.push(...renderCancelled(doc))
   else if (doc.journal && doc.journal.missing > 0) out.push(`> **Incomplete:** ${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '')
   if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
+  out.push(...modelViewNotice(doc), ...appsNotice(doc))
   const unreachable = unreachableReason(doc)
   if (unreachable !== null) {
     // One statement: the server never answered, so nothing below it could run.
@@ -272,7 +274,8 @@ function runDetails(run: RunResult): string[] {
     for (const call of invalid) out.push(`- ${codeSpan(call.name)} ${codeSpan(JSON.stringify(call.args))}: ${escapeMarkdown(call.schema_errors ?? '')}`)
     out.push('')
   }
-  if (run.conversation.length > 0) out.push(...conversation(run.conversation))
+  out.push(...modelViewLines(run))
+  if (run.conversation.length > 0) out.push(...conversation(run.conversation, run.tool_calls))
   out.push('</details>')
   return out
 }
@@ -283,9 +286,11 @@ function traceLine(run: RunResult): string[] {
   return [`Trace ${codeSpan(run.trace_id)}`, '']
 }
 
-function conversation(entries: ConversationEntry[]): string[] {
+/** The conversation, each tool call with its input and output; `calls` are the run's, in the order the entries hold them (for what the model was shown of each). */
+function conversation(entries: ConversationEntry[], calls: ToolCallResult[]): string[] {
   const out = ['<details><summary>Conversation</summary>', '']
   const paired = new Set<number>()
+  let callIndex = 0
   entries.forEach((entry, i) => {
     if (entry.role === 'user') out.push(`**User**${entry.turn === undefined ? '' : ` · turn ${entry.turn}`}${entry.simulated ? ' · simulated' : ''}`, '', blockquote(entry.content), '')
     else if (entry.role === 'assistant') {
@@ -293,7 +298,9 @@ function conversation(entries: ConversationEntry[]): string[] {
       for (const call of entry.tool_calls ?? []) {
         // Each call shows the next unpaired tool message as its output, as eval-action does.
         const resultIndex = entries.findIndex((e, j) => j > i && e.role === 'tool' && !paired.has(j))
-        out.push(`<details><summary>Tool Call <code>${escapeHtml(call.name)}</code></summary>`, '', '**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
+        const result = calls[callIndex++]
+        const note = result && result.name === call.name ? toolCallNoteHtml(result) : ''
+        out.push(`<details><summary>Tool Call <code>${escapeHtml(call.name)}</code>${note}</summary>`, '', '**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
         if (resultIndex >= 0) {
           paired.add(resultIndex)
           const output = entries[resultIndex].content

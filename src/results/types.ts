@@ -9,6 +9,8 @@ import type { GoldenAssertions } from '../scoring/golden.js'
 import type { ToolAssertions } from '../scoring/tool-assertions.js'
 
 /**
+ * 7: what the model sees — `cut`, `media` and `error_pattern` on tool calls, `model_view` and
+ * `run_dir` on runs.
  * 6: conversations and server input — `dialogue` and `inputs` on runs, `input_rounds` on tool
  * calls, `purpose` on LLM calls, `simulated` and `turn` on conversation entries, `asked` in `observed`.
  * 5: Layer 3 — `telemetry`, `trace_id` and `skipped` on runs, `span_id` on tool calls, `cached` on
@@ -19,7 +21,7 @@ import type { ToolAssertions } from '../scoring/tool-assertions.js'
  * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
  * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
  */
-export const RESULTS_VERSION = 6
+export const RESULTS_VERSION = 7
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
@@ -59,6 +61,69 @@ export interface ToolCallResult {
   span_id?: string
   /** What the server asked the client during this call (MRTR rounds, or legacy server requests), in order. */
   input_rounds?: InputRound[]
+  /** Set when the model saw less of the result than the server sent (max_tool_result_chars), or `result` keeps less of it than the server sent. */
+  cut?: ResultCut
+  /** The image and audio blocks of the result, and whether each reached the model as an image. */
+  media?: MediaRecord[]
+  /** The tool_error_patterns entry the result's text matched: a tool error in the metrics, though the server did not say isError. */
+  error_pattern?: string
+}
+
+/** How much of a tool result the model saw and the record keeps, against what the server sent (issue 15). */
+export interface ResultCut {
+  /** The server's text (the result as the model is shown it, before any cut), in characters and UTF-8 bytes. */
+  total_chars: number
+  total_bytes: number
+  /** The model saw its first `shown_chars` characters, then a marker saying how much was left out; `total_chars` when it saw all. */
+  shown_chars: number
+  /** `result` keeps its first `kept_chars` characters, then a marker; `total_chars` when it keeps all. */
+  kept_chars: number
+}
+
+/** One image or audio block of a tool result. */
+export interface MediaRecord {
+  type: 'image' | 'audio'
+  mime_type: string
+  /** Its decoded size. */
+  bytes: number
+  /** Sent to the model as an image content part (in a user message right after the step's tool messages). */
+  sent: boolean
+  /** Why it was not sent, in a sentence (the model does not take images, audio is never sent, the format, the size); null when sent. */
+  reason: string | null
+}
+
+/** A ui:// resource (MCP Apps): HTML for a host to render, not offered to the model as a function. */
+export interface AppResource {
+  uri: string
+  /** Its name in resources/list; null when the server lists no such resource (a tool links it all the same). */
+  name: string | null
+  mime_type: string | null
+  /** The tools whose `_meta.ui.resourceUri` names it. */
+  linked_by: string[]
+}
+
+/** What the model under test was shown of the server, and what it was not (issue 15). */
+export interface ModelView {
+  /** The limit in force; 0: none. */
+  max_tool_result_chars: number
+  /** Whether image blocks were sent to this model as images. */
+  vision: boolean
+  /** What decided it: `vision:` on the model's `models:` entry, a `vision_models:` pattern, a known vision model pattern, or nothing (no vision). */
+  vision_source: 'models' | 'vision_models' | 'known' | 'none'
+  /** The pattern that matched, for `vision_models` and `known`; null otherwise. */
+  vision_pattern: string | null
+  /** Tool results the model saw cut. */
+  cut_results: number
+  images_sent: number
+  /** Images the model was shown as a text placeholder (`[image: image/png]`). */
+  images_as_text: number
+  audio_as_text: number
+  /** ui:// resources, not offered to the model as functions. */
+  app_resources: AppResource[]
+  /** Tools not offered to the model: their MCP Apps `_meta.ui.visibility` leaves out "model". */
+  app_only_tools: string[]
+  /** What the model (or the judge) was not shown, in sentences; empty when it was shown everything. */
+  notes: string[]
 }
 
 /** One question the server asked the client, and our answer. */
@@ -388,6 +453,10 @@ export interface RunResult {
   dialogue: DialogueResult | null
   /** What the server asked the client, against expect_input_requests; null when neither the case nor server_config sets an input key, or the run never started. */
   inputs: InputsVerdict | null
+  /** What the model was shown of the server (cut results, images, app resources); null when the run never started. */
+  model_view: ModelView | null
+  /** The run's `${RUN_DIR}`, when it was kept (the run failed and keep_run_dirs is set); null otherwise. */
+  run_dir: string | null
 }
 
 export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'

@@ -4,7 +4,7 @@ import { summarizeTelemetry } from '../telemetry/summarize.js'
 import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult, type Summary, type TelemetrySection } from './types.js'
 
 /** The versions a baseline or `report --from` may be: the current one and every one before. */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, RESULTS_VERSION]
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, RESULTS_VERSION]
 
 /**
  * A saved results document as the current version holds it, or null when it is not one we can
@@ -13,7 +13,8 @@ export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, RESULTS_VERS
  * versions 1 to 3 had no Layer 2 (faults, attacks, their verdicts and summary); versions 1 to 4
  * had no Layer 3: their telemetry is computed here from their runs (no budgets, no pricing), so an
  * older baseline still serves the trend budgets; versions 1 to 5 had no conversations and no
- * server input (their runs get `dialogue` and `inputs` null; version 5 keeps its telemetry).
+ * server input (their runs get `dialogue` and `inputs` null; versions 5 and 6 keep their telemetry);
+ * versions 1 to 6 had no record of what the model was shown (`model_view` and `run_dir` null).
  */
 export function upgradeDocument(data: unknown): ResultsDocument | null {
   const doc = data as Partial<ResultsDocument> | null
@@ -48,7 +49,7 @@ export function upgradeDocument(data: unknown): ResultsDocument | null {
     tool_tests,
     telemetry: null
   }
-  if (version === 5) return { ...upgraded, telemetry: doc.telemetry ?? null }
+  if (version >= 5) return { ...upgraded, telemetry: doc.telemetry ?? null }
   return { ...upgraded, telemetry: doc.fatal_error ? null : telemetryOf(upgraded) }
 }
 
@@ -76,7 +77,9 @@ export function upgradeRun(run: RunResult): RunResult {
     trace_id: run.trace_id ?? null,
     skipped: run.skipped ?? null,
     dialogue: run.dialogue ?? null,
-    inputs: run.inputs ?? null
+    inputs: run.inputs ?? null,
+    model_view: run.model_view ?? null,
+    run_dir: run.run_dir ?? null
   }
 }
 
@@ -108,5 +111,5 @@ function judgeOverhead(summary: Summary, runs: RunResult[]): TokenUsage {
   return overhead
 }
 
-/** "1, 2, 3, 4, 5 or 6", for messages. */
+/** "1, 2, 3, 4, 5, 6 or 7", for messages. */
 export const READABLE_VERSIONS_TEXT = `${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`

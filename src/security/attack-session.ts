@@ -11,7 +11,7 @@ import { attackText, bindPlan, decoyDescription, type AttackPlan, type PlannedAt
  * and what the transcript records come from the same place:
  *
  * - tool_output: the real call, then the payload appended or prepended as a text block, or
- *   replacing the content (structuredContent dropped too). Only results that succeeded: an error
+ *   replacing the content (structuredContent and the images dropped too). Only results that succeeded: an error
  *   (JSON-RPC, or isError) is left as it came, so a fault stays a fault.
  * - poison_description: the tool's description as listed gets the payload appended.
  * - shadow_tool: a decoy with a near-identical name (src/security/decoy.ts) and a lure
@@ -71,7 +71,10 @@ export function withAttacks(session: McpSession, plan: AttackPlan): McpSession {
       let text = outcome.text
       if (answered) for (const attack of r.output) text = plantInText(text, attackText(plan, attack), attack.position)
       const injected = recordOf(r, answered)
-      return { ...outcome, text, ...(injected ? { injected } : {}) }
+      // A payload that replaces the answer replaces its images too (as plantInResult drops its blocks).
+      const replaced = answered && r.output.some((attack) => attack.position === 'replace')
+      const { media: _replaced, ...kept } = outcome
+      return { ...(replaced ? kept : outcome), text, ...(injected ? { injected } : {}) }
     },
     async callToolRaw(name, args, signal): Promise<RawToolCall> {
       const r = route(name)

@@ -7,6 +7,7 @@ import type { CostSources, ModelTelemetry, RunResult, TelemetrySection, TokenTot
 import { checkBudgets } from './budgets.js'
 import { callCost, roundUsd, sumCosts, type CallCost } from './cost.js'
 import { distribution, nearestRank } from './percentiles.js'
+import { isToolError } from '../scoring/tool-errors.js'
 
 /** Everything the telemetry section is computed from (the document's parts). */
 export interface TelemetryInput {
@@ -161,7 +162,7 @@ function toolTelemetry(runs: RunResult[], toolTests: ToolTestsSection | null): T
     for (const call of run.tool_calls) {
       if (!reachedServer(call) || call.injected?.attack === 'shadow_tool') continue
       const rewritten = call.injected?.attack === 'tool_output'
-      samples.push({ name: call.name, latency_ms: call.latency_ms, bytes: rewritten ? null : utf8Bytes(call.result), is_error: call.is_error, faulted: call.fault !== undefined })
+      samples.push({ name: call.name, latency_ms: call.latency_ms, bytes: rewritten ? null : (call.cut?.total_bytes ?? utf8Bytes(call.result)), is_error: isToolError(call), faulted: call.fault !== undefined })
     }
   }
   for (const step of (toolTests?.tests ?? []).flatMap((t) => t.attempts.flatMap((a) => a.steps))) {

@@ -2,6 +2,7 @@ import { Document, Pair, Scalar, YAMLMap, YAMLSeq, isNode, type Node } from 'yam
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, type Json } from '../../config/types.js'
 import type { McpTool } from '../../mcp/session.js'
 import { countPlaceholders, draftArguments, toJson, type Drafted } from './arguments.js'
+import { isAppOnlyTool } from '../../agent/exposure.js'
 
 /** What the generated suite holds, for the summary line. */
 export interface SuiteCounts {
@@ -164,9 +165,9 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
   if (untested.length > 0) testsComment.push(` No tool test for ${untested.map(showName).join(', ')}: not marked read-only, so a call could change something.`)
   root.items.push(new Pair(key('tool_tests', testsComment.join('\n'), true), tests))
 
-  // Behaviour cases: one per tool, then the negative ones.
+  // Behaviour cases: one per tool the model is offered (not an MCP Apps app-only tool), then the negative ones.
   const cases = new YAMLSeq()
-  for (const tool of tools) {
+  for (const tool of tools.filter((t) => !isAppOnlyTool(t))) {
     const fields = draftArguments(tool.inputSchema ?? {})
     const id = new Scalar(ids.take('use', tool.name))
     const isDestructive = destructive.includes(tool.name)
