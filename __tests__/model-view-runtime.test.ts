@@ -288,6 +288,10 @@ describe('MCP Apps', () => {
       app_only_tools: ['pan']
     })
     expect(appViewOf({ tools: [tool('plain')], resources: [resource('Readme', 'file:///readme.md')] })).toEqual({ app_resources: [], app_only_tools: [] })
+    // A tool may link a resource the server lists as an ordinary one: the model is offered it, so it is no app resource.
+    const ordinary = { tools: [tool('show', { resource_uri: 'file:///page.html', visibility: null })], resources: [resource('Page', 'file:///page.html', 'text/html')] }
+    expect(appViewOf(ordinary).app_resources).toEqual([])
+    expect(exposeServer({ ...ordinary, prompts: [] }).functions.map((f) => f.function.name)).toEqual(['show', 'page'])
   })
 })
 

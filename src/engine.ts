@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { agentSteps, isMediaMessage, reachedServer, runTurn, startTranscript, type RunError, type ToolCallRecord, type Transcript } from './agent/run-agent.js'
-import { boundForModel, boundForRecord } from './agent/bound.js'
+import { boundForModel, boundForRecord, cutText, type BoundText } from './agent/bound.js'
 import { appViewOf } from './agent/exposure.js'
-import { visionOf } from './agent/vision.js'
+import { visionOf, type VisionVerdict } from './agent/vision.js'
 import { mentionsRunDir, rootsWithRunDir, runDirSubdirs } from './config/run-dir.js'
 import { makeRunDir, type RunDir } from './execute/run-dirs.js'
 import { modelViewOf } from './execute/model-view.js'
@@ -44,6 +44,7 @@ import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
 import { checkRequiredTools } from './scoring/tool-assertions.js'
 import { createPool } from './util/pool.js'
 import type { RunTrace, Tracing } from './telemetry/tracing.js'
+import { wholeNumber } from './util/words.js'
 
 export interface EngineSettings {
   filter?: string
@@ -287,7 +288,7 @@ interface RunContext {
 /** What the model under test is shown, for one run: the result limit, whether it takes images, and what counts as a tool error. */
 interface RunView {
   max_tool_result_chars: number
-  vision: ReturnType<typeof visionOf>
+  vision: VisionVerdict
   tool_error_patterns: string[]
 }
 
@@ -612,7 +613,6 @@ function runModelView(spec: RunSpec, phase: AgentPhase, scored: Scored, view: Ru
   const { transcript } = phase
   const limit = view.max_tool_result_chars
   const over = (text: string | null) => limit > 0 && (text ?? '').length > limit
-  // The answers the judge was given: each judged turn's, and the last one for the run's own rubric.
   // The answers the judge was given: each judged turn's and every earlier one (in its input); the
   // run's own rubric, every turn's.
   const judged = transcript.turns.flatMap((_, i) => (scored.turns[i]?.judged ? [i] : []))
@@ -732,7 +732,7 @@ function toolCallResult(c: ToolCallRecord, phase: AgentPhase, redact: (text: str
   const check = validateArgs(phase.session?.tools.find((t) => t.name === c.name)?.inputSchema, c.args)
   const limit = view?.max_tool_result_chars ?? 0
   const kept = c.fault?.kind === 'oversized' ? withoutPadding(c.result) : boundForRecord(c.result, limit)
-  const shown = c.shown_chars ?? c.result.length
+  const shown = c.shown_chars
   const cut = shown < c.result.length || kept.shown < c.result.length
   // A failure the server reported in plain text counts as a tool error when the user says how it reads.
   // Not on a result an attack rewrote: that text is ours, not the server's.
@@ -757,12 +757,8 @@ function toolCallResult(c: ToolCallRecord, phase: AgentPhase, redact: (text: str
 
 /** What the record keeps of an oversized fault's result: the model got all of it, the document need not (a MiB per call, in every copy). */
 const OVERSIZED_KEPT_CHARS = 4096
-function withoutPadding(result: string): { text: string; shown: number } {
-  if (result.length <= OVERSIZED_KEPT_CHARS) return { text: result, shown: result.length }
-  return {
-    text: `${result.slice(0, OVERSIZED_KEPT_CHARS)}\n… [${(result.length - OVERSIZED_KEPT_CHARS).toLocaleString('en-US')} more characters of the oversized fault's padding, not kept here]`,
-    shown: OVERSIZED_KEPT_CHARS
-  }
+function withoutPadding(result: string): BoundText {
+  return cutText(result, OVERSIZED_KEPT_CHARS, (left) => `\n… [${wholeNumber(left)} more characters of the oversized fault's padding, not kept here]`)
 }
 
 /** The judge's details for the record: its verdict, or the JudgeError in its place; null when it was not asked. */

@@ -233,14 +233,14 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
     if (behaviour.status === 'ran' && !unreachable) {
       const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
-      const runDirs = runDirsBase()
+      const runDirsRoot = runDirsBase()
       const caching = createCachingChatClient(base, {
         dir: options.cacheDir,
         mode: options.cache,
         baseURL: options.baseUrl,
         secrets: prepared.secrets,
         onWarning: warn,
-        normalize: (json) => withoutRunDirs(json, runDirs)
+        normalize: (json) => withoutRunDirs(json, runDirsRoot)
       })
       cache = caching.stats
       // max_cost_usd while running: every answer (agent, judge, semantic match) counts; a replayed one spends nothing.

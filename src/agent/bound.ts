@@ -1,4 +1,5 @@
 import { sliceChars } from '../util/text.js'
+import { wholeNumber } from '../util/words.js'
 
 /**
  * How much of a text the model, the judge and the record are given (issue 15): the first N
@@ -19,16 +20,14 @@ export interface BoundText {
 /** The least the record keeps of a result, whatever max_tool_result_chars says (0 included). */
 export const RECORD_MIN_CHARS = 262_144
 
-const count = (n: number) => n.toLocaleString('en-US')
-
 /** The marker after a text the model (or the judge, or the simulated user) was shown cut. */
 export function MODEL_CUT_MARKER(left: number, total: number, limit: number): string {
-  return `\n\n[… ${count(left)} of ${count(total)} characters cut here by the evaluation harness (max_tool_result_chars ${count(limit)})]`
+  return `\n\n[… ${wholeNumber(left)} of ${wholeNumber(total)} characters cut here by the evaluation harness (max_tool_result_chars ${wholeNumber(limit)})]`
 }
 
 /** The marker after a result the record keeps cut (the model may have seen less, never more). */
 export function RECORD_CUT_MARKER(left: number): string {
-  return `\n\n[… ${count(left)} more characters the server sent, not kept in this record]`
+  return `\n\n[… ${wholeNumber(left)} more characters the server sent, not kept in this record]`
 }
 
 /**

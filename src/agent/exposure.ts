@@ -1,6 +1,7 @@
 import type { ChatTool } from '../llm/chat.js'
 import type { McpPrompt, McpResource, McpTool } from '../mcp/session.js'
 import type { AppResource } from '../results/types.js'
+import { byCodeUnits } from '../util/text.js'
 
 /** What a function offered to the model stands for on the MCP server. */
 export type ExposedTarget =
@@ -47,8 +48,6 @@ export function exposeServer(server: { tools: McpTool[]; resources: McpResource[
 }
 
 /** The media type of an MCP Apps UI resource. */
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
-
 /**
  * Whether a resource is an MCP Apps UI (HTML for a host to render): its uri's scheme is `ui:`,
  * or its mimeType is `text/html` with `profile=mcp-app` (case, spaces, quotes and other
@@ -82,7 +81,8 @@ export interface AppView {
 
 /**
  * A server's MCP Apps surface: every UI resource it lists, and every uri a tool links in
- * `_meta.ui.resourceUri` (a linked uri the server does not list has name and mime_type null),
+ * `_meta.ui.resourceUri` that it does not list (name and mime_type null; a linked uri listed as
+ * an ordinary resource is offered to the model as one, so it is no app resource here),
  * sorted by uri, each with the tools that link it (sorted); and its app-only tools.
  */
 export function appViewOf(server: { tools: readonly McpTool[]; resources: readonly McpResource[] }): AppView {
@@ -92,7 +92,7 @@ export function appViewOf(server: { tools: readonly McpTool[]; resources: readon
     if (uri) linkedBy.set(uri, [...(linkedBy.get(uri) ?? []), tool.name])
   }
   const listed = new Map(server.resources.map((resource) => [resource.uri, resource]))
-  const uris = new Set([...server.resources.filter(isAppResource).map((resource) => resource.uri), ...linkedBy.keys()])
+  const uris = new Set([...server.resources.filter(isAppResource).map((resource) => resource.uri), ...[...linkedBy.keys()].filter((uri) => !listed.has(uri))])
   const app_resources = [...uris].sort(byCodeUnits).map((uri): AppResource => {
     const resource = listed.get(uri)
     return { uri, name: resource?.name ?? null, mime_type: resource?.mime_type ?? null, linked_by: [...new Set(linkedBy.get(uri) ?? [])].sort(byCodeUnits) }
@@ -101,7 +101,6 @@ export function appViewOf(server: { tools: readonly McpTool[]; resources: readon
   return { app_resources, app_only_tools }
 }
 
-const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** eval-action's resource tool name: runs of characters outside [A-Za-z0-9_] become `_`, lower-cased, `_` trimmed. */
 export function resourceFunctionName(name: string): string {

@@ -1,6 +1,7 @@
 import type { ChatContentPart, ChatMessage } from '../llm/chat.js'
 import type { McpMedia } from '../mcp/content.js'
 import type { MediaRecord } from '../results/types.js'
+import { wholeNumber } from '../util/words.js'
 
 /**
  * Which image blocks of a tool result reach the model as images, and the user message that
@@ -10,7 +11,7 @@ import type { MediaRecord } from '../results/types.js'
  */
 
 /** The image formats OpenAI-compatible APIs take as `image_url` data URLs. */
-export const SENDABLE_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
+const SENDABLE_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
 
 /** The largest image (decoded) sent to the model: OpenAI's limit per image. */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -30,7 +31,7 @@ export function notVisionReason(model: string): string {
 }
 
 /** The media type of a block without parameters, lower-cased; `image/jpg` (common, not registered) read as `image/jpeg`. */
-export function imageType(mimeType: string): string {
+function imageType(mimeType: string): string {
   const type = mimeType.split(';')[0].trim().toLowerCase()
   return type === 'image/jpg' ? 'image/jpeg' : type
 }
@@ -43,13 +44,13 @@ function base64Of(data: string): string {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** Whether `data` is standard base64 (padded, whitespace aside) of at least one byte. */
-export function isValidBase64(data: string): boolean {
+function isValidBase64(data: string): boolean {
   const compact = base64Of(data)
   return compact.length > 0 && compact.length % 4 === 0 && BASE64.test(compact)
 }
 
 /** The decoded size of a block's data, without decoding it. */
-export function decodedBytes(data: string): number {
+function decodedBytes(data: string): number {
   return Buffer.byteLength(base64Of(data), 'base64')
 }
 
@@ -66,13 +67,13 @@ export function mediaRecordOf(media: McpMedia, model: { model: string; vision: b
   if (!model.vision) return record(notVisionReason(model.model))
   if (!SENDABLE_IMAGE_TYPES.includes(imageType(media.mime_type))) return record(`${media.mime_type} is not a format the model can be sent as an image (${SENDABLE_IMAGE_TYPES.join(', ')})`)
   if (!isValidBase64(media.data)) return record('its data is not valid base64')
-  if (bytes > MAX_IMAGE_BYTES) return record(`it is ${bytes.toLocaleString('en-US')} bytes, more than the ${MAX_IMAGE_BYTES.toLocaleString('en-US')} bytes (20 MiB) an image may have`)
-  if (alreadySent + bytes > MAX_RUN_IMAGE_BYTES) return record(`the run's images would pass ${MAX_RUN_IMAGE_BYTES.toLocaleString('en-US')} bytes (20 MiB) with it, and every later request carries them all again`)
+  if (bytes > MAX_IMAGE_BYTES) return record(`it is ${wholeNumber(bytes)} bytes, more than the ${wholeNumber(MAX_IMAGE_BYTES)} bytes (20 MiB) an image may have`)
+  if (alreadySent + bytes > MAX_RUN_IMAGE_BYTES) return record(`the run's images would pass ${wholeNumber(MAX_RUN_IMAGE_BYTES)} bytes (20 MiB) with it, and every later request carries them all again`)
   return record(null)
 }
 
-/** The placeholder contentToText writes for an image sent to the model, which the tool message carries in its place. */
-export function sentPlaceholder(mimeType: string): string {
+/** What a sent image's placeholder becomes in the tool message, in place of contentToText's `[image: …]`: `[image: image/png, sent in the next message]`. */
+function sentPlaceholder(mimeType: string): string {
   return `[image: ${mimeType}, sent in the next message]`
 }
 

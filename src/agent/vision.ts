@@ -51,7 +51,7 @@ export interface VisionVerdict {
 }
 
 /** A model id without its provider prefix: what follows its last `/`. */
-export function modelName(model: string): string {
+function modelName(model: string): string {
   return model.slice(model.lastIndexOf('/') + 1)
 }
 

@@ -111,7 +111,7 @@ export interface RawOptions {
 }
 
 /** The largest max_tool_result_chars accepted (0 is no limit). */
-export const MAX_TOOL_RESULT_CHARS_LIMIT = 100_000_000
+const MAX_TOOL_RESULT_CHARS_LIMIT = 100_000_000
 
 /** Defaults that differ between the action and the CLI. */
 export interface OptionDefaults {
@@ -226,7 +226,7 @@ export function parseInteger(o: RawOption, fallback: number, min: number, max: n
 }
 
 /** A whole number from `min` to `max`, or null when the value is empty (not given). */
-export function parseOptionalInteger(o: RawOption, min: number, max: number): number | null {
+function parseOptionalInteger(o: RawOption, min: number, max: number): number | null {
   return (o.value ?? '').trim() === '' ? null : parseInteger(o, min, min, max)
 }
 

@@ -165,20 +165,19 @@ type RawModelEntry = string | { id: string; vision?: boolean }
 
 /**
  * The `models:` list: the ids in order, and each entry's `vision:` by id; undefined when the YAML
- * has no list. An id given twice where either entry is `{ id, vision }` is reported (which
- * vision would it be?); a plain id written twice stays as before.
+ * has no list. An id given twice is reported (its runs would be planned twice).
  */
 function modelsOf(entries: RawModelEntry[] | undefined, report: Report): { ids: string[]; vision: Record<string, boolean> } | undefined {
   if (entries === undefined) return undefined
   const vision: Record<string, boolean> = {}
-  const first = new Map<string, { index: number }>()
+  const first = new Map<string, number>()
   const ids = entries.map((entry, i) => {
     const object = typeof entry !== 'string'
     const id = object ? entry.id : entry
     const earlier = first.get(id)
-    if (earlier === undefined) first.set(id, { index: i })
+    if (earlier === undefined) first.set(id, i)
     // Twice the same id would plan the same runs twice (their results would overwrite each other).
-    else report(`duplicate model id '${id}' (first given at models[${earlier.index}])`, object ? ['models', i, 'id'] : ['models', i])
+    else report(`duplicate model id '${id}' (first given at models[${earlier}])`, object ? ['models', i, 'id'] : ['models', i])
     if (object && entry.vision !== undefined) vision[id] = entry.vision
     return id
   })

@@ -1,14 +1,16 @@
-import type { AppResource, MediaRecord, ModelView } from '../results/types.js'
-import { count } from '../util/words.js'
+import type { AppView } from '../agent/exposure.js'
+import type { VisionVerdict } from '../agent/vision.js'
+import type { MediaRecord, ModelView } from '../results/types.js'
+import { count, wholeNumber } from '../util/words.js'
 
 /** What the engine knows of a run when it writes down what its model was shown. */
 export interface ModelViewInputs {
   model: string
   max_tool_result_chars: number
-  vision: { vision: boolean; source: ModelView['vision_source']; pattern: string | null }
+  vision: VisionVerdict
   /** The run's tool calls: how much of each result the model saw, and its media. */
   calls: readonly { result: string; shown_chars: number; media?: MediaRecord[] }[]
-  app: { app_resources: AppResource[]; app_only_tools: string[] }
+  app: AppView
   /** Answers the judge was given cut: the final one, or in a conversation any turn's (its judges see the dialogue). */
   judge_cuts: number
   conversation: boolean
@@ -23,7 +25,7 @@ export function modelViewOf(inputs: ModelViewInputs): ModelView {
   const sent = images.filter((m) => m.sent).length
   const imagesAsText = images.length - sent
   const audio = media.filter((m) => m.type === 'audio').length
-  const chars = limit.toLocaleString('en-US')
+  const chars = wholeNumber(limit)
   const notes: string[] = []
   if (cut > 0) notes.push(`${count(cut, 'tool result')} ${cut === 1 ? 'was' : 'were'} cut to ${chars} characters before the model saw ${cut === 1 ? 'it' : 'them'} (max_tool_result_chars).`)
   // One sentence per reason: "the model does not take images" once, not once per image.

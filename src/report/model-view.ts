@@ -1,12 +1,12 @@
 import type { MediaRecord, ModelView, ResultCut, ResultsDocument, RunResult, ToolCallResult } from '../results/types.js'
-import { count } from '../util/words.js'
+import { count, wholeNumber } from '../util/words.js'
 import { codeSpan, escapeHtml, escapeMarkdown } from './escape.js'
 import { byteSize } from './telemetry.js'
+import { byCodeUnits } from '../util/text.js'
 
 /** How many call lines (cuts, media, pattern errors) a run's block lists before "and N more". */
 const CALLS_LISTED = 20
 
-const n = (value: number) => value.toLocaleString('en-US')
 const be = (k: number) => (k === 1 ? 'was' : 'were')
 
 /** A model-view as a run holds it; a document written before version 7 has none. */
@@ -17,8 +17,8 @@ const cutForModel = (cut: ResultCut | undefined): cut is ResultCut => cut !== un
 
 /** "the model saw 5,000 of 300,000 characters; the record keeps 262,144", and the cases where one side has all of it. */
 function cutWords(cut: ResultCut): string {
-  const seen = cut.shown_chars < cut.total_chars ? `the model saw ${n(cut.shown_chars)} of ${n(cut.total_chars)} characters` : `the model saw all ${n(cut.total_chars)} characters`
-  const kept = cut.kept_chars < cut.total_chars ? `the record keeps ${n(cut.kept_chars)}` : 'the record keeps all of them'
+  const seen = cut.shown_chars < cut.total_chars ? `the model saw ${wholeNumber(cut.shown_chars)} of ${wholeNumber(cut.total_chars)} characters` : `the model saw all ${wholeNumber(cut.total_chars)} characters`
+  const kept = cut.kept_chars < cut.total_chars ? `the record keeps ${wholeNumber(cut.kept_chars)}` : 'the record keeps all of them'
   return `${seen}; ${kept}`
 }
 
@@ -46,7 +46,7 @@ function callLines(run: RunResult): string[] {
     if (call.error_pattern !== undefined && !call.is_error) lines.push(`- ${who}: counted as a tool error, its text matched the tool_error_patterns entry ${codeSpan(call.error_pattern)}`)
   })
   if (lines.length <= CALLS_LISTED) return lines
-  return [...lines.slice(0, CALLS_LISTED), `- … and ${n(lines.length - CALLS_LISTED)} more`]
+  return [...lines.slice(0, CALLS_LISTED), `- … and ${wholeNumber(lines.length - CALLS_LISTED)} more`]
 }
 
 /**
@@ -73,7 +73,7 @@ export function modelViewLines(run: RunResult): string[] {
 function noteOf(call: ToolCallResult, code: (text: string) => string): string {
   const error = call.error_pattern !== undefined && !call.is_error ? ` → error (tool_error_patterns: ${code(call.error_pattern)})` : ''
   const parts: string[] = []
-  if (cutForModel(call.cut)) parts.push(`cut for the model: ${n(call.cut.shown_chars)} of ${n(call.cut.total_chars)} characters`)
+  if (cutForModel(call.cut)) parts.push(`cut for the model: ${wholeNumber(call.cut.shown_chars)} of ${wholeNumber(call.cut.total_chars)} characters`)
   const media = call.media ?? []
   const sent = media.filter((m) => m.type === 'image' && m.sent).length
   const imagesAsText = media.filter((m) => m.type === 'image' && !m.sent).length
@@ -110,7 +110,7 @@ export function modelViewNotice(doc: ResultsDocument): string[] {
   const images = views.filter((v) => !v.vision).reduce((k, v) => k + v.images_as_text, 0)
   const parts: string[] = []
   if (cuts > 0) {
-    const limits = [...new Set(cut.map((v) => v.max_tool_result_chars))].sort((a, b) => a - b).map(n)
+    const limits = [...new Set(cut.map((v) => v.max_tool_result_chars))].sort((a, b) => a - b).map(wholeNumber)
     parts.push(`${count(cuts, 'tool result')} ${be(cuts)} cut to ${limits.join(' or ')} characters before the model saw ${cuts === 1 ? 'it' : 'them'} (\`max_tool_result_chars\`)`)
   }
   if (images > 0) {
@@ -137,15 +137,14 @@ export function appsNotice(doc: ResultsDocument): string[] {
     for (const tool of view?.app_only_tools ?? []) tools.add(tool)
   }
   if (resources.size === 0 && tools.size === 0) return []
-  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   const resourceWords = [...resources.entries()]
-    .sort(([a], [b]) => byText(a, b))
+    .sort(([a], [b]) => byCodeUnits(a, b))
     .map(([uri, seen]) => {
-      const linked = [...seen.linked].sort(byText).map(codeSpan)
+      const linked = [...seen.linked].sort(byCodeUnits).map(codeSpan)
       const details = [...(seen.listed ? [] : ['not in resources/list']), ...(linked.length ? [`linked by ${linked.join(', ')}`] : [])]
       return `${codeSpan(uri)}${details.length ? ` (${details.join('; ')})` : ''}`
     })
-  const toolWords = [...tools].sort(byText).map(codeSpan)
+  const toolWords = [...tools].sort(byCodeUnits).map(codeSpan)
   const parts = [
     ...(resourceWords.length ? [`the ${resourceWords.length === 1 ? 'app resource' : 'app resources'} ${resourceWords.join(', ')}`] : []),
     ...(toolWords.length ? [`the ${toolWords.length === 1 ? 'app-only tool' : 'app-only tools'} ${toolWords.join(', ')} (\`_meta.ui.visibility\` leaves out "model")`] : [])

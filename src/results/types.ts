@@ -92,7 +92,7 @@ export interface MediaRecord {
   reason: string | null
 }
 
-/** A ui:// resource (MCP Apps): HTML for a host to render, not offered to the model as a function. */
+/** An MCP Apps UI resource (ui://, text/html;profile=mcp-app, or linked by a tool and not listed): HTML for a host to render, not offered to the model as a function. */
 export interface AppResource {
   uri: string
   /** Its name in resources/list; null when the server lists no such resource (a tool links it all the same). */
@@ -455,7 +455,7 @@ export interface RunResult {
   inputs: InputsVerdict | null
   /** What the model was shown of the server (cut results, images, app resources); null when the run never started. */
   model_view: ModelView | null
-  /** The run's `${RUN_DIR}`, when it was kept (the run failed and keep_run_dirs is set); null otherwise. */
+  /** The run's `${RUN_DIR}`, when it was kept (the run failed or errored and keep_run_dirs is set); null otherwise. */
   run_dir: string | null
 }
 

@@ -8,6 +8,7 @@ import { checkBudgets } from './budgets.js'
 import { callCost, roundUsd, sumCosts, type CallCost } from './cost.js'
 import { distribution, nearestRank } from './percentiles.js'
 import { isToolError } from '../scoring/tool-errors.js'
+import { byCodeUnits } from '../util/text.js'
 
 /** Everything the telemetry section is computed from (the document's parts). */
 export interface TelemetryInput {
@@ -171,7 +172,7 @@ function toolTelemetry(runs: RunResult[], toolTests: ToolTestsSection | null): T
     const bytes = utf8Bytes(response.kind === 'result' ? JSON.stringify(response.content) : response.message)
     samples.push({ name: step.tool, latency_ms: step.latency_ms, bytes, is_error: response.kind === 'error' || response.is_error, faulted: false })
   }
-  const names = [...new Set(samples.map((s) => s.name))].sort(byText)
+  const names = [...new Set(samples.map((s) => s.name))].sort(byCodeUnits)
   return names.map((name) => {
     const mine = samples.filter((s) => s.name === name)
     const measured = mine.filter((s) => !s.faulted)
@@ -204,7 +205,7 @@ class CostTally {
   }
 
   sources(): CostSources {
-    return { ...this.counts, unknown_models: [...this.unknownModels].sort(byText) }
+    return { ...this.counts, unknown_models: [...this.unknownModels].sort(byCodeUnits) }
   }
 }
 
@@ -239,4 +240,3 @@ function addTotals(totals: TokenTotals, usage: TokenUsage | null): void {
 const sumOf = <T>(items: readonly T[], value: (item: T) => number): number => items.reduce((sum, item) => sum + value(item), 0)
 const round2 = (n: number): number => Math.round(n * 100) / 100
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8')
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)

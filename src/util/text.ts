@@ -45,3 +45,6 @@ export function trimEvidence(value: unknown, max = 600): string {
   text = text.replace(/[\r\n]+/g, ' ')
   return ellipsize(text, max)
 }
+
+/** Strings in code-unit order (what `<` says): the same order on every machine, unlike localeCompare. */
+export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
