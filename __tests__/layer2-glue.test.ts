@@ -8,6 +8,7 @@ import { golden, resilienceShape } from '../__fixtures__/report-shapes.js'
 import { documentFromJournal, readJournal } from '../src/execute/journal.js'
 import { upgradeDocument } from '../src/results/upgrade.js'
 import { escapeRegExp, sliceChars } from '../src/util/text.js'
+import { asVersion } from '../__fixtures__/older-documents.js'
 
 // The Layer 2 glue: --sarif on both commands, and documents and journals from before Layer 2.
 const startDir = process.cwd()
@@ -42,11 +43,7 @@ describe('--sarif', () => {
 
 describe('from before Layer 2', () => {
   test('a version 3 document reads with no Layer 2 on its runs, summary, config and changes', () => {
-    const v3 = JSON.parse(JSON.stringify(golden())) as Record<string, unknown> & { runs: Record<string, unknown>[]; summary: Record<string, unknown>; config: Record<string, unknown> }
-    v3.version = 3
-    delete v3.summary.resilience
-    delete v3.config.resilience_floors
-    for (const run of v3.runs) for (const key of ['recovery', 'answer_check', 'security']) delete run[key]
+    const v3 = asVersion(golden(), 3)
     v3.changes = { conformance: null, tools: { added: [], removed: [], changed: [] }, cost_usd: { baseline: null, current: null }, median_run_s: { baseline: null, current: null }, regressions: [] }
     const doc = upgradeDocument(v3)!
     expect(doc.version).toBe(7)

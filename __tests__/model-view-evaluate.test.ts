@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -21,6 +21,7 @@ import { APP_MIME_TYPE, CHART_URI, DASHBOARD_URI, logText, PNG_BASE64, SEARCH_FA
 import { evaluate, prepare } from '../src/evaluate.js'
 import type { ResultsDocument, RunResult } from '../src/results/types.js'
 import { useRunnerTemp } from '../__fixtures__/env-vars.js'
+import { runCli } from '../__fixtures__/cli.js'
 
 // What the model under test is shown of a server (issue 15), end to end: the real engine, a real
 // fixture process (or the published server-memory), and a scripted LLM whose request bodies are
@@ -388,6 +389,23 @@ cases:
     expect(statePath(runOf(doc, 'sky'))).toBe(join(dir, '${RUN_DIR}.json'))
     expect(JSON.parse(readFileSync(join(dir, '${RUN_DIR}.json'), 'utf8'))).toEqual({ facts: [facts.sky] })
     expect(leftSince(before)).toEqual([])
+  })
+
+  test('the CLI says where it kept the failed runs\' directories (--keep-run-dirs), and says nothing when none was kept', async () => {
+    const llm = await startScriptedLlm(scriptedBrain(scripts, ownFactOnly(['grass'])))
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'model-view-cli-'))
+      writeFileSync(join(dir, 'evals.yaml'), YAML)
+      const cli = (extra: string[]) =>
+        runCli(['--server-config', modelViewConfig('${RUN_DIR}/state.json'), '--eval-cases', join(dir, 'evals.yaml'), '--base-url', llm.url, '--api-key', 'k', '--conformance', 'off', '--output', join(dir, 'r.json'), '--report', join(dir, 'r.md'), '--journal', join(dir, 'j.jsonl'), ...extra])
+      const kept = await cli(['--keep-run-dirs'])
+      expect(kept.stdout).toContain(`Run dirs: ${runDirsBase()} (kept for 1 failed run, --keep-run-dirs)\n`)
+      const doc = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as ResultsDocument
+      rmSync(runOf(doc, 'grass').run_dir!, { recursive: true })
+      expect((await cli([])).stdout).not.toContain('Run dirs:')
+    } finally {
+      await llm.close()
+    }
   })
 
   test.each([true, false])('keep_run_dirs %s with a failing run: the failed run\'s directory is kept (and named in run_dir) only when asked; a passing run\'s never', async (keep) => {

@@ -9,6 +9,18 @@ import { createChatClient } from '../src/llm/chat.js'
 import { createSessionFactory, outcomeOf, ServerError, type ClientInputs, type McpSession } from '../src/mcp/session.js'
 import type { InputRound, LlmCallResult } from '../src/results/types.js'
 
+/** The recorded exchange of an address elicitation answered by the case's first rule, under `key` (MRTR: the inputRequests key; legacy: the request id). */
+const acceptedAddress = (key: unknown) => ({
+  key,
+  method: 'elicitation/create',
+  summary: ADDRESS_MESSAGE,
+  params: { mode: 'form', message: ADDRESS_MESSAGE, requestedSchema: ADDRESS_SCHEMA },
+  response: { action: 'accept', content: { street: '1 Main St', city: 'Springfield' } },
+  error: null,
+  answered_by: "rule 1 (match 'address'): accept",
+  problem: null
+})
+
 /**
  * Server input over real sessions (issue 13): a modern server asking with input_required (MRTR)
  * and a legacy one sending server→client requests, answered by the same case keys, and what the
@@ -100,16 +112,7 @@ describe('a modern server: input_required rounds (stdio)', () => {
       expect(typeof round.retry_id).toBe('number')
       expect(round.retry_id).not.toBe(round.request_id)
       expect(round.exchanges).toEqual([
-        {
-          key: 'address',
-          method: 'elicitation/create',
-          summary: ADDRESS_MESSAGE,
-          params: { mode: 'form', message: ADDRESS_MESSAGE, requestedSchema: ADDRESS_SCHEMA },
-          response: { action: 'accept', content: { street: '1 Main St', city: 'Springfield' } },
-          error: null,
-          answered_by: "rule 1 (match 'address'): accept",
-          problem: null
-        }
+        acceptedAddress('address')
       ])
       // The request the server saw carried exactly the capability the case can answer.
       const first = raw.input!.frames.calls[0].request as { params: { _meta: Record<string, unknown> } }
@@ -410,16 +413,7 @@ describe('a legacy server: server→client requests', () => {
           request_state: null,
           request_state_echoed: null,
           exchanges: [
-            {
-              key: expect.stringMatching(/^\d+$/),
-              method: 'elicitation/create',
-              summary: ADDRESS_MESSAGE,
-              params: { mode: 'form', message: ADDRESS_MESSAGE, requestedSchema: ADDRESS_SCHEMA },
-              response: { action: 'accept', content: { street: '1 Main St', city: 'Springfield' } },
-              error: null,
-              answered_by: "rule 1 (match 'address'): accept",
-              problem: null
-            }
+            acceptedAddress(expect.stringMatching(/^\d+$/))
           ]
         }
       ])

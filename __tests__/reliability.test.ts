@@ -132,19 +132,20 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
   })
   afterAll(async () => llm.close())
 
-  function cliRun(work: string, extra: string[] = [], conformance = 'off') {
+  function cliRun(work: string, extra: string[] = [], conformance = 'off', serverEnv: Record<string, string> = {}) {
     writeFileSync(join(work, 'evals.yaml'), SUITE)
     const pidFile = join(work, 'pids')
-    const args = ['--server-config', wrappedServer(pidFile), '--eval-cases', 'evals.yaml', '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', conformance, '--concurrency', '4', ...extra]
-    return { ...start(CLI, args, {}, work), pidFile }
+    const args = ['--server-config', wrappedServer(pidFile, serverEnv), '--eval-cases', 'evals.yaml', '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', conformance, '--concurrency', '4', ...extra]
+    // The run directories (${RUN_DIR}) under the folder's own temp directory.
+    return { ...start(CLI, args, { RUNNER_TEMP: join(work, 'tmp') }, work), pidFile }
   }
 
   /** The CLI in a fresh folder, once both fast runs have finished and both slow ones wait for the model. */
-  async function cliPastFastRuns(prefix: string, extra: string[] = []) {
+  async function cliPastFastRuns(prefix: string, extra: string[] = [], serverEnv: Record<string, string> = {}) {
     state.slowMs = 60_000
     const work = mkdtempSync(join(tmpdir(), prefix))
     const before = llm.requests.length
-    const run = cliRun(work, extra)
+    const run = cliRun(work, extra, 'off', serverEnv)
     const slowAsked = () => llm.requests.slice(before).filter((r) => userPrompt(r).includes('slow')).length >= 2
     await waitFor(() => finishedLines(run.output.stdout) === 2 && slowAsked(), 'the fast runs to finish')
     return { work, run }
@@ -249,8 +250,11 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     await expectAllDead(recordedPids(run.pidFile))
   })
 
-  test('a second signal exits at once, and still no process is left', async () => {
-    const { work, run } = await cliPastFastRuns('cancel-twice-')
+  test('a second signal exits at once, and still no process is left, nor a run directory', async () => {
+    const { work, run } = await cliPastFastRuns('cancel-twice-', [], { SCRATCH_DIR: '${RUN_DIR}' })
+    const runDirs = join(work, 'tmp', 'mcp-server-evals-run-dirs')
+    // The two slow runs hold their directories while they wait for the model.
+    expect(readdirSync(runDirs)).toHaveLength(2)
     run.child.kill('SIGINT')
     run.child.kill('SIGINT')
     expect(await run.exited).toBe(130)
@@ -259,6 +263,7 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     expect(journal).toContain('"case_id":"fast-a"')
     expect(journal).toContain('"case_id":"fast-b"')
     await expectAllDead(recordedPids(run.pidFile))
+    expect(readdirSync(runDirs)).toEqual([])
   })
 
   test('SIGKILL mid-run, then --resume: only the missing runs run, and the document equals an uninterrupted one', async () => {

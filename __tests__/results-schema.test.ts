@@ -10,6 +10,7 @@ import { fatalDocument } from '../src/evaluate.js'
 import { conversationShape, resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
 import { upgradeDocument, upgradeRun } from '../src/results/upgrade.js'
 import type { InputExchange, ResultsDocument, RunResult } from '../src/results/types.js'
+import { asVersion } from '../__fixtures__/older-documents.js'
 
 const ajv = new Ajv2020({ allErrors: true, strict: false })
 addFormats.default(ajv)
@@ -88,30 +89,10 @@ describe('schema/results.schema.json describes what we write', () => {
   })
 })
 
-/** The golden document as version 6 wrote it: no record of what the model was shown. */
-function version6(): Record<string, unknown> {
-  const doc = JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-  doc.version = 6
-  for (const run of doc.runs) {
-    delete run.model_view
-    delete run.run_dir
-    for (const call of run.tool_calls) for (const key of ['cut', 'media', 'error_pattern']) delete call[key]
-  }
-  return doc
-}
-
-/** The golden document as version 5 wrote it: no conversations and no server input anywhere. */
-function version5(): Record<string, unknown> {
-  const doc = version6() as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-  doc.version = 5
-  for (const run of doc.runs) {
-    delete run.dialogue
-    delete run.inputs
-    for (const call of run.tool_calls) delete call.input_rounds
-    for (const call of run.llm_calls) delete call.purpose
-  }
-  return doc
-}
+/** The golden document as versions 6 and 5 wrote it: no record of what the model was shown; and no conversations or server input. */
+const goldenDocument = () => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as object
+const version6 = () => asVersion(goldenDocument(), 6)
+const version5 = () => asVersion(goldenDocument(), 5)
 
 describe('older documents and journals read as version 7', () => {
   test('version 6: runs get model_view and run_dir null, the telemetry is kept as written, and it matches the schema', () => {

@@ -18,6 +18,7 @@ import type { ResultsConfig, ResultsDocument, RunResult } from '../src/results/t
 import { upgradeDocument } from '../src/results/upgrade.js'
 import { summarizeTelemetry } from '../src/telemetry/summarize.js'
 import { journalHeader } from '../__fixtures__/journal.js'
+import { asVersion } from '../__fixtures__/older-documents.js'
 
 const golden = (): ResultsDocument => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as ResultsDocument
 const ajv = new Ajv2020({ allErrors: true, strict: false })
@@ -180,27 +181,11 @@ describe('compareWithBaseline: the Models table and tool latency, before and aft
   })
 })
 
-/** The golden document as version 4 wrote it: no Layer 3 anywhere. */
-function version4(): Record<string, unknown> {
-  const doc = JSON.parse(JSON.stringify(golden())) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-  doc.version = 4
-  delete doc.telemetry
-  delete doc.config.budgets
-  delete doc.config.pricing
-  delete doc.summary.skipped
-  if (doc.gate) delete doc.gate.trends
-  for (const run of doc.runs) {
-    delete run.trace_id
-    delete run.skipped
-    if (run.judge) delete run.judge.latency_ms
-    for (const call of run.tool_calls) delete call.span_id
-    for (const call of run.llm_calls) delete call.cached
-  }
-  return doc
-}
+/** The golden document as version 4 wrote it: no Layer 3 (nor what came after it) anywhere. */
+const version4 = () => asVersion(golden(), 4)
 
-describe('upgradeDocument: versions 1 to 6', () => {
-  test('version 6 is read as it is', () => {
+describe('upgradeDocument: versions 1 to 7', () => {
+  test('version 7 is read as it is', () => {
     const doc = golden()
     expect(upgradeDocument(doc)).toBe(doc)
   })
