@@ -7,6 +7,10 @@ type Loose = Record<string, any>
 
 /** What each version added, taken out of a document of that version to make it the one before. */
 const ADDED_BY: Record<number, (doc: Loose) => void> = {
+  8: (doc) => {
+    delete doc.shard
+    if (doc.config) delete doc.config.server_reuse
+  },
   7: (doc) => {
     for (const run of doc.runs) {
       delete run.model_view

@@ -127,8 +127,8 @@ describeOnPosix('a timed-out run takes its whole server tree down', () => {
     // 2 s of run, plus spawning, the discover probe and the teardown, with room for a busy machine.
     expect(elapsed).toBeLessThan(2000 + 8000)
     const pids = recordedPids()
-    // The discover sibling's tree and the session's tree: `depth` shells and a server each.
-    expect(pids.length).toBeGreaterThanOrEqual(2 * (depth + 1))
+    // The session's tree (its era is negotiated in place, no discover sibling): `depth` shells and a server.
+    expect(pids.length).toBeGreaterThanOrEqual(depth + 1)
     expect(await survivors(pids)).toEqual([])
     expect(liveGroups()).toEqual([])
   })
@@ -143,7 +143,8 @@ describeOnPosix('a normal close', () => {
     })
     expect(doc.runs[0].status).toBe('passed')
     const pids = recordedPids()
-    expect(pids.length).toBeGreaterThanOrEqual(4)
+    // A shell and a server: the era is negotiated on the session's own process.
+    expect(pids.length).toBeGreaterThanOrEqual(2)
     expect(await survivors(pids)).toEqual([])
     expect(liveGroups()).toEqual([])
   })
@@ -160,7 +161,7 @@ describeOnPosix('a normal close', () => {
     return { kind: 'stdio', command: NODE, args: ['--import', preload, LEGACY], env: { PID_FILE: pidFile, ...env } }
   }
 
-  test('the legacy server still connects through the discover sibling, which has its own group and is reaped first', async () => {
+  test('the legacy server connects in place: one process, the leader of its own group', async () => {
     const config = recordedLegacy()
     const session = await createSessionFactory(config, { probeTimeoutMs: 3000 }).open(new AbortController().signal)
     try {
@@ -168,11 +169,10 @@ describeOnPosix('a normal close', () => {
       expect(session.tools.map((t) => t.name)).toEqual(['add'])
       await expect(session.callTool('add', { a: 2, b: 3 }, new AbortController().signal)).resolves.toEqual({ text: '5', isError: false })
       const records = readFileSync(pidFile, 'utf8').trim().split('\n').map((line) => line.split(' ').map(Number))
-      // The sibling first, then the session's server: each is the leader of its own group.
-      expect(records).toHaveLength(2)
-      for (const [pid, pgid] of records) expect(pgid).toBe(pid)
-      const [[sibling], [server]] = records
-      expect(await survivors([sibling])).toEqual([])
+      // server/discover went to the session's own server (no throw-away sibling), which leads its own group.
+      expect(records).toHaveLength(1)
+      const [[server, pgid]] = records
+      expect(pgid).toBe(server)
       expect(isAlive(server)).toBe(true)
       expect(liveGroups()).toEqual([server])
     } finally {
@@ -182,7 +182,7 @@ describeOnPosix('a normal close', () => {
     expect(liveGroups()).toEqual([])
   })
 
-  test('aborted during the discover probe: the sibling is reaped and the session server never starts', async () => {
+  test('aborted during the in-place discover probe: its server is taken down and nothing starts after', async () => {
     // SILENT_UNKNOWN: server/discover gets no answer, so the probe waits out its timeout.
     const config = recordedLegacy({ SILENT_UNKNOWN: '1' })
     const controller = new AbortController()

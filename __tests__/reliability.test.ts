@@ -227,11 +227,16 @@ describeDist('cancellation, process trees and the run journal (real signals, dis
     await expectAllDead(recordedPids(pidFile))
   })
 
-  test('SIGINT during the conformance probes: no run starts, every run is cancelled, no probe process is left', async () => {
+  test('SIGINT before the conformance probe has reached the server: no run starts, every run is cancelled, no probe process is left', async () => {
     state.slowMs = 0
     const work = mkdtempSync(join(tmpdir(), 'cancel-probe-'))
-    const run = cliRun(work, [], 'auto')
-    await waitFor(() => recordedPids(run.pidFile).length >= 2, 'the probe servers to start')
+    writeFileSync(join(work, 'evals.yaml'), SUITE)
+    const pidFile = join(work, 'pids')
+    pidFiles.push(pidFile)
+    // The runs start as soon as the probe has reached the server: this one's shell holds the server back, so the SIGINT comes first.
+    const held = JSON.stringify({ command: 'sh', args: ['-c', `echo $$ >> "${pidFile}"; sleep 600; "${process.execPath}" "${FAULTY}"; true`] })
+    const run = { ...start(CLI, ['--server-config', held, '--eval-cases', 'evals.yaml', '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', 'auto', '--concurrency', '4'], { RUNNER_TEMP: join(work, 'tmp') }, work), pidFile }
+    await waitFor(() => recordedPids(run.pidFile).length >= 1, 'the probe server to start')
     const before = llm.requests.length
     run.child.kill('SIGINT')
     expect(await run.exited).toBe(130)

@@ -8,7 +8,7 @@ import type { DialogueResult, MediaRecord, ModelView, ResultCut, ResultsDocument
 import { upgradeDocument } from '../src/results/upgrade.js'
 import { gfm, seen } from '../__fixtures__/rendered.js'
 
-/** The golden results document (version 7), read as the report reads a saved one (not through the harness: these tests need no engine). */
+/** The golden results document (version 8), read as the report reads a saved one (not through the harness: these tests need no engine). */
 const golden = (): ResultsDocument => upgradeDocument(JSON.parse(readFileSync(new URL('../__fixtures__/golden/results.json', import.meta.url), 'utf8')))!
 
 /** A model view with nothing to say: every count 0, nothing listed. */

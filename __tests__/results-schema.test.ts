@@ -89,16 +89,27 @@ describe('schema/results.schema.json describes what we write', () => {
   })
 })
 
-/** The golden document as versions 6 and 5 wrote it: no record of what the model was shown; and no conversations or server input. */
+/** The golden document as versions 7, 6 and 5 wrote it: no shards; no record of what the model was shown; and no conversations or server input. */
 const goldenDocument = () => JSON.parse(readFileSync(fixturePath('golden/results.json'), 'utf8')) as object
+const version7 = () => asVersion(goldenDocument(), 7)
 const version6 = () => asVersion(goldenDocument(), 6)
 const version5 = () => asVersion(goldenDocument(), 5)
 
-describe('older documents and journals read as version 7', () => {
+describe('older documents and journals read as version 8', () => {
+  test('version 7: shard null and config.server_reuse run, and it matches the schema', () => {
+    const old = version7()
+    expect(old).not.toHaveProperty('shard')
+    const doc = upgradeDocument(old)!
+    expect(doc.version).toBe(8)
+    expect(doc.shard).toBeNull()
+    expect(doc.config?.server_reuse).toBe('run')
+    expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
+  })
+
   test('version 6: runs get model_view and run_dir null, the telemetry is kept as written, and it matches the schema', () => {
     const old = version6()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(7)
+    expect(doc.version).toBe(8)
     expect(doc.runs.every((r) => r.model_view === null && r.run_dir === null)).toBe(true)
     expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
@@ -107,7 +118,7 @@ describe('older documents and journals read as version 7', () => {
   test('version 5: runs get dialogue and inputs null, the telemetry is kept as written, and it matches the schema', () => {
     const old = version5()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(7)
+    expect(doc.version).toBe(8)
     expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null && r.model_view === null)).toBe(true)
     expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
@@ -118,7 +129,7 @@ describe('older documents and journals read as version 7', () => {
     old.version = 4
     delete old.telemetry
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(7)
+    expect(doc.version).toBe(8)
     expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null)).toBe(true)
     expect(doc.telemetry?.tools.length).toBeGreaterThan(0)
   })
@@ -132,6 +143,6 @@ describe('older documents and journals read as version 7', () => {
   })
 
   test('an unknown version is not read', () => {
-    expect(upgradeDocument({ ...version5(), version: 8 })).toBeNull()
+    expect(upgradeDocument({ ...version5(), version: 9 })).toBeNull()
   })
 })

@@ -5,9 +5,7 @@
 //   npm run bench                      (a minimal Python server, 200 ms LLM delay)
 //   npm run bench -- --server node     (a minimal Node.js server)
 //   npm run bench -- --server example  (the example server, built on the MCP SDK)
-import { spawn, spawnSync } from 'node:child_process'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -18,6 +16,7 @@ import { createChatClient, type ChatClient } from '../src/llm/chat.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
+import { here, round, startLlmProcess } from './processes.js'
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +28,6 @@ const { values } = parseArgs({
 })
 const RUNS = Number(values.runs)
 const DELAY_MS = Number(values.delay)
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 // The pyenv shim costs ~200 ms per start; the system interpreter ~40 ms.
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
 const SERVERS: Record<string, { command: string; args: string[]; tool: { name: string; args: unknown } }> = {
@@ -107,23 +105,6 @@ async function measure(concurrency: number): Promise<Figures> {
     passed: doc.summary.passed
   }
 }
-
-/** The scripted model in a process of its own; closing its stdin stops it. */
-async function startLlmProcess(delayMs: number, tool: { name: string; args: unknown }) {
-  const child = spawn(process.execPath, [...process.execArgv, here('llm-server.ts'), String(delayMs), tool.name, JSON.stringify(tool.args)], {
-    stdio: ['pipe', 'pipe', 'inherit']
-  })
-  const [url] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
-  return {
-    url,
-    close: async () => {
-      child.stdin.end()
-      await once(child, 'exit')
-    }
-  }
-}
-
-const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places
 
 if (values.concurrency) {
   process.stdout.write(JSON.stringify(await measure(Number(values.concurrency))) + '\n')

@@ -41,7 +41,10 @@ export const Inputs = {
   OtlpEndpoint: 'otlp_endpoint',
   OtlpHeaders: 'otlp_headers',
   MaxToolResultChars: 'max_tool_result_chars',
-  KeepRunDirs: 'keep_run_dirs'
+  KeepRunDirs: 'keep_run_dirs',
+  Shard: 'shard',
+  Merge: 'merge',
+  ServerReuse: 'server_reuse'
 } as const
 
 export const Outputs = {

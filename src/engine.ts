@@ -43,6 +43,8 @@ import { watchSession } from './conformance/observe-session.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './scoring/geval.js'
 import { checkRequiredTools } from './scoring/tool-assertions.js'
 import { createPool } from './util/pool.js'
+import { shardOf, type Shard } from './plan/shard.js'
+import type { ServerReuse } from './config/options.js'
 import type { RunTrace, Tracing } from './telemetry/tracing.js'
 import { wholeNumber } from './util/words.js'
 
@@ -61,6 +63,10 @@ export interface EngineSettings {
    * roots may too), and whether a failed run's directory is kept. Absent: no run directories.
    */
   runDirs?: { base: string; serverUses: boolean; keepFailed: boolean; cwd?: string }
+  /** One shard of the plan (its groups' runs only, at their plan index); absent or null: the whole plan. */
+  shard?: Shard | null
+  /** `run` (absent): a fresh server process per run; `worker`: one stdio server process per pool slot, reused by its runs. */
+  serverReuse?: ServerReuse
 }
 
 export interface EngineDeps {
@@ -147,7 +153,14 @@ export function cancelledSummary(cancel: AbortSignal | undefined, executed: Pick
 export async function executeRuns(suite: Suite, settings: EngineSettings, deps: EngineDeps): Promise<ExecutedRuns> {
   const startedAt = new Date()
   const started = performance.now()
-  const specs = expandMatrix(suite, { filter: settings.filter, today: settings.today })
+  const specs = shardOf(expandMatrix(suite, { filter: settings.filter, today: settings.today }), settings.shard ?? null)
+  // The evaluation steps of every rubric these runs may be judged on, generated now, alongside the
+  // first agent turns: not when the first run finishes, with every judge waiting in a pool slot.
+  deps.judge.prepare(
+    specs.filter((spec) => !deps.reuse?.has(specKey(spec))).flatMap((spec) => rubricsOf(spec.case)),
+    deps.cancel,
+    settings.concurrency
+  )
   const pool = createPool(settings.concurrency)
   // Starting many more servers at once than there are cores only makes them fight for the CPU.
   const startingAhead = createPool(Math.min(settings.concurrency, 2 * availableParallelism()))
@@ -431,6 +444,14 @@ interface TurnScore {
 }
 
 const NOTHING_SCORED: Scored = { golden: null, turns: [] }
+
+/**
+ * The rubrics a run of this case can be judged on, as scoreRun finds them: each scripted turn's,
+ * and the case's own (a conversation's overall rubric, which it may leave empty).
+ */
+function rubricsOf(evalCase: RunSpec['case']): string[] {
+  return [...scriptedTurns(evalCase).map((turn) => turn.rubric), evalCase.rubric].filter((rubric): rubric is string => Boolean(rubric))
+}
 
 /** What a finished run is scored on: its rubric, its golden keys, and per turn the same. */
 interface ScoringPlan {
@@ -873,6 +894,7 @@ export function resultsConfig(suite: Suite, configured: ServerConfig, settings: 
     filter: settings.filter || null,
     max_steps: settings.maxSteps,
     concurrency: settings.concurrency,
+    server_reuse: settings.serverReuse ?? 'run',
     timeout_seconds: settings.timeoutSeconds,
     base_url: settings.baseUrl,
     pass_floors: suite.pass_floors,

@@ -13,18 +13,21 @@ import { resolveOtlp, type OtlpTarget } from './config/otlp.js'
 import { parseServerConfig, serverSecrets, serverTemplate } from './config/server-config.js'
 import { loadSuiteFile } from './config/suite.js'
 import type { ServerConfig, Suite } from './config/types.js'
-import { conformancePassed, runConformance } from './conformance/run.js'
+import { conformancePassed, startConformance } from './conformance/run.js'
 import type { ConformanceReport } from './conformance/types.js'
 import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from './engine.js'
 import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalGate, type JournalHeader, type ToolTestsPlan } from './execute/journal.js'
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
-import { createSessionFactory, type SessionFactory } from './mcp/session.js'
+import { createSessionFactory, priorOf, type SessionFactory } from './mcp/session.js'
 import { mentionsRunDir, usesRunDir } from './config/run-dir.js'
+import { checkServerReuse } from './config/server-reuse.js'
+import { withServerReuse } from './mcp/session-reuse.js'
 import { runDirsBase, withoutRunDirs } from './execute/run-dirs.js'
 import { createSpendMeter, meteredClient, spentBy } from './telemetry/spend.js'
 import { createTracing } from './telemetry/tracing.js'
 import { expandMatrix, localDate, runKey, selectCases, selectToolTests, specKey, type RunSpec } from './plan/expand.js'
+import { planGroups, shardOf } from './plan/shard.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { renderSarif } from './report/sarif.js'
@@ -75,6 +78,7 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv): Prepared {
   if (unanswerable.length > 0) throw new ConfigErrors(unanswerable)
   checkPlan(suite, options, names)
   checkRunDirsBase(server, suite, names.serverConfig)
+  checkServerReuse(options.serverReuse, server, names.serverConfig)
   const otlp = resolveOtlp(
     { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint, headers: names.otlpHeaders } },
     env
@@ -175,9 +179,11 @@ export interface EvaluateHooks {
 }
 
 /**
- * Layer 0 (conformance, free, no LLM) first, then the behaviour runs, unless the options say to
- * skip them; one document holds both, and `passed` is both gates. Everything goes through the
- * run journal first, and the document is built from what the journal holds.
+ * Layer 0 (conformance, free, no LLM) alongside the behaviour runs, unless the options say to
+ * skip them: the runs start once the probe has reached the server and learned its era, and the
+ * evaluation ends when both are done. One document holds both, and `passed` is both gates.
+ * Everything goes through the run journal first, and the document is built from what the
+ * journal holds.
  */
 export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): Promise<ResultsDocument> {
   const { options, suite, server } = prepared
@@ -191,11 +197,16 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     baseUrl: options.baseUrl,
     today: localDate(new Date()),
     serverRoots: server.roots ?? null,
-    runDirs: { base: runDirsBase(), serverUses: usesRunDir(server), keepFailed: options.keepRunDirs, ...(server.kind === 'stdio' && server.cwd !== undefined ? { cwd: server.cwd } : {}) }
+    runDirs: { base: runDirsBase(), serverUses: usesRunDir(server), keepFailed: options.keepRunDirs, ...(server.kind === 'stdio' && server.cwd !== undefined ? { cwd: server.cwd } : {}) },
+    shard: options.shard,
+    serverReuse: options.serverReuse
   }
   const behaviour = behaviourStatus(suite, options)
-  const plan = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
-  const toolTests = toolTestsPlan(prepared)
+  const whole = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
+  const plan = shardOf(whole, options.shard)
+  // The free layers (conformance, tool tests) run once, in shard 1.
+  const freeLayers = !options.shard || options.shard.index === 1
+  const toolTests = freeLayers ? toolTestsPlan(prepared) : null
   const header: JournalHeader = {
     type: 'header',
     version: JOURNAL_VERSION,
@@ -207,26 +218,32 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     cases: suite.cases,
     behaviour,
     gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline },
-    tool_tests: toolTests
+    tool_tests: toolTests,
+    ...(options.shard ? { shard: { ...options.shard, planned_total: whole.length, groups_total: planGroups(whole).length, groups: planGroups(plan).length } } : {})
   }
   const reused = options.resume && behaviour.status === 'ran' ? inPlan(resumableRuns(options.journalPath, header.suite_hash, warn), plan) : []
   const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
   // A trace per run, exported when an OTLP endpoint is set; a failed export is one warning, never a failed evaluation.
   const tracing = createTracing({ otlp: prepared.otlp, onWarning: warn, serviceVersion: TOOL_VERSION })
   try {
-    let unreachable: string | null = null
-    if (options.conformance !== 'off' && !hooks.cancel?.aborted) {
-      const report = await untilCancelled(runConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes }), hooks.cancel)
-      if (report) {
-        hooks.onConformance?.(report)
-        journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } })
-        if (report.era === 'unreachable') unreachable = `the server could not be started or reached: ${report.error ?? 'no answer'}`
-      }
-    }
+    // Conformance starts first, and the runs as soon as its first step has reached the server and
+    // learned its era (they use processes of their own); the other probes go on meanwhile.
+    const conformance = options.conformance !== 'off' && freeLayers && !hooks.cancel?.aborted ? startConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes }) : null
+    // Written when the probe is done, whenever that is (the document is built from the journal); awaited at the end.
+    const conformanceDone = conformance ? recordConformance(conformance.report, journal, options, hooks, warn) : Promise.resolve()
+    // A failure of the probe before its first step is the era's too: thrown from there, not left unhandled here.
+    conformanceDone.catch(() => undefined)
+    const era = conformance ? await untilCancelled(conformance.era, hooks.cancel) : null
+    // A remote server gets the probes to itself first: their per-request timeouts would otherwise
+    // compete with `concurrency` runs on the same server (and a flaky check is a false failure).
+    if (conformance && server.kind === 'http') await conformanceDone
     // Said once, here: not once per run as twenty "connection closed" errors.
+    const unreachable = era?.era === 'unreachable' ? `the server could not be started or reached: ${era.reason}` : null
     if (unreachable && behaviour.status === 'ran') journal.append({ type: 'skipped', layer: 'behaviour', reason: unreachable })
     if (unreachable && toolTests?.status === 'ran') journal.append({ type: 'skipped', layer: 'tool_tests', reason: unreachable })
-    const sessions = createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000 })
+    // Every session opens with the probe's era verdict: none probes, none waits for another.
+    const prior = era && era.era !== 'unreachable' ? priorOf(era) : undefined
+    const sessions = createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000, prior })
     const toolTestsDone = toolTests?.status === 'ran' && !unreachable ? runSuiteToolTests(prepared, toolTests.ids, sessions, journal, hooks) : Promise.resolve()
     let cache: CacheStats | null = null
     let overhead = emptyUsage()
@@ -245,14 +262,17 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       cache = caching.stats
       // max_cost_usd while running: every answer (agent, judge, semantic match) counts; a replayed one spends nothing.
       // A resumed attempt starts from what the runs it reuses spent: the document's check counts them too.
-      const spend = createSpendMeter(suite.pricing, suite.budgets.max_cost_usd, spentBy(reused, suite.pricing, suite.judge_model))
+      // A shard stops at its share of max_cost_usd (by planned runs); the merged document checks the whole suite's spend against all of it.
+      const budget = suite.budgets.max_cost_usd
+      const shareOfBudget = budget !== null && options.shard && whole.length > 0 ? (budget * plan.length) / whole.length : budget
+      const spend = createSpendMeter(suite.pricing, shareOfBudget, spentBy(reused, suite.pricing, suite.judge_model))
       const llm = meteredClient(caching.client, spend)
-      const executed = await executeRuns(suite, settings, {
+      const executed = await withServerReuse(sessions, { reuse: options.serverReuse, size: options.concurrency, cancel: hooks.cancel }, (runSessions) => executeRuns(suite, settings, {
         llm,
         judge: createGEvalJudge(llm, suite.judge_model),
         semantic: createSemanticMatcher(llm, suite.judge_model, hooks.cancel),
         budget: spend,
-        sessions,
+        sessions: runSessions,
         onRunStarted: hooks.onRunStarted,
         onRunFinished: hooks.onRunFinished,
         record: (run) => journal.append({ type: 'run', run }),
@@ -260,11 +280,12 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
         reuse: new Map(reused.map((r) => [runKey(r), r])),
         redact: (text) => redactText(text, prepared.secrets),
         tracing
-      })
+      }))
       overhead = executed.overhead
       cancelled = cancelledSummary(hooks.cancel, executed)
     }
     await toolTestsDone
+    await conformanceDone
     cancelled ??= cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
     journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled })
   } finally {
@@ -273,6 +294,21 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     await tracing.shutdown()
   }
   return applyGate(documentFromJournal(journal.state), header.gate, warn)
+}
+
+/** The conformance section, appended to the journal once the probe is done; nothing when the evaluation is cancelled first. */
+async function recordConformance(pending: Promise<ConformanceReport>, journal: JournalWriter, options: RunOptions, hooks: EvaluateHooks, warn: (message: string) => void): Promise<void> {
+  let report: ConformanceReport | null
+  try {
+    report = await untilCancelled(pending, hooks.cancel)
+  } catch (error) {
+    // The runs have run (and spent) meanwhile: a probe that broke after reaching the server costs its section, not the evaluation.
+    warn(`Conformance: the probes failed after reaching the server (${(error as Error).message}); the document has no conformance section.`)
+    return
+  }
+  if (!report) return
+  hooks.onConformance?.(report)
+  journal.append({ type: 'conformance', section: { ...report, fail_on: options.conformanceFailOn, passed: conformancePassed(report, options.conformanceFailOn) } })
 }
 
 /** The selected tool tests, each finished test appended to the journal as it is done. */
@@ -303,7 +339,8 @@ async function runSuiteToolTests(prepared: Prepared, ids: string[], sessions: Se
  * evaluation gets no gate at all (its unfinished runs would read as regressions) and never passes.
  */
 export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined): ResultsDocument {
-  if (doc.behaviour.status !== 'ran') return doc
+  // A shard's verdict is the merge's.
+  if (doc.behaviour.status !== 'ran' || doc.shard) return doc
   if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0) return { ...doc, gate: null, passed: false }
   const baseline = loadBaseline(settings.baseline, warn)
   const gate = evaluateGate(doc, baseline, settings.mode, settings.max_drop)
@@ -430,7 +467,8 @@ function emptyDocument(startedAt = new Date()): ResultsDocument {
     journal: null,
     changes: null,
     tool_tests: null,
-    telemetry: null
+    telemetry: null,
+    shard: null
   }
 }
 

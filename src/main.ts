@@ -3,17 +3,20 @@ import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import * as core from '@actions/core'
 import { ConfigError, ConfigErrors } from './config/errors.js'
-import type { RunOptions } from './config/options.js'
-import { Defaults } from './constants.js'
-import { evaluate, fatalDocument, journalHash, prepare, suiteHash, writeResults, type EvaluateHooks } from './evaluate.js'
+import { Defaults, Inputs } from './constants.js'
+import { evaluate, fatalDocument, journalHash, prepare, suiteHash, writeResults, type EvaluateHooks, type OutputPaths } from './evaluate.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
-import { restoreBaseline, restoreJournal, restoreResponses, saveBaseline, saveJournal, saveResponses } from './github/cache.js'
-import { uploadResultsArtifact } from './github/artifact.js'
-import { readActionOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
+import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
+import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
+import { mergeShards } from './merge/merge-document.js'
+import { formatMergeLines } from './merge/merge-lines.js'
+import type { MergeOptions } from './merge/options.js'
+import { MergeError, readShardFiles } from './merge/read-shards.js'
 import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
 import { removeLiveRunDirsSync } from './execute/run-dirs.js'
 import { formatPlanLine } from './report/plan-line.js'
+import { shardFileName, shardLabel, type Shard } from './plan/shard.js'
 import { formatToolTestLine } from './report/tool-test-line.js'
 import { cancelledReason, failureReason, formatConformanceLines, formatProgressLine, formatSummaryLine } from './report/progress.js'
 import type { ResultsDocument } from './results/types.js'
@@ -121,51 +124,57 @@ export async function run(hooks: EvaluateHooks = {}): Promise<number> {
   return cancelled ? CANCEL_EXIT_CODES[cancelled.signalName] : code
 }
 
+/** Runs a network step, bounded once the job is cancelled (see networkSteps). */
+type NetworkSteps = ReturnType<typeof networkSteps>
+/** A network step kept for after publishing (a cache save). */
+interface NetworkTask {
+  what: string
+  task: () => Promise<unknown>
+}
+
+/**
+ * What publishing needs from the evaluation (or the merge) besides its document, filled in as far
+ * as it got: a failure part-way still publishes a fatal document with what was known by then.
+ */
+interface Produced {
+  publish: PublishOptions
+  secrets: string[]
+  /** What the caches keep for the next workflow run or the next attempt, saved after publishing. */
+  saves: NetworkTask[]
+  paths: ResultPaths
+  /** Snapshots written on the runner (update_snapshots) go into the artifact. */
+  updateSnapshots: boolean
+}
+
+/** Where the action writes its files (the journal's path is the document's own). */
+type ResultPaths = Required<Omit<OutputPaths, 'resultsPath'>> & { resultsPath: string }
+
+/** The default files, a shard's with its suffix (the shards' artifacts are downloaded into one directory). */
+function resultPaths(resultsPath: string, reportPath: string, shard: Shard | null): ResultPaths {
+  return {
+    resultsPath,
+    reportPath,
+    junitPath: shardFileName(Defaults.JunitPath, shard),
+    sarifPath: shardFileName(Defaults.SarifPath, shard),
+    badgePath: shardFileName(Defaults.BadgePath, shard),
+    transcriptsDir: Defaults.TranscriptsDir
+  }
+}
+
+/** Loaded when a cache step runs: @actions/cache is a tenth of a second of the start otherwise. */
+const githubCache = () => import('./github/cache.js')
+
 async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<number> {
-  let options: RunOptions | undefined
-  let publish = FALLBACK_PUBLISH
-  let secrets: string[] = []
+  const produced: Produced = { publish: FALLBACK_PUBLISH, secrets: [], saves: [], paths: resultPaths(Defaults.ResultsPath, Defaults.ReportPath, null), updateSnapshots: false }
   let doc: ResultsDocument
   let annotated = false
   let badConfiguration = false
-  // What the caches keep for the next workflow run or the next attempt, saved after publishing.
-  let saves: { what: string; task: () => Promise<unknown> }[] = []
   const network = networkSteps(cancel)
   try {
-    options = readActionOptions()
-    publish = readPublishOptions()
-    let prepared = prepare(options, process.env)
-    secrets = prepared.secrets
-    // The runner masks exact strings: every encoded form we might print is masked too.
-    for (const secret of secrets) for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) core.setSecret(form)
-    const { suite } = prepared
-    if (!options.skipBehaviour) core.info(formatPlanLine(suite, options))
-    if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
-    const hash = suiteHash(prepared)
-    const behaviour = options.skipBehaviour === null
-    const { cacheDir, journalPath } = options
-    const { baselineKey } = publish
-    if (behaviour && options.cache !== 'off') await network('restoring the recorded LLM answers', () => restoreResponses(cacheDir, hash))
-    if (behaviour && options.resume) await network('restoring the run journal', () => restoreJournal(journalPath, journalHash(prepared), baselineKey))
-    if (behaviour && options.baseline === 'auto') {
-      let baseline = ''
-      await network('restoring the baseline', async () => (baseline = await restoreBaseline(BASELINE_DIR(), baselineKey)))
-      prepared = { ...prepared, options: { ...options, baseline } }
-    }
-    doc = await evaluate(prepared, {
-      cancel,
-      ...hooks,
-      // The runner masks a secret as it is; these lines can carry it in another form too.
-      onWarning: (message) => core.warning(redactText(message, secrets)),
-      onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(redactText(line, secrets))),
-      onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets)),
-      onToolTestFinished: (test, n, total) => core.info(redactText(formatToolTestLine(test, n, total), secrets))
-    })
-    // The next attempt of this workflow run ("Re-run failed jobs") picks up what this one finished.
-    if (behaviour && options.resume && !doc.passed) saves.push({ what: 'saving the run journal', task: () => saveJournal(journalPath, journalHash(prepared), baselineKey) })
-    if (behaviour && options.cache === 'read-write' && (doc.summary.cache?.misses ?? 0) > 0) saves.push({ what: 'saving the recorded LLM answers', task: () => saveResponses(cacheDir, hash) })
+    const merge = readMergeOptions()
+    doc = merge ? await mergeShardResults(merge.options, merge.unused, produced, network) : await evaluateSuite(hooks, cancel, produced, network)
   } catch (error) {
-    saves = []
+    produced.saves = []
     const message = error instanceof ConfigError ? error.message : `unexpected error: ${(error as Error).stack ?? String(error)}`
     doc = fatalDocument(message, new Date(), error instanceof ConfigError ? 'configuration' : 'internal')
     if (error instanceof ConfigError) {
@@ -173,16 +182,97 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
       annotated = annotateFileErrors(error)
     }
   }
+  return publishResults(doc, produced, cancel, network, { annotated, badConfiguration })
+}
 
-  const paths = {
-    resultsPath: options?.resultsPath ?? Defaults.ResultsPath,
-    reportPath: options?.reportPath ?? Defaults.ReportPath,
-    junitPath: Defaults.JunitPath,
-    sarifPath: Defaults.SarifPath,
-    badgePath: Defaults.BadgePath,
-    transcriptsDir: Defaults.TranscriptsDir,
-    journalPath: doc.journal?.path || undefined
+/** The evaluation of the suite (or of one shard of it), with the cache restores before it and the saves it leaves for after publishing. */
+async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
+  const options = readActionOptions()
+  produced.paths = resultPaths(options.resultsPath, options.reportPath, options.shard)
+  produced.publish = forShard(readPublishOptions(), options.shard)
+  const { publish } = produced
+  let prepared = prepare(options, process.env)
+  const { secrets } = prepared
+  produced.secrets = secrets
+  produced.updateSnapshots = options.updateSnapshots
+  // The runner masks exact strings: every encoded form we might print is masked too.
+  for (const secret of secrets) for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) core.setSecret(form)
+  const { suite } = prepared
+  if (!options.skipBehaviour) core.info(formatPlanLine(suite, options))
+  if (options.shard) core.info(formatShardLine(options.shard, publish.artifactName))
+  if (options.skipBehaviour) core.notice(`Behaviour evals skipped: ${options.skipBehaviour}.`, { title: 'MCP Server Evals' })
+  // Each shard keeps its own recorded answers and journal: cache keys are immutable, and the shards run at once.
+  const hash = withShard(suiteHash(prepared), options.shard)
+  const journalKey = withShard(journalHash(prepared), options.shard)
+  const behaviour = options.skipBehaviour === null
+  const { cacheDir, journalPath } = options
+  const { baselineKey } = publish
+  if (behaviour && options.cache !== 'off') await network('restoring the recorded LLM answers', async () => (await githubCache()).restoreResponses(cacheDir, hash))
+  if (behaviour && options.resume) await network('restoring the run journal', async () => (await githubCache()).restoreJournal(journalPath, journalKey, baselineKey))
+  // A shard gives no verdict: the merge restores the baseline.
+  if (behaviour && options.baseline === 'auto' && !options.shard) {
+    const baseline = await restoredBaseline(baselineKey, network)
+    prepared = { ...prepared, options: { ...options, baseline } }
   }
+  const doc = await evaluate(prepared, {
+    cancel,
+    ...hooks,
+    // The runner masks a secret as it is; these lines can carry it in another form too.
+    onWarning: (message) => core.warning(redactText(message, secrets)),
+    onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(redactText(line, secrets))),
+    onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets)),
+    onToolTestFinished: (test, n, total) => core.info(redactText(formatToolTestLine(test, n, total), secrets))
+  })
+  // The next attempt of this workflow run ("Re-run failed jobs") picks up what this one finished.
+  if (behaviour && options.resume && !doc.passed) produced.saves.push({ what: 'saving the run journal', task: async () => (await githubCache()).saveJournal(journalPath, journalKey, baselineKey) })
+  if (behaviour && options.cache === 'read-write' && (doc.summary.cache?.misses ?? 0) > 0) {
+    produced.saves.push({ what: 'saving the recorded LLM answers', task: async () => (await githubCache()).saveResponses(cacheDir, hash) })
+  }
+  return doc
+}
+
+/**
+ * `merge`: the shards' results documents, checked to be one whole suite, made the one document an
+ * unsharded run of it would write, gated here (with the baseline restored for `baseline: auto`).
+ * A shard that cannot be merged is a configuration error naming the input and the file.
+ */
+async function mergeShardResults(merge: MergeOptions, unused: string[], produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
+  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null)
+  produced.publish = readPublishOptions()
+  if (unused.length > 0) core.warning(`${unused.join(', ')}: not used with ${Inputs.Merge}, which merges the suite the shards' results documents hold.`)
+  try {
+    const shards = checkShardSet(readShardFiles(merge.patterns))
+    const { paths } = produced
+    checkOutputsApart(shards, [
+      { path: paths.resultsPath, what: 'results' },
+      { path: paths.reportPath, what: 'report' },
+      { path: merge.journalPath, what: 'journal' }
+    ])
+    for (const line of formatMergeLines(shards)) core.info(line)
+    let { gate } = merge
+    if (gate.baseline === 'auto' && shards[0]!.document.shard.planned_total > 0) gate = { ...gate, baseline: await restoredBaseline(produced.publish.baselineKey, network) }
+    return mergeShards(shards, { gate, journalPath: merge.journalPath, warn: (message) => core.warning(message) })
+  } catch (error) {
+    throw error instanceof MergeError ? error.withInput(Inputs.Merge) : error
+  }
+}
+
+/** The last green results restored from the Actions cache (`baseline: auto`); '' when there are none. */
+async function restoredBaseline(baselineKey: string, network: NetworkSteps): Promise<string> {
+  let baseline = ''
+  await network('restoring the baseline', async () => (baseline = await (await githubCache()).restoreBaseline(BASELINE_DIR(), baselineKey)))
+  return baseline
+}
+
+/**
+ * Everything a finished evaluation or merge (or a fatal document) publishes: the files, outputs,
+ * annotations, job summary, the comment, the artifact, the cache saves and the baseline, then the
+ * one setFailed. Returns the exit code.
+ */
+async function publishResults(document: ResultsDocument, produced: Produced, cancel: AbortSignal, network: NetworkSteps, failure: { annotated: boolean; badConfiguration: boolean }): Promise<number> {
+  let doc = document
+  const { publish, secrets, saves } = produced
+  const paths = { ...produced.paths, journalPath: doc.journal?.path || undefined }
   let report = ''
   let files: string[] = []
   try {
@@ -192,7 +282,7 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
     files = written.files
     if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
     // Snapshots written on the runner reach the repository only through the artifact.
-    if (options?.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
+    if (produced.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
   } catch (error) {
     core.error(`Could not write the results: ${(error as Error).message}`)
     // What is published below must be redacted all the same.
@@ -213,23 +303,45 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
   }
   let artifactId: number | undefined
   if (publish.uploadArtifact && files.length) {
-    await network('the artifact upload', async () => (artifactId = await uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)))
+    // Loaded here: @actions/artifact is a large part of the start otherwise.
+    const upload = async () => (await import('./github/artifact.js')).uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)
+    await network('the artifact upload', async () => (artifactId = await upload()))
   }
   if (!commented) await comment(artifactId)
   for (const save of saves) await network(save.what, save.task)
   if (files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
-    await network('saving the baseline', () => saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))
+    await network('saving the baseline', async () => (await githubCache()).saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))
   }
 
   core.info(formatSummaryLine(doc))
   if (doc.fatal_error !== null) {
-    core.setFailed(annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
-    return badConfiguration ? 2 : 1
+    core.setFailed(failure.annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
+    return failure.badConfiguration ? 2 : 1
   }
   if (doc.cancelled) core.setFailed(cancelledReason(doc))
   else if (cancel.aborted) core.setFailed(`Cancelled while publishing: the evaluation had finished (passed: ${doc.passed}) and its results are written.`)
   else if (!doc.passed) core.setFailed(failureReason(doc))
   return doc.passed ? 0 : 1
+}
+
+/**
+ * A shard publishes its results (summary, artifact under a shard-suffixed name) but no comment and
+ * no baseline: the merge of all shards does, with the verdict of the whole suite.
+ */
+function forShard(publish: PublishOptions, shard: Shard | null): PublishOptions {
+  if (!shard) return publish
+  return { ...publish, comment: null, commentSkipped: null, artifactName: `${publish.artifactName}-${shardLabel(shard)}`, saveBaseline: 'never' }
+}
+
+/** What a shard does and does not do, said once at the start. */
+function formatShardLine(shard: Shard, artifactName: string): string {
+  const free = shard.index === 1 ? 'with conformance and the tool tests' : 'conformance and the tool tests run in shard 1'
+  return `Shard ${shard.index} of ${shard.count}: its share of the plan (${free}); results in the artifact ${artifactName}; no PR comment, no gate and no baseline here: the job that merges the shards gives the verdict.`
+}
+
+/** A cache key part made a shard's own. */
+function withShard(key: string, shard: Shard | null): string {
+  return shard ? `${key}-${shardLabel(shard)}` : key
 }
 
 /**

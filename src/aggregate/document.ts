@@ -10,6 +10,7 @@ import {
   type ResultsConfig,
   type ResultsDocument,
   type RunResult,
+  type ShardSection,
   type ToolTestsSection
 } from '../results/types.js'
 import { observedChecks } from '../conformance/observed.js'
@@ -38,6 +39,8 @@ export interface DocumentParts {
   cache: CacheStats | null
   cancelled: Cancellation | null
   journal: JournalInfo | null
+  /** One shard of a suite: its document gives no verdict (the merge does). Absent or null otherwise. */
+  shard?: ShardSection | null
 }
 
 /**
@@ -66,17 +69,20 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     pricing: config.pricing,
     budgets: config.budgets
   })
+  const shard = parts.shard ?? null
   return {
     version: RESULTS_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     started_at: parts.started_at,
     duration_s: parts.duration_s,
+    // A shard sees part of the suite: it says only whether it ran completely; the merge gives the verdict.
     passed:
       complete &&
-      groups.every((g) => g.success) &&
-      resilienceReasons(resilience).length === 0 &&
-      budgetReasons(telemetry).length === 0 &&
-      freeLayersPassed({ conformance, tool_tests: parts.tool_tests }),
+      (shard !== null ||
+        (groups.every((g) => g.success) &&
+          resilienceReasons(resilience).length === 0 &&
+          budgetReasons(telemetry).length === 0 &&
+          freeLayersPassed({ conformance, tool_tests: parts.tool_tests }))),
     config,
     behaviour: parts.behaviour,
     conformance,
@@ -90,7 +96,8 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     journal: parts.journal,
     changes: null,
     tool_tests: parts.tool_tests,
-    telemetry
+    telemetry,
+    shard
   }
 }
 

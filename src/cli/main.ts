@@ -8,6 +8,7 @@ import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
 import { keptRunDirs, removeLiveRunDirsSync } from '../execute/run-dirs.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
+import { shardOf } from '../plan/shard.js'
 import { formatPlanLine } from '../report/plan-line.js'
 import { cancelledReason, describeCache, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
 import { formatToolTestLine } from '../report/tool-test-line.js'
@@ -20,10 +21,12 @@ import { LiveProgress, type Output } from './live-progress.js'
 import { describeFlagError } from './parse-error.js'
 import { REPORT_USAGE, reportCommand } from './report.js'
 import { INIT_USAGE, initCommand } from './init.js'
+import { MERGE_USAGE, mergeCommand } from './merge.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
+       mcp-server-evals merge FILE_OR_GLOB... [--output PATH] [--comment PATH] [options]
        mcp-server-evals init --server-config <json|file> [--out DIR]
 
 Options (eval-action's flags first):
@@ -42,7 +45,7 @@ Options (eval-action's flags first):
   --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
   --timeout-seconds N         per run (default 300)
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
-  --conformance MODE          auto (default: protocol checks, then the runs), only, off
+  --conformance MODE          auto (default: protocol checks alongside the runs), only, off
   --conformance-fail-on SEV   error (default), warning, never
   --conformance-probes SET    safe (default: probes that call a tool call read-only ones only), all, none
   --tool-tests MODE           auto (default: the suite's tool tests run, with or without a key), only, off
@@ -68,6 +71,11 @@ Options (eval-action's flags first):
                               the judge), the rest cut with a marker; wins over the YAML's (default 100,000; 0: no limit)
   --keep-run-dirs             keep the \${RUN_DIR} of each run that failed or errored, under
                               $RUNNER_TEMP (else the temp directory)/mcp-server-evals-run-dirs (run_dir in the results)
+  --shard I/N                 run shard I of N: the plan's groups (case × model × prompt, every repeat together)
+                              split into N balanced parts; conformance and tool tests in shard 1 only; the default
+                              files get a .shard-I-of-N suffix; no verdict: merge the shards' results for it
+  --server-reuse MODE         run (default: a fresh server process per run), worker (one stdio server process per
+                              concurrency slot, reused by its runs: for servers with no state between sessions)
   --otlp-endpoint URL         export OpenTelemetry spans over OTLP/HTTP to this base URL (/v1/traces is appended
                               unless the path ends in it);
                               default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, then $OTEL_EXPORTER_OTLP_ENDPOINT
@@ -89,6 +97,8 @@ ${VERDICT_RULES}
 After a signal, what had finished is written; a second signal exits at once.
 
 ${REPORT_USAGE}
+
+${MERGE_USAGE}
 
 ${INIT_USAGE}`
 
@@ -136,6 +146,8 @@ const OPTIONS = {
   'otlp-headers': { type: 'string' },
   'max-tool-result-chars': { type: 'string' },
   'keep-run-dirs': { type: 'boolean' },
+  shard: { type: 'string' },
+  'server-reuse': { type: 'string' },
   demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
@@ -159,6 +171,7 @@ const DEMO_API_KEY = 'demo-key-not-used'
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   if (argv[0] === 'report') return reportCommand(argv.slice(1), io)
+  if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io)
   if (argv[0] === 'init') return initCommand(argv.slice(1), io)
   const usageError = (message: string, hint = true) => {
     io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
@@ -231,7 +244,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         otlpEndpoint: flag('otlp-endpoint'),
         otlpHeaders: flag('otlp-headers'),
         maxToolResultChars: flag('max-tool-result-chars'),
-        keepRunDirs: { value: values['keep-run-dirs'] ? 'true' : 'false', name: '--keep-run-dirs' }
+        keepRunDirs: { value: values['keep-run-dirs'] ? 'true' : 'false', name: '--keep-run-dirs' },
+        shard: flag('shard'),
+        serverReuse: flag('server-reuse')
       })
       prepared = prepare(options, env)
     } catch (error) {
@@ -255,7 +270,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
   if (options.skipBehaviour) say(`Behaviour evals skipped: ${options.skipBehaviour}.`)
   else say(formatPlanLine(suite, options))
 
-  const planned = options.skipBehaviour ? 0 : expandMatrix(suite, { filter: options.filter, today: '' }).length
+  const planned = options.skipBehaviour ? 0 : shardOf(expandMatrix(suite, { filter: options.filter, today: '' }), options.shard).length
   const live = new LiveProgress(io.stdout, { isTTY: LiveProgress.wanted(io.stdout, env), total: planned })
   const signals = watchSignals({
     onCancel: (reason) => {

@@ -75,6 +75,12 @@ function readResultsDocument(path: string): ResultsDocument | null {
   return doc
 }
 
+/** `--comment PATH`: the sticky PR comment's Markdown, as the action would post it, written to a file. */
+export function writeCommentFile(path: string, doc: ResultsDocument): void {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+}
+
 /**
  * `report --from`: every rendering from a saved document or a journal. Exit status 0 when the
  * document passes, 1 when it does not (a cancelled or incomplete journal never does), 2 when the
@@ -134,10 +140,7 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
     }
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined
-    if (comment) {
-      mkdirSync(dirname(comment), { recursive: true })
-      writeFileSync(comment, renderComment(written.document, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
-    }
+    if (comment) writeCommentFile(comment, written.document)
     io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
     return written.document.passed ? 0 : 1
   } catch (error) {

@@ -5,6 +5,7 @@ import type { CacheMode } from '../llm/cache.js'
 import { budgetsFromOptions, type BudgetKey } from './budgets.js'
 import { ConfigError, isFlag } from './errors.js'
 import type { Budgets } from './types.js'
+import { parseShard, shardFileName, type Shard } from '../plan/shard.js'
 
 /** Everything a run needs to know, from action inputs or CLI flags, validated once. */
 export interface RunOptions {
@@ -57,12 +58,19 @@ export interface RunOptions {
   maxToolResultChars: number | null
   /** Keep the `${RUN_DIR}` of a run that failed or errored (under the runner's temp directory) instead of removing it. */
   keepRunDirs: boolean
+  /** One shard of the plan (`2/4`): its runs only, conformance and tool tests in shard 1 only, no verdict; null: the whole plan. */
+  shard: Shard | null
+  /** `run`: a fresh server process per run; `worker`: one stdio server process per concurrency slot, reused by its runs. */
+  serverReuse: ServerReuse
   /**
    * What the user calls the server config and the eval cases (the action's inputs, or the CLI's
    * flags), so errors found while they are read name what was typed.
    */
   names?: { serverConfig: string; evalCases: string; filter: string; models: string; otlpEndpoint: string; otlpHeaders: string }
 }
+
+/** How server processes are shared between runs. */
+export type ServerReuse = 'run' | 'worker'
 
 /**
  * Raw text values keyed by option, with the name the user typed them under (for errors): an
@@ -108,6 +116,8 @@ export interface RawOptions {
   otlpHeaders?: RawOption
   maxToolResultChars?: RawOption
   keepRunDirs?: RawOption
+  shard?: RawOption
+  serverReuse?: RawOption
 }
 
 /** The largest max_tool_result_chars accepted (0 is no limit). */
@@ -161,7 +171,9 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
             : `no API key (${raw.apiKey.name} is empty, as on a pull request from a fork, which gets no secrets): ${free}`
           : null
   const parallel = parseBoolean(raw.parallel, true)
-  const resultsPath = raw.resultsPath?.value?.trim() || Defaults.ResultsPath
+  const shard = raw.shard ? parseShardOption(raw.shard) : null
+  // A shard's default files are its own (the shards' artifacts are downloaded into one directory); a path given is used as it is.
+  const resultsPath = raw.resultsPath?.value?.trim() || shardFileName(Defaults.ResultsPath, shard)
   return {
     serverConfig: required(raw.serverConfig),
     evalCases: required(raw.evalCases),
@@ -175,7 +187,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     models: (raw.models.value ?? '').trim(),
     timeoutSeconds: parseInteger(raw.timeoutSeconds, Defaults.TimeoutSeconds, 1, 86_400),
     resultsPath,
-    reportPath: raw.reportPath?.value?.trim() || Defaults.ReportPath,
+    reportPath: raw.reportPath?.value?.trim() || shardFileName(Defaults.ReportPath, shard),
     conformance,
     conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
     conformanceProbes: parseChoice(raw.conformanceProbes, ['safe', 'all', 'none'] as const, 'safe'),
@@ -190,13 +202,15 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     baseline: (raw.baseline?.value ?? '').trim(),
     cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'] as const, defaults.cache),
     cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
-    journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), Defaults.JournalFile),
+    journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), shardFileName(Defaults.JournalFile, shard)),
     resume: raw.resume ? parseBoolean(raw.resume, false) : false,
     budgets: budgetsFromOptions(raw.budgets),
     otlpEndpoint: (raw.otlpEndpoint?.value ?? '').trim(),
     otlpHeaders: (raw.otlpHeaders?.value ?? '').trim(),
     maxToolResultChars: raw.maxToolResultChars ? parseOptionalInteger(raw.maxToolResultChars, 0, MAX_TOOL_RESULT_CHARS_LIMIT) : null,
     keepRunDirs: raw.keepRunDirs ? parseBoolean(raw.keepRunDirs, false) : false,
+    shard,
+    serverReuse: parseChoice(raw.serverReuse, ['run', 'worker'] as const, 'run'),
     names: {
       serverConfig: raw.serverConfig.name,
       evalCases: raw.evalCases.name,
@@ -205,6 +219,14 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
       otlpEndpoint: raw.otlpEndpoint?.name ?? 'otlp_endpoint',
       otlpHeaders: raw.otlpHeaders?.name ?? 'otlp_headers'
     }
+  }
+}
+
+function parseShardOption(o: RawOption): Shard | null {
+  try {
+    return parseShard(o.value ?? '')
+  } catch (error) {
+    throw new ConfigError((error as Error).message, { input: o.name })
   }
 }
 
@@ -231,7 +253,7 @@ function parseOptionalInteger(o: RawOption, min: number, max: number): number | 
 }
 
 /** A number from 0 to 1. */
-function parseFraction(o: RawOption | undefined, fallback: number): number {
+export function parseFraction(o: RawOption | undefined, fallback: number): number {
   const text = (o?.value ?? '').trim()
   if (text === '') return fallback
   const n = Number(text)

@@ -86,7 +86,20 @@ export interface ProbeOptions {
   signal?: AbortSignal
   /** Which tools the active probes may call (default `safe`: read-only ones only). */
   probes?: ProbeMode
+  /**
+   * Called once, as soon as the server is reached and its era known (or it is known to be
+   * unreachable), while the remaining probes go on: the behaviour runs start from it instead of
+   * waiting for the whole probe. Not called when the probe throws.
+   */
+  onEra?: (verdict: EraVerdict) => void
 }
+
+/**
+ * What the first step of the probe learned: a modern server and its discover result (null when
+ * only a modern error code showed the era), a legacy server that answered initialize, or why
+ * nothing could be reached (the report's `error`).
+ */
+export type EraVerdict = { era: 'modern'; discover: Record<string, unknown> | null } | { era: 'legacy' } | { era: 'unreachable'; reason: string }
 
 /** What a probe gets instead of a new server after a cancel. */
 const CANCELLED_CONNECTION: Connection = {
@@ -152,18 +165,25 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
   const dnsRebinding = (req: WireRequest) =>
     config.kind === 'http' && !options.signal?.aborted ? probeDnsRebinding(config.url, config.headers, req, timeout) : Promise.resolve(undefined)
 
+  const onEra = options.onEra ?? (() => undefined)
+  const unreachable = (probe: ProbeData): ProbeData => {
+    onEra({ era: 'unreachable', reason: probe.unreachable?.reason ?? 'the server could not be reached' })
+    return probe
+  }
   const main = open()
   try {
     const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout)
     const era = classifyDiscover(discover, transport)
-    if (era === 'unreachable') return unreachableProbe(transport, mode, discover, discover)
+    if (era === 'unreachable') return unreachable(unreachableProbe(transport, mode, discover, discover))
     if (era === 'legacy') {
       await main.close()
-      const legacy = await probeLegacy(open, timeout, mode)
-      if ('unreachableAt' in legacy) return unreachableProbe(transport, mode, discover, legacy.unreachableAt, legacy.initialize)
+      const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }))
+      if ('unreachableAt' in legacy) return unreachable(unreachableProbe(transport, mode, discover, legacy.unreachableAt, legacy.initialize))
       const initialize = { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }
       return { ...legacy, transport, discover, probes: mode, dnsRebinding: await dnsRebinding(initialize) }
     }
+    const result = resultOf(discover)
+    onEra({ era: 'modern', discover: result && Array.isArray(result.supportedVersions) ? result : null })
     const modern: RequestBuilder = (method, params = {}) => ({ method, params: { ...params, _meta: envelope() } })
     // Negative tests that could pin or poison a connection run on fresh ones, in parallel.
     const fresh = (req: WireRequest) => withConnection(open, (c) => c.request(req, timeout))
@@ -387,8 +407,8 @@ const oneLine = (text: string, max: number) => {
 
 type LegacyProbe = Omit<ProbeData, 'transport' | 'discover' | 'probes'> | { unreachableAt: Exchange; initialize: Exchange }
 
-/** A 2025-era server: the initialize handshake, then what its era can be held to. */
-async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeMode): Promise<LegacyProbe> {
+/** A 2025-era server: the initialize handshake (`onReached` once it is answered), then what its era can be held to. */
+async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeMode, onReached: () => void): Promise<LegacyProbe> {
   const handshake = async (connection: Connection) => {
     const initialize = await connection.request({ method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }, timeout)
     connection.notify?.('notifications/initialized')
@@ -400,6 +420,7 @@ async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeM
     const initialize = await handshake(main)
     // No JSON-RPC answer to either handshake (an exit, silence, a refusal): not a legacy server, an unreachable one.
     if (!initialize.response.frame || refused(initialize.response.status)) return { unreachableAt: initialize, initialize }
+    onReached()
     const fresh = withConnection(open, async (c) => {
       await handshake(c)
       return c.request({ method: 'tools/list', params: {} }, timeout)

@@ -46,7 +46,7 @@ import {
 } from './checks/probes.js'
 import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
 import { checkToolPoisoning } from './checks/tool-poisoning.js'
-import { LIST_MAX_PAGES, probeServer, type ProbeData, type ProbeOptions } from './probe.js'
+import { LIST_MAX_PAGES, probeServer, type EraVerdict, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 
 export const LEGACY_INITIALIZE: CheckSpec = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' }
@@ -57,6 +57,34 @@ export async function runConformance(config: ServerConfig, options: ProbeOptions
   const probe = await probeServer(config, options)
   const report = evaluateProbe(probe)
   return { ...report, duration_ms: Math.round(performance.now() - started) }
+}
+
+/** Conformance under way: its era verdict first, the report when every probe is done. */
+export interface StartedConformance {
+  /** Settles with the probe's first step (or rejects with the probe's failure, should it fail before). */
+  era: Promise<EraVerdict>
+  report: Promise<ConformanceReport>
+}
+
+/**
+ * Layer 0 started, not awaited: the behaviour runs and tool tests use processes of their own, so
+ * they start once the server is known reachable (and its era with it) while the other probes go on.
+ */
+export function startConformance(config: ServerConfig, options: Omit<ProbeOptions, 'onEra'> = {}): StartedConformance {
+  let settle!: (verdict: EraVerdict) => void
+  let fail!: (error: unknown) => void
+  const era = new Promise<EraVerdict>((resolve, reject) => ((settle = resolve), (fail = reject)))
+  const report = runConformance(config, { ...options, onEra: (verdict) => settle(verdict) })
+  // Settled at the latest with the report (a promise settles once: the later calls are no-ops);
+  // a probe that throws before its first step is done fails the era too.
+  report.then((done) => settle(eraOfReport(done)), fail)
+  return { era, report }
+}
+
+/** The era verdict a finished report gives (its discover result is not kept: the sessions negotiate). */
+function eraOfReport(report: ConformanceReport): EraVerdict {
+  if (report.era === 'unreachable') return { era: 'unreachable', reason: report.error ?? 'no answer' }
+  return report.era === 'legacy' ? { era: 'legacy' } : { era: 'modern', discover: null }
 }
 
 /** The checks, as a pure function of what the probes saw. */

@@ -6,7 +6,7 @@ import type { EvalCase } from '../config/types.js'
 import { runKey } from '../plan/expand.js'
 import type { CacheStats } from '../llm/cache.js'
 import { emptyUsage, type TokenUsage } from '../llm/chat.js'
-import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ToolTestResult, ToolTestsSection } from '../results/types.js'
+import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ShardPlan, ToolTestResult, ToolTestsPlan, ToolTestsSection } from '../results/types.js'
 import { upgradeRun } from '../results/upgrade.js'
 import { redactDeep } from '../util/redact.js'
 
@@ -41,6 +41,8 @@ export type JournalRecord =
       gate: JournalGate
       /** The tool tests planned; null (or absent, in a journal from before tool tests) when the suite has none. */
       tool_tests?: ToolTestsPlan | null
+      /** Set when this evaluation is one shard of a suite (`planned` is then this shard's runs); absent otherwise. */
+      shard?: ShardPlan
     }
   | { type: 'conformance'; section: ConformanceSection }
   | { type: 'run'; run: RunResult }
@@ -51,14 +53,7 @@ export type JournalRecord =
 
 export type JournalHeader = Extract<JournalRecord, { type: 'header' }>
 
-/** The tool tests as the header plans them. */
-export interface ToolTestsPlan {
-  status: 'ran' | 'skipped'
-  reason: string | null
-  snapshot_dir: string
-  /** The ids of the tests planned, in suite order. */
-  ids: string[]
-}
+export type { ToolTestsPlan }
 type JournalEnd = Extract<JournalRecord, { type: 'end' }>
 
 /** A journal as read back: the last record of each run wins. */
@@ -248,7 +243,10 @@ export function documentFromJournal(state: JournalState): ResultsDocument {
       missing:
         (behaviour.status === 'ran' ? Math.max(0, header.planned - runs.length) : 0) +
         (header.tool_tests?.status === 'ran' && !state.skipped.tool_tests ? header.tool_tests.ids.filter((id) => !state.toolTests.has(id)).length : 0)
-    }
+    },
+    shard: header.shard
+      ? { ...header.shard, suite_hash: header.suite_hash, planned: header.planned, cases: header.cases, tool_tests_plan: header.tool_tests ?? null, overhead: end?.overhead ?? emptyUsage() }
+      : null
   })
 }
 

@@ -4,16 +4,24 @@ import { parseBoolean, parseChoice, parseInteger, resolveOptions, type RawOption
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Defaults, Inputs } from '../constants.js'
+import { ConfigError } from '../config/errors.js'
+import { resolveMergeOptions, type MergeOptions } from '../merge/options.js'
 import type { SaveBaseline } from './cache.js'
 
 const input = (name: string): RawOption => ({ value: core.getInput(name), name })
 
+/**
+ * Mask the secret inputs before anything can print them, even if validation fails later. The OTLP
+ * headers' values are masked one by one once parsed (prepare); the whole list is masked here already.
+ */
+function maskSecretInputs(): void {
+  for (const key of [core.getInput(Inputs.OpenRouterApiKey), core.getInput(Inputs.ApiKey), core.getInput(Inputs.GithubToken), core.getInput(Inputs.OtlpHeaders)]) if (key) core.setSecret(key)
+}
+
 /** Read every evaluation input once, into one validated object. Throws ConfigError naming the input. */
 export function readActionOptions(): RunOptions {
+  maskSecretInputs()
   const openrouterKey = core.getInput(Inputs.OpenRouterApiKey)
-  // Mask before anything can print it, even if validation fails below.
-  // The OTLP headers' values are masked one by one once parsed (prepare); the whole list is masked here already.
-  for (const key of [openrouterKey, core.getInput(Inputs.ApiKey), core.getInput(Inputs.GithubToken), core.getInput(Inputs.OtlpHeaders)]) if (key) core.setSecret(key)
   return resolveOptions({
     serverConfig: input(Inputs.ServerConfig),
     evalCases: input(Inputs.EvalCases),
@@ -49,8 +57,30 @@ export function readActionOptions(): RunOptions {
     otlpEndpoint: input(Inputs.OtlpEndpoint),
     otlpHeaders: input(Inputs.OtlpHeaders),
     maxToolResultChars: input(Inputs.MaxToolResultChars),
-    keepRunDirs: input(Inputs.KeepRunDirs)
+    keepRunDirs: input(Inputs.KeepRunDirs),
+    shard: input(Inputs.Shard),
+    serverReuse: input(Inputs.ServerReuse)
   }, { cache: 'read-write', cacheDir: join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-cache') })
+}
+
+/** The inputs that say what to evaluate: a merge reads them from the shards' documents instead. */
+const SUITE_INPUTS = [Inputs.ServerConfig, Inputs.EvalCases, Inputs.Models, Inputs.JudgeModel, Inputs.Filter] as const
+
+/**
+ * With `merge` set, this job merges the shards' results instead of evaluating: the glob (one a
+ * line) and the gate inputs, validated; null without `merge`. `unused` names the suite inputs
+ * that are set although a merge does not read them (warned about, never silently ignored).
+ * Throws ConfigError naming the input; `shard` and `merge` together are one.
+ */
+export function readMergeOptions(): { options: MergeOptions; unused: string[] } | null {
+  const merge = core.getInput(Inputs.Merge).trim()
+  if (merge === '') return null
+  maskSecretInputs()
+  if (core.getInput(Inputs.Shard).trim() !== '') {
+    throw new ConfigError(`cannot be set together with ${Inputs.Shard}: a job either runs one shard (${Inputs.Shard}) or merges the shards' results (${Inputs.Merge}), in a job of its own that needs the shards' jobs`, { input: Inputs.Merge })
+  }
+  const options = resolveMergeOptions({ patterns: merge.split('\n'), gate: input(Inputs.Gate), maxDrop: input(Inputs.MaxDrop), baseline: input(Inputs.Baseline) })
+  return { options, unused: SUITE_INPUTS.filter((name) => core.getInput(name).trim() !== '') }
 }
 
 /** How the results reach GitHub: summary, sticky comment, artifact. */

@@ -20,8 +20,19 @@ const MAX_POLL_MS = 100
 /** After SIGKILL the kernel needs a moment to take the processes down and their parents to reap them. */
 const AFTER_KILL_MS = 500
 
-/** Live groups by pgid. The child is kept for the Windows fallback and to notice the leader's exit. */
-const live = new Map<number, ChildProcess>()
+/**
+ * What the registry needs of a group's leader: to notice its exit, and (the Windows fallback) to
+ * signal it. A ChildProcess is one; so is a server the spawner helper started (src/mcp/spawner.ts).
+ */
+export interface GroupLeader {
+  readonly exitCode: number | null
+  readonly signalCode: NodeJS.Signals | null
+  kill(signal?: NodeJS.Signals | number): boolean
+  once(event: 'exit', listener: () => void): unknown
+}
+
+/** Live groups by pgid. The leader is kept for the Windows fallback and to notice its exit. */
+const live = new Map<number, GroupLeader>()
 /** Terminations in flight, so a second caller waits for the first instead of signalling again. */
 const terminating = new Map<number, Promise<void>>()
 let exitHookInstalled = false
@@ -37,7 +48,6 @@ export interface GroupSpawnOptions {
  * unref'd: we keep talking to it over its pipes.
  */
 export function spawnInGroup(command: string, args: readonly string[], options: GroupSpawnOptions): ChildProcess {
-  installExitHook()
   const child = spawn(command, args, {
     env: options.env,
     cwd: options.cwd,
@@ -48,16 +58,23 @@ export function spawnInGroup(command: string, args: readonly string[], options: 
     windowsHide: true
   })
   // No pid: the spawn failed (the child emits 'error'); there is no group to track.
-  const pgid = child.pid
-  if (pgid === undefined) return child
-  live.set(pgid, child)
+  if (child.pid !== undefined) adoptGroup(child.pid, child)
+  return child
+}
+
+/**
+ * Register the group `leader` leads (pgid = its pid), spawned `detached` by someone else (the
+ * spawner helper), so terminateGroup, terminateAllGroups and our exit take it down like our own.
+ */
+export function adoptGroup(pgid: number, leader: GroupLeader): void {
+  installExitHook()
+  live.set(pgid, leader)
   // A leader that exits with no member left frees its pid for reuse: forget the group then, so we
   // never signal a stranger's group of the same number. Members left behind keep the pgid taken,
   // so the group stays registered until terminateGroup() sees it empty.
-  child.once('exit', () => {
+  leader.once('exit', () => {
     if (!signalGroup(pgid, 0)) live.delete(pgid)
   })
-  return child
 }
 
 /**

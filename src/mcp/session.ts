@@ -1,4 +1,4 @@
-import { Client, ProtocolError, ProtocolErrorCode, SdkErrorCode, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type PriorDiscovery } from '@modelcontextprotocol/client'
+import { Client, ProtocolError, ProtocolErrorCode, SdkErrorCode, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type DiscoverResult, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_KINDS, type InputKind, type ServerConfig } from '../config/types.js'
 import { observeInputs, observeMisplacedInputRequired } from '../conformance/observed-inputs.js'
@@ -136,6 +136,11 @@ export interface McpSession {
   callToolRaw(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<RawToolCall>
   readResource(uri: string, signal: AbortSignal): Promise<CallOutcome>
   getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<CallOutcome>
+  /**
+   * False once the connection is gone (the server exited, the session closed): a session reused
+   * across runs (src/mcp/session-reuse.ts) is checked before it is lent again. Absent on test doubles.
+   */
+  readonly connected?: boolean
   /** The last lines the server wrote to stderr (stdio only). */
   stderrTail(): string
   /**
@@ -184,13 +189,14 @@ export interface OpenOptions {
   runDir?: string
 }
 
-/** Raised when the server cannot be started or reached; carries the stderr tail. */
+/** Raised when the server cannot be started or reached; carries the stderr tail, and what the SDK threw (`cause`). */
 export class ServerError extends Error {
   constructor(
     message: string,
-    readonly stderrTail: string
+    readonly stderrTail: string,
+    options?: ErrorOptions
   ) {
-    super(message)
+    super(message, options)
     this.name = 'ServerError'
   }
 }
@@ -209,20 +215,25 @@ const CLIENT_INFO = { name: 'mcp-server-evals', version: '0.1.0' }
 const STDERR_TAIL_BYTES = 8192
 
 /**
- * Opens sessions against one server. The era verdict (modern or legacy) is learned once, by the
- * SDK's `server/discover` probe on the first open, and handed to every later open as `prior`,
- * so the server is spawned once per run instead of twice.
+ * Opens sessions against one server, each with the era verdict as the SDK's `prior`, so no open
+ * probes and none waits: the conformance probe's verdict when it ran (`options.prior`), else the
+ * first verdict an open learned. An open without one negotiates in place, on its own process
+ * (`server/discover`, then `initialize` for a legacy server): no throw-away copy of the server
+ * starts, and the opens that come before the first verdict negotiate too rather than wait for it.
+ * A verdict that does not fit (a legacy server told modern, a modern-only one told legacy, a
+ * discover result the SDK refuses) costs that open one more try, negotiating, and what it learns
+ * replaces the verdict; a legacy server that exits on any request before `initialize` (why the
+ * SDK would probe on a sibling) is opened again as legacy.
  */
 export function createSessionFactory(
   config: ServerConfig,
-  options: { probeTimeoutMs?: number; requestTimeoutMs?: number } = {}
+  options: { probeTimeoutMs?: number; requestTimeoutMs?: number; prior?: PriorDiscovery } = {}
 ): SessionFactory {
-  let verdict: Promise<PriorDiscovery | undefined> | undefined
+  let verdict = options.prior
   const settings = { probeTimeoutMs: options.probeTimeoutMs ?? 5000, requestTimeoutMs: options.requestTimeoutMs }
   return {
     transport: config.kind,
     async open(signal, open = {}) {
-      const prior = verdict ? await verdict : undefined
       // A server that keeps its state in ${RUN_DIR} gets a directory per session when the caller has none for it.
       const own = usesRunDir(config) && open.runDir === undefined ? await makeRunDir(runDirsBase(), 'session', (dir) => runDirSubdirs(dir, config.kind === 'stdio' ? config.cwd : undefined, config.roots ?? [])) : undefined
       const runDir = open.runDir ?? own?.path
@@ -230,17 +241,78 @@ export function createSessionFactory(
       const resolved = resolveRunDir(config, runDir ?? '')
       // The verdict is the era and the server's discover result only: the client capabilities a
       // later open declares (per request on modern, at initialize on legacy) do not change it.
-      const attempt = openSession(resolved, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs })
-      // A failed probe leaves no verdict: the next open probes again.
-      if (!prior) verdict = attempt.then((s) => s.prior, () => undefined)
-      if (!own) return attempt
-      const session = await attempt.catch(async (error: unknown) => {
+      const attempt = (prior: PriorDiscovery | undefined) =>
+        openSession(resolved, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs })
+      const opening = (async () => {
+        const prior = verdict
+        try {
+          const session = await attempt(prior)
+          // A failed open leaves no verdict: the next open negotiates again.
+          verdict ??= session.prior
+          return session
+        } catch (error) {
+          const retry = signal.aborted ? null : retryFor(error, prior)
+          if (!retry) throw error
+          const session = await attempt(retry.prior)
+          verdict = session.prior
+          return session
+        }
+      })()
+      if (!own) return opening
+      const session = await opening.catch(async (error: unknown) => {
         await own.dispose(false)
         throw error
       })
       return { ...session, close: () => session.close().finally(() => own.dispose(false)) }
     }
   }
+}
+
+/**
+ * The `prior` a conformance era verdict gives the sessions; undefined when it gives none (a
+ * modern error code without a discover result). The SDK checks a discover result against its
+ * schema when it is used: one it refuses makes that open negotiate (see retryFor).
+ */
+export function priorOf(verdict: { era: 'modern'; discover: Record<string, unknown> | null } | { era: 'legacy' }): PriorDiscovery | undefined {
+  if (verdict.era === 'legacy') return LEGACY_PRIOR
+  return verdict.discover ? { kind: 'modern', discover: verdict.discover as DiscoverResult } : undefined
+}
+
+const LEGACY_PRIOR: PriorDiscovery = { kind: 'legacy' }
+
+/**
+ * What a failed open is tried again with, once; null when the failure is the server's own (it
+ * crashed, hung, or was cancelled: a retry would only fail again). With a prior: the SDK refused
+ * it, or the server answered the handshake or the listing with a JSON-RPC error (a legacy server
+ * asked without initialize, a modern-only one sent initialize): negotiate instead. Without: the
+ * connection closed during the in-place `server/discover`, as a legacy server that exits on it
+ * does: open as legacy (a server that dies as it starts looks the same, and is started twice, as
+ * the SDK's sibling probe started it twice).
+ */
+function retryFor(error: unknown, prior: PriorDiscovery | undefined): { prior: PriorDiscovery | undefined } | null {
+  const cause = error instanceof ServerError ? error.cause : undefined
+  if (prior) return isPeerError(cause) || codeOf(cause) === SdkErrorCode.EraNegotiationFailed ? { prior: undefined } : null
+  const closedOnProbe = codeOf(cause) === SdkErrorCode.EraNegotiationFailed && cause instanceof Error && cause.message.includes('closed during the server/discover probe')
+  return closedOnProbe ? { prior: LEGACY_PRIOR } : null
+}
+
+/**
+ * The transport as the SDK's era negotiation sees it: without the spawn parameters that make the
+ * SDK send `server/discover` to a disposable sibling process, so the probe goes to this
+ * session's own process (see retryFor for a server that exits on it).
+ */
+function probedInPlace<T extends Transport>(transport: T): T {
+  return new Proxy(transport, {
+    get(target, prop) {
+      if (prop === '_serverParams') return undefined
+      const value = Reflect.get(target, prop) as unknown
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+    // On the target itself: the SDK arms its one-shot start() and sets the handlers there.
+    set(target, prop, value) {
+      return Reflect.set(target, prop, value)
+    }
+  })
 }
 
 async function openSession(
@@ -339,11 +411,11 @@ async function openSession(
   options.signal.addEventListener('abort', onAbort, { once: true })
   try {
     // Trace context outside the tap: the tap records each frame as it really went out.
-    const tapped = tap.wrap(transport)
+    const tapped = tap.wrap(probedInPlace(transport))
     await client.connect(options.traceMeta ? withTraceMeta(tapped, options.traceMeta) : tapped, { prior: options.prior, signal: options.signal })
   } catch (error) {
     await closeQuietly()
-    throw new ServerError(`server failed to start: ${describeError(error)}`, stderrTail())
+    throw new ServerError(`server failed to start: ${describeError(error)}`, stderrTail(), { cause: error })
   }
   const connected = performance.now()
   const era = client.getProtocolEra() ?? 'legacy'
@@ -371,7 +443,7 @@ async function openSession(
     prompts = p.prompts.map((pr) => ({ name: pr.name, description: pr.description, arguments: pr.arguments }))
   } catch (error) {
     await closeQuietly()
-    throw new ServerError(`server failed to list its tools: ${describeError(error)}`, stderrTail())
+    throw new ServerError(`server failed to list its tools: ${describeError(error)}`, stderrTail(), { cause: error })
   }
   // A server that asked for the roots as it started (server-filesystem) applies our answer a
   // moment after it gets it: the first call, which an instant (replayed) answer can send within
@@ -506,6 +578,9 @@ async function openSession(
         const result = await client.getPrompt({ name, arguments: args }, requestOptions(signal))
         return contentToText(result.messages.map((m) => m.content))
       }),
+    get connected() {
+      return client.transport !== undefined
+    },
     async close() {
       options.signal.removeEventListener('abort', onAbort)
       await closeQuietly()

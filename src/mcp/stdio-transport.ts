@@ -1,9 +1,9 @@
-import type { ChildProcess } from 'node:child_process'
-import { PassThrough, type Stream } from 'node:stream'
+import { PassThrough, type Stream, type Writable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
-import { spawnInGroup, terminateGroup } from './process-group.js'
+import { terminateGroup } from './process-group.js'
+import { spawnServer, type ServerProcess } from './spawner.js'
 
 /** The SDK's StdioServerParameters, minus stream and fd values for stderr (we never pass them). */
 export interface GroupStdioParameters {
@@ -35,17 +35,21 @@ const TERM_GRACE_MS = 1000
 /**
  * The SDK's StdioClientTransport, but the server runs in its own process group and every way the
  * transport ends terminates the whole group, so a server behind a wrapper (`sh -c`, `npx`,
- * `uv run`) cannot outlive us. Framing is the SDK's own (ReadBuffer, serializeMessage).
+ * `uv run`) cannot outlive us. Framing is the SDK's own (ReadBuffer, serializeMessage). The
+ * server is spawned by the spawner helper when it is up (src/mcp/spawner.ts: a fork of this large
+ * process would block us), its stdin and stdout then one Unix socket held by us; the events,
+ * errors and group handling are the same either way.
  *
  * Why the underscored members: with `versionNegotiation: { mode: 'auto' }` the SDK Client (pinned
- * at 2.4.0) sends `server/discover` to a disposable sibling process, because many legacy servers
- * exit on any request before `initialize`. It only does so for a transport it recognizes by duck
- * typing: `stderr` and `pid` present, an own `_dispose` on the instance's prototype, and
- * `_serverParams` with a `command`. It then spawns the sibling with
- * `new transport.constructor({ ..._serverParams, stderr: 'ignore' })` and reaps it with
- * `sibling._dispose()`. Without that contract the probe would run in place and could kill a legacy
- * server's only process life. It is SDK-internal, so an SDK upgrade must re-check it (the process
- * tree tests cover the sibling path).
+ * at 2.4.0) sends `server/discover` to a disposable sibling process for a transport it recognizes
+ * by duck typing (`stderr` and `pid` present, an own `_dispose` on the prototype, `_serverParams`
+ * with a `command`): it spawns the sibling with `new transport.constructor({ ..._serverParams,
+ * stderr: 'ignore' })` and reaps it with `sibling._dispose()`. Sessions no longer let it: they
+ * hand the SDK this transport without `_serverParams` (probedInPlace in session.ts), so the era is
+ * learned on the session's own process, or taken from the conformance probe as `prior`, and a
+ * legacy server that exits on the probe is opened again as legacy. The members stay as the SDK
+ * expects them, so a Client given the bare transport still behaves (an SDK upgrade must re-check
+ * the contract; the process tree tests count the processes).
  *
  * stdout that is not JSON-RPC: the SDK's ReadBuffer skips such lines silently, so a server that
  * never speaks JSON-RPC (started in HTTP mode, printing "listening on :3000") made every request
@@ -64,7 +68,9 @@ export class GroupStdioTransport implements Transport {
 
   /** Read by the SDK's sibling probe: the parameters the sibling is spawned from. */
   readonly _serverParams: GroupStdioParameters
-  private child: ChildProcess | undefined
+  private child: ServerProcess | undefined
+  /** Settles when the spawn did (started or failed): a close during it waits, then ends what started. */
+  private spawned: Promise<void> | undefined
   private readonly readBuffer: ReadBuffer
   /** Handed out before start() so no early stderr is lost, like the SDK does. */
   private readonly stderrStream: PassThrough | null
@@ -109,12 +115,13 @@ export class GroupStdioTransport implements Transport {
     if (this.closing) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'GroupStdioTransport was closed before it started'))
     const params = this._serverParams
     return new Promise((resolve, reject) => {
-      const child = spawnInGroup(params.command, params.args ?? [], {
-        env: params.env ?? getDefaultEnvironment(),
-        cwd: params.cwd,
-        stdio: ['pipe', 'pipe', params.stderr ?? 'inherit']
-      })
+      // From the spawner helper (src/mcp/spawner.ts), or directly: the same events either way.
+      const child = spawnServer({ command: params.command, args: params.args ?? [], env: params.env ?? getDefaultEnvironment(), cwd: params.cwd, stderr: params.stderr ?? 'inherit' })
       this.child = child
+      this.spawned = new Promise((settled) => {
+        child.once('spawn', settled)
+        child.once('error', settled)
+      })
       child.on('error', (error) => {
         reject(error)
         this.onerror?.(error)
@@ -122,11 +129,17 @@ export class GroupStdioTransport implements Transport {
       child.on('spawn', () => resolve())
       // 'close' = exited and every pipe closed: the server is gone for us.
       child.on('close', () => this.reportClose())
-      child.stdin?.on('error', (error) => this.onerror?.(error))
-      child.stdout?.on('error', (error) => this.onerror?.(error))
-      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
-      if (this.stderrStream && child.stderr) child.stderr.pipe(this.stderrStream)
+      // A direct child has its pipes now; the helper's sockets come with 'spawn'.
+      if (child.stdout) this.listen(child)
+      else child.once('spawn', () => this.listen(child))
     })
+  }
+
+  private listen(child: ServerProcess) {
+    // stdin and stdout are one socket when the helper spawned the server: one error, reported once.
+    for (const stream of new Set([child.stdin, child.stdout])) stream?.on('error', (error: Error) => this.onerror?.(error))
+    child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
+    if (this.stderrStream && child.stderr) child.stderr.pipe(this.stderrStream)
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -137,7 +150,7 @@ export class GroupStdioTransport implements Transport {
     return this.framed ? written : written.then(() => this.firstMessage.promise)
   }
 
-  private write(stdin: NonNullable<ChildProcess['stdin']>, message: JSONRPCMessage): Promise<void> {
+  private write(stdin: Writable, message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) return resolve()
       // A pipe that closes while full never drains: do not leave the sender waiting.
@@ -171,6 +184,8 @@ export class GroupStdioTransport implements Transport {
     // Sends still waiting for a first message were written: the close, not them, is what failed.
     this.firstMessage.resolve()
     const child = this.child
+    // A spawn still in flight (the helper's): wait for it, so what it starts is ended too.
+    await this.spawned
     if (child?.pid !== undefined) {
       try {
         child.stdin?.end()
@@ -262,7 +277,7 @@ function isJsonRpc(line: string): boolean {
 }
 
 /** Resolves when the leader has exited, or after `ms`. */
-function leaderExit(child: ChildProcess, ms: number): Promise<void> {
+function leaderExit(child: ServerProcess, ms: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms)

@@ -5,7 +5,7 @@ import type { McpSession } from './session.js'
  * through to the session underneath at the moment it is read (getters, not copies), so a wrapper
  * outside this one still sees the live tool list — a rug pull changes it mid-run.
  */
-export function wrapSession(session: McpSession, overrides: Partial<Pick<McpSession, 'tools' | 'callTool' | 'callToolRaw' | 'readResource' | 'getPrompt'>>): McpSession {
+export function wrapSession(session: McpSession, overrides: Partial<McpSession>): McpSession {
   const wrapped: McpSession = {
     get era() {
       return session.era
@@ -24,6 +24,9 @@ export function wrapSession(session: McpSession, overrides: Partial<Pick<McpSess
     },
     get timings() {
       return session.timings
+    },
+    get connected() {
+      return session.connected
     },
     callTool: (name, args, signal) => session.callTool(name, args, signal),
     callToolRaw: (name, args, signal) => session.callToolRaw(name, args, signal),

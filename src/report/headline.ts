@@ -58,6 +58,7 @@ export function verdictHeadline(doc: ResultsDocument): string {
     return `**⊘ Cancelled** — ${tally} of ${count(summary.total, 'run')}; no verdict`
   }
   const unreachable = unreachableReason(doc)
+  if (doc.shard && unreachable === null) return `**◐ Shard ${doc.shard.index} of ${doc.shard.count}** — ${summary.passed}/${count(summary.total, 'run')} passed${problems ? ` (${problems})` : ''}; no verdict: the merge of the shards gives it`
   if (unreachable !== null) return `**✗ Server unreachable** — ${escapeMarkdown(ellipsize(firstLine(unreachable), 200))}; nothing was evaluated`
   if (tests && tests.status === 'ran' && (doc.behaviour.status === 'skipped' || summary.total === 0)) {
     // Tool tests only: they are the evaluation; say why the behaviour runs are not.
@@ -119,4 +120,18 @@ export function headerLine(doc: ResultsDocument, options: { gate?: boolean } = {
   if (secondsTaken > 0) parts.push(`${secondsTaken}s`)
   parts.push(formatTimestamp(doc.started_at))
   return `> ${parts.join(' · ')}`
+}
+
+/**
+ * What a shard's report says under its headline: its share of the plan, where the free layers
+ * ran, and that the verdict is the merge's. Empty for an unsharded (or merged) document.
+ */
+export function shardNotice(doc: ResultsDocument): string[] {
+  const shard = doc.shard
+  if (!shard) return []
+  const free = shard.index === 1 ? 'conformance and the tool tests ran here' : 'conformance and the tool tests run in shard 1'
+  return [
+    `_Shard ${shard.index} of ${shard.count}: ${shard.planned} of ${count(shard.planned_total, 'planned run')} (${shard.groups} of ${count(shard.groups_total, 'group')}); ${free}. No gate here: the job that merges the shards' results gives the verdict of the whole suite._`,
+    ''
+  ]
 }

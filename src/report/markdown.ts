@@ -4,7 +4,7 @@ import { renderRegressions, renderWhatChanged } from './changes.js'
 import { renderConformance } from './conformance.js'
 import { dialogueSection } from './dialogue.js'
 import { renderFailures } from './failures.js'
-import { headerLine, unreachableReason } from './headline.js'
+import { headerLine, shardNotice, unreachableReason } from './headline.js'
 import { inputsSection } from './input-rounds.js'
 import { renderMatrix } from './matrix.js'
 import { METRIC_LABELS } from './metric-labels.js'
@@ -48,7 +48,7 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.cancelled) out.push(...renderCancelled(doc))
   else if (doc.journal && doc.journal.missing > 0) out.push(`> **Incomplete:** ${count(doc.journal.missing, 'planned run')} ${doc.journal.missing === 1 ? 'is' : 'are'} missing from the journal ${codeSpan(doc.journal.path)} (the evaluation was interrupted); it cannot pass.`, '')
   if (doc.journal && doc.journal.reused > 0) out.push(`_Resumed: ${count(doc.journal.reused, 'run')} ${doc.journal.reused === 1 ? 'was' : 'were'} taken from an earlier attempt's journal ${codeSpan(doc.journal.path)}; the rest ran now._`, '')
-  out.push(...modelViewNotice(doc), ...appsNotice(doc))
+  out.push(...shardNotice(doc), ...modelViewNotice(doc), ...appsNotice(doc))
   const unreachable = unreachableReason(doc)
   if (unreachable !== null) {
     // One statement: the server never answered, so nothing below it could run.

@@ -72,7 +72,9 @@ export function formatSummaryLine(doc: ResultsDocument): string {
   if (doc.fatal_error !== null) return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`
   const s = doc.summary
   const unreachable = unreachableReason(doc)
-  if (unreachable !== null) return clean(`FAILED: server unreachable — ${unreachable}; nothing was evaluated`)
+  // A shard that ran completely has no verdict of its own: the merge gives it.
+  const shardDone = doc.shard && doc.passed ? `SHARD ${doc.shard.index}/${doc.shard.count} DONE (no verdict until merged)` : null
+  if (unreachable !== null) return clean(`${shardDone ?? 'FAILED'}: server unreachable — ${unreachable}; nothing was evaluated`)
   const conformance = doc.conformance ? `conformance ${doc.conformance.passed ? 'passed' : 'FAILED'} · ` : ''
   const t = doc.tool_tests
   const toolTests = t ? (t.status === 'skipped' ? 'tool tests skipped · ' : `${toolTestCount(t)} · `) : ''
@@ -80,9 +82,9 @@ export function formatSummaryLine(doc: ResultsDocument): string {
     if (doc.behaviour.status === 'skipped' && t && t.status === 'ran') return `${conformance}CANCELLED (${doc.cancelled.signal}): ${t.total - t.cancelled} of ${t.total} tool tests had finished, ${t.passed} passed · ${doc.duration_s}s`
     return `${conformance}${toolTests}CANCELLED (${doc.cancelled.signal}): ${doc.cancelled.finished} of ${doc.cancelled.planned} runs had finished, ${s.passed} passed · ${s.tokens.total} tokens · ${doc.duration_s}s`
   }
-  if (doc.behaviour.status === 'skipped') return `${doc.passed ? 'PASSED' : 'FAILED'}: ${conformance}${toolTests}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
+  if (doc.behaviour.status === 'skipped') return `${shardDone ?? (doc.passed ? 'PASSED' : 'FAILED')}: ${conformance}${toolTests}behaviour evals skipped: ${doc.behaviour.reason ?? ''}`
   const rate = s.pass_rate === null ? '' : ` (${percent(s.pass_rate)})`
-  const verdict = doc.passed ? 'PASSED' : 'FAILED'
+  const verdict = shardDone ?? (doc.passed ? 'PASSED' : 'FAILED')
   const skipped = s.skipped ? `, ${s.skipped} skipped (budget)` : ''
   const budgets = failedBudgets(doc).length
   const exceeded = budgets ? ` · ${plural(budgets, 'budget')} exceeded` : ''

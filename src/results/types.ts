@@ -1,4 +1,4 @@
-import type { AttackVector, Budgets, FaultKind, InputKind, Json, Pricing, RecoveryKind } from '../config/types.js'
+import type { AttackVector, Budgets, EvalCase, FaultKind, InputKind, Json, Pricing, RecoveryKind } from '../config/types.js'
 import type { FailOn } from '../conformance/run.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { RunError } from '../agent/run-agent.js'
@@ -21,7 +21,7 @@ import type { ToolAssertions } from '../scoring/tool-assertions.js'
  * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
  * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
  */
-export const RESULTS_VERSION = 7
+export const RESULTS_VERSION = 8
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 
 /** eval-action's conversation entry (no system message, no call ids, tool output cut at 2000). */
@@ -613,6 +613,8 @@ export interface ResultsConfig {
   filter: string | null
   max_steps: number
   concurrency: number
+  /** `run`: a fresh server process per run (eval-action's isolation); `worker`: one per pool slot, reused by its runs. */
+  server_reuse: 'run' | 'worker'
   timeout_seconds: number
   base_url: string
   pass_floors: { hard: number; soft: number }
@@ -687,6 +689,50 @@ export interface ResultsDocument {
   tool_tests: ToolTestsSection | null
   /** Layer 3: latency, tokens and cost, and the budgets; null in a fatal document. */
   telemetry: TelemetrySection | null
+  /**
+   * Set in the document of one shard of a suite split across jobs (`shard: "2/4"`): which shard,
+   * and what the merge needs besides the runs. Null in an unsharded (or merged) document.
+   */
+  shard: ShardSection | null
+}
+
+/** The tool tests as a journal header (or a shard) plans them. */
+export interface ToolTestsPlan {
+  status: 'ran' | 'skipped'
+  reason: string | null
+  snapshot_dir: string
+  /** The ids of the tests planned, in suite order. */
+  ids: string[]
+}
+
+/** Which shard of how many, and the plan as a whole: what the journal header of a shard holds. */
+export interface ShardPlan {
+  /** 1-based. */
+  index: number
+  count: number
+  /** Runs and groups (case × model × prompt) in the whole plan, all shards together. */
+  planned_total: number
+  groups_total: number
+  /** Groups in this shard (its runs are the journal header's `planned`). */
+  groups: number
+}
+
+/**
+ * A shard's document is not a verdict: it has no gate, and `passed` says only that the shard ran
+ * completely. The merge (`merge:` / `mcp-server-evals merge`) reads the shards' documents and gives
+ * the verdict of the whole suite, as one unsharded run would.
+ */
+export interface ShardSection extends ShardPlan {
+  /** What every shard of one suite shares (the journal hash): shards with another are refused by the merge. */
+  suite_hash: string
+  /** Runs planned in this shard. */
+  planned: number
+  /** The cases as configured: the merged document's metrics need their expectations. */
+  cases: EvalCase[]
+  /** The tool tests this shard planned (shard 1 runs them); null when it planned none. */
+  tool_tests_plan: ToolTestsPlan | null
+  /** LLM tokens spent outside any run (the judge's evaluation steps, semantic matches). */
+  overhead: TokenUsage
 }
 
 /** One run as the baseline and this evaluation saw it, for a group that regressed. */

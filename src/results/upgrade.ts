@@ -4,7 +4,7 @@ import { summarizeTelemetry } from '../telemetry/summarize.js'
 import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult, type Summary, type TelemetrySection } from './types.js'
 
 /** The versions a baseline or `report --from` may be: the current one and every one before. */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, RESULTS_VERSION]
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, RESULTS_VERSION]
 
 /**
  * A saved results document as the current version holds it, or null when it is not one we can
@@ -14,7 +14,8 @@ export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, RESULTS_V
  * had no Layer 3: their telemetry is computed here from their runs (no budgets, no pricing), so an
  * older baseline still serves the trend budgets; versions 1 to 5 had no conversations and no
  * server input (their runs get `dialogue` and `inputs` null; versions 5 and 6 keep their telemetry);
- * versions 1 to 6 had no record of what the model was shown (`model_view` and `run_dir` null).
+ * versions 1 to 6 had no record of what the model was shown (`model_view` and `run_dir` null);
+ * versions 1 to 7 had no shards (`shard` null).
  */
 export function upgradeDocument(data: unknown): ResultsDocument | null {
   const doc = data as Partial<ResultsDocument> | null
@@ -47,16 +48,18 @@ export function upgradeDocument(data: unknown): ResultsDocument | null {
             }
           : null,
     tool_tests,
-    telemetry: null
+    telemetry: null,
+    shard: null
   }
   if (version >= 5) return { ...upgraded, telemetry: doc.telemetry ?? null }
   return { ...upgraded, telemetry: doc.fatal_error ? null : telemetryOf(upgraded) }
 }
 
-/** The configuration as this version holds it: one written before Layer 2 or Layer 3 (a document or a journal) lacks their keys. */
+/** The configuration as this version holds it: one written before Layer 2, Layer 3 or server_reuse (a document or a journal) lacks their keys. */
 export function upgradeConfig(config: ResultsConfig): ResultsConfig {
   return {
     ...config,
+    server_reuse: config.server_reuse ?? 'run',
     resilience_floors: config.resilience_floors ?? { min_recovery_rate: null, min_attack_resistance: null },
     budgets: config.budgets ?? NO_BUDGETS,
     pricing: config.pricing ?? {}
@@ -111,5 +114,5 @@ function judgeOverhead(summary: Summary, runs: RunResult[]): TokenUsage {
   return overhead
 }
 
-/** "1, 2, 3, 4, 5, 6 or 7", for messages. */
+/** "1, 2, 3, 4, 5, 6, 7 or 8", for messages. */
 export const READABLE_VERSIONS_TEXT = `${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`

@@ -1,4 +1,5 @@
 import { ellipsize } from '../util/text.js'
+import { createPool } from '../util/pool.js'
 import { addUsage, emptyUsage, type ChatClient, type ChatResponse, type TokenLogprob, type TokenUsage } from '../llm/chat.js'
 
 export type ScoringMode = 'logprob' | 'integer'
@@ -31,6 +32,13 @@ export class JudgeError extends Error {
 
 export interface Judge {
   readonly stepGenerationUsage: TokenUsage
+  /**
+   * Start generating the evaluation steps of these rubrics now, in parallel with the first agent
+   * turns, so no judge waits for them in its pool slot; nothing once `signal` is aborted. Never
+   * throws: a generation that fails (or is cancelled with `signal`) is not kept, and the first
+   * judge of that rubric asks again.
+   */
+  prepare(rubrics: Iterable<string>, signal?: AbortSignal, concurrency?: number): void
   /** `attempt` keeps repeats' verdicts apart in the response cache: judge variance is part of what repeats measure. */
   judge(input: { rubric: string; threshold: number; input: string; actualOutput: string; attempt?: number }, signal?: AbortSignal): Promise<JudgeVerdict>
 }
@@ -64,6 +72,16 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
 
   return {
     stepGenerationUsage,
+    prepare(rubrics, signal, concurrency = 4) {
+      if (signal?.aborted) return
+      // At most `concurrency` at once, as the runs: a suite of sixty rubrics is not sixty requests in one burst (a 429 storm).
+      const limiter = createPool(Math.max(1, concurrency))
+      for (const rubric of new Set(rubrics)) limiter
+          .run(async () => {
+            if (!signal?.aborted) await stepsFor(rubric, signal)
+          })
+          .catch(() => undefined)
+    },
     async judge({ rubric, threshold, input, actualOutput, attempt }, signal) {
       const usage = emptyUsage()
       // Steps are shared by every run of a rubric, so their tokens are counted once, in

@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util'
+import { ConfigError } from '../config/errors.js'
+import { writeResults } from '../evaluate.js'
+import { checkOutputsApart, checkShardSet } from '../merge/check-shards.js'
+import { mergeShards } from '../merge/merge-document.js'
+import { formatMergeLines } from '../merge/merge-lines.js'
+import { resolveMergeOptions } from '../merge/options.js'
+import { readShardFiles } from '../merge/read-shards.js'
+import { formatSummaryLine } from '../report/progress.js'
+import { describeFlagError } from './parse-error.js'
+import { writeCommentFile } from './report.js'
+
+export const MERGE_USAGE = `mcp-server-evals merge FILE_OR_GLOB...: merge the results documents of a suite run in shards
+(--shard I/N, one job each) into the one results document, report, JUnit and PR comment that one
+unsharded run of the suite writes, with its verdict. Shards of different suites or versions, and
+missing, duplicated or overlapping shards, are refused with a message naming the file.
+  FILE_OR_GLOB                the shards' eval-results.shard-I-of-N.json: paths, or a quoted glob
+                              ('shards/eval-results.shard-*.json')
+  --output PATH               results JSON (default eval-results.json)
+  --report PATH               Markdown report (default eval-report.md)
+  --journal PATH              the merged run journal (default eval-runs.jsonl beside --output)
+  --junit PATH                also write JUnit XML there
+  --sarif PATH                also write SARIF 2.1.0 there
+  --comment PATH              also write the sticky PR comment's Markdown there
+  --baseline PATH             an earlier results document to gate against
+  --gate MODE                 delta (default with a baseline), absolute (default without), both
+  --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
+The verdict and exit status are those of a run (above): a cancelled or incomplete shard never
+passes; shards that cannot be merged, or a wrong flag, exit 2 with nothing written.`
+
+const MERGE_OPTIONS = {
+  output: { type: 'string' },
+  report: { type: 'string' },
+  journal: { type: 'string' },
+  junit: { type: 'string' },
+  sarif: { type: 'string' },
+  comment: { type: 'string' },
+  baseline: { type: 'string' },
+  gate: { type: 'string' },
+  'max-drop': { type: 'string' },
+  help: { type: 'boolean', short: 'h' }
+} as const
+const MERGE_FLAGS = Object.keys(MERGE_OPTIONS)
+
+/**
+ * `merge`: read and check every shard first, then write the merged journal, document, report and
+ * the files asked for, and print what was merged and the verdict. Returns the exit status.
+ */
+export function mergeCommand(argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown } } = process): number {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
+  try {
+    parsed = parseArgs({ args: argv, options: MERGE_OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    io.stderr.write(`error: ${describeFlagError(error as Error, MERGE_FLAGS)}\nRun 'mcp-server-evals merge --help' for the flags.\n`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    io.stdout.write(`${MERGE_USAGE}\n`)
+    return 0
+  }
+  if (positionals.length === 0) {
+    io.stderr.write(`error: name the shards' results documents to merge\n\n${MERGE_USAGE}\n`)
+    return 2
+  }
+  const text = (name: string) => values[name] as string | undefined
+  const flag = (name: string) => ({ value: text(name), name: `--${name}` })
+  try {
+    const options = resolveMergeOptions({ patterns: positionals, resultsPath: flag('output'), reportPath: flag('report'), journal: flag('journal'), gate: flag('gate'), maxDrop: flag('max-drop'), baseline: flag('baseline') })
+    const shards = checkShardSet(readShardFiles(options.patterns))
+    const asked = { junit: text('junit'), sarif: text('sarif'), comment: text('comment') }
+    checkOutputsApart(shards, [
+      { path: options.resultsPath, what: 'results' },
+      { path: options.reportPath, what: 'report' },
+      { path: options.journalPath, what: 'journal' },
+      ...Object.entries(asked).flatMap(([what, path]) => (path ? [{ path, what }] : []))
+    ])
+    for (const line of formatMergeLines(shards)) io.stdout.write(`${line}\n`)
+    const doc = mergeShards(shards, { gate: options.gate, journalPath: options.journalPath, warn: (message) => io.stderr.write(`warning: ${message}\n`) })
+    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif }, [])
+    if (asked.comment) writeCommentFile(asked.comment, written.document)
+    io.stdout.write(
+      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
+    )
+    return written.document.passed ? 0 : 1
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    io.stderr.write(`error: ${error.message}\n`)
+    return 2
+  }
+}

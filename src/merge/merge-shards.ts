@@ -1,0 +1,104 @@
+import { OBSERVED_CHECKS } from '../conformance/observed.js'
+import { conformancePassed } from '../conformance/run.js'
+import { JOURNAL_VERSION, type JournalGate, type JournalHeader, type JournalRecord } from '../execute/journal.js'
+import type { CacheStats } from '../llm/cache.js'
+import { addUsage, emptyUsage } from '../llm/chat.js'
+import type { BehaviourStatus, Cancellation, ConformanceSection } from '../results/types.js'
+import type { ShardDocument } from './read-shards.js'
+
+const OBSERVED_IDS = new Set(OBSERVED_CHECKS.map((check) => check.id))
+
+/**
+ * The run journal one unsharded run of the suite would have written, from its shards' documents
+ * (checked by checkShardSet, in shard order): the document is then built from it as a run's is
+ * (documentFromJournal, then the gate), so the merge cannot drift from what a run computes.
+ * Shard 1 ran the free layers (conformance and the tool tests) and gives them; every shard gives
+ * its runs; the timings span the earliest start to the latest end; what was spent outside the runs
+ * (the judge's evaluation steps, generated once in each shard) is the shards' sum. Pure.
+ */
+export function mergedJournal(shards: readonly ShardDocument[], gate: JournalGate): JournalRecord[] {
+  const first = shards[0]!
+  const { shard } = first
+  const records: JournalRecord[] = [
+    {
+      type: 'header',
+      version: JOURNAL_VERSION,
+      suite_hash: shard.suite_hash,
+      started_at: new Date(Math.min(...shards.map(startOf))).toISOString(),
+      planned: shard.planned_total,
+      reused: shards.reduce((sum, s) => sum + (s.journal?.reused ?? 0), 0),
+      config: first.config!,
+      cases: shard.cases,
+      behaviour: plannedBehaviour(first),
+      gate,
+      tool_tests: shard.tool_tests_plan
+    } satisfies JournalHeader
+  ]
+  if (first.conformance) records.push({ type: 'conformance', section: probedChecksOnly(first.conformance) })
+  // A layer planned but then not run (the server could not be reached), as the run journaled it.
+  const unreachable = shards.find((s) => s.behaviour.status === 'skipped' && s.shard.planned_total > 0)
+  if (unreachable) records.push({ type: 'skipped', layer: 'behaviour', reason: unreachable.behaviour.reason ?? 'skipped' })
+  if (shard.tool_tests_plan?.status === 'ran' && first.tool_tests?.status === 'skipped') records.push({ type: 'skipped', layer: 'tool_tests', reason: first.tool_tests.reason ?? 'skipped' })
+  // Behind a server shard 1 could not reach, an unsharded run runs nothing: the other shards'
+  // runs (each errored on it) and what they spent are left out, as it would have.
+  const counted = unreachable ? [unreachable] : shards
+  for (const s of counted) for (const run of s.runs) records.push({ type: 'run', run })
+  for (const test of first.tool_tests?.tests ?? []) records.push({ type: 'tool_test', test })
+  const overhead = emptyUsage()
+  for (const s of counted) addUsage(overhead, s.shard.overhead)
+  records.push({
+    type: 'end',
+    duration_s: Math.round((Math.max(...shards.map((s) => startOf(s) + s.duration_s * 1000)) - Math.min(...shards.map(startOf))) / 100) / 10,
+    overhead,
+    cache: summedCache(counted.map((s) => s.summary.cache)),
+    cancelled: mergedCancellation(shards)
+  })
+  return records
+}
+
+function startOf(doc: ShardDocument): number {
+  return Date.parse(doc.started_at)
+}
+
+/**
+ * The behaviour as the header plans it: a suite with runs planned ran (a shard that found the
+ * server unreachable adds a `skipped` record, as a run does); one with none planned was skipped
+ * from the start (conformance only, no API key, a filter selecting no case), as every shard says.
+ */
+function plannedBehaviour(first: ShardDocument): BehaviourStatus {
+  return first.shard.planned_total > 0 ? { status: 'ran', reason: null } : first.behaviour
+}
+
+/**
+ * Shard 1's conformance section as its journal held it: the probes' checks alone. The checks
+ * observed on real calls are computed again over every shard's runs when the document is built.
+ */
+function probedChecksOnly(section: ConformanceSection): ConformanceSection {
+  const checks = section.checks.filter((check) => !OBSERVED_IDS.has(check.id))
+  return { ...section, checks, passed: conformancePassed({ ...section, checks }, section.fail_on) }
+}
+
+/** The response cache's figures of all shards (each kept its own); null when none used it. */
+function summedCache(caches: (CacheStats | null)[]): CacheStats | null {
+  const used = caches.filter((c): c is CacheStats => c !== null)
+  if (used.length === 0) return null
+  const costs = used.flatMap((c) => (c.saved_cost_usd === null ? [] : [c.saved_cost_usd]))
+  return {
+    mode: used[0]!.mode,
+    hits: used.reduce((sum, c) => sum + c.hits, 0),
+    misses: used.reduce((sum, c) => sum + c.misses, 0),
+    saved_tokens: used.reduce((sum, c) => sum + c.saved_tokens, 0),
+    saved_cost_usd: costs.length === 0 ? null : Math.round(costs.reduce((sum, c) => sum + c, 0) * 1e8) / 1e8
+  }
+}
+
+/**
+ * A cancelled shard makes the suite's run cancelled: its signal and time, out of the whole plan,
+ * with the runs every shard finished. Null when no shard was cancelled.
+ */
+function mergedCancellation(shards: readonly ShardDocument[]): Cancellation | null {
+  const cancelled = shards.find((s) => s.cancelled !== null)?.cancelled
+  if (!cancelled) return null
+  const finished = shards.reduce((sum, s) => sum + s.runs.filter((r) => r.status !== 'cancelled').length, 0)
+  return { ...cancelled, planned: shards[0]!.shard.planned_total, finished }
+}

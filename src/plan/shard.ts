@@ -1,0 +1,79 @@
+import type { RunSpec } from './expand.js'
+
+/** `shard: "2/4"`: the second of four parts of the plan. */
+export interface Shard {
+  /** 1-based. */
+  index: number
+  count: number
+}
+
+/** The most shards a suite may be split into (a GitHub matrix has at most 256 jobs). */
+export const MAX_SHARDS = 256
+
+/** "2/4" → { index: 2, count: 4 }; null for an empty value. Throws an Error whose message says what is wrong. */
+export function parseShard(text: string): Shard | null {
+  const value = text.trim()
+  if (value === '') return null
+  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(value)
+  if (!match) throw new Error(`must be INDEX/COUNT, as 2/4 (the second of four shards), got '${value}'`)
+  const index = Number(match[1])
+  const count = Number(match[2])
+  if (count < 1 || count > MAX_SHARDS) throw new Error(`must have a count from 1 to ${MAX_SHARDS}, got '${value}'`)
+  if (index < 1 || index > count) throw new Error(`must have an index from 1 to its count (${count}), got '${value}'`)
+  return { index, count }
+}
+
+/** "2/4" as a file-name part: "shard-2-of-4". */
+export function shardLabel(shard: Shard): string {
+  return `shard-${shard.index}-of-${shard.count}`
+}
+
+/**
+ * A default file name made a shard's own, so that the shards' artifacts can be downloaded into one
+ * directory: `eval-results.json` → `eval-results.shard-2-of-4.json`. Unchanged without a shard.
+ */
+export function shardFileName(path: string, shard: Shard | null): string {
+  if (!shard) return path
+  const slash = path.lastIndexOf('/') + 1
+  const dot = path.indexOf('.', slash + 1)
+  return dot === -1 ? `${path}.${shardLabel(shard)}` : `${path.slice(0, dot)}.${shardLabel(shard)}${path.slice(dot)}`
+}
+
+/** The plan's groups (case × model × prompt), in plan order (the order of each group's first run). */
+export function planGroups(plan: readonly RunSpec[]): RunSpec[][] {
+  const groups = new Map<string, RunSpec[]>()
+  for (const spec of plan) {
+    const key = JSON.stringify([spec.case.id, spec.model, spec.prompt_name])
+    const group = groups.get(key)
+    if (group) group.push(spec)
+    else groups.set(key, [spec])
+  }
+  return [...groups.values()]
+}
+
+/**
+ * Split a plan into `count` shards: every repeat of a group lands in the same shard (so pass rates
+ * stay whole), and the shards' numbers of runs are balanced — the largest groups are placed first,
+ * each in the shard with the fewest runs so far (the lowest-numbered on a tie), so no two shards
+ * differ by more than the largest group. Deterministic: the same plan always splits the same way.
+ * Each shard's runs are in plan order and keep their plan index.
+ */
+export function splitPlan(plan: readonly RunSpec[], count: number): RunSpec[][] {
+  const shards: RunSpec[][] = Array.from({ length: count }, () => [])
+  const loads = new Array<number>(count).fill(0)
+  // Sorted by size, largest first; among equal sizes, plan order (sort is stable).
+  const groups = planGroups(plan).sort((a, b) => b.length - a.length)
+  for (const group of groups) {
+    let lightest = 0
+    for (let i = 1; i < count; i++) if (loads[i]! < loads[lightest]!) lightest = i
+    shards[lightest]!.push(...group)
+    loads[lightest]! += group.length
+  }
+  return shards.map((runs) => runs.sort((a, b) => a.index - b.index))
+}
+
+/** The runs of one shard of the plan; the whole plan without a shard. */
+export function shardOf(plan: RunSpec[], shard: Shard | null): RunSpec[] {
+  if (!shard || shard.count === 1) return plan
+  return splitPlan(plan, shard.count)[shard.index - 1]!
+}
