@@ -14,6 +14,25 @@ function planOf(runs: number[], models = 1, prompts = 1): RunSpec[] {
   return expandMatrix(parseSuite(`models: [${modelList}]\nsystem_prompts: {${promptMap}}\ncases:\n${cases}`, 'e.yaml'), { today: '2026-12-01' })
 }
 
+/** The options an action step would give, every input empty but the required ones, and `over`. */
+function rawOptions(over: Partial<RawOptions>): RawOptions {
+  const empty = (name: string) => ({ value: '', name })
+  return {
+    serverConfig: { value: '{"command":"x"}', name: 'server_config' },
+    evalCases: { value: 'e.yaml', name: 'eval_cases' },
+    apiKey: { value: 'k', name: 'api_key' },
+    filter: empty('filter'),
+    maxSteps: empty('max_steps'),
+    parallel: empty('parallel'),
+    concurrency: empty('concurrency'),
+    baseUrl: empty('base_url'),
+    judgeModel: empty('judge_model'),
+    models: empty('models'),
+    timeoutSeconds: empty('timeout_seconds'),
+    ...over
+  }
+}
+
 const groupKey = (spec: RunSpec) => JSON.stringify([spec.case.id, spec.model, spec.prompt_name])
 
 describe('splitPlan', () => {
@@ -116,27 +135,10 @@ describe('parseShard', () => {
   })
 
   test('the option error names the input or the flag', () => {
-    const raw = (name: string): RawOptions => {
-      const empty = (n: string) => ({ value: '', name: n })
-      return {
-        serverConfig: { value: '{"command":"x"}', name: 'server_config' },
-        evalCases: { value: 'e.yaml', name: 'eval_cases' },
-        apiKey: { value: 'k', name: 'api_key' },
-        filter: empty('filter'),
-        maxSteps: empty('max_steps'),
-        parallel: empty('parallel'),
-        concurrency: empty('concurrency'),
-        baseUrl: empty('base_url'),
-        judgeModel: empty('judge_model'),
-        models: empty('models'),
-        timeoutSeconds: empty('timeout_seconds'),
-        shard: { value: '3/2', name }
-      }
-    }
     for (const name of ['shard', '--shard']) {
       let error: unknown
       try {
-        resolveOptions(raw(name))
+        resolveOptions(rawOptions({ shard: { value: '3/2', name } }))
       } catch (e) {
         error = e
       }
@@ -161,20 +163,7 @@ describe("a shard's files", () => {
   })
 
   test('the default result, report and journal names get the suffix; paths given are kept', () => {
-    const base = {
-      serverConfig: { value: '{"command":"x"}', name: 'server_config' },
-      evalCases: { value: 'e.yaml', name: 'eval_cases' },
-      apiKey: { value: 'k', name: 'api_key' },
-      filter: { value: '', name: 'filter' },
-      maxSteps: { value: '', name: 'max_steps' },
-      parallel: { value: '', name: 'parallel' },
-      concurrency: { value: '', name: 'concurrency' },
-      baseUrl: { value: '', name: 'base_url' },
-      judgeModel: { value: '', name: 'judge_model' },
-      models: { value: '', name: 'models' },
-      timeoutSeconds: { value: '', name: 'timeout_seconds' },
-      shard: { value: '3/4', name: 'shard' }
-    }
+    const base = rawOptions({ shard: { value: '3/4', name: 'shard' } })
     const defaults = resolveOptions(base)
     expect([defaults.resultsPath, defaults.reportPath, defaults.journalPath]).toEqual(['eval-results.shard-3-of-4.json', 'eval-report.shard-3-of-4.md', 'eval-runs.shard-3-of-4.jsonl'])
     expect(defaults.shard).toEqual({ index: 3, count: 4 })

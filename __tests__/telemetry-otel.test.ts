@@ -171,7 +171,7 @@ function expectTracesOf(doc: ResultsDocument, spans: OtlpSpan[], requests: Telem
   const listings = requests.filter((r) => r.method === 'tools/list').map((r) => parseTraceparent(r.traceparent))
   expect(listings.length).toBeGreaterThanOrEqual(2)
   expect(listings.every((c) => c !== null && roots.has(c.parentId) && traceIds.includes(c.traceId))).toBe(true)
-  // Only the era probe lacks it: the SDK sends that from a sibling process of its own (stdio).
+  // Only an era probe may lack it (sent before the session has a run's context).
   expect(requests.filter((r) => r.traceparent === null).every((r) => r.method === 'server/discover')).toBe(true)
   // What the model and the server said stays off the spans; so does the header value.
   const exported = JSON.stringify(spans)

@@ -100,7 +100,7 @@ describe('sessions with traceMeta', () => {
     const config = { kind: 'stdio' as const, command: process.execPath, args: [fixturePath('servers/telemetry-server.mjs'), `LOG=${log}`], env: {} }
     const factory = createSessionFactory(config, { probeTimeoutMs: 3000 })
     const signal = new AbortController().signal
-    // The first open probes the era in a sibling process; the second is the one a run gets.
+    // The first open learns the era (on its own process); the second opens with it, as a run's does.
     await (await factory.open(signal)).close()
     const session = await factory.open(signal, { traceMeta: () => TRACE })
     try {

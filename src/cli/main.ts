@@ -45,7 +45,7 @@ Options (eval-action's flags first):
   --judge-model MODEL         overrides the YAML and EVAL_JUDGE_MODEL
   --timeout-seconds N         per run (default 300)
   --api-key KEY               default: $OPENROUTER_API_KEY, then $OPENAI_API_KEY
-  --conformance MODE          auto (default: protocol checks alongside the runs), only, off
+  --conformance MODE          auto (default: protocol checks alongside the runs; HTTP: first), only, off
   --conformance-fail-on SEV   error (default), warning, never
   --conformance-probes SET    safe (default: probes that call a tool call read-only ones only), all, none
   --tool-tests MODE           auto (default: the suite's tool tests run, with or without a key), only, off

@@ -25,7 +25,7 @@ missing, duplicated or overlapping shards, are refused with a message naming the
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
-The verdict and exit status are those of a run (above): a cancelled or incomplete shard never
+The verdict and exit status are a run's (mcp-server-evals --help): a cancelled or incomplete shard never
 passes; shards that cannot be merged, or a wrong flag, exit 2 with nothing written.`
 
 const MERGE_OPTIONS = {

@@ -197,9 +197,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     updateSnapshots: raw.updateSnapshots ? parseBoolean(raw.updateSnapshots, false) : false,
     skipBehaviour,
     missingKey: keyMissing && conformance === 'off' ? keyRequired : null,
-    gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'] as const, 'absolute'),
-    maxDrop: parseFraction(raw.maxDrop, 0.02),
-    baseline: (raw.baseline?.value ?? '').trim(),
+    ...gateOptions(raw),
     cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'] as const, defaults.cache),
     cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
     journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), shardFileName(Defaults.JournalFile, shard)),
@@ -219,6 +217,15 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
       otlpEndpoint: raw.otlpEndpoint?.name ?? 'otlp_endpoint',
       otlpHeaders: raw.otlpHeaders?.name ?? 'otlp_headers'
     }
+  }
+}
+
+/** The gate as given (a run's and a merge's alike): the mode (null: delta with a baseline, else absolute), max_drop and the baseline path. */
+export function gateOptions(raw: { gate?: RawOption; maxDrop?: RawOption; baseline?: RawOption }): Pick<RunOptions, 'gate' | 'maxDrop' | 'baseline'> {
+  return {
+    gate: (raw.gate?.value ?? '').trim() === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'] as const, 'absolute'),
+    maxDrop: parseFraction(raw.maxDrop, 0.02),
+    baseline: (raw.baseline?.value ?? '').trim()
   }
 }
 
@@ -253,7 +260,7 @@ function parseOptionalInteger(o: RawOption, min: number, max: number): number | 
 }
 
 /** A number from 0 to 1. */
-export function parseFraction(o: RawOption | undefined, fallback: number): number {
+function parseFraction(o: RawOption | undefined, fallback: number): number {
   const text = (o?.value ?? '').trim()
   if (text === '') return fallback
   const n = Number(text)

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path'
-import { parseChoice, parseFraction, type RawOption } from '../config/options.js'
+import { gateOptions, type RawOption } from '../config/options.js'
 import { Defaults } from '../constants.js'
 import type { JournalGate } from '../execute/journal.js'
 
@@ -16,7 +16,7 @@ export interface MergeOptions {
 }
 
 /** The raw values, each with the name the user typed it under (for errors). */
-export interface RawMergeOptions {
+interface RawMergeOptions {
   patterns: string[]
   resultsPath?: RawOption
   reportPath?: RawOption
@@ -30,15 +30,12 @@ export interface RawMergeOptions {
 export function resolveMergeOptions(raw: RawMergeOptions): MergeOptions {
   const text = (o: RawOption | undefined) => (o?.value ?? '').trim()
   const resultsPath = text(raw.resultsPath) || Defaults.ResultsPath
+  const gate = gateOptions(raw)
   return {
     patterns: raw.patterns.map((p) => p.trim()).filter((p) => p !== ''),
     resultsPath,
     reportPath: text(raw.reportPath) || Defaults.ReportPath,
     journalPath: text(raw.journal) || join(dirname(resultsPath), Defaults.JournalFile),
-    gate: {
-      mode: text(raw.gate) === '' ? null : parseChoice(raw.gate, ['delta', 'absolute', 'both'] as const, 'absolute'),
-      max_drop: parseFraction(raw.maxDrop, 0.02),
-      baseline: text(raw.baseline)
-    }
+    gate: { mode: gate.gate, max_drop: gate.maxDrop, baseline: gate.baseline }
   }
 }

@@ -33,7 +33,7 @@ export interface ShardFile {
  * the shell already expanded may hold glob characters), anything else as a glob whose matches
  * are sorted. A pattern that matches nothing is an error naming it; a file named twice is read once.
  */
-export function expandShardPatterns(patterns: readonly string[]): string[] {
+function expandShardPatterns(patterns: readonly string[]): string[] {
   const cwd = process.cwd()
   if (patterns.length === 0) throw new MergeError("no shard results given: name the shards' results documents (eval-results.shard-*.json), as paths or a glob")
   const files: string[] = []
@@ -67,7 +67,7 @@ function fileKind(path: string): 'file' | 'directory' | null {
  * is not a results document, has no shard section (an unsharded run, or a version before shards)
  * or holds a shard whose evaluation could not run.
  */
-export function readShardFile(path: string): ShardFile {
+function readShardFile(path: string): ShardFile {
   let text: string
   try {
     text = readFileSync(path, 'utf8')

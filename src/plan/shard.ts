@@ -8,7 +8,7 @@ export interface Shard {
 }
 
 /** The most shards a suite may be split into (a GitHub matrix has at most 256 jobs). */
-export const MAX_SHARDS = 256
+const MAX_SHARDS = 256
 
 /** "2/4" → { index: 2, count: 4 }; null for an empty value. Throws an Error whose message says what is wrong. */
 export function parseShard(text: string): Shard | null {
