@@ -11,6 +11,7 @@ import { runConformance } from '../src/conformance/run.js'
 import { liveGroups, spawnInGroup, terminateAllGroups, terminateGroup } from '../src/mcp/process-group.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import { GroupStdioTransport } from '../src/mcp/stdio-transport.js'
+import { isRunning as isAlive } from '../__fixtures__/processes.js'
 
 /**
  * Real processes and real signals: every stdio server we start lives in its own process group,
@@ -47,25 +48,6 @@ function recordedPids(): number[] {
     .map((line) => Number(line.split(' ')[0]))
 }
 
-/**
- * Running, as opposed to gone or a zombie. An orphan (its wrapper died first) is reaped by init,
- * which in some containers (this one too) does so seconds later: a zombie holds no pipes and no
- * longer runs, so it counts as dead here.
- */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-  if (process.platform !== 'linux') return true
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 /** The pids still alive after giving the kernel and init up to 2 s to take them down and reap them. */
 async function survivors(pids: number[]): Promise<number[]> {

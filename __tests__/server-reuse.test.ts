@@ -13,6 +13,7 @@ import { liveGroups } from '../src/mcp/process-group.js'
 import { reusingSessions } from '../src/mcp/session-reuse.js'
 import type { ClientInputs, McpSession, OpenOptions, SessionFactory } from '../src/mcp/session.js'
 import type { ResultsDocument } from '../src/results/types.js'
+import { isRunning } from '../__fixtures__/processes.js'
 
 // server_reuse: worker against real server processes (each records its pid as it starts), and
 // the lending rules against a factory of test doubles.
@@ -57,15 +58,6 @@ async function evaluateReuse(
   return { doc, starts: pids }
 }
 
-/** Running, as opposed to gone or a zombie (its parent has not reaped it yet). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 const whoCases = (n: number) => Array.from({ length: n }, (_, i) => `  - {id: c${i + 1}, prompt: "who answers ${i + 1}", rubric: r, required_tools: [whoami]}\n`).join('')
 /** The pid a run's whoami call was answered by. */

@@ -3,7 +3,7 @@ import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { ConfigError } from '../src/config/errors.js'
 import { parseSuite } from '../src/config/suite.js'
 import { expandMatrix, specKey, type RunSpec } from '../src/plan/expand.js'
-import { parseShard, planGroups, shardFileName, shardOf, splitPlan } from '../src/plan/shard.js'
+import { parseShard, planGroups, shardFileName, shardOf, shareOfBudget, splitPlan } from '../src/plan/shard.js'
 import { formatPlanLine } from '../src/report/plan-line.js'
 
 /** A plan of `cases` cases (case i repeated runs[i] times) × `models` models × `prompts` prompts. */
@@ -180,5 +180,20 @@ describe('the plan line of a shard', () => {
     expect(formatPlanLine(suite, { concurrency: 4, shard: { index: 1, count: 2 } })).toMatch(/= 8 runs \(with repeats\); shard 1 of 2: 4 runs \(2 groups\), judge /)
     expect(formatPlanLine(suite, { concurrency: 4, shard: { index: 2, count: 2 } })).toMatch(/; shard 2 of 2: 4 runs \(2 groups\), judge /)
     expect(formatPlanLine(suite, { concurrency: 4 })).not.toMatch(/shard/)
+  })
+})
+
+describe("a shard's share of max_cost_usd", () => {
+  test.each([
+    [2.5, 10, 40, { index: 2, count: 4 }, 0.625],
+    [1, 7, 21, { index: 1, count: 3 }, 1 / 3],
+    [1, 0, 21, { index: 3, count: 3 }, 0],
+    [2.5, 40, 40, null, 2.5],
+    [null, 10, 40, { index: 2, count: 4 }, null],
+    [2.5, 0, 0, { index: 1, count: 2 }, 2.5]
+  ])('budget %p, %p of %p runs, shard %j → %p', (budget, mine, all, shard, share) => {
+    const got = shareOfBudget(budget, mine, all, shard)
+    if (share === null) expect(got).toBeNull()
+    else expect(got).toBeCloseTo(share, 10)
   })
 })

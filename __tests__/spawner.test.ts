@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from '@jest/globals'
 import { spawn } from 'node:child_process'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -8,6 +8,7 @@ import { fixturePath } from '../__fixtures__/harness.js'
 import { liveGroups } from '../src/mcp/process-group.js'
 import { spawnerPid, spawnerReady, whenSpawnerReady } from '../src/mcp/spawner.js'
 import { GroupStdioTransport } from '../src/mcp/stdio-transport.js'
+import { isRunning } from '../__fixtures__/processes.js'
 
 /**
  * The spawner helper (src/mcp/spawner.ts) with real processes: a server it spawns is its child
@@ -50,21 +51,6 @@ afterEach(() => {
   cleanup = []
 })
 
-/** Running, as opposed to gone or a zombie. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  if (process.platform !== 'linux') return true
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 /** Poll `condition` until it holds or `ms` have passed (never an assertion on the time itself). */
 async function eventually(condition: () => boolean, ms = 5000): Promise<boolean> {

@@ -27,7 +27,7 @@ import { runDirsBase, withoutRunDirs } from './execute/run-dirs.js'
 import { createSpendMeter, meteredClient, spentBy } from './telemetry/spend.js'
 import { createTracing } from './telemetry/tracing.js'
 import { expandMatrix, localDate, runKey, selectCases, selectToolTests, specKey, type RunSpec } from './plan/expand.js'
-import { planGroups, shardOf } from './plan/shard.js'
+import { planGroups, shardOf, shareOfBudget } from './plan/shard.js'
 import { renderBadge } from './report/badge.js'
 import { renderJUnit } from './report/junit.js'
 import { renderSarif } from './report/sarif.js'
@@ -263,9 +263,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       // max_cost_usd while running: every answer (agent, judge, semantic match) counts; a replayed one spends nothing.
       // A resumed attempt starts from what the runs it reuses spent: the document's check counts them too.
       // A shard stops at its share of max_cost_usd (by planned runs); the merged document checks the whole suite's spend against all of it.
-      const budget = suite.budgets.max_cost_usd
-      const shareOfBudget = budget !== null && options.shard && whole.length > 0 ? (budget * plan.length) / whole.length : budget
-      const spend = createSpendMeter(suite.pricing, shareOfBudget, spentBy(reused, suite.pricing, suite.judge_model))
+      const budget = shareOfBudget(suite.budgets.max_cost_usd, plan.length, whole.length, options.shard)
+      const spend = createSpendMeter(suite.pricing, budget, spentBy(reused, suite.pricing, suite.judge_model))
       const llm = meteredClient(caching.client, spend)
       const executed = await withServerReuse(sessions, { reuse: options.serverReuse, size: options.concurrency, cancel: hooks.cancel }, (runSessions) => executeRuns(suite, settings, {
         llm,

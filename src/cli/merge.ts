@@ -8,7 +8,7 @@ import { resolveMergeOptions } from '../merge/options.js'
 import { readShardFiles } from '../merge/read-shards.js'
 import { formatSummaryLine } from '../report/progress.js'
 import { describeFlagError } from './parse-error.js'
-import { writeCommentFile } from './report.js'
+import { RENDER_OPTIONS, writeCommentFile } from './report.js'
 
 export const MERGE_USAGE = `mcp-server-evals merge FILE_OR_GLOB...: merge the results documents of a suite run in shards
 (--shard I/N, one job each) into the one results document, report, JUnit and PR comment that one
@@ -28,18 +28,7 @@ missing, duplicated or overlapping shards, are refused with a message naming the
 The verdict and exit status are a run's (mcp-server-evals --help): a cancelled or incomplete shard never
 passes; shards that cannot be merged, or a wrong flag, exit 2 with nothing written.`
 
-const MERGE_OPTIONS = {
-  output: { type: 'string' },
-  report: { type: 'string' },
-  journal: { type: 'string' },
-  junit: { type: 'string' },
-  sarif: { type: 'string' },
-  comment: { type: 'string' },
-  baseline: { type: 'string' },
-  gate: { type: 'string' },
-  'max-drop': { type: 'string' },
-  help: { type: 'boolean', short: 'h' }
-} as const
+const MERGE_OPTIONS = { ...RENDER_OPTIONS, journal: { type: 'string' } } as const
 const MERGE_FLAGS = Object.keys(MERGE_OPTIONS)
 
 /**

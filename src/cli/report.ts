@@ -25,8 +25,8 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there`
 
-const REPORT_OPTIONS = {
-  from: { type: 'string' },
+/** The flags of the commands that render a document without running anything (`report`, `merge`): where to write, and how to gate. */
+export const RENDER_OPTIONS = {
   output: { type: 'string' },
   report: { type: 'string' },
   junit: { type: 'string' },
@@ -37,6 +37,8 @@ const REPORT_OPTIONS = {
   'max-drop': { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
+
+const REPORT_OPTIONS = { from: { type: 'string' }, ...RENDER_OPTIONS } as const
 const REPORT_FLAGS = Object.keys(REPORT_OPTIONS)
 
 class ReportError extends Error {}

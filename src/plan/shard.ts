@@ -72,6 +72,15 @@ export function splitPlan(plan: readonly RunSpec[], count: number): RunSpec[][] 
   return shards.map((runs) => runs.sort((a, b) => a.index - b.index))
 }
 
+/**
+ * What a shard may spend of `max_cost_usd` while running: its share by planned runs (the merge
+ * checks the whole suite's spend against the whole budget). No budget, no shard, or an empty plan:
+ * the budget as it is.
+ */
+export function shareOfBudget(budget: number | null, shardRuns: number, planRuns: number, shard: Shard | null): number | null {
+  return budget !== null && shard && planRuns > 0 ? (budget * shardRuns) / planRuns : budget
+}
+
 /** The runs of one shard of the plan; the whole plan without a shard. */
 export function shardOf(plan: RunSpec[], shard: Shard | null): RunSpec[] {
   if (!shard || shard.count === 1) return plan
