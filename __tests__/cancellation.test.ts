@@ -4,7 +4,7 @@ import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
 import { answer, kindOf, startScriptedLlm, steps, toolCalls, userPrompt, verdict, type ChatRequestBody, type Responder } from '../__fixtures__/scripted-llm.js'
 import { parseSuite } from '../src/config/suite.js'
 import type { ServerConfig } from '../src/config/types.js'
-import { executeRuns } from '../src/engine.js'
+import { executeRuns, planOf } from '../src/engine.js'
 import { CancelledError } from '../src/execute/cancellation.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { liveGroups } from '../src/mcp/process-group.js'
@@ -46,6 +46,7 @@ async function cancelWhenBusy(options: {
     const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
     const finished: string[] = []
     running = executeRuns(
+      planOf(suite, { today: '2026-12-01' }),
       suite,
       { maxSteps: 5, concurrency: options.concurrency, timeoutSeconds: 120, baseUrl: llm.url, today: '2026-12-01' },
       {

@@ -10,7 +10,7 @@ import { kindOf, scriptedBrain, startScriptedLlm, steps, type ChatRequestBody, t
 import { parseSuite } from '../src/config/suite.js'
 import type { ServerConfig } from '../src/config/types.js'
 import { runConformance } from '../src/conformance/run.js'
-import { executeRuns } from '../src/engine.js'
+import { executeRuns, planOf } from '../src/engine.js'
 import { evaluate, prepare } from '../src/evaluate.js'
 import { CancelledError } from '../src/execute/cancellation.js'
 import { createChatClient, type ChatClient } from '../src/llm/chat.js'
@@ -260,6 +260,7 @@ describe('evaluation steps at the start', () => {
       const parsed = parseSuite(suiteOf('  - {id: one, prompt: "echo one", rubric: says one}\n'), 'test.yaml')
       const judge = createGEvalJudge(chat, parsed.judge_model)
       const executed = await executeRuns(
+        planOf(parsed, { today: '2026-11-30' }),
         parsed,
         { maxSteps: 5, concurrency: 2, timeoutSeconds: 10, baseUrl: llm.url, today: '2026-11-30' },
         { llm: chat, judge, semantic: createSemanticMatcher(chat, parsed.judge_model), sessions: createSessionFactory(overlapServer(), { probeTimeoutMs: 3000 }) }
@@ -294,6 +295,7 @@ describe('evaluation steps at the start', () => {
       }
       const parsed = parseSuite(suiteOf('  - {id: one, prompt: "echo one", rubric: says one}\n'), 'test.yaml')
       const executed = await executeRuns(
+        planOf(parsed, { today: '2026-11-30' }),
         parsed,
         { maxSteps: 5, concurrency: 2, timeoutSeconds: 5, baseUrl: llm.url, today: '2026-11-30' },
         {

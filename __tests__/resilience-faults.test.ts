@@ -132,7 +132,7 @@ describe.each(TRANSPORTS)('faults that replace the call (%s)', (_, open) => {
     // What the model is told: the broken text, as a success.
     const outcome = await wrap(opened, [fault('malformed', { tool: 'get_weather' })]).callTool('get_weather', { city: 'Paris' }, live())
     expect(outcome).toMatchObject({ text, isError: false, fault: { kind: 'malformed', call: 1, executions: 0 } })
-    expect(outcome.fault!.detail).toBe(`truncated JSON text (${text.length} characters, cut mid-string) and structuredContent missing the required city, temp_c, sky (no call made)`)
+    expect(outcome.annotations!.fault!.detail).toBe(`truncated JSON text (${text.length} characters, cut mid-string) and structuredContent missing the required city, temp_c, sky (no call made)`)
   })
 
   test('malformed on a tool without an outputSchema: truncated text only, no structuredContent', async () => {
@@ -151,10 +151,10 @@ describe.each(TRANSPORTS)('faults that replace the call (%s)', (_, open) => {
     if (opened.http) {
       // The SDK's own message for a 401 without an auth provider: the body, after "Error POSTing to endpoint".
       expect(outcome.text).toBe('MCP error -32000: Error POSTing to endpoint: {"error":"invalid_token","error_description":"The access token expired"}')
-      expect(outcome.fault).toEqual({ kind: 'auth_expired', call: 1, executions: 0, detail: 'HTTP 401 invalid_token (The access token expired) for the POST (the server was not reached)' })
+      expect(outcome.annotations?.fault).toEqual({ kind: 'auth_expired', call: 1, executions: 0, detail: 'HTTP 401 invalid_token (The access token expired) for the POST (the server was not reached)' })
     } else {
       expect(outcome.text).toBe('Authentication failed: the access token expired.')
-      expect(outcome.fault).toEqual({ kind: 'auth_expired', call: 1, executions: 0, detail: 'isError result: Authentication failed: the access token expired. (no call made)' })
+      expect(outcome.annotations?.fault).toEqual({ kind: 'auth_expired', call: 1, executions: 0, detail: 'isError result: Authentication failed: the access token expired. (no call made)' })
     }
     expect(outcome.isError).toBe(true)
     expect(await opened.bookings()).toBe(0)
@@ -168,7 +168,7 @@ describe.each(TRANSPORTS)('faults on top of the real call (%s)', (_, open) => {
     const outcome = await wrap(opened, [fault('oversized', { bytes: 4096 })]).callTool('book_slot', { slot: '09:00' }, live())
     expect(new TextEncoder().encode(outcome.text).length).toBe(4096)
     expect(outcome.text.startsWith('booked 09:00 (booking #1)\nxxxx')).toBe(true)
-    expect(outcome.fault).toEqual({ kind: 'oversized', call: 1, executions: 1, detail: 'the real result padded from 25 to 4096 bytes' })
+    expect(outcome.annotations?.fault).toEqual({ kind: 'oversized', call: 1, executions: 1, detail: 'the real result padded from 25 to 4096 bytes' })
     expect(await opened.bookings()).toBe(1)
   })
 
@@ -228,9 +228,9 @@ describe('disconnect', () => {
     expect(await opened.bookings()).toBe(2)
     const outcome = await wrap(opened, [fault('disconnect', { calls: null })]).callTool('book_slot', { slot: '10:00' }, live())
     expect(outcome.text).toBe('booked 10:00 (booking #5)') // #3 was the count probe, #4 the dropped one
-    const ids = /re-sent as request (\d+) \(first request (\d+)\)/.exec(outcome.fault!.detail)!
+    const ids = /re-sent as request (\d+) \(first request (\d+)\)/.exec(outcome.annotations!.fault!.detail)!
     expect(Number(ids[1])).toBe(Number(ids[2]) + 1)
-    expect(outcome.fault).toEqual({ kind: 'disconnect', call: 1, executions: 2, detail: `response dropped; re-sent as request ${ids[1]} (first request ${ids[2]}); the server executed the call twice` })
+    expect(outcome.annotations?.fault).toEqual({ kind: 'disconnect', call: 1, executions: 2, detail: `response dropped; re-sent as request ${ids[1]} (first request ${ids[2]}); the server executed the call twice` })
   })
 
   test.each(['auto', 'sse'] as const)(
@@ -253,7 +253,7 @@ describe('disconnect', () => {
       expect(hit).toMatchObject({ requestId: posts[0].id, status: 200 })
       expect(hit.deliveredBytes).toBeGreaterThan(0)
       expect(hit.deliveredBytes).toBeLessThan(hit.answerBytes)
-      expect(outcome.fault).toEqual({
+      expect(outcome.annotations?.fault).toEqual({
         kind: 'disconnect',
         call: 1,
         executions: 2,
@@ -286,7 +286,7 @@ describe('http_status', () => {
     const opened = await openHttp()
     const outcome = await wrap(opened, [fault('http_status', { message: 'gateway says no' })]).callTool('book_slot', { slot: '09:00' }, live())
     expect(outcome.text).toBe('MCP error -32000: Error POSTing to endpoint: gateway says no')
-    expect(outcome.fault!.detail).toBe('HTTP 503 for the POST (the server was not reached)')
+    expect(outcome.annotations!.fault!.detail).toBe('HTTP 503 for the POST (the server was not reached)')
   })
 
   test('refused on stdio when the session is wrapped', async () => {
@@ -307,7 +307,7 @@ describe('which calls a fault hits', () => {
     calls.push(await faulted.callTool('get_forecast', { city: 'Paris' }, live()))
     calls.push(await faulted.callTool('get_weather', { city: 'Paris' }, live()))
     calls.push(await faulted.callTool('get_weather', { city: 'Paris' }, live()))
-    expect(calls.map((c) => c.fault?.call ?? null)).toEqual([null, null, 2, null])
+    expect(calls.map((c) => c.annotations?.fault?.call ?? null)).toEqual([null, null, 2, null])
     expect(calls[0]).toEqual(plain)
     expect(calls[1]).toEqual({ text: 'Tomorrow: 16 °C, cloudy.', isError: false })
     expect(calls[2]).toMatchObject({ isError: true, fault: { kind: 'is_error' } })
@@ -318,7 +318,7 @@ describe('which calls a fault hits', () => {
   test('an HTTP fault hits only its own POST: the next calls go to the server untouched', async () => {
     const opened = await openHttp()
     const faulted = wrap(opened, [fault('http_status', { calls: [1] })])
-    expect((await faulted.callTool('book_slot', { slot: 'a' }, live())).fault?.kind).toBe('http_status')
+    expect((await faulted.callTool('book_slot', { slot: 'a' }, live())).annotations?.fault?.kind).toBe('http_status')
     expect(await faulted.callTool('book_slot', { slot: 'b' }, live())).toEqual({ text: 'booked b (booking #1)', isError: false })
     expect(await faulted.callTool('get_forecast', { city: 'Tokyo' }, live())).toEqual({ text: 'Tomorrow: 24 °C, sunny.', isError: false })
     expect(toolCallsOf(opened.server).map((r) => r.tool)).toEqual(['book_slot', 'get_forecast'])
@@ -328,7 +328,7 @@ describe('which calls a fault hits', () => {
     const opened = await openStdio()
     const faulted = wrap(opened, [fault('error', { tool: '*', calls: [2], message: 'first' }), fault('is_error', { tool: 'get_weather', calls: [2, 3] })])
     expect(outcomeOf(await faulted.callToolRaw('get_weather', { city: 'Paris' }, live())).isError).toBe(false)
-    expect((await faulted.callTool('get_forecast', { city: 'Paris' }, live())).fault).toBeUndefined()
+    expect((await faulted.callTool('get_forecast', { city: 'Paris' }, live())).annotations?.fault).toBeUndefined()
     expect(outcomeOf(await faulted.callToolRaw('get_weather', { city: 'Paris' }, live())).text).toBe('MCP error -32603: first')
     expect(await faulted.callTool('get_weather', { city: 'Paris' }, live())).toMatchObject({ fault: { kind: 'is_error', call: 3 } })
     expect(await faulted.callTool('get_forecast', { city: 'Paris' }, live())).toMatchObject({ fault: { kind: 'error', call: 2 } })
@@ -338,7 +338,7 @@ describe('which calls a fault hits', () => {
     const opened = await openStdio()
     const faulted = wrap(opened, [fault('error', { calls: null })])
     const outcomes = [await faulted.callTool('book_slot', { slot: 'a' }, live()), await faulted.callTool('book_slot', { slot: 'b' }, live())]
-    expect(outcomes.map((o) => o.fault?.call)).toEqual([1, 2])
+    expect(outcomes.map((o) => o.annotations?.fault?.call)).toEqual([1, 2])
     expect(await opened.bookings()).toBe(0)
   })
 })

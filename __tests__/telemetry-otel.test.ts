@@ -338,7 +338,7 @@ describe('createTracing', () => {
     expect(seen.during).toEqual([{ traceparent: `00-${run.traceId}-${call?.spanContext().spanId}-01` }])
     expect(run.meta()).toEqual({ traceparent: `00-${run.traceId}-${root?.spanContext().spanId}-01` })
     if (outcome instanceof Error) expect(outcome).toBe(answer)
-    else expect(outcome.span_id).toBe(call?.spanContext().spanId)
+    else expect(outcome.annotations?.span_id).toBe(call?.spanContext().spanId)
     // No message, argument or result text on any span.
     expect(JSON.stringify(exporter.spans.map((s) => [s.name, s.attributes, s.status]))).not.toMatch(/secret query|abc123|Service unavailable|bad/)
   })

@@ -63,7 +63,7 @@ export interface EngineSettings {
    * roots may too), and whether a failed run's directory is kept. Absent: no run directories.
    */
   runDirs?: { base: string; serverUses: boolean; keepFailed: boolean; cwd?: string }
-  /** One shard of the plan (its groups' runs only, at their plan index); absent or null: the whole plan. */
+  /** One shard of the plan (planOf takes its groups' runs only, at their plan index); absent or null: the whole plan. */
   shard?: Shard | null
   /** `run` (absent): a fresh server process per run; `worker`: one stdio server process per pool slot, reused by its runs. */
   serverReuse?: ServerReuse
@@ -118,7 +118,7 @@ const STDERR_TAIL_CHARS = 4096
 
 /** The runs of a suite, assembled into a results document (conformance and the gate come later). */
 export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
-  const executed = await executeRuns(suite, { serverRoots: server.roots ?? null, ...settings }, deps)
+  const executed = await executeRuns(planOf(suite, settings), suite, { serverRoots: server.roots ?? null, ...settings }, deps)
   return assembleDocument({
     started_at: executed.started_at,
     duration_s: executed.duration_s,
@@ -133,6 +133,11 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
     cancelled: cancelledSummary(deps.cancel, executed),
     journal: null
   })
+}
+
+/** The runs of a suite (or of its shard), at their plan index: expanded once, by whoever starts the runs. */
+export function planOf(suite: Suite, settings: Pick<EngineSettings, 'filter' | 'today' | 'shard'>): RunSpec[] {
+  return shardOf(expandMatrix(suite, { filter: settings.filter, today: settings.today }), settings.shard ?? null)
 }
 
 /** The document's `cancelled` section, when the cancel signal fired. */
@@ -150,10 +155,9 @@ export function cancelledSummary(cancel: AbortSignal | undefined, executed: Pick
  * adding to it. Every failure stays inside its run; after a cancel every unfinished run is
  * recorded as cancelled, with what it was waiting for.
  */
-export async function executeRuns(suite: Suite, settings: EngineSettings, deps: EngineDeps): Promise<ExecutedRuns> {
+export async function executeRuns(specs: RunSpec[], suite: Suite, settings: EngineSettings, deps: EngineDeps): Promise<ExecutedRuns> {
   const startedAt = new Date()
   const started = performance.now()
-  const specs = shardOf(expandMatrix(suite, { filter: settings.filter, today: settings.today }), settings.shard ?? null)
   // The evaluation steps of every rubric these runs may be judged on, generated now, alongside the
   // first agent turns: not when the first run finishes, with every judge waiting in a pool slot.
   deps.judge.prepare(
@@ -752,12 +756,12 @@ function redactVerdict(verdict: InputsVerdict | null, redact: (text: string) => 
 function toolCallResult(c: ToolCallRecord, phase: AgentPhase, redact: (text: string) => string, view: RunView | null): ToolCallResult {
   const check = validateArgs(phase.session?.tools.find((t) => t.name === c.name)?.inputSchema, c.args)
   const limit = view?.max_tool_result_chars ?? 0
-  const kept = c.fault?.kind === 'oversized' ? withoutPadding(c.result) : boundForRecord(c.result, limit)
+  const kept = c.annotations?.fault?.kind === 'oversized' ? withoutPadding(c.result) : boundForRecord(c.result, limit)
   const shown = c.shown_chars
   const cut = shown < c.result.length || kept.shown < c.result.length
   // A failure the server reported in plain text counts as a tool error when the user says how it reads.
   // Not on a result an attack rewrote: that text is ours, not the server's.
-  const errorPattern = !c.is_error && reachedServer(c) && c.injected?.attack !== 'tool_output' && view ? errorPatternOf(c.result, view.tool_error_patterns) : undefined
+  const errorPattern = !c.is_error && reachedServer(c) && c.annotations?.injected?.attack !== 'tool_output' && view ? errorPatternOf(c.result, view.tool_error_patterns) : undefined
   return {
     name: c.name,
     args: c.args,
@@ -766,9 +770,7 @@ function toolCallResult(c: ToolCallRecord, phase: AgentPhase, redact: (text: str
     latency_ms: c.latency_ms,
     schema_valid: check ? check.valid : null,
     ...(check?.errors ? { schema_errors: check.errors } : {}),
-    ...(c.fault ? { fault: c.fault } : {}),
-    ...(c.injected ? { injected: c.injected } : {}),
-    ...(c.span_id ? { span_id: c.span_id } : {}),
+    ...c.annotations,
     ...(c.input_rounds ? { input_rounds: redactRounds(c.input_rounds, redact) } : {}),
     ...(cut ? { cut: { total_chars: c.result.length, total_bytes: Buffer.byteLength(c.result, 'utf8'), shown_chars: shown, kept_chars: kept.shown } } : {}),
     ...(c.media?.length ? { media: c.media } : {}),

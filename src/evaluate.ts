@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto'
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
-import { compareWithBaseline } from './aggregate/changes.js'
-import { freeLayersPassed } from './aggregate/document.js'
-import { evaluateGate } from './aggregate/gate.js'
+import { applyGate } from './aggregate/apply-gate.js'
 import { summarize } from './aggregate/summarize.js'
 import { mergeBudgets } from './config/budgets.js'
 import { ConfigError, ConfigErrors, renamingInput } from './config/errors.js'
@@ -16,7 +14,7 @@ import type { ServerConfig, Suite } from './config/types.js'
 import { conformancePassed, startConformance } from './conformance/run.js'
 import type { ConformanceReport } from './conformance/types.js'
 import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from './engine.js'
-import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalGate, type JournalHeader, type ToolTestsPlan } from './execute/journal.js'
+import { documentFromJournal, JOURNAL_VERSION, JournalWriter, readJournal, reusableRuns, type JournalHeader, type ToolTestsPlan } from './execute/journal.js'
 import { createCachingChatClient, type CacheStats } from './llm/cache.js'
 import { createChatClient, emptyUsage, type ChatClient } from './llm/chat.js'
 import { createSessionFactory, priorOf, type SessionFactory } from './mcp/session.js'
@@ -37,7 +35,6 @@ import { runToolTests } from './tooltests/run.js'
 import { fileSnapshotStore } from './tooltests/snapshot.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
-import { READABLE_VERSIONS_TEXT, upgradeDocument } from './results/upgrade.js'
 import { redactDeep, redactText } from './util/redact.js'
 import { count } from './util/words.js'
 import { TOOL_NAME, TOOL_VERSION } from './version.js'
@@ -266,7 +263,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       const budget = shareOfBudget(suite.budgets.max_cost_usd, plan.length, whole.length, options.shard)
       const spend = createSpendMeter(suite.pricing, budget, spentBy(reused, suite.pricing, suite.judge_model))
       const llm = meteredClient(caching.client, spend)
-      const executed = await withServerReuse(sessions, { reuse: options.serverReuse, size: options.concurrency, cancel: hooks.cancel }, (runSessions) => executeRuns(suite, settings, {
+      const executed = await withServerReuse(sessions, { reuse: options.serverReuse, size: options.concurrency, cancel: hooks.cancel }, (runSessions) => executeRuns(plan, suite, settings, {
         llm,
         judge: createGEvalJudge(llm, suite.judge_model),
         semantic: createSemanticMatcher(llm, suite.judge_model, hooks.cancel),
@@ -331,20 +328,6 @@ async function runSuiteToolTests(prepared: Prepared, ids: string[], sessions: Se
       }
     }
   )
-}
-
-/**
- * The verdict: the gate (floors and/or deltas) and conformance. A cancelled or incomplete
- * evaluation gets no gate at all (its unfinished runs would read as regressions) and never passes.
- */
-export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined): ResultsDocument {
-  // A shard's verdict is the merge's.
-  if (doc.behaviour.status !== 'ran' || doc.shard) return doc
-  if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0) return { ...doc, gate: null, passed: false }
-  const baseline = loadBaseline(settings.baseline, warn)
-  const gate = evaluateGate(doc, baseline, settings.mode, settings.max_drop)
-  const changes = baseline ? compareWithBaseline(doc, gate, baseline) : null
-  return { ...doc, gate, changes, passed: gate.passed && freeLayersPassed(doc) }
 }
 
 /** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */
@@ -427,23 +410,6 @@ export function suiteHash(prepared: Prepared): string {
     .update(JSON.stringify([readFileSync(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
     .digest('hex')
     .slice(0, 16)
-}
-
-/** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
-export function loadBaseline(path: string, warn: (message: string) => void = () => undefined): { document: ResultsDocument; source: string } | null {
-  if (!path) return null
-  if (path === 'auto') {
-    warn('baseline: auto restores the last green results from the Actions cache, which only the action has; gating on the pass floors alone.')
-    return null
-  }
-  try {
-    const document = upgradeDocument(JSON.parse(readFileSync(path, 'utf8')))
-    if (!document) throw new Error(`not a results document of version ${READABLE_VERSIONS_TEXT}`)
-    return { document, source: path }
-  } catch (error) {
-    warn(`No baseline: cannot use ${path} (${(error as Error).message}); gating on the pass floors alone.`)
-    return null
-  }
 }
 
 function emptyDocument(startedAt = new Date()): ResultsDocument {

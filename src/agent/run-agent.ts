@@ -1,6 +1,6 @@
 import type { Json } from '../config/types.js'
 import type { ChatClient, ChatContentPart, ChatMessage } from '../llm/chat.js'
-import type { FaultRecord, InjectionRecord, InputRound, LlmCallResult, MediaRecord } from '../results/types.js'
+import type { CallAnnotations, InputRound, LlmCallResult, MediaRecord } from '../results/types.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { CancelledError } from '../execute/cancellation.js'
 import { boundForModel } from './bound.js'
@@ -19,12 +19,8 @@ export interface ToolCallRecord {
   latency_ms: number
   /** The result's image and audio blocks, in order, and whether each was sent to the model as an image; absent when it had none. */
   media?: MediaRecord[]
-  /** Layer 2: the fault injected into this call. */
-  fault?: FaultRecord
-  /** Layer 2: the attack this call's output (or this decoy) carried. */
-  injected?: InjectionRecord
-  /** Layer 3: this call's span (the parent id of the traceparent the server was sent), when the run is traced. */
-  span_id?: string
+  /** What the run layers noted on this call (a fault, an attack, its span), as the session's wrappers set it. */
+  annotations?: CallAnnotations
   /** What the server asked the client during this call (unredacted; the record redacts it). */
   input_rounds?: InputRound[]
 }
@@ -263,9 +259,7 @@ async function executeCall(
   record.is_error = outcome.isError
   if (media.length) record.media = media.map((m) => m.record)
   for (const m of media) if (m.record.sent) images.push({ tool: record.name, media: m.media })
-  if (outcome.fault) record.fault = outcome.fault
-  if (outcome.injected) record.injected = outcome.injected
-  if (outcome.span_id) record.span_id = outcome.span_id
+  if (outcome.annotations) record.annotations = outcome.annotations
   if (outcome.input_rounds?.length) record.input_rounds = outcome.input_rounds
   return record
 }

@@ -11,7 +11,7 @@ import { WireTap, type TapWindow, type WindowFrames } from './wire-tap.js'
 import { isObject, keepLast } from '../util/objects.js'
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
 import { makeRunDir, runDirsBase } from '../execute/run-dirs.js'
-import type { FaultRecord, InjectionRecord, InputRound, Observation } from '../results/types.js'
+import type { CallAnnotations, InputRound, Observation } from '../results/types.js'
 
 export interface McpTool {
   name: string
@@ -82,12 +82,8 @@ export interface McpPrompt {
 export interface CallOutcome {
   text: string
   isError: boolean
-  /** Set by the fault wrapper (src/resilience/): the fault this call carried. */
-  fault?: FaultRecord
-  /** Set by the attack wrapper (src/security/): the attack this call's output carried. */
-  injected?: InjectionRecord
-  /** Set by the tracing wrapper (src/telemetry/tracing.ts): this call's span id, the parent id the server was sent. */
-  span_id?: string
+  /** What the run layers' wrappers noted on this call (a fault, an attack, its span); absent when none did. */
+  annotations?: CallAnnotations
   /** What the server asked the client during this call (MRTR rounds or legacy server requests); absent when nothing. */
   input_rounds?: InputRound[]
   /**

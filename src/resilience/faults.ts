@@ -125,7 +125,7 @@ export function withFaults(session: McpSession, faults: FaultSpec[], options: Fa
       if (!spec) return session.callTool(name, args, signal)
       const { raw, record, real } = await inject(name, args, signal, call, spec)
       if (real) options.observe?.(real)
-      return { ...outcomeOf(raw), fault: record }
+      return { ...outcomeOf(raw), annotations: { fault: record } }
     },
     callToolRaw
   })

@@ -69,6 +69,13 @@ export interface ToolCallResult {
   error_pattern?: string
 }
 
+/**
+ * What the run layers noted on one tool call (the fault it carried, the attack it delivered, its
+ * span), set by the layers' session wrappers and carried to the call's record as one field: the
+ * agent loop and the record builder pass it on without knowing its keys.
+ */
+export type CallAnnotations = Pick<ToolCallResult, 'fault' | 'injected' | 'span_id'>
+
 /** How much of a tool result the model saw and the record keeps, against what the server sent (issue 15). */
 export interface ResultCut {
   /** The server's text (the result as the model is shown it, before any cut), in characters and UTF-8 bytes. */

@@ -74,7 +74,7 @@ export function withAttacks(session: McpSession, plan: AttackPlan): McpSession {
       // A payload that replaces the answer replaces its images too (as plantInResult drops its blocks).
       const replaced = answered && r.output.some((attack) => attack.position === 'replace')
       const { media: _replaced, ...kept } = outcome
-      return { ...(replaced ? kept : outcome), text, ...(injected ? { injected } : {}) }
+      return { ...(replaced ? kept : outcome), text, ...(injected ? { annotations: { ...outcome.annotations, injected } } : {}) }
     },
     async callToolRaw(name, args, signal): Promise<RawToolCall> {
       const r = route(name)

@@ -163,7 +163,7 @@ function startRunTrace(tracer: Tracer, run: RunIdentity): RunTrace {
   const settleOutcome = (span: Span, outcome: CallOutcome): CallOutcome => {
     span.setAttributes(outcomeAttributes(outcome))
     if (outcome.isError) failed(span, TOOL_ERROR)
-    return { ...outcome, span_id: span.spanContext().spanId }
+    return { ...outcome, annotations: { ...outcome.annotations, span_id: span.spanContext().spanId } }
   }
   /** A raw answer: a JSON-RPC error is an error of that code, an isError result a tool error. */
   const settleRaw = (span: Span, raw: RawToolCall): RawToolCall => {
@@ -241,9 +241,10 @@ function startRunTrace(tracer: Tracer, run: RunIdentity): RunTrace {
 
 /** What Layer 2 did to a call, as attributes: the fault's kind and call, the attack's payload. */
 function outcomeAttributes(outcome: CallOutcome): Attributes {
+  const { fault, injected } = outcome.annotations ?? {}
   return {
-    ...(outcome.fault ? { [OWN_ATTR.faultKind]: outcome.fault.kind, [OWN_ATTR.faultCall]: outcome.fault.call } : {}),
-    ...(outcome.injected ? { [OWN_ATTR.attackPayload]: outcome.injected.payload } : {})
+    ...(fault ? { [OWN_ATTR.faultKind]: fault.kind, [OWN_ATTR.faultCall]: fault.call } : {}),
+    ...(injected ? { [OWN_ATTR.attackPayload]: injected.payload } : {})
   }
 }
 
