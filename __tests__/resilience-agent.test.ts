@@ -55,7 +55,7 @@ async function play(transport: 'stdio' | 'http', spec: ResilienceSpec, responder
   const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
   const task = { model: MODEL, system_prompt: 'You are a helpful assistant.', prompt: 'What is the weather in Paris?', max_steps: maxSteps, attempt: 1, max_tool_result_chars: DEFAULT_MAX_TOOL_RESULT_CHARS, vision: false }
   const transcript: Transcript = await runAgent(task, withFaults(session, spec.faults, { http }), chat, new AbortController().signal)
-  const run = { tool_calls: transcript.tool_calls.map((c) => ({ ...c, schema_valid: null })), final_output: transcript.final_output, stop_reason: transcript.stop_reason }
+  const run = { tool_calls: transcript.tool_calls.map((c) => ({ ...c, ...c.annotations, schema_valid: null })), final_output: transcript.final_output, stop_reason: transcript.stop_reason }
   return { transcript, llm, recovery: judgeRecovery(spec, run), answer: checkAnswer(spec.must_not_contain, transcript.final_output) }
 }
 
@@ -67,7 +67,7 @@ describe.each(['stdio', 'http'] as const)('recovery from a real fault (%s)', (tr
 
   test('honest_failure: the model that says the service failed passes', async () => {
     const { transcript, recovery, answer: check } = await play(transport, outage, script({ turns: [[WEATHER]], answer: 'Sorry, the weather service is unavailable right now.' }))
-    expect(transcript.tool_calls).toEqual([expect.objectContaining({ name: 'get_weather', is_error: true, result: 'upstream 503', fault: expect.objectContaining({ kind: 'is_error', executions: 0 }) })])
+    expect(transcript.tool_calls).toEqual([expect.objectContaining({ name: 'get_weather', is_error: true, result: 'upstream 503', annotations: { fault: expect.objectContaining({ kind: 'is_error', executions: 0 }) } })])
     expect(recovery).toMatchObject({ triggered: true, passed: true })
     expect(check).toMatchObject({ passed: true })
   })
@@ -108,7 +108,7 @@ describe('recovery over HTTP-level faults', () => {
     const spec = resilience('honest_failure', [fault('disconnect', { tool: 'book_slot' })])
     const responder: Responder = (request, index) => (index === 0 ? toolCalls(request.model, [{ name: 'book_slot', args: { slot: '09:00' } }]) : answer(request.model, 'Booked.'))
     const { transcript } = await play('http', spec, responder)
-    expect(transcript.tool_calls[0]).toMatchObject({ result: 'booked 09:00 (booking #2)', is_error: false, fault: { kind: 'disconnect', executions: 2 } })
+    expect(transcript.tool_calls[0]).toMatchObject({ result: 'booked 09:00 (booking #2)', is_error: false, annotations: { fault: { kind: 'disconnect', executions: 2 } } })
     expect(transcript.tool_calls[0].annotations!.fault!.detail).toMatch(/^response cut after \d+ of \d+ bytes; re-sent as request \d+ \(first request \d+\); the server executed the call twice$/)
   })
 })

@@ -82,7 +82,7 @@ describe.each(TRANSPORTS)('faults that replace the call (%s)', (_, open) => {
     expect(outcome).toEqual({
       text: 'MCP error -32603: upstream 503',
       isError: true,
-      fault: { kind: 'error', call: 1, executions: 0, detail: 'JSON-RPC error -32603: upstream 503 (no call made)' }
+      annotations: { fault: { kind: 'error', call: 1, executions: 0, detail: 'JSON-RPC error -32603: upstream 503 (no call made)' } }
     })
     expect(await opened.bookings()).toBe(0)
     expect(toolCallsOf(opened.server)).toEqual([])
@@ -99,7 +99,7 @@ describe.each(TRANSPORTS)('faults that replace the call (%s)', (_, open) => {
   test('is_error: an isError result carrying the message; no call', async () => {
     const opened = await open()
     const outcome = await wrap(opened, [fault('is_error', { message: 'upstream 503' })]).callTool('book_slot', { slot: '09:00' }, live())
-    expect(outcome).toEqual({ text: 'upstream 503', isError: true, fault: { kind: 'is_error', call: 1, executions: 0, detail: 'isError result: upstream 503 (no call made)' } })
+    expect(outcome).toEqual({ text: 'upstream 503', isError: true, annotations: { fault: { kind: 'is_error', call: 1, executions: 0, detail: 'isError result: upstream 503 (no call made)' } } })
     expect(await opened.bookings()).toBe(0)
   })
 
@@ -111,7 +111,7 @@ describe.each(TRANSPORTS)('faults that replace the call (%s)', (_, open) => {
     expect(outcome).toEqual({
       text: 'MCP error -32001: Request timed out',
       isError: true,
-      fault: { kind: 'timeout', call: 1, executions: 0, detail: 'no answer for 300 ms, then JSON-RPC error -32001: Request timed out (no call made)' }
+      annotations: { fault: { kind: 'timeout', call: 1, executions: 0, detail: 'no answer for 300 ms, then JSON-RPC error -32001: Request timed out (no call made)' } }
     })
     expect(await opened.bookings()).toBe(0)
   })
@@ -131,7 +131,7 @@ describe.each(TRANSPORTS)('faults that replace the call (%s)', (_, open) => {
     expect(compiled.validate(result.structuredContent)).toBe(false)
     // What the model is told: the broken text, as a success.
     const outcome = await wrap(opened, [fault('malformed', { tool: 'get_weather' })]).callTool('get_weather', { city: 'Paris' }, live())
-    expect(outcome).toMatchObject({ text, isError: false, fault: { kind: 'malformed', call: 1, executions: 0 } })
+    expect(outcome).toMatchObject({ text, isError: false, annotations: { fault: { kind: 'malformed', call: 1, executions: 0 } } })
     expect(outcome.annotations!.fault!.detail).toBe(`truncated JSON text (${text.length} characters, cut mid-string) and structuredContent missing the required city, temp_c, sky (no call made)`)
   })
 
@@ -190,7 +190,7 @@ describe.each(TRANSPORTS)('faults on top of the real call (%s)', (_, open) => {
     expect(outcome).toEqual({
       text: 'booked 09:00 (booking #1)',
       isError: false,
-      fault: { kind: 'latency', call: 1, executions: 1, detail: 'the real result after 300 ms of added latency' }
+      annotations: { fault: { kind: 'latency', call: 1, executions: 1, detail: 'the real result after 300 ms of added latency' } }
     })
     expect(observed.map((c) => outcomeOf(c).text)).toEqual(['booked 09:00 (booking #1)'])
     expect(await opened.bookings()).toBe(1)
@@ -276,7 +276,7 @@ describe('http_status', () => {
   ])('HTTP %i: the SDK fails the POST and the model is shown its message; the server is not reached', async (status, body, detail) => {
     const opened = await openHttp()
     const outcome = await wrap(opened, [fault('http_status', { status })]).callTool('book_slot', { slot: '09:00' }, live())
-    expect(outcome).toEqual({ text: `MCP error -32000: Error POSTing to endpoint: ${body}`, isError: true, fault: { kind: 'http_status', call: 1, executions: 0, detail } })
+    expect(outcome).toEqual({ text: `MCP error -32000: Error POSTing to endpoint: ${body}`, isError: true, annotations: { fault: { kind: 'http_status', call: 1, executions: 0, detail } } })
     expect(opened.server!.bookings.count).toBe(0)
     expect(toolCallsOf(opened.server)).toEqual([])
     expect(opened.http!.last()).toMatchObject({ status, requestId: expect.any(Number) })
@@ -310,7 +310,7 @@ describe('which calls a fault hits', () => {
     expect(calls.map((c) => c.annotations?.fault?.call ?? null)).toEqual([null, null, 2, null])
     expect(calls[0]).toEqual(plain)
     expect(calls[1]).toEqual({ text: 'Tomorrow: 16 °C, cloudy.', isError: false })
-    expect(calls[2]).toMatchObject({ isError: true, fault: { kind: 'is_error' } })
+    expect(calls[2]).toMatchObject({ isError: true, annotations: { fault: { kind: 'is_error' } } })
     expect(calls[3]).toEqual(plain)
     if (opened.server) expect(toolCallsOf(opened.server).map((r) => r.tool)).toEqual(['get_weather', 'get_weather', 'get_forecast', 'get_weather'])
   })
@@ -330,8 +330,8 @@ describe('which calls a fault hits', () => {
     expect(outcomeOf(await faulted.callToolRaw('get_weather', { city: 'Paris' }, live())).isError).toBe(false)
     expect((await faulted.callTool('get_forecast', { city: 'Paris' }, live())).annotations?.fault).toBeUndefined()
     expect(outcomeOf(await faulted.callToolRaw('get_weather', { city: 'Paris' }, live())).text).toBe('MCP error -32603: first')
-    expect(await faulted.callTool('get_weather', { city: 'Paris' }, live())).toMatchObject({ fault: { kind: 'is_error', call: 3 } })
-    expect(await faulted.callTool('get_forecast', { city: 'Paris' }, live())).toMatchObject({ fault: { kind: 'error', call: 2 } })
+    expect(await faulted.callTool('get_weather', { city: 'Paris' }, live())).toMatchObject({ annotations: { fault: { kind: 'is_error', call: 3 } } })
+    expect(await faulted.callTool('get_forecast', { city: 'Paris' }, live())).toMatchObject({ annotations: { fault: { kind: 'error', call: 2 } } })
   })
 
   test('calls: null faults every call of the tool', async () => {

@@ -49,7 +49,7 @@ describe('tool_output', () => {
   test('append: the real result, then the payload as its own text block; structuredContent kept', async () => {
     const { wrapped, text, plan } = await attacked(output('exfiltrate', 'append'))
     const outcome = await wrapped.callTool('get_calendar_event', { id: 'EVT-100' }, signal)
-    expect(outcome).toEqual({ text: `${JSON.stringify(EVENT)}\n${text()}`, isError: false, injected: { attack: 'tool_output', payload: 'exfiltrate', position: 'append' } })
+    expect(outcome).toEqual({ text: `${JSON.stringify(EVENT)}\n${text()}`, isError: false, annotations: { injected: { attack: 'tool_output', payload: 'exfiltrate', position: 'append' } } })
     expect(text()).toContain(plan.attacks[0].canary)
     const raw = await wrapped.callToolRaw('get_calendar_event', { id: 'EVT-100' }, signal)
     expect(raw.response).toMatchObject({ kind: 'result', result: { structuredContent: EVENT, content: [{ type: 'text' }, { type: 'text', text: text() }] } })
@@ -139,7 +139,7 @@ describe('shadow_tool', () => {
   test('calling the decoy runs the real tool and marks the outcome', async () => {
     const { wrapped } = await attacked({ tool: 'get_calendar_event', payload: 'exfiltrate', position: 'append', attack: 'shadow_tool' })
     const outcome = await wrapped.callTool('get-calendar-event', { id: 'EVT-100' }, signal)
-    expect(outcome).toEqual({ text: JSON.stringify(EVENT), isError: false, injected: { attack: 'shadow_tool', payload: 'exfiltrate', position: null } })
+    expect(outcome).toEqual({ text: JSON.stringify(EVENT), isError: false, annotations: { injected: { attack: 'shadow_tool', payload: 'exfiltrate', position: null } } })
     const raw = await wrapped.callToolRaw('get-calendar-event', { id: 'EVT-100' }, signal)
     expect(raw.name).toBe('get-calendar-event')
     expect(raw.request).toMatchObject({ params: { name: 'get_calendar_event' } })
@@ -158,7 +158,7 @@ describe('rug_pull', () => {
     expect(description()).toBe(original)
     const first = await wrapped.callTool('get_calendar_event', { id: 'EVT-100' }, signal)
     // The answer itself is the server's; the attack is in what is listed from now on.
-    expect(first).toEqual({ text: JSON.stringify(EVENT), isError: false, injected: { attack: 'rug_pull', payload: 'tool-redirect', position: null } })
+    expect(first).toEqual({ text: JSON.stringify(EVENT), isError: false, annotations: { injected: { attack: 'rug_pull', payload: 'tool-redirect', position: null } } })
     expect(description()).toBe(`${original}\n\n${text()}`)
     expect(text()).toContain('call get_event_summary')
     const second = await wrapped.callTool('get_calendar_event', { id: 'EVT-200' }, signal)
@@ -171,7 +171,7 @@ describe('rug_pull', () => {
   test('a failed first call pulls the rug too (the listing changes after any call)', async () => {
     const { wrapped, text } = await attacked({ tool: 'get_calendar_event', payload: 'exfiltrate', position: 'append', attack: 'rug_pull' })
     const failed = await wrapped.callTool('get_calendar_event', { id: 'EVT-999' }, signal)
-    expect(failed).toMatchObject({ isError: true, injected: { attack: 'rug_pull' } })
+    expect(failed).toMatchObject({ isError: true, annotations: { injected: { attack: 'rug_pull' } } })
     expect(wrapped.tools.find((t) => t.name === 'get_calendar_event')!.description).toContain(text())
   })
 })

@@ -316,7 +316,7 @@ describe('createTracing', () => {
   test.each([
     ['a result', { text: 'ok', isError: false }, { code: 0, type: undefined }],
     ['an isError result', { text: 'bad', isError: true }, { code: STATUS_ERROR, type: 'tool_error' }],
-    ['a Layer 2 fault', { text: 'Service unavailable', isError: true, fault: { kind: 'error' as const, call: 1, executions: 0, detail: 'an injected JSON-RPC error' } }, { code: STATUS_ERROR, type: 'tool_error', fault: 'error' }],
+    ['a Layer 2 fault', { text: 'Service unavailable', isError: true, annotations: { fault: { kind: 'error' as const, call: 1, executions: 0, detail: 'an injected JSON-RPC error' } } }, { code: STATUS_ERROR, type: 'tool_error', fault: 'error' }],
     ['a throw', new ServerError('tool call failed: token=abc123 leaked in a message', ''), { code: STATUS_ERROR, type: 'ServerError' }]
   ])('a tools/call with %s is a CLIENT span child of the run, current while in flight', async (_name, answer, expected) => {
     const exporter = collecting()
