@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { prepareInputs, type InputDeps } from '../src/agent/input-answers.js'
 import type { ServerConfig } from '../src/config/types.js'
+import { sessionFindingsOf } from '../src/conformance/observe-session.js'
 import { createSessionFactory, type McpSession } from '../src/mcp/session.js'
 
 /**
@@ -59,7 +60,7 @@ describe('server-filesystem with roots and no directory argument', () => {
       expect(rounds.map((r) => r.exchanges.map((e) => [e.method, e.answered_by, e.response]))).toEqual([
         [['roots/list', "the server_config's roots", { roots: [{ uri: pathToFileURL(dir).href, name: dir.split('/').at(-1) }] }]]
       ])
-      expect(session.sessionFindings()).toEqual([])
+      expect(sessionFindingsOf(session)).toEqual([])
       // Roots from server_config alone: the run still gets its verdict, the startup roots/list in it.
       expect(inputs.verdict([{ name: 'list_directory', input_rounds: listed.input_rounds }], rounds)).toMatchObject({ declared: ['roots'], expected: [], asked: ['roots'], passed: true, outside_calls: rounds })
       // Outside the roots it refuses.

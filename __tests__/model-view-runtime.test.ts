@@ -326,7 +326,7 @@ function memorySession(): McpSession {
     readResource: () => Promise.reject(new Error('no resources')),
     getPrompt: () => Promise.reject(new Error('no prompts')),
     stderrTail: () => '',
-    sessionFindings: () => [],
+    sessionHappenings: () => ({ declared: [], max_rounds: 0, misplaced_input_required: [], outside_server_requests: [], reads: [] }),
     sessionRounds: () => [],
     close: async () => undefined
   }

@@ -4,7 +4,7 @@ import { answer, startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scri
 import { ADDRESS_MESSAGE, ADDRESS_SCHEMA, NAME_MESSAGE, orderRef, startMrtrHttpServer, summarySampling } from '../__fixtures__/servers/mrtr-server.mjs'
 import { prepareInputs, type InputDeps, type RunInputs } from '../src/agent/input-answers.js'
 import type { InputSpec, ServerConfig } from '../src/config/types.js'
-import { watchSession } from '../src/conformance/observe-session.js'
+import { sessionFindingsOf, watchSession } from '../src/conformance/observe-session.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { createSessionFactory, outcomeOf, ServerError, type ClientInputs, type McpSession } from '../src/mcp/session.js'
 import type { InputRound, LlmCallResult } from '../src/results/types.js'
@@ -255,7 +255,7 @@ describe('a modern server: input_required rounds (stdio)', () => {
       expect(resource.text).toContain('file:///srv/data')
       expect(resource.isError).toBe(false)
       expect(exchangeOf(resource.input_rounds)).toMatchObject({ method: 'roots/list', response: { roots: [{ uri: 'file:///srv/data', name: 'data' }] } })
-      expect(session.sessionFindings()).toEqual([])
+      expect(sessionFindingsOf(session)).toEqual([])
     })
   })
 
@@ -366,7 +366,7 @@ describe('a modern server: input_required rounds (stdio)', () => {
   test('input_required on a list (at open): a session finding; the session still opens', async () => {
     await withSession(MODERN('BAD=list'), spec({ elicitation: ACCEPT_ADDRESS, max_input_rounds: 1 }), async (session) => {
       expect(session.prompts).toEqual([])
-      expect(session.sessionFindings()).toEqual([
+      expect(sessionFindingsOf(session)).toEqual([
         {
           check: 'observed-input-required',
           severity: 'error',

@@ -370,7 +370,7 @@ describe('the wrapper', () => {
       readResource: async () => ({ text: 'resource', isError: false }),
       getPrompt: async () => ({ text: 'prompt', isError: false }),
       stderrTail: () => 'tail',
-      sessionFindings: () => [],
+      sessionHappenings: () => ({ declared: [], max_rounds: 0, misplaced_input_required: [], outside_server_requests: [], reads: [] }),
       sessionRounds: () => [],
       close: async () => void state.closed++
     }

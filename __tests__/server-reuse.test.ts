@@ -189,7 +189,7 @@ describe('lending rules (test doubles)', () => {
           readResource: async () => ({ text: '', isError: false }),
           getPrompt: async () => ({ text: '', isError: false }),
           stderrTail: () => '',
-          sessionFindings: () => [],
+          sessionHappenings: () => ({ declared: [], max_rounds: 0, misplaced_input_required: [], outside_server_requests: [], reads: [] }),
           sessionRounds: () => [],
           close: async () => void (record.closed = true)
         }

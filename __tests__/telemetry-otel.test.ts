@@ -302,7 +302,7 @@ function fakeSession(answer: CallOutcome | Error, seen: { meta?: () => Record<st
     readResource: call,
     getPrompt: call,
     stderrTail: () => '',
-    sessionFindings: () => [],
+    sessionHappenings: () => ({ declared: [], max_rounds: 0, misplaced_input_required: [], outside_server_requests: [], reads: [] }),
     sessionRounds: () => [],
     close: async () => undefined
   }

@@ -397,7 +397,7 @@ async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: EngineS
       duration_s: round1((performance.now() - agentStarted) / 1000),
       judgeable: transcript.stop_reason === 'final_answer' && (!dialogue || (dialogue.ended !== 'stopped' && spec.case.rubric !== '')),
       // What the server asked outside any call (the roots at start) counts as one more call that asked.
-      observed: { calls: observed.calls, findings: [...observed.findings, ...session.sessionFindings()], asked: (observed.asked ?? 0) + (outsideRounds.length > 0 ? 1 : 0) },
+      observed: { calls: observed.calls, findings: [...observed.findings, ...watched.sessionFindings()], asked: (observed.asked ?? 0) + (outsideRounds.length > 0 ? 1 : 0) },
       dialogue,
       inputs: context.inputs,
       outsideRounds

@@ -1,19 +1,22 @@
 import type { Json } from '../config/types.js'
-import { outcomeOf, type CallOutcome, type McpSession, type RawToolCall } from '../mcp/session.js'
-import type { ObservedCalls } from '../results/types.js'
+import { outcomeOf } from '../mcp/outcome.js'
+import type { CallOutcome, McpSession, RawToolCall, SessionHappenings } from '../mcp/types.js'
+import type { Observation, ObservedCalls } from '../results/types.js'
 import { validateArgs } from '../scoring/args-schema.js'
-import { observeInputs } from './observed-inputs.js'
+import { observeInputs, observeMisplacedInputRequired } from './observed-inputs.js'
 import { observeToolCall } from './observed.js'
 
 /**
  * What watching a session yields: the same session, and what its tool calls showed (the
  * tool-result checks, and the server-input checks on what the server asked during each call).
  * Findings outside the tool calls (resource reads, prompts, lists) are the session's own:
- * `session.sessionFindings()`.
+ * `sessionFindings()`, made from what the session saw (sessionFindingsOf).
  */
 export interface WatchedSession {
   session: McpSession
   observed(): ObservedCalls
+  /** The findings outside the tool calls: sessionFindingsOf the session watched. */
+  sessionFindings(): Observation[]
   /** Check one raw call made outside the wrapped callTool (tool tests call callToolRaw); counted in observed(), `asked` too. */
   check(call: RawToolCall): ReturnType<typeof observeToolCall>
 }
@@ -53,9 +56,61 @@ export function watchSession(session: McpSession): WatchedSession {
       check(call)
       return outcomeOf(call)
     },
-    // Their findings are the session's (sessionFindings); what they asked counts here.
+    // Their findings are the session's (sessionFindingsOf); what they asked counts here.
     readResource: async (uri, signal) => noteAsked(await session.readResource(uri, signal)),
     getPrompt: async (name, args, signal) => noteAsked(await session.getPrompt(name, args, signal))
   }
-  return { session: wrapped, observed: () => observed, check }
+  return { session: wrapped, observed: () => observed, sessionFindings: () => sessionFindingsOf(session), check }
+}
+
+/** How many findings on the server input of resource reads and prompts a session yields. */
+const READ_FINDINGS = 20
+
+/**
+ * Conformance findings about server input seen outside the tool calls (an input_required answer
+ * to a method that may not send one, e.g. a list at open; requests outside any call; what the
+ * server asked during resource reads and prompts, the first 20 findings of those); empty when none.
+ */
+export function sessionFindingsOf(session: Pick<McpSession, 'sessionHappenings'>): Observation[] {
+  return findingsOf(session.sessionHappenings())
+}
+
+/**
+ * The findings of a session's happenings. A borrowed session's share (`loan`): the findings of
+ * its server's start, then those new since the borrowing (one already made before is an earlier
+ * run's).
+ */
+function findingsOf(happenings: SessionHappenings): Observation[] {
+  const { loan, ...own } = happenings
+  if (loan) {
+    const before = new Set(findingsOf(loan.at_borrow).map(findingKey))
+    return [...findingsOf(loan.at_start), ...findingsOf(own).filter((f) => !before.has(findingKey(f)))]
+  }
+  const misplaced = happenings.misplaced_input_required.map(observeMisplacedInputRequired)
+  const outside = observeInputs('(outside a call)', {
+    rounds: [],
+    frames: { calls: [], server_requests: happenings.outside_server_requests },
+    declared: happenings.declared,
+    max_rounds: happenings.max_rounds,
+    failure: null
+  })
+  const reads: Observation[] = []
+  for (const { label, input } of happenings.reads) {
+    for (const finding of observeInputs(label, input)) {
+      if (reads.length < READ_FINDINGS && !reads.some((f) => f.check === finding.check && f.message === finding.message)) reads.push(finding)
+    }
+  }
+  return dedupe([...misplaced, ...outside, ...reads])
+}
+
+const findingKey = (finding: Observation) => `${finding.check}\u0000${finding.message}`
+
+function dedupe(findings: Observation[]): Observation[] {
+  const seen = new Set<string>()
+  return findings.filter((f) => {
+    const key = findingKey(f)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

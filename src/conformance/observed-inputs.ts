@@ -1,6 +1,6 @@
 import type { InputKind } from '../config/types.js'
 import { inputKindOf, inputRequiredResult, isUrlElicitation } from '../mcp/input-rounds.js'
-import type { CallInput } from '../mcp/session.js'
+import type { CallInput } from '../mcp/types.js'
 import type { MisplacedInputRequired } from '../mcp/wire-tap.js'
 import type { Observation } from '../results/types.js'
 import { isObject } from '../util/objects.js'

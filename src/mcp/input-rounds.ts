@@ -2,7 +2,7 @@ import type { InputKind, Json } from '../config/types.js'
 import type { InputExchange, InputRound } from '../results/types.js'
 import { isObject, sortKeys } from '../util/objects.js'
 import { ellipsize } from '../util/text.js'
-import type { InputAnswer } from './session.js'
+import type { InputAnswer } from './types.js'
 import type { TappedCall, TappedServerRequest, WindowFrames } from './wire-tap.js'
 
 /**

@@ -1,7 +1,8 @@
 import type { ServerReuse } from '../config/options.js'
-import type { InputRound, Observation } from '../results/types.js'
+import type { InputRound } from '../results/types.js'
+import { ServerError } from './errors.js'
+import type { ClientInputs, McpSession, OpenOptions, SessionFactory, SessionHappenings } from './types.js'
 import { wrapSession } from './wrap-session.js'
-import { ServerError, type ClientInputs, type McpSession, type OpenOptions, type SessionFactory } from './session.js'
 
 /**
  * `server_reuse: worker`: one server process per pool slot, lent to the runs that slot runs,
@@ -54,6 +55,8 @@ export async function withServerReuse<T>(
 const BORROWED_TIMINGS = { connect_ms: 0, list_ms: 0 }
 /** How much of the stderr tail at borrowing marks where this run's part starts. */
 const TAIL_MARK_CHARS = 200
+/** What a worker's server did before it started: nothing. */
+const NOTHING_YET: SessionHappenings = { declared: [], max_rounds: 0, misplaced_input_required: [], outside_server_requests: [], reads: [] }
 
 interface Worker {
   /** Who may borrow it (see shareKey). */
@@ -66,8 +69,8 @@ interface Worker {
   /** The current (else the last) borrower's: every request's trace context, and the answers to the server's questions. */
   traceMeta?: () => Record<string, string>
   inputs?: ClientInputs
-  /** What the server asked, and was found doing, as it started: every borrower sees it. */
-  atStart: { findings: Observation[]; rounds: InputRound[] }
+  /** What the server asked, and did about input, as it started: every borrower sees it. */
+  atStart: { happenings: SessionHappenings; rounds: InputRound[] }
 }
 
 /**
@@ -151,7 +154,7 @@ export function reusingSessions(inner: SessionFactory, options: { size: number; 
         await nextChange()
         waited = true
       }
-      const worker: Worker = { key, session: null, lent: true, broken: false, atStart: { findings: [], rounds: [] } }
+      const worker: Worker = { key, session: null, lent: true, broken: false, atStart: { happenings: NOTHING_YET, rounds: [] } }
       workers.add(worker)
       worker.traceMeta = open.traceMeta
       worker.inputs = open.inputs
@@ -159,7 +162,7 @@ export function reusingSessions(inner: SessionFactory, options: { size: number; 
         const startSignal = waited && signal.aborted ? (options.cancel ?? new AbortController().signal) : signal
         const session = await inner.open(startSignal, routed(worker, open))
         worker.session = session
-        worker.atStart = { findings: session.sessionFindings(), rounds: session.sessionRounds() }
+        worker.atStart = { happenings: session.sessionHappenings(), rounds: session.sessionRounds() }
         return lend(worker, open, true)
       } catch (error) {
         workers.delete(worker)
@@ -197,21 +200,23 @@ function routed(worker: Worker, open: OpenOptions): OpenOptions {
 
 /**
  * One run's loan of a worker's session: its calls mark the worker broken when they throw, its
- * stderr tail and outside findings and rounds are its own share (see reusingSessions), frozen
+ * stderr tail and outside happenings and rounds are its own share (see reusingSessions), frozen
  * when it gives the session back (the engine reads them after closing, while another run may
- * already hold the session).
+ * already hold the session). The happenings of a borrower that did not start the server carry
+ * the loan (what they were at the server's start and at borrowing): the conformance layer makes
+ * the share's findings from them (src/conformance/observe-session.ts).
  */
 function borrowed(worker: Worker, started: boolean, giveBack: (session: McpSession) => Promise<void>): McpSession {
   const session = worker.session!
-  const before = { tail: session.stderrTail(), findings: new Set(session.sessionFindings().map(findingKey)), rounds: new Set(session.sessionRounds().map(roundKey)) }
+  const before = { tail: session.stderrTail(), happenings: session.sessionHappenings(), rounds: new Set(session.sessionRounds().map(roundKey)) }
   let returned: Promise<void> | undefined
-  let frozen: { tail: string; findings: Observation[]; rounds: InputRound[] } | undefined
+  let frozen: { tail: string; happenings: SessionHappenings; rounds: InputRound[] } | undefined
 
   // The run that started the server sees all it wrote, as with a process of its own; a borrower, what came after.
   const ownTail = (tail: string) => (started ? tail : tailSince(before.tail, tail))
   const tail = () => frozen?.tail ?? ownTail(session.stderrTail())
-  const findings = () =>
-    frozen?.findings ?? (started ? session.sessionFindings() : [...worker.atStart.findings, ...session.sessionFindings().filter((f) => !before.findings.has(findingKey(f)))])
+  const happenings = (): SessionHappenings =>
+    frozen?.happenings ?? (started ? session.sessionHappenings() : { ...session.sessionHappenings(), loan: { at_start: worker.atStart.happenings, at_borrow: before.happenings } })
   const rounds = () => frozen?.rounds ?? (started ? session.sessionRounds() : [...worker.atStart.rounds, ...session.sessionRounds().filter((r) => !before.rounds.has(roundKey(r)))])
   /** A call of this loan: refused once it is over; a throw breaks the worker and carries this loan's stderr. */
   const call =
@@ -233,11 +238,11 @@ function borrowed(worker: Worker, started: boolean, giveBack: (session: McpSessi
     readResource: call((uri: string, signal: AbortSignal) => session.readResource(uri, signal)),
     getPrompt: call((name: string, args: Record<string, string>, signal: AbortSignal) => session.getPrompt(name, args, signal)),
     stderrTail: tail,
-    sessionFindings: findings,
+    sessionHappenings: happenings,
     sessionRounds: rounds,
     close() {
       if (!returned) {
-        frozen = { tail: tail(), findings: findings(), rounds: rounds() }
+        frozen = { tail: tail(), happenings: happenings(), rounds: rounds() }
         returned = giveBack(session)
       }
       return returned
@@ -258,5 +263,4 @@ function tailSince(before: string, now: string): string {
   return at === -1 ? now : now.slice(at + mark.length).trim()
 }
 
-const findingKey = (finding: Observation) => `${finding.check}\u0000${finding.message}`
 const roundKey = (round: InputRound) => JSON.stringify(round)

@@ -45,9 +45,9 @@ const TERM_GRACE_MS = 1000
  * by duck typing (`stderr` and `pid` present, an own `_dispose` on the prototype, `_serverParams`
  * with a `command`): it spawns the sibling with `new transport.constructor({ ..._serverParams,
  * stderr: 'ignore' })` and reaps it with `sibling._dispose()`. Sessions no longer let it: they
- * hand the SDK this transport without `_serverParams` (probedInPlace in session.ts), so the era is
- * learned on the session's own process, or taken from the conformance probe as `prior`, and a
- * legacy server that exits on the probe is opened again as legacy. The members stay as the SDK
+ * hand the SDK this transport without `_serverParams` (probedInPlace in open-session.ts), so the
+ * era is learned on the session's own process, or taken from the conformance probe as `prior`,
+ * and a legacy server that exits on the probe is opened again as legacy. The members stay as the SDK
  * expects them, so a Client given the bare transport still behaves (an SDK upgrade must re-check
  * the contract; the process tree tests count the processes).
  *

@@ -1,4 +1,4 @@
-import type { McpSession } from './session.js'
+import type { McpSession } from './types.js'
 
 /**
  * A session that is `session` except for what `overrides` replaces. Every other member reads
@@ -33,7 +33,7 @@ export function wrapSession(session: McpSession, overrides: Partial<McpSession>)
     readResource: (uri, signal) => session.readResource(uri, signal),
     getPrompt: (name, args, signal) => session.getPrompt(name, args, signal),
     stderrTail: () => session.stderrTail(),
-    sessionFindings: () => session.sessionFindings(),
+    sessionHappenings: () => session.sessionHappenings(),
     sessionRounds: () => session.sessionRounds(),
     close: () => session.close()
   }

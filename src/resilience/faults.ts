@@ -2,7 +2,7 @@ import { wrapSession } from '../mcp/wrap-session.js'
 import { HTTP_ONLY_FAULTS, type FaultSpec } from '../config/types.js'
 import { outcomeOf, ServerError, type McpSession, type RawCallResponse, type RawToolCall } from '../mcp/session.js'
 import type { FaultRecord } from '../results/types.js'
-import { waitFor } from './delay.js'
+import { waitFor } from '../util/delay.js'
 import {
   DEFAULT_MESSAGES,
   errorResponse,

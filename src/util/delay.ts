@@ -1,6 +1,7 @@
 /**
- * Wait `ms`, or less if `signal` aborts first: then reject with the signal's reason, so a fault's
- * delay never outlives the run that asked for it (the run's timeout bounds every fault).
+ * Wait `ms`, or less if `signal` aborts first: then reject with the signal's reason, so a wait
+ * (a fault's delay, a session settling its start-up roots) never outlives the run that asked for
+ * it (the run's timeout bounds every fault).
  */
 export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason as unknown)
