@@ -1,6 +1,6 @@
 import { appViewOf } from '../agent/exposure.js'
 import type { AgentPhase, RunView } from '../execute/agent-phase.js'
-import { modelViewOf } from '../execute/model-view.js'
+import { modelViewOf } from './model-view.js'
 import type { RunSpec } from '../plan/expand.js'
 import type { RunResult } from '../results/types.js'
 import type { Scored } from '../scoring/score-run.js'
