@@ -1,0 +1,137 @@
+import { dialogueUpTo } from '../agent/conversation.js'
+import { boundForModel } from '../agent/bound.js'
+import type { Transcript } from '../agent/run-agent.js'
+import { scriptedTurns, turnCalls } from '../aggregate/turns.js'
+import type { GoldenExpectations } from '../config/types.js'
+import type { AgentPhase } from '../execute/agent-phase.js'
+import { emptyUsage } from '../llm/chat.js'
+import type { RunSpec } from '../plan/expand.js'
+import type { RunTrace } from '../telemetry/tracing.js'
+import { JudgeError, type Judge, type JudgeVerdict } from './geval.js'
+import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './golden.js'
+
+/** A judge's verdict (or the JudgeError in its place) and how long the judge took. */
+export interface Judged {
+  verdict: JudgeVerdict | JudgeError
+  latency_ms: number
+}
+
+/** What the judge and the golden checks said of a run: its own rubric and golden keys, and each turn's. */
+export interface Scored {
+  /** The case's rubric; for a conversation, the overall rubric on the whole dialogue. */
+  judged?: Judged
+  /** The case's golden keys, over every call of the run. */
+  golden: GoldenAssertions | null
+  /** Per turn of the transcript, in order (a conversation's scripted turns). */
+  turns: TurnScore[]
+}
+
+/** What the judge and the golden checks said of one turn. */
+export interface TurnScore {
+  judged?: Judged
+  golden: GoldenAssertions | null
+}
+
+export const NOTHING_SCORED: Scored = { golden: null, turns: [] }
+
+/**
+ * The rubrics a run of this case can be judged on, as scoreRun finds them: each scripted turn's,
+ * and the case's own (a conversation's overall rubric, which it may leave empty).
+ */
+export function rubricsOf(evalCase: RunSpec['case']): string[] {
+  return [...scriptedTurns(evalCase).map((turn) => turn.rubric), evalCase.rubric].filter((rubric): rubric is string => Boolean(rubric))
+}
+
+/** What a finished run is scored on: its rubric, its golden keys, and per turn the same. */
+export interface ScoringPlan {
+  judge: boolean
+  golden: GoldenExpectations | null
+  turns: { judge: boolean; golden: GoldenExpectations | null }[]
+}
+
+/**
+ * What to ask of the judge and the golden checks. A run that errored or was cancelled gets no
+ * golden verdict; a turn is scored only when it reached its final answer.
+ */
+export function scoringPlan(spec: RunSpec, phase: AgentPhase): ScoringPlan {
+  const { transcript } = phase
+  const healthy = transcript.error === null && transcript.cancelled === null
+  const scripted = scriptedTurns(spec.case)
+  return {
+    judge: phase.judgeable,
+    golden: healthy ? spec.case.golden : null,
+    turns: transcript.turns.map((turn, i) => {
+      const finished = healthy && turn.stop_reason === 'final_answer'
+      return { judge: finished && Boolean(scripted[i]?.rubric), golden: finished ? (scripted[i]?.golden ?? null) : null }
+    })
+  }
+}
+
+/** What scoring a run calls on: the judge, the semantic matcher (`arg_match: semantic`), the job's cancellation. */
+export interface ScoringDeps {
+  judge: Judge
+  semantic: { match: SemanticMatcher }
+  cancel?: AbortSignal
+}
+
+/**
+ * Judge and check a finished run, in its urgent pool slot: each turn with a rubric (the judge
+ * sees the dialogue up to it) and golden keys (on that turn's calls), then the run's rubric and
+ * its golden keys over every call. No new question to the judge model after a cancel.
+ */
+export async function scoreRun(
+  spec: RunSpec,
+  transcript: Transcript,
+  plan: ScoringPlan,
+  deps: ScoringDeps,
+  traced: { run: RunTrace | undefined; model: string },
+  limit: number
+): Promise<Scored> {
+  // The judge is a model too: it gets each answer bounded as the model under test gets a tool result.
+  const answer = (text: string | null) => boundForModel(text ?? '', limit).text
+  const conversational = spec.case.conversation !== null
+  const scripted = scriptedTurns(spec.case)
+  const turns: TurnScore[] = []
+  for (const [i, turn] of transcript.turns.entries()) {
+    if (deps.cancel?.aborted) return NOTHING_SCORED
+    const wanted = plan.turns[i]
+    const script = scripted[i]
+    const score: TurnScore = { golden: null }
+    if (wanted.judge && script?.rubric) {
+      const request = { rubric: script.rubric, threshold: script.threshold, input: dialogueUpTo(transcript.turns, i + 1, limit), actualOutput: answer(turn.final_output), attempt: spec.attempt }
+      score.judged = await judgeRun(deps.judge, request, deps.cancel, traced)
+      if (deps.cancel?.aborted) return NOTHING_SCORED
+    }
+    if (wanted.golden) score.golden = await checkGolden(wanted.golden, turnCalls(transcript, turn), deps.semantic.match)
+    turns.push(score)
+  }
+  if (deps.cancel?.aborted) return NOTHING_SCORED
+  const input = conversational ? dialogueUpTo(transcript.turns, transcript.turns.length, limit) : spec.case.prompt
+  const judged = plan.judge
+    ? await judgeRun(deps.judge, { rubric: spec.case.rubric, threshold: spec.case.threshold, input, actualOutput: answer(transcript.final_output), attempt: spec.attempt }, deps.cancel, traced)
+    : undefined
+  if (deps.cancel?.aborted) return NOTHING_SCORED
+  return { judged, golden: plan.golden ? await checkGolden(plan.golden, transcript.tool_calls, deps.semantic.match) : null, turns }
+}
+
+/** The judge's verdict (or the JudgeError in its place) and how long the judge took, in the run's trace when there is one. */
+async function judgeRun(
+  judge: Judge,
+  request: Parameters<Judge['judge']>[0],
+  cancel: AbortSignal | undefined,
+  traced: { run: RunTrace | undefined; model: string }
+): Promise<Judged> {
+  const ask = async (): Promise<JudgeVerdict | JudgeError> => {
+    try {
+      return await judge.judge(request, cancel)
+    } catch (error) {
+      return error instanceof JudgeError ? error : new JudgeError((error as Error).message, emptyUsage())
+    }
+  }
+  const started = performance.now()
+  const verdict = traced.run ? await traced.run.judge(traced.model, ask) : await ask()
+  return { verdict, latency_ms: Math.round(performance.now() - started) }
+}
+
+export const verdictOf = (judged: Judged | undefined): JudgeVerdict | undefined => (judged && !(judged.verdict instanceof JudgeError) ? judged.verdict : undefined)
+export const judgeErrorOf = (judged: Judged | undefined): JudgeError | undefined => (judged?.verdict instanceof JudgeError ? judged.verdict : undefined)
