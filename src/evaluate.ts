@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
-import { applyGate } from './aggregate/apply-gate.js'
+import { applyGate } from './execute/baseline.js'
 import { summarize } from './aggregate/summarize.js'
 import { mergeBudgets } from './config/budgets.js'
 import { ConfigError, ConfigErrors, renamingInput } from './config/errors.js'

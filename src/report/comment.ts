@@ -6,9 +6,11 @@ import { renderFailures } from './failures.js'
 import { headerLine, unreachableReason } from './headline.js'
 import { renderCancelled, renderGate, usageLine } from './markdown.js'
 import { renderMatrix } from './matrix.js'
-import { resilienceBrief, resilienceDigest, resiliencePassed } from './resilience.js'
-import { budgetsBrief, budgetsDigest, modelsDigest, telemetryPassed } from './telemetry.js'
-import { toolTestsDigest, toolTestsPassed } from './tool-tests.js'
+import { resilienceBrief, resilienceDigest } from './resilience.js'
+import { budgetsBrief, budgetsDigest } from './telemetry-budgets.js'
+import { modelsDigest } from './telemetry-models.js'
+import { toolTestsDigest } from './tool-tests.js'
+import { verdictOf } from '../aggregate/verdict.js'
 import { count } from '../util/words.js'
 import { modelViewNotice } from './model-view.js'
 
@@ -58,7 +60,8 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
     sections.push({ name: 'server', lines: doc.conformance ? conformanceDigest(doc.conformance) : [] })
   }
   const tests = unreachable === null ? doc.tool_tests : null
-  const testsFailing = tests !== null && tests.status === 'ran' && !toolTestsPassed(tests)
+  const layers = verdictOf(doc)
+  const testsFailing = tests !== null && tests.status === 'ran' && layers.toolTests !== null && !layers.toolTests.passed
   if (doc.gate && doc.changes) {
     const g = doc.gate
     // A passing comment stays short: what changed is one click away, its counts in the summary line.
@@ -70,10 +73,10 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   sections.push({ name: 'failures', lines: renderFailures(doc, '####', 'the job summary') })
   // A cell below its floor (an attack that succeeded, a fault not recovered from) is a failure: next to the failing runs.
   const resilience = doc.summary.resilience
-  const resilienceFailed = resilience !== null && resilience !== undefined && !resiliencePassed(resilience)
+  const resilienceFailed = layers.resilience !== null && !layers.resilience.passed
   if (resilienceFailed) sections.push({ name: 'resilience', lines: resilienceDigest(doc), brief: resilienceBrief(doc) })
   // An exceeded budget, or runs the spend left unstarted, fail the evaluation as surely: beside them too.
-  if (!telemetryPassed(doc)) sections.push({ name: 'budgets', lines: budgetsDigest(doc), brief: budgetsBrief(doc) })
+  if (!layers.budgets.passed) sections.push({ name: 'budgets', lines: budgetsDigest(doc), brief: budgetsBrief(doc) })
   // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
   if (tests && testsFailing) sections.push({ name: 'tool tests', lines: toolTestsDigest(tests, 'the job summary') })
   if (doc.conformance && !doc.conformance.passed && unreachable === null) sections.push({ name: 'conformance', lines: conformanceDigest(doc.conformance, newIds) })

@@ -15,8 +15,10 @@ import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateTe
 import { formatPercent } from './numbers.js'
 import { describeCache } from './progress.js'
 import { pyStr } from '../scoring/python-values.js'
-import { renderResilience, resiliencePassed } from './resilience.js'
-import { cost, renderTelemetry, telemetryPassed } from './telemetry.js'
+import { renderResilience } from './resilience.js'
+import { verdictOf } from '../aggregate/verdict.js'
+import { renderTelemetry } from './telemetry.js'
+import { cost } from './telemetry-figures.js'
 import { renderToolTests } from './tool-tests.js'
 
 const OUTPUT_LIMIT = 2000
@@ -62,10 +64,11 @@ export function renderMarkdownReport(doc: ResultsDocument): string {
   if (doc.runs.length > 0) out.push(...renderFailures(doc, '##', 'the table below'))
   // A cell below its floor is a failure of the runs just listed, expanded to the call that crossed
   // the line: right after them. All passing, it is two small tables, with the behaviour runs.
-  const resilienceFailed = doc.summary.resilience ? !resiliencePassed(doc.summary.resilience) : false
+  const verdict = verdictOf(doc)
+  const resilienceFailed = verdict.resilience !== null && !verdict.resilience.passed
   if (resilienceFailed) out.push(...renderResilience(doc))
   // An exceeded budget or a run the spend left unstarted is a failure too: beside them.
-  const layer3Failed = !telemetryPassed(doc)
+  const layer3Failed = !verdict.budgets.passed
   if (layer3Failed) out.push(...renderTelemetry(doc))
   // Right after the failing runs (and a failing Layer 2): a failing tool test is a failure as
   // certain as a failing run, and cheaper to reproduce; a passing section is a line and a table.
