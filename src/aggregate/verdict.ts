@@ -107,26 +107,22 @@ export function gatedPassed(doc: Pick<ResultsDocument, 'conformance' | 'tool_tes
   return gate.passed && freeLayersPassed(doc)
 }
 
-/** One layer's verdict as the renderers read it. */
-export interface LayerVerdict {
-  passed: boolean
-  /** Why it did not pass, in the words the gate and the log use; empty when it passed. */
-  reasons: string[]
-}
-
-/** Every layer's verdict of a document, and the whole evaluation's (`passed`, as the document says). */
+/**
+ * Every layer's verdict of a document and why, as data (the renderers word it), and the whole
+ * evaluation's (`passed`, as the document says).
+ */
 export interface Verdict {
   passed: boolean
-  /** The behaviour gate, when one was applied. */
-  gate: LayerVerdict | null
-  /** Protocol conformance, when it ran. */
-  conformance: LayerVerdict | null
+  /** The behaviour gate, when one was applied: its reasons are the floors, deltas, Layer 2 floors and budgets it failed on. */
+  gate: { passed: boolean; reasons: string[] } | null
+  /** Protocol conformance, when it ran; a server nobody could reach fails it whatever conformance_fail_on says. */
+  conformance: { passed: boolean; unreachable: boolean } | null
   /** The tool tests, when the suite has any: passed only when they ran and every one passed. */
-  toolTests: (LayerVerdict & { ran: boolean }) | null
-  /** Layer 2, when a case injects faults or plants attacks. */
-  resilience: LayerVerdict | null
+  toolTests: { passed: boolean; ran: boolean; notPassing: ToolTestResult[] } | null
+  /** Layer 2, when a case injects faults or plants attacks: the cells below their floor, in words. */
+  resilience: { passed: boolean; reasons: string[] } | null
   /** Layer 3: every budget held (the trends included) and the spend left no run unstarted. */
-  budgets: LayerVerdict & { failed: BudgetCheck[]; skipped: RunResult[] }
+  budgets: { passed: boolean; failed: BudgetCheck[]; skipped: RunResult[] }
 }
 
 /** The verdict of each layer of a document, read once by every renderer. */
@@ -138,15 +134,9 @@ export function verdictOf(doc: ResultsDocument): Verdict {
   return {
     passed: doc.passed,
     gate: doc.gate ? { passed: doc.gate.passed, reasons: doc.gate.reasons } : null,
-    conformance: doc.conformance ? { passed: doc.conformance.passed, reasons: doc.conformance.passed ? [] : ['protocol conformance failed'] } : null,
-    toolTests: tests
-      ? {
-          ran: tests.status === 'ran',
-          passed: toolTestsPassed(tests),
-          reasons: tests.tests.filter((t) => !toolTestPassed(t)).map((t) => `tool test ${t.id} ${t.status === 'error' ? 'errored' : t.status === 'cancelled' ? 'was cancelled' : 'failed'}`)
-        }
-      : null,
+    conformance: doc.conformance ? { passed: doc.conformance.passed, unreachable: doc.conformance.era === 'unreachable' } : null,
+    toolTests: tests ? { passed: toolTestsPassed(tests), ran: tests.status === 'ran', notPassing: tests.tests.filter((t) => !toolTestPassed(t)) } : null,
     resilience: resilience ? { passed: resiliencePassed(resilience), reasons: resilienceReasons(resilience) } : null,
-    budgets: { passed: failed.length === 0 && skipped.length === 0, reasons: failed.map((c) => c.reason), failed, skipped }
+    budgets: { passed: failed.length === 0 && skipped.length === 0, failed, skipped }
   }
 }
