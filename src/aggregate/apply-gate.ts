@@ -1,18 +1,12 @@
 import type { ResultsDocument } from '../results/types.js'
 import { compareWithBaseline } from './changes.js'
-import { evaluateGate, type GateMode } from './gate.js'
+import { evaluateGate, type Baseline, type GateMode } from './gate.js'
 import { gatedPassed } from './verdict.js'
 
 /** How the gate is applied: its mode (null: delta with a baseline, else absolute) and the drop a delta allows. */
 export interface GateSettings {
   mode: GateMode | null
   max_drop: number
-}
-
-/** An earlier results document to compare with, and where it was read from. */
-export interface Baseline {
-  document: ResultsDocument
-  source: string
 }
 
 /**
