@@ -133,6 +133,7 @@ export const SECTIONS = {
     state: (ctx) => (ctx.doc.behaviour.status === 'ran' && ctx.doc.runs.length > 0 ? overall(ctx) : null),
     full: (ctx) => {
       const { doc, verdict, shown } = ctx
+      // Their own heading when another layer's section came before them (or failed, though it showed nothing).
       const layers = doc.conformance || doc.tool_tests || shown.has('resilience') || shown.has('budgets') || (verdict.resilience !== null && !verdict.resilience.passed) || !verdict.budgets.passed
       return [...(layers ? ['## Behaviour evals', ''] : []), ...renderRuns(doc)]
     }
@@ -178,23 +179,25 @@ const slot = (name: SectionName, states: readonly SectionState[] = ANY, when?: S
 
 /**
  * The report in the order a reviewer needs it: what changed since the baseline, the gate, what
- * did not pass; a failing Layer 2 or Layer 3 right after the failing runs (a cell below its floor
- * is a failure of the runs just listed, an exceeded budget or a run the spend left unstarted is a
- * failure too); the tool tests (a failing one is a failure as certain as a failing run, and
- * cheaper to reproduce; a passing section is a line and a table) and conformance; then the
- * behaviour runs, after the passing layers (two small tables) — or, when they were skipped, why,
- * and the telemetry of the tool tests' calls.
+ * did not pass, the failing layers, the tool tests and conformance; then the behaviour runs —
+ * or, when they were skipped, why.
  */
 export const REPORT_ORDER: readonly Slot[] = [
   slot('what changed'),
   slot('gate'),
   slot('failures'),
+  // A cell below its floor is a failure of the runs just listed, expanded to the call that crossed
+  // the line: right after them. All passing, it is two small tables, with the behaviour runs.
   slot('resilience', ['failed']),
+  // An exceeded budget or a run the spend left unstarted is a failure too: beside them.
   slot('budgets', ['failed']),
+  // Right after the failing runs (and a failing Layer 2): a failing tool test is a failure as
+  // certain as a failing run, and cheaper to reproduce; a passing section is a line and a table.
   slot('tool tests'),
   slot('conformance'),
   slot('behaviour', ['skipped']),
   slot('resilience', ['passed'], ({ doc }) => doc.behaviour.status === 'ran' && doc.runs.length > 0),
+  // Behaviour skipped, the tool tests' calls are measured too.
   slot('budgets', ['passed'], ({ doc }) => doc.behaviour.status === 'skipped' || doc.runs.length > 0),
   slot('runs')
 ]
@@ -211,8 +214,11 @@ export const COMMENT_ORDER: readonly Slot[] = [
   slot('server'),
   slot('what changed'),
   slot('failures'),
+  // A cell below its floor (an attack that succeeded, a fault not recovered from) is a failure: next to the failing runs.
   slot('resilience', ['failed']),
+  // An exceeded budget, or runs the spend left unstarted, fail the evaluation as surely: beside them too.
   slot('budgets', ['failed']),
+  // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
   slot('tool tests', ['failed']),
   slot('conformance', ['failed']),
   slot('tool tests', ['skipped']),
