@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { evaluateGate } from '../src/aggregate/gate.js'
-import { loadBaseline } from '../src/aggregate/apply-gate.js'
+import { loadBaseline } from '../src/execute/baseline.js'
 import { shouldSaveBaseline } from '../src/github/cache.js'
 import type { GroupResult, MetricSet, ResultsDocument } from '../src/results/types.js'
 

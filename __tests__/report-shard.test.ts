@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { assembleDocument } from '../src/aggregate/document.js'
-import { applyGate } from '../src/aggregate/apply-gate.js'
+import { applyGate } from '../src/execute/baseline.js'
 import { renderMarkdownReport } from '../src/report/markdown.js'
 import { formatSummaryLine } from '../src/report/progress.js'
 import type { ResultsDocument, ShardSection } from '../src/results/types.js'

@@ -1,38 +1,33 @@
-import { readFileSync } from 'node:fs'
-import type { JournalGate } from '../execute/journal.js'
-import { READABLE_VERSIONS_TEXT, upgradeDocument } from '../results/upgrade.js'
 import type { ResultsDocument } from '../results/types.js'
 import { compareWithBaseline } from './changes.js'
-import { freeLayersPassed } from './document.js'
-import { evaluateGate } from './gate.js'
+import { evaluateGate, type Baseline, type GateMode } from './gate.js'
+import { gatedPassed } from './verdict.js'
+
+/** How the gate is applied: its mode (null: delta with a baseline, else absolute) and the drop a delta allows. */
+export interface GateSettings {
+  mode: GateMode | null
+  max_drop: number
+}
 
 /**
- * The verdict: the gate (floors and/or deltas) and conformance. A cancelled or incomplete
- * evaluation gets no gate at all (its unfinished runs would read as regressions) and never passes.
+ * Whether the document is gated at all, so that a baseline is worth loading: a shard's verdict is
+ * the merge's, and a cancelled or incomplete evaluation gets no gate (its unfinished runs would
+ * read as regressions).
  */
-export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined): ResultsDocument {
+export function gateApplies(doc: ResultsDocument): boolean {
+  return doc.behaviour.status === 'ran' && !doc.shard && doc.cancelled === null && (doc.journal?.missing ?? 0) === 0
+}
+
+/**
+ * The verdict: the gate (floors and/or deltas) and conformance, against a baseline already loaded
+ * (null: none). A cancelled or incomplete evaluation gets no gate at all (its unfinished runs
+ * would read as regressions) and never passes.
+ */
+export function gateDocument(doc: ResultsDocument, settings: GateSettings, baseline: Baseline | null): ResultsDocument {
   // A shard's verdict is the merge's.
   if (doc.behaviour.status !== 'ran' || doc.shard) return doc
   if (doc.cancelled !== null || (doc.journal?.missing ?? 0) > 0) return { ...doc, gate: null, passed: false }
-  const baseline = loadBaseline(settings.baseline, warn)
   const gate = evaluateGate(doc, baseline, settings.mode, settings.max_drop)
   const changes = baseline ? compareWithBaseline(doc, gate, baseline) : null
-  return { ...doc, gate, changes, passed: gate.passed && freeLayersPassed(doc) }
-}
-
-/** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
-export function loadBaseline(path: string, warn: (message: string) => void = () => undefined): { document: ResultsDocument; source: string } | null {
-  if (!path) return null
-  if (path === 'auto') {
-    warn('baseline: auto restores the last green results from the Actions cache, which only the action has; gating on the pass floors alone.')
-    return null
-  }
-  try {
-    const document = upgradeDocument(JSON.parse(readFileSync(path, 'utf8')))
-    if (!document) throw new Error(`not a results document of version ${READABLE_VERSIONS_TEXT}`)
-    return { document, source: path }
-  } catch (error) {
-    warn(`No baseline: cannot use ${path} (${(error as Error).message}); gating on the pass floors alone.`)
-    return null
-  }
+  return { ...doc, gate, changes, passed: gatedPassed(doc, gate) }
 }

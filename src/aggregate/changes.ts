@@ -15,14 +15,14 @@ import type {
 } from '../results/types.js'
 import type { ToolFingerprint } from '../conformance/types.js'
 import type { TokenUsage } from '../llm/chat.js'
-import { groupKey } from './gate.js'
+import { groupKey, type Baseline } from './gate.js'
 
 /**
  * What differs from the baseline: conformance findings, the tool surface, cost and run time,
  * the Layer 2 cells, the Models table and each tool's p95 latency, and for each group that
  * regressed, a run from each side. Pure; the gate supplies the groups.
  */
-export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, baseline: { document: ResultsDocument; source: string }): Changes {
+export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, baseline: Baseline): Changes {
   const before = baseline.document
   return {
     conformance: doc.conformance && before.conformance ? findingChanges(doc.conformance, before.conformance) : null,

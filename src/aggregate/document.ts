@@ -19,8 +19,8 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js'
 import { groupRuns } from './groups.js'
 import { computeMetrics } from './metrics.js'
 import { summarize } from './summarize.js'
-import { resilienceReasons, summarizeResilience } from './resilience.js'
-import { budgetReasons } from '../telemetry/budgets.js'
+import { summarizeResilience } from './resilience.js'
+import { assembledPassed } from './verdict.js'
 import { summarizeTelemetry } from '../telemetry/summarize.js'
 import { upgradeConfig } from '../results/upgrade.js'
 
@@ -76,13 +76,7 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     started_at: parts.started_at,
     duration_s: parts.duration_s,
     // A shard sees part of the suite: it says only whether it ran completely; the merge gives the verdict.
-    passed:
-      complete &&
-      (shard !== null ||
-        (groups.every((g) => g.success) &&
-          resilienceReasons(resilience).length === 0 &&
-          budgetReasons(telemetry).length === 0 &&
-          freeLayersPassed({ conformance, tool_tests: parts.tool_tests }))),
+    passed: assembledPassed({ complete, sharded: shard !== null, groups, resilience, telemetry, conformance, tool_tests: parts.tool_tests }),
     config,
     behaviour: parts.behaviour,
     conformance,
@@ -99,17 +93,6 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     telemetry,
     shard
   }
-}
-
-/**
- * The verdict of the layers that need no model: conformance passed (or did not run), every tool
- * test passed, and the server could be reached at all — a server nobody could reach fails the
- * evaluation whatever conformance_fail_on says, since nothing was evaluated. The behaviour gate
- * (floors or deltas) is the rest of the verdict.
- */
-export function freeLayersPassed(doc: Pick<ResultsDocument, 'conformance' | 'tool_tests'>): boolean {
-  const toolTestsPassed = doc.tool_tests === null || doc.tool_tests.tests.every((t) => t.passed)
-  return (doc.conformance?.passed ?? true) && doc.conformance?.era !== 'unreachable' && toolTestsPassed
 }
 
 /**

@@ -6,6 +6,12 @@ import { budgetReasons, checkTrends } from '../telemetry/budgets.js'
 
 export type GateMode = 'delta' | 'absolute' | 'both'
 
+/** An earlier results document to compare with, and where it was read from. */
+export interface Baseline {
+  document: ResultsDocument
+  source: string
+}
+
 /** Metrics where a rise is the regression. */
 const LOWER_IS_BETTER = new Set(['over_trigger_rate', 'schema_invalid_call_rate', 'tool_error_rate'])
 
@@ -19,7 +25,7 @@ export const groupKey = (g: Pick<GroupResult, 'case_id' | 'model' | 'prompt_name
  * so do the trend budgets (max_p95_increase, max_cost_increase), which are opt-in. Conformance is
  * gated separately.
  */
-export function evaluateGate(doc: ResultsDocument, baseline: { document: ResultsDocument; source: string } | null, requested: GateMode | null, maxDrop: number): GateResult {
+export function evaluateGate(doc: ResultsDocument, baseline: Baseline | null, requested: GateMode | null, maxDrop: number): GateResult {
   const mode: GateMode = requested ?? (baseline ? 'delta' : 'absolute')
   // A group short of its floor only because the budget skipped its runs was not measured, not
   // worse: the max_cost_usd reason says so once, instead of one floor or regression per group.

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { applyGate } from '../aggregate/apply-gate.js'
+import { applyGate } from '../execute/baseline.js'
 import { documentFromJournal, readJournal, type JournalGate } from '../execute/journal.js'
 import type { ResultsDocument } from '../results/types.js'
 import { mergedJournal } from './merge-shards.js'

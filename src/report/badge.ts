@@ -1,7 +1,6 @@
 import type { ResultsDocument } from '../results/types.js'
 import { unreachableReason } from './headline.js'
-import { telemetryPassed } from './telemetry.js'
-import { toolTestsPassed } from './tool-tests.js'
+import { telemetryPassed, toolTestsPassed } from '../aggregate/verdict.js'
 
 /** A shields.io endpoint badge (https://shields.io/badges/endpoint-badge) for the results. */
 export interface EndpointBadge {

@@ -3,7 +3,7 @@ import { ellipsize } from '../util/text.js'
 import { groupKey } from '../aggregate/gate.js'
 import { codeSpan, escapeMarkdown } from './escape.js'
 import { failureReasons } from './reasons.js'
-import { skipWords } from './telemetry.js'
+import { skipWords } from './telemetry-budgets.js'
 import { count, percent } from '../util/words.js'
 
 const REASON_CHARS = 300

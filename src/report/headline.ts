@@ -3,8 +3,8 @@ import { ellipsize, firstLine } from '../util/text.js'
 import { escapeMarkdown } from './escape.js'
 import { formatTimestamp } from './timestamp.js'
 import { budgetReasons } from '../telemetry/budgets.js'
-import { failedBudgets } from './telemetry.js'
-import { toolTestCount, toolTestsPassed } from './tool-tests.js'
+import { failedBudgets, toolTestsPassed } from '../aggregate/verdict.js'
+import { toolTestCount } from './tool-tests.js'
 import { count } from '../util/words.js'
 
 /** How the evaluation words a skip because the server never answered (behaviour and tool tests alike). */

@@ -6,8 +6,9 @@ import { endedWords, stopWords, turnChecked, turnJudgeWords } from './dialogue.j
 import { unreachableReason } from './headline.js'
 import { formatPercent } from './numbers.js'
 import { failureReasons } from './reasons.js'
-import { budgetChecks } from './telemetry.js'
-import { toolTestFailureWords, toolTestPassed } from './tool-tests.js'
+import { budgetChecks } from '../aggregate/verdict.js'
+import { toolTestPassed } from '../aggregate/verdict.js'
+import { toolTestFailureWords } from './tool-tests.js'
 
 /**
  * JUnit XML, so any test-report action can show the results: the conformance checks as one

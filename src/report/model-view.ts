@@ -1,7 +1,7 @@
 import type { MediaRecord, ModelView, ResultCut, ResultsDocument, RunResult, ToolCallResult } from '../results/types.js'
 import { count, wholeNumber } from '../util/words.js'
 import { codeSpan, escapeHtml, escapeMarkdown } from './escape.js'
-import { byteSize } from './telemetry.js'
+import { byteSize } from './telemetry-figures.js'
 import { byCodeUnits } from '../util/text.js'
 
 /** How many call lines (cuts, media, pattern errors) a run's block lists before "and N more". */

@@ -3,7 +3,7 @@ import type { ToolAssertions } from '../scoring/tool-assertions.js'
 import { firstLine } from '../util/text.js'
 import { stopWords } from './dialogue.js'
 import { formatPercent } from './numbers.js'
-import { skipWords } from './telemetry.js'
+import { skipWords } from './telemetry-budgets.js'
 
 /**
  * What went wrong with a run, in words: it was cancelled or never started (skipped: budget), its

@@ -1,4 +1,5 @@
 import type { AttackEvidence, AttackVerdict, ResilienceCell, ResilienceChange, ResilienceSummary, ResultsDocument, RunResult, ToolCallResult } from '../results/types.js'
+import { resiliencePassed } from '../aggregate/verdict.js'
 import { ellipsize } from '../util/text.js'
 import { count, percent } from '../util/words.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
@@ -38,11 +39,6 @@ const VECTOR_WORDS: Record<AttackVerdict['attack'], (tool: string) => string> = 
 }
 
 const EXECUTIONS = ['not executed', 'executed once', 'executed twice']
-
-/** Every cell reached its floor, every planned fault fired and every planned attack was delivered. */
-export function resiliencePassed(summary: ResilienceSummary): boolean {
-  return summary.by_model.every((m) => [...m.faults, ...m.attacks].every((c) => c.success))
-}
 
 function allCells(summary: ResilienceSummary): ResilienceCell[] {
   return summary.by_model.flatMap((m) => [...m.faults, ...m.attacks])

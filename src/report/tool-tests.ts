@@ -1,5 +1,6 @@
 import type { Json } from '../config/types.js'
 import type { AssertionCheck, ResultsDocument, ToolTestAttempt, ToolTestResult, ToolTestsSection, ToolTestStepResult } from '../results/types.js'
+import { toolTestPassed, toolTestsPassed } from '../aggregate/verdict.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
 import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
@@ -15,11 +16,6 @@ const WORDS_LIMIT = 120
 /** The symbols of the matrix (groupSymbol): ✓ passed, ✗ failed, ⚠ errored, ⊘ cancelled. */
 const SYMBOLS: Record<string, string> = { passed: '✓', failed: '✗', error: '⚠', cancelled: '⊘' }
 
-/** A tool test passed when it says so twice: its status and pass^k (a saved document is not ours to trust). */
-export function toolTestPassed(test: ToolTestResult): boolean {
-  return test.status === 'passed' && test.passed
-}
-
 /** Failed or errored: what a reviewer must look at. Cancelled tests are no verdict. */
 export function toolTestFailing(test: ToolTestResult): boolean {
   return !toolTestPassed(test) && test.status !== 'cancelled'
@@ -28,11 +24,6 @@ export function toolTestFailing(test: ToolTestResult): boolean {
 export function toolTestSymbol(test: ToolTestResult): string {
   if (toolTestPassed(test)) return '✓'
   return test.status === 'passed' ? '✗' : (SYMBOLS[test.status] ?? '✗')
-}
-
-/** True when the tool tests ran and every one of them passed. */
-export function toolTestsPassed(section: ToolTestsSection): boolean {
-  return section.status === 'ran' && section.failed === 0 && section.errored === 0 && section.cancelled === 0 && section.passed === section.total
 }
 
 /** "4/6 tool tests passed (1 failed, 1 errored)": the count a headline and a log line use. */
