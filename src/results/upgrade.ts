@@ -1,5 +1,6 @@
-import { NO_BUDGETS } from '../config/types.js'
-import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
+import type { TokenUsage } from './primitives.js'
+import { NO_BUDGETS } from './suite.js'
+import { addUsage, emptyUsage } from './usage.js'
 import { summarizeTelemetry } from '../telemetry/summarize.js'
 import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult, type Summary, type TelemetrySection } from './types.js'
 
