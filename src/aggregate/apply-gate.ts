@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { JournalGate } from '../execute/journal.js'
-import { READABLE_VERSIONS_TEXT, upgradeDocument } from '../results/upgrade.js'
+import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
+import { upgradeDocument } from './upgrade-document.js'
 import type { ResultsDocument } from '../results/types.js'
 import { compareWithBaseline } from './changes.js'
 import { freeLayersPassed } from './document.js'
