@@ -35,7 +35,7 @@ import type {
   ToolTestStepResult,
   TurnResult
 } from '../src/results/types.js'
-import { upgradeDocument } from '../src/results/upgrade.js'
+import { upgradeDocument } from '../src/aggregate/upgrade-document.js'
 import type { GoldenCheck } from '../src/scoring/golden.js'
 import { checkRequiredTools } from '../src/scoring/tool-assertions.js'
 import { judgeAttacks } from '../src/security/oracles.js'

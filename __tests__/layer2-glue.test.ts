@@ -6,7 +6,7 @@ import { runCli } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { golden, resilienceShape } from '../__fixtures__/report-shapes.js'
 import { documentFromJournal, readJournal } from '../src/execute/journal.js'
-import { upgradeDocument } from '../src/results/upgrade.js'
+import { upgradeDocument } from '../src/aggregate/upgrade-document.js'
 import { escapeRegExp, sliceChars } from '../src/util/text.js'
 import { asVersion } from '../__fixtures__/older-documents.js'
 

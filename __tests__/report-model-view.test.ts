@@ -5,7 +5,7 @@ import { renderJUnit } from '../src/report/junit.js'
 import { renderMarkdownReport } from '../src/report/markdown.js'
 import { appsNotice, modelViewLines, modelViewNotice, toolCallNote, toolCallNoteHtml } from '../src/report/model-view.js'
 import type { DialogueResult, MediaRecord, ModelView, ResultCut, ResultsDocument, RunResult, ToolCallResult } from '../src/results/types.js'
-import { upgradeDocument } from '../src/results/upgrade.js'
+import { upgradeDocument } from '../src/aggregate/upgrade-document.js'
 import { gfm, seen } from '../__fixtures__/rendered.js'
 
 /** The golden results document (version 8), read as the report reads a saved one (not through the harness: these tests need no engine). */

@@ -5,7 +5,7 @@ import { applyGate } from '../src/execute/baseline.js'
 import { renderMarkdownReport } from '../src/report/markdown.js'
 import { formatSummaryLine } from '../src/report/progress.js'
 import type { ResultsDocument, ShardSection } from '../src/results/types.js'
-import { upgradeDocument } from '../src/results/upgrade.js'
+import { upgradeDocument } from '../src/aggregate/upgrade-document.js'
 
 /** The golden results document, read as the report reads a saved one. */
 const golden = (): ResultsDocument => upgradeDocument(JSON.parse(readFileSync(new URL('../__fixtures__/golden/results.json', import.meta.url), 'utf8')))!

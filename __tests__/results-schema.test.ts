@@ -8,7 +8,8 @@ import { FAULTY_SERVER, evaluateWith, fixturePath, suiteOf } from '../__fixtures
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
 import { fatalDocument } from '../src/evaluate.js'
 import { conversationShape, resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
-import { upgradeDocument, upgradeRun } from '../src/results/upgrade.js'
+import { upgradeRun } from '../src/results/upgrade.js'
+import { upgradeDocument } from '../src/aggregate/upgrade-document.js'
 import type { InputExchange, ResultsDocument, RunResult } from '../src/results/types.js'
 import { asVersion } from '../__fixtures__/older-documents.js'
 

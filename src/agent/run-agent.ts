@@ -1,6 +1,7 @@
 import type { Json } from '../config/types.js'
 import type { ChatClient, ChatContentPart, ChatMessage } from '../llm/chat.js'
 import type { CallAnnotations, InputRound, LlmCallResult, MediaRecord } from '../results/types.js'
+import type { RunError, RunErrorStage } from '../results/primitives.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { CancelledError } from '../execute/cancellation.js'
 import { boundForModel } from './bound.js'
@@ -33,13 +34,7 @@ export function reachedServer(call: { is_error: boolean; result: string }): bool
   return !(call.is_error && (call.result.startsWith(NOT_SENT.invalidArguments) || call.result.startsWith(NOT_SENT.unknownTool)))
 }
 
-export type RunErrorStage = 'server' | 'llm' | 'timeout' | 'judge'
-
-export interface RunError {
-  stage: RunErrorStage
-  message: string
-  stderr_tail?: string
-}
+export type { RunError } from '../results/primitives.js'
 
 export interface Transcript {
   /** Every message, system prompt included, as sent to and received from the model. */

@@ -13,8 +13,7 @@ import type {
   RunSnapshot,
   ToolSurfaceDiff
 } from '../results/types.js'
-import type { ToolFingerprint } from '../conformance/types.js'
-import type { TokenUsage } from '../llm/chat.js'
+import type { TokenUsage, ToolFingerprint } from '../results/types.js'
 import { groupKey, type Baseline } from './gate.js'
 
 /**

@@ -1,6 +1,5 @@
 import type { EvalCase } from '../config/types.js'
-import type { CacheStats } from '../llm/cache.js'
-import type { TokenUsage } from '../llm/chat.js'
+import type { CacheStats, TokenUsage } from '../results/types.js'
 import {
   RESULTS_VERSION,
   type BehaviourStatus,

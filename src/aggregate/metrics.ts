@@ -1,6 +1,6 @@
 import type { EvalCase, GoldenExpectations, ToolRequirement } from '../config/types.js'
 import type { MetricSet, MetricsReport, RunResult } from '../results/types.js'
-import type { GoldenAssertions } from '../scoring/golden.js'
+import type { GoldenAssertions } from '../results/types.js'
 import { round4 } from '../util/text.js'
 import { scriptedTurns, turnCalls } from './turns.js'
 import { isToolError } from '../scoring/tool-errors.js'

@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type TokenUsage } from '../llm/chat.js'
+import { addUsage, emptyUsage, type TokenUsage } from '../results/types.js'
 import { round4 } from '../util/text.js'
 import type { GroupResult, ModelSummary, RunResult, Summary } from '../results/types.js'
 import { isToolError } from '../scoring/tool-errors.js'

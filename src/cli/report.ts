@@ -8,7 +8,8 @@ import { documentFromJournal, JournalError, readJournal } from '../execute/journ
 import { renderComment } from '../report/comment.js'
 import { formatSummaryLine } from '../report/progress.js'
 import type { ResultsDocument } from '../results/types.js'
-import { READABLE_VERSIONS_TEXT, upgradeDocument } from '../results/upgrade.js'
+import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
+import { upgradeDocument } from '../aggregate/upgrade-document.js'
 import { Defaults } from '../constants.js'
 import { count } from '../util/words.js'
 

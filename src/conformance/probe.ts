@@ -3,80 +3,15 @@ import { isObject, resultOf } from './checks/common.js'
 import { encodeHeaderValue, scanHeaderMarkers, type HeaderMarker } from './checks/param-headers.js'
 import { mayCall, planInvalidArguments } from './checks/probes.js'
 import { toolsOfPages, type Tool } from './checks/schemas.js'
-import { LEGACY_VERSION, MODERN_VERSION, envelope, type Era, type Unreachable } from './types.js'
+import { LEGACY_VERSION, MODERN_VERSION, envelope, type Era } from './types.js'
 import { trimEvidence } from '../util/text.js'
 import { HttpWire, StdioWire, type Exchange, type WireRequest } from './wire.js'
+import type { DnsRebindingProbes, HttpProbes, InvalidArgumentsProbes, ListMethod, ParamHeaderProbes, ProbeData, ProbeMode } from './probe-data.js'
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
 import { makeRunDirSync, runDirsBase } from '../execute/run-dirs.js'
 
-/** Everything the checks look at, gathered once. Checks are pure functions of it. */
-export interface ProbeData {
-  transport: 'stdio' | 'http'
-  era: Era
-  /** Which tools the active probes were allowed to call. */
-  probes: ProbeMode
-  discover: Exchange
-  /** Two consecutive tools/list on one connection (first pages). */
-  toolsList: Exchange[]
-  /** tools/list from a second, fresh process (stdio) or request (HTTP). */
-  toolsListFresh?: Exchange
-  /** The first pages of prompts/list, resources/list, resources/templates/list (probed whether advertised or not). */
-  otherLists: Exchange[]
-  /** Every page of the first listing of each list, following nextCursor (the first page is the same exchange as above). */
-  listPages?: Partial<Record<ListMethod, Exchange[]>>
-  /** resources/read of the first listed resource. */
-  resourceRead?: Exchange
-  unknownTool?: Exchange
-  missingResource?: Exchange
-  unsupportedVersion?: Exchange
-  missingVersion?: Exchange
-  missingCapabilities?: Exchange
-  /** Tools called with arguments that break their inputSchema, and the tools left out. */
-  invalidArguments?: InvalidArgumentsProbes
-  http?: HttpProbes
-  /** HTTP: requests with a foreign Origin (and Host), for a server on a loopback address. */
-  dnsRebinding?: DnsRebindingProbes
-  /** HTTP: calls whose Mcp-Param-* header is missing or differs from the marked argument. */
-  paramHeaders?: ParamHeaderProbes
-  /** Legacy servers: the initialize exchange. */
-  initialize?: Exchange
-  /** Era `unreachable`: what the attempt got, and the exchange that showed it. */
-  unreachable?: Unreachable & { reason: string; exchange: Exchange }
-}
-
-export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list'
-/**
- * `safe`: the probes that call tools only call those annotated `readOnlyHint: true` (a call with
- * broken arguments should change nothing, but a server that ignores its schema might act on it);
- * `all`: every tool; `none`: no probe calls a tool.
- */
-export type ProbeMode = 'safe' | 'all' | 'none'
-
-export interface HttpProbes {
-  missingMethodHeader: Exchange
-  mismatchedMethodHeader: Exchange
-  missingNameHeader: Exchange
-  mismatchedNameHeader: Exchange
-  mismatchedVersionHeader: Exchange
-  get: Exchange
-  delete: Exchange
-  unknownMethod: Exchange
-}
-
-export interface InvalidArgumentsProbes {
-  calls: { tool: string; broken: string; exchange: Exchange }[]
-  notReadOnly: string[]
-  untestable: string[]
-  capped: string[]
-}
-
-export type DnsRebindingProbes = { local: false; host: string } | { local: true; badOrigin: Exchange; badHostAndOrigin: Exchange }
-
-export interface ParamHeaderProbes {
-  probed: { tool: string; header: string; case: 'missing' | 'mismatched'; exchange: Exchange }[]
-  /** What was not probed and why, for the message. */
-  note: string
-}
+// The checks read ProbeData from its own module, so they need not import the probe that gathers it.
+export type { ProbeData } from './probe-data.js'
 
 export interface ProbeOptions {
   /** How long server/discover may stay silent before the server counts as legacy. */

@@ -48,6 +48,7 @@ import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools,
 import { checkToolPoisoning } from './checks/tool-poisoning.js'
 import { LIST_MAX_PAGES, probeServer, type EraVerdict, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
+import type { FailOn } from '../results/primitives.js'
 
 export const LEGACY_INITIALIZE: CheckSpec = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' }
 
@@ -290,7 +291,7 @@ function serverInfo(value: unknown): ConformanceReport['server_info'] {
   return isObject(value) && typeof value.name === 'string' ? { name: value.name, version: typeof value.version === 'string' ? value.version : '' } : null
 }
 
-export type FailOn = 'error' | 'warning' | 'never'
+export type { FailOn } from '../results/primitives.js'
 
 /** The conformance gate: fail on error-severity failures (default), on warnings too, or never. */
 export function conformancePassed(report: ConformanceReport, failOn: FailOn): boolean {

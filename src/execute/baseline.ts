@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { gateApplies, gateDocument } from '../aggregate/apply-gate.js'
 import type { Baseline } from '../aggregate/gate.js'
-import { READABLE_VERSIONS_TEXT, upgradeDocument } from '../results/upgrade.js'
+import { upgradeDocument } from '../aggregate/upgrade-document.js'
+import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import type { ResultsDocument } from '../results/types.js'
 import type { JournalGate } from './journal.js'
 

@@ -2,19 +2,10 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { redactDeep } from '../util/redact.js'
+import type { CacheMode, CacheStats } from '../results/primitives.js'
 import type { ChatClient, ChatRequest, ChatResponse } from './chat.js'
 
-export type CacheMode = 'read-write' | 'read-only' | 'off'
-
-export interface CacheStats {
-  mode: CacheMode
-  hits: number
-  misses: number
-  /** Tokens the hits would have cost (what the stored answers reported). */
-  saved_tokens: number
-  /** Money the hits would have cost, when the provider reported costs; else null. */
-  saved_cost_usd: number | null
-}
+export type { CacheMode, CacheStats } from '../results/primitives.js'
 
 /**
  * Record and replay: every LLM request (agent turns, judge, semantic matches) is keyed by a hash

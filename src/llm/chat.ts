@@ -1,4 +1,9 @@
 import OpenAI from 'openai'
+import type { TokenUsage } from '../results/primitives.js'
+
+// The usage shape and its sums live with the results schema, which records them.
+export type { TokenUsage } from '../results/primitives.js'
+export { addUsage, emptyUsage } from '../results/usage.js'
 
 /**
  * The subset of the OpenAI chat format that the agent and the judge speak. A user message with
@@ -35,14 +40,6 @@ export interface ChatRequest {
   attempt?: number
   /** Not sent: the n-th retry of a request whose answer was unusable, so it is not replayed. */
   retry?: number
-}
-
-export interface TokenUsage {
-  prompt_tokens: number
-  completion_tokens: number
-  total_tokens: number
-  /** What the provider charged, in USD, when it says (OpenRouter does when asked). */
-  cost_usd?: number
 }
 
 export interface TokenLogprob {
@@ -159,17 +156,8 @@ function capRetryAfter(response: Response, maxMs: number): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }
 
-export function addUsage(total: TokenUsage, usage: TokenUsage | null): void {
-  if (!usage) return
-  total.prompt_tokens += usage.prompt_tokens
-  total.completion_tokens += usage.completion_tokens
-  total.total_tokens += usage.total_tokens
-  if (usage.cost_usd !== undefined) total.cost_usd = Math.round(((total.cost_usd ?? 0) + usage.cost_usd) * 1e8) / 1e8
-}
-
 function costOf(usage: unknown): { cost_usd?: number } {
   const cost = (usage as { cost?: unknown }).cost
   return typeof cost === 'number' && Number.isFinite(cost) ? { cost_usd: cost } : {}
 }
 
-export const emptyUsage = (): TokenUsage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })

@@ -1,4 +1,4 @@
-import type { CheckResult, ConformanceReport } from '../conformance/types.js'
+import type { CheckResult, ConformanceReport } from '../results/types.js'
 import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
 import { codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'

@@ -1,4 +1,4 @@
-import type { CheckResult } from '../conformance/types.js'
+import type { CheckResult } from '../results/types.js'
 import type { AssertionCheck, BudgetCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { count } from '../util/words.js'

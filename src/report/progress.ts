@@ -1,7 +1,7 @@
 import { groupKey } from '../aggregate/gate.js'
 import { checkTally } from './conformance.js'
 import { endedBriefly } from './dialogue.js'
-import type { ConformanceReport } from '../conformance/types.js'
+import type { ConformanceReport } from '../results/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { unreachableReason } from './headline.js'
@@ -10,7 +10,7 @@ import { skipWords } from './telemetry-budgets.js'
 import { formatPercent } from './numbers.js'
 import { toolTestCount, toolTestFailing } from './tool-tests.js'
 import { count as plural, percent, seconds, usd } from '../util/words.js'
-import type { CacheStats } from '../llm/cache.js'
+import type { CacheStats } from '../results/types.js'
 
 /** "12 hits, 3 misses, 4,200 tokens ($0.0012) saved": the response cache, as the report and the CLI say it. */
 export function describeCache(cache: CacheStats): string {

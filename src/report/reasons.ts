@@ -1,5 +1,5 @@
 import type { RunResult, TurnResult } from '../results/types.js'
-import type { ToolAssertions } from '../scoring/tool-assertions.js'
+import type { ToolAssertions } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { stopWords } from './dialogue.js'
 import { formatPercent } from './numbers.js'

@@ -1,8 +1,8 @@
 import { ellipsize } from '../util/text.js'
 import { createPool } from '../util/pool.js'
 import { addUsage, emptyUsage, type ChatClient, type ChatResponse, type TokenLogprob, type TokenUsage } from '../llm/chat.js'
+import type { ScoringMode } from '../results/scoring.js'
 
-export type ScoringMode = 'logprob' | 'integer'
 
 /** A GEval verdict for one run. `score` is 0–1; pass is `score >= threshold`. */
 export interface JudgeVerdict {

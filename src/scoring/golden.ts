@@ -1,19 +1,9 @@
 import type { ArgMatchMode, GoldenExpectations, Json } from '../config/types.js'
+import type { GoldenAssertions, GoldenCheck, GoldenCheckName } from '../results/scoring.js'
 import { pyEquals } from './python-values.js'
 import { compileMatcherPattern, type RequestedCall } from './tool-assertions.js'
 
-export type GoldenCheckName = 'expect_tool' | 'expect_args' | 'expect_sequence' | 'forbidden_tools' | 'max_tool_calls'
-
-export interface GoldenCheck {
-  check: GoldenCheckName
-  passed: boolean
-  reason: string
-}
-
-export interface GoldenAssertions {
-  passed: boolean
-  checks: GoldenCheck[]
-}
+export type { GoldenAssertions, GoldenCheck } from '../results/scoring.js'
 
 /** Asks whether two values mean the same (the judge model, cached); false when unsure. */
 export type SemanticMatcher = (expected: string, actual: string) => Promise<boolean>

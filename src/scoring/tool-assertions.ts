@@ -1,4 +1,5 @@
 import type { Json, ToolRequirement } from '../config/types.js'
+import type { ToolAssertions, ToolCheck } from '../results/scoring.js'
 import { pyEquals, pyStr } from './python-values.js'
 
 /** A tool call as the model requested it (name and top-level arguments). */
@@ -7,19 +8,7 @@ export interface RequestedCall {
   args: Record<string, Json>
 }
 
-/** One required_tools check, field for field (and in key order) as eval-action writes it. */
-export interface ToolCheck {
-  tool: string
-  passed: boolean
-  reason: string
-  expected_args: Record<string, Json> | null
-  actual_args?: Record<string, Json>[]
-}
-
-export interface ToolAssertions {
-  passed: boolean
-  checks: ToolCheck[]
-}
+export type { ToolAssertions } from '../results/scoring.js'
 
 /**
  * Check required_tools with eval-action's semantics: each entry independently, one call may

@@ -1,4 +1,4 @@
-import type { Json } from '../config/types.js'
+import type { Json } from './json.js'
 
 /** A plain object (not null, not an array): what JSON calls an object. */
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { ListMethod, ProbeData, ProbeMode } from '../probe.js'
+import type { ListMethod, ProbeData, ProbeMode } from '../probe-data.js'
 import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { describeResponse, errorCode, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'

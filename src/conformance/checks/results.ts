@@ -1,4 +1,4 @@
-import type { ProbeData } from '../probe.js'
+import type { ProbeData } from '../probe-data.js'
 import { META, MODERN_VERSION, type CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'

@@ -1,4 +1,4 @@
-import type { ProbeData } from '../probe.js'
+import type { ProbeData } from '../probe-data.js'
 import type { CheckResult } from '../types.js'
 import { failed, isObject, passed, skipped, type CheckSpec } from './common.js'
 import { listedTools, pageListing, type Tool } from './schemas.js'

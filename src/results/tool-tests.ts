@@ -1,0 +1,86 @@
+import type { ObservedCalls } from './conformance.js'
+import type { Json } from './suite.js'
+
+/** The deterministic tool tests in the record: steps, attempts, verdicts. */
+
+export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'
+
+/** One assertion of a tool test step: what was expected, what came back, and why it passed or not. */
+export interface AssertionCheck {
+  check: 'is_error' | 'contains' | 'pattern' | 'json' | 'schema' | 'output_schema' | 'max_ms' | 'snapshot' | 'capture'
+  /** The JSONPath, for `json` and `capture`; null otherwise. */
+  path: string | null
+  passed: boolean
+  expected: Json
+  actual: Json
+  reason: string
+  /** `snapshot` only: a unified diff of the stored snapshot against this result. */
+  diff?: string
+}
+
+/** What the server answered to one tool test call. */
+export type StepResponse =
+  | { kind: 'result'; is_error: boolean; content: Json[]; structured_content: Json | null }
+  | { kind: 'error'; code: number; message: string; data: Json | null }
+
+export interface ToolTestStepResult {
+  /** 1-based. */
+  index: number
+  tool: string
+  /** As sent, after `${name}` substitution. */
+  args: Record<string, Json>
+  latency_ms: number
+  /** Null when the call never got an answer (the attempt's `error` says why). */
+  response: StepResponse | null
+  checks: AssertionCheck[]
+  captured: Record<string, Json>
+  passed: boolean
+  observed: ObservedCalls
+}
+
+export interface ToolTestAttempt {
+  /** 1-based. */
+  attempt: number
+  status: ToolTestStatus
+  /** Why the attempt could not finish: the server did not start, crashed or timed out. */
+  error: string | null
+  stderr_tail: string | null
+  /** Steps after the first failing one do not run. */
+  steps: ToolTestStepResult[]
+  duration_ms: number
+}
+
+export interface ToolTestResult {
+  id: string
+  tags: string[]
+  status: ToolTestStatus
+  /** Every attempt passed (pass^k). */
+  passed: boolean
+  runs: number
+  attempts: ToolTestAttempt[]
+  duration_ms: number
+}
+
+/** The deterministic tool tests: direct calls with assertions, no model. */
+export interface ToolTestsSection {
+  status: 'ran' | 'skipped'
+  /** Why they did not run (the server is unreachable, tool_tests is off); null when they ran. */
+  reason: string | null
+  /** Where the snapshots are kept. */
+  snapshot_dir: string
+  total: number
+  passed: number
+  failed: number
+  errored: number
+  cancelled: number
+  tests: ToolTestResult[]
+}
+
+/** The tool tests as a journal header (or a shard) plans them. */
+export interface ToolTestsPlan {
+  status: 'ran' | 'skipped'
+  reason: string | null
+  snapshot_dir: string
+  /** The ids of the tests planned, in suite order. */
+  ids: string[]
+}
