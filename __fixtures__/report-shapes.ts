@@ -15,7 +15,7 @@ import { answerElicitation, answerRoots, inputsVerdict, samplingResult } from '.
 import { fatalDocument } from '../src/evaluate.js'
 import { inputRoundsOf } from '../src/mcp/input-rounds.js'
 import type { InputAnswer } from '../src/mcp/session.js'
-import type { TappedCall, TappedServerRequest } from '../src/mcp/wire-tap.js'
+import type { TappedCall, TappedServerRequest } from '../src/mcp/frames.js'
 import { emptyUsage, type TokenUsage } from '../src/llm/chat.js'
 import { checkAnswer, judgeRecovery } from '../src/resilience/recovery.js'
 import type {

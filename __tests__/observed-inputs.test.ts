@@ -8,7 +8,7 @@ import {
 import { OBSERVED_CHECKS, observedChecks } from '../src/conformance/observed.js'
 import { inputRoundsOf, redactRounds, type AnsweredInput } from '../src/mcp/input-rounds.js'
 import type { CallInput, InputAnswer } from '../src/mcp/session.js'
-import type { TappedCall, TappedServerRequest, WindowFrames } from '../src/mcp/wire-tap.js'
+import type { TappedCall, TappedServerRequest, WindowFrames } from '../src/mcp/frames.js'
 
 /** The rounds read from raw frames, and the observed checks on what the server asked (pure). */
 

@@ -1,7 +1,7 @@
 import type { InputKind } from '../config/types.js'
 import { inputKindOf, inputRequiredResult, isUrlElicitation } from '../mcp/input-rounds.js'
 import type { CallInput } from '../mcp/types.js'
-import type { MisplacedInputRequired } from '../mcp/wire-tap.js'
+import type { MisplacedInputRequired } from '../mcp/frames.js'
 import type { Observation } from '../results/types.js'
 import { isObject } from '../util/objects.js'
 import { ellipsize, trimEvidence } from '../util/text.js'

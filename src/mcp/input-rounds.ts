@@ -3,7 +3,7 @@ import type { InputExchange, InputRound } from '../results/types.js'
 import { isObject, sortKeys } from '../util/objects.js'
 import { ellipsize } from '../util/text.js'
 import type { InputAnswer } from './types.js'
-import type { TappedCall, TappedServerRequest, WindowFrames } from './wire-tap.js'
+import type { TappedCall, TappedServerRequest, WindowFrames } from './frames.js'
 
 /**
  * What a server asked the client during one call, read from the frames as they went over the

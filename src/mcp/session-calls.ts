@@ -7,7 +7,8 @@ import { codeOf, describeError, isPeerError, isTimeout, ServerError } from './er
 import { inputKindOf, inputRequiredResult, inputRoundsOf, NOT_DECLARED_REFUSED, URL_MODE_REFUSED, type AnsweredInput } from './input-rounds.js'
 import type { InputLedger, OpenCall } from './server-input.js'
 import type { CallInput, CallOutcome, McpSession, RawCallResponse, RawToolCall, SessionHappenings } from './types.js'
-import type { WindowFrames, WireTap } from './wire-tap.js'
+import type { WindowFrames } from './frames.js'
+import type { WireTap } from './wire-tap.js'
 
 /**
  * The calls of one open session: tools/call (raw, and as the model sees it is src/mcp/outcome.ts),

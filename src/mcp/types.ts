@@ -1,7 +1,7 @@
 import type { InputKind } from '../config/types.js'
 import type { CallAnnotations, InputRound } from '../results/types.js'
 import type { McpMedia } from './content.js'
-import type { MisplacedInputRequired, TappedServerRequest, WindowFrames } from './wire-tap.js'
+import type { MisplacedInputRequired, TappedServerRequest, WindowFrames } from './frames.js'
 
 /**
  * The shapes a session speaks in: what it lists, what a call answers (raw and as the model sees

@@ -1,41 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/client'
 import { isObject, keepLast } from '../util/objects.js'
+import type { MisplacedInputRequired, TappedCall, TappedServerRequest, WindowFrames } from './frames.js'
 import { inputKindOf, inputRequiredResult } from './input-rounds.js'
 
 /** The methods whose result may be `input_required` (MCP 2026-07-28 §7): the calls a window records. */
 const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get'])
-
-/** A request we sent (a tools/call, resources/read or prompts/get leg), with its answer once one came. */
-export interface TappedCall {
-  id: unknown
-  request: Record<string, unknown>
-  sentAt: number
-  /** The JSON-RPC response object as received; undefined until it comes. */
-  response?: Record<string, unknown>
-  receivedAt?: number
-  /** The order of this frame among every frame the tap saw (send or receive). */
-  seq: number
-}
-
-/** A request the server sent us (a legacy server asking mid-call), with the reply we sent back. */
-export interface TappedServerRequest {
-  request: Record<string, unknown>
-  /** Our JSON-RPC response; undefined when we sent none (yet). */
-  reply?: Record<string, unknown>
-  seq: number
-  /** The seq of our reply; undefined when we sent none. */
-  replySeq?: number
-}
-
-/** Everything one window saw: our requests (every leg of a call) and the server's input requests to us. */
-export interface WindowFrames {
-  /** In the order sent; unanswered ones too. */
-  calls: TappedCall[]
-  /** In the order received: elicitation/create, sampling/createMessage and roots/list only (a ping is no input). */
-  server_requests: TappedServerRequest[]
-  /** Server input requests past the rounds the window keeps (TapWindowOptions.keepServerRounds): counted, not kept. Absent: none. */
-  server_requests_dropped?: number
-}
 
 /** How much of a call one window keeps. */
 export interface TapWindowOptions {
@@ -45,13 +14,6 @@ export interface TapWindowOptions {
    * Absent: all.
    */
   keepServerRounds?: number
-}
-
-/** A response frame with `resultType: "input_required"` to a method that may not answer one. */
-export interface MisplacedInputRequired {
-  method: string
-  request: Record<string, unknown>
-  response: Record<string, unknown>
 }
 
 /** One open window: `close` gives the answered calls, `closeFrames` everything (what the session reads: every leg, answered or not, and the server's requests). */
