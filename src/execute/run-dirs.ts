@@ -1,13 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { dirname, join, resolve, sep } from 'node:path'
 import { escapeRegExp } from '../util/text.js'
 
-/** Where run directories are made (and kept, for a failed run with keep_run_dirs): under the runner's temp directory. */
-export function runDirsBase(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-run-dirs')
-}
+// Where they are made is configuration (checked writable before anything runs), so it lives in config.
+export { runDirsBase } from '../config/run-dir.js'
 
 /** One run's `${RUN_DIR}`: an empty directory, removed by `dispose` unless it is to be kept. */
 export interface RunDir {

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
-import { parseBoolean, parseChoice, parseInteger, resolveOptions, type RawOption, type RunOptions } from '../config/options.js'
+import { resolveOptions, type RunOptions } from '../config/options.js'
+import { parseBoolean, parseChoice, parseInteger, type RawOption } from '../config/raw-option.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Defaults, Inputs } from '../constants.js'
