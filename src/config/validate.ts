@@ -9,7 +9,9 @@ import type { ServerConfig, Suite } from './types.js'
 /**
  * Every check between fields of the configuration is here; each field alone is parsed (and
  * checked) where it is read: the inputs or flags (options.ts, budgets.ts, otlp.ts),
- * server_config (server-config.ts) and the eval cases (suite.ts).
+ * server_config (server-config.ts) and the eval cases (suite.ts). Only the CLI's spellings of
+ * one flag by another (`--only-tool-tests` against `--tool-tests`, `--demo` against `--base-url`
+ * and `--api-key`) are checked where the flags are read, as usage errors.
  */
 
 /** What the checks need of the disk, passed in so that they are tested without it. */
@@ -42,6 +44,16 @@ export function checkOptionChoices(
   }
   // With tool tests on, whether anything would run depends on the suite: validateConfig() decides.
   if (given.keyMissing && given.conformance === 'off' && given.toolTests === 'off') throw keyRequired
+}
+
+/**
+ * With the action's `merge` input set, `shard` must be empty: a job either runs one shard or
+ * merges the shards' results (the CLI has a merge command of its own, so the question is the action's).
+ */
+export function checkMergeWithoutShard(shard: string): void {
+  if (shard.trim() !== '') {
+    throw new ConfigError(`cannot be set together with ${Inputs.Shard}: a job either runs one shard (${Inputs.Shard}) or merges the shards' results (${Inputs.Merge}), in a job of its own that needs the shards' jobs`, { input: Inputs.Merge })
+  }
 }
 
 /**

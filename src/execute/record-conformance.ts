@@ -23,8 +23,6 @@ export async function recordConformance(
   journal.append({ type: 'conformance', section: { ...report, fail_on: failOn, passed: conformancePassed(report, failOn) } })
 }
 
-
-
 /** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */
 export function untilCancelled<T>(promise: Promise<T>, cancel: AbortSignal | undefined): Promise<T | null> {
   if (!cancel) return promise

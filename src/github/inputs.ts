@@ -5,7 +5,7 @@ import { parseBoolean, parseChoice, parseInteger, type RawOption } from '../conf
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Defaults, Inputs } from '../constants.js'
-import { ConfigError } from '../config/errors.js'
+import { checkMergeWithoutShard } from '../config/validate.js'
 import { resolveMergeOptions, type MergeOptions } from '../merge/options.js'
 import type { SaveBaseline } from './cache.js'
 
@@ -77,9 +77,7 @@ export function readMergeOptions(): { options: MergeOptions; unused: string[] } 
   const merge = core.getInput(Inputs.Merge).trim()
   if (merge === '') return null
   maskSecretInputs()
-  if (core.getInput(Inputs.Shard).trim() !== '') {
-    throw new ConfigError(`cannot be set together with ${Inputs.Shard}: a job either runs one shard (${Inputs.Shard}) or merges the shards' results (${Inputs.Merge}), in a job of its own that needs the shards' jobs`, { input: Inputs.Merge })
-  }
+  checkMergeWithoutShard(core.getInput(Inputs.Shard))
   const options = resolveMergeOptions({ patterns: merge.split('\n'), gate: input(Inputs.Gate), maxDrop: input(Inputs.MaxDrop), baseline: input(Inputs.Baseline) })
   return { options, unused: SUITE_INPUTS.filter((name) => core.getInput(name).trim() !== '') }
 }
