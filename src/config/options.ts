@@ -87,7 +87,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
   const free = 'only the free layers (conformance and tool tests) ran'
   const skipBehaviour =
     conformance === 'only'
-      ? 'conformance is "only"'
+      ? `${Inputs.Conformance} is "only"`
       : toolTests === 'only'
         ? raw.toolTests?.name === Flags.OnlyToolTests
           ? `${Flags.OnlyToolTests} was given`

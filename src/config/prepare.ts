@@ -24,7 +24,7 @@ export interface Prepared {
 }
 
 /** The disk the checks look at: this machine's. */
-export function localDisk(): ConfigDisk {
+function localDisk(): ConfigDisk {
   return {
     runDirsBase: runDirsBase(),
     writable(dir) {

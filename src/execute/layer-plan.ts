@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { selectCases, selectToolTests } from '../config/filter.js'
+import { Inputs } from '../constants.js'
 import type { Prepared } from '../config/prepare.js'
 import type { RunOptions } from '../config/options.js'
 import type { Suite } from '../config/types.js'
@@ -18,7 +19,7 @@ export function toolTestsPlan(prepared: Prepared): ToolTestsPlan | null {
   const { suite, options } = prepared
   if (suite.tool_tests.length === 0) return null
   const snapshot_dir = shownPath(snapshotDir(options))
-  if (options.toolTests === 'off') return { status: 'skipped', reason: options.conformance === 'only' ? 'conformance is "only"' : 'tool tests are off', snapshot_dir, ids: [] }
+  if (options.toolTests === 'off') return { status: 'skipped', reason: options.conformance === 'only' ? `${Inputs.Conformance} is "only"` : 'tool tests are off', snapshot_dir, ids: [] }
   const selected = selectToolTests(suite, options.filter)
   if (selected.length === 0) return { status: 'skipped', reason: `the filter '${options.filter}' selects no tool test`, snapshot_dir, ids: [] }
   return { status: 'ran', reason: null, snapshot_dir, ids: selected.map((t) => t.id) }

@@ -107,8 +107,8 @@ export function readPublishOptions(): PublishOptions {
   let comment: PublishOptions['comment'] = null
   let commentSkipped: string | null = null
   if (mode !== 'false') {
-    if (pr === undefined) commentSkipped = mode === 'true' ? `comment is "true" but this ${context.eventName || 'run'} event is not a pull request` : null
-    else if (!token) commentSkipped = mode === 'true' ? 'comment is "true" but github_token is empty' : null
+    if (pr === undefined) commentSkipped = mode === 'true' ? `${Inputs.Comment} is "true" but this ${context.eventName || 'run'} event is not a pull request` : null
+    else if (!token) commentSkipped = mode === 'true' ? `${Inputs.Comment} is "true" but ${Inputs.GithubToken} is empty` : null
     else comment = { ...context.repo, issue_number: pr, key }
   }
   const retention = core.getInput(Inputs.RetentionDays).trim()
