@@ -9,7 +9,10 @@ import { redactText } from '../src/util/redact.js'
 import { parseServerConfig, serverSecrets } from '../src/config/server-config.js'
 import { loadSuiteFile, parseSuite } from '../src/config/suite.js'
 import { noResilience } from '../src/config/resilience.js'
-import { evaluate, journalHash, prepare, suiteHash, writeResults } from '../src/evaluate.js'
+import { prepare } from '../src/config/prepare.js'
+import { evaluate } from '../src/evaluate.js'
+import { journalHash, suiteHash } from '../src/execute/suite-hash.js'
+import { writeResults } from '../src/output/write-results.js'
 import { errorOf } from '../__fixtures__/config-error.js'
 
 const base = `system_prompts:

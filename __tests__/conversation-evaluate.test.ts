@@ -6,7 +6,9 @@ import { pathToFileURL } from 'node:url'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { runOptions } from '../__fixtures__/options.js'
 import { scriptedBrain, startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
-import { evaluate, prepare, writeResults } from '../src/evaluate.js'
+import { prepare } from '../src/config/prepare.js'
+import { evaluate } from '../src/evaluate.js'
+import { writeResults } from '../src/output/write-results.js'
 import { ConfigErrors } from '../src/config/errors.js'
 
 // Server input end to end: one YAML, through prepare() and evaluate(), against a modern server

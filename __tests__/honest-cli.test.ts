@@ -14,7 +14,8 @@ import { verdictHeadline } from '../src/report/headline.js'
 import { count, points, pointsDelta, relativeDelta, seconds } from '../src/util/words.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions } from '../src/config/options.js'
-import { prepare, withoutFloatNoise, writeResults } from '../src/evaluate.js'
+import { prepare } from '../src/config/prepare.js'
+import { withoutFloatNoise, writeResults } from '../src/output/write-results.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
 const root = resolve(fixturePath('..'))

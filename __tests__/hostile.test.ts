@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { FAULTY_SERVER, evaluateWith, suiteOf } from '../__fixtures__/harness.js'
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
 import { serverSecrets } from '../src/config/server-config.js'
-import { writeResults } from '../src/evaluate.js'
+import { writeResults } from '../src/output/write-results.js'
 import { stickyMarker } from '../src/github/comment.js'
 import { renderComment } from '../src/report/comment.js'
 

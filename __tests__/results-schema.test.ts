@@ -6,7 +6,7 @@ import schema from '../schema/results.schema.json' with { type: 'json' }
 import suiteSchema from '../schema/eval-cases.schema.json' with { type: 'json' }
 import { FAULTY_SERVER, evaluateWith, fixturePath, suiteOf } from '../__fixtures__/harness.js'
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
-import { fatalDocument } from '../src/evaluate.js'
+import { fatalDocument } from '../src/output/documents.js'
 import { conversationShape, resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
 import { upgradeRun } from '../src/results/upgrade.js'
 import { upgradeDocument } from '../src/aggregate/upgrade-document.js'

@@ -9,7 +9,7 @@ import { resolveOptions, type RawOption, type RawOptions } from '../src/config/o
 import { parseOtlpHeaders, resolveOtlp, tracesUrl } from '../src/config/otlp.js'
 import { parseSuite } from '../src/config/suite.js'
 import { NO_BUDGETS, type Budgets } from '../src/config/types.js'
-import { prepare } from '../src/evaluate.js'
+import { prepare } from '../src/config/prepare.js'
 import { readActionOptions } from '../src/github/inputs.js'
 import { useActionInputs } from '../__fixtures__/env-vars.js'
 

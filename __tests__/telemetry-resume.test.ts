@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { scriptedBrain, startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
-import { evaluate, prepare } from '../src/evaluate.js'
+import { prepare } from '../src/config/prepare.js'
+import { evaluate } from '../src/evaluate.js'
 import { runOptions } from '../__fixtures__/options.js'
 
 // max_cost_usd across a resume: the runs an earlier attempt finished are in the document's

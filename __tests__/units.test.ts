@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { exposeServer, resourceFunctionName } from '../src/agent/exposure.js'
 import { parseSuite } from '../src/config/suite.js'
-import { fatalDocument } from '../src/evaluate.js'
+import { fatalDocument } from '../src/output/documents.js'
 import { expandMatrix, localDate } from '../src/plan/expand.js'
 import { cancelledReason } from '../src/report/progress.js'
 import { extractJson, parseScore, weightedScore } from '../src/scoring/geval.js'

@@ -47,6 +47,54 @@ export const Inputs = {
   ServerReuse: 'server_reuse'
 } as const
 
+/**
+ * The CLI's flags, as typed (errors name them so): the action's inputs' counterparts, and the
+ * flags of the CLI alone. The parser's option names are these without the dashes.
+ */
+export const Flags = {
+  ServerConfig: '--server-config',
+  EvalCases: '--eval-cases',
+  ApiKey: '--api-key',
+  Filter: '--filter',
+  Output: '--output',
+  Report: '--report',
+  MaxSteps: '--max-steps',
+  Parallel: '--parallel',
+  Concurrency: '--concurrency',
+  BaseUrl: '--base-url',
+  JudgeModel: '--judge-model',
+  Models: '--models',
+  TimeoutSeconds: '--timeout-seconds',
+  Conformance: '--conformance',
+  ConformanceFailOn: '--conformance-fail-on',
+  ConformanceProbes: '--conformance-probes',
+  ToolTests: '--tool-tests',
+  OnlyToolTests: '--only-tool-tests',
+  SnapshotDir: '--snapshot-dir',
+  UpdateSnapshots: '--update-snapshots',
+  Gate: '--gate',
+  MaxDrop: '--max-drop',
+  Baseline: '--baseline',
+  Cache: '--cache',
+  CacheDir: '--cache-dir',
+  Journal: '--journal',
+  Resume: '--resume',
+  MaxCostUsd: '--max-cost-usd',
+  MaxCostPerRunUsd: '--max-cost-per-run-usd',
+  MaxTokensPerRun: '--max-tokens-per-run',
+  MaxP95ToolMs: '--max-p95-tool-ms',
+  MaxP95RunS: '--max-p95-run-s',
+  MaxP95Increase: '--max-p95-increase',
+  MaxCostIncrease: '--max-cost-increase',
+  OtlpEndpoint: '--otlp-endpoint',
+  OtlpHeaders: '--otlp-headers',
+  MaxToolResultChars: '--max-tool-result-chars',
+  KeepRunDirs: '--keep-run-dirs',
+  Shard: '--shard',
+  ServerReuse: '--server-reuse',
+  Demo: '--demo'
+} as const
+
 export const Outputs = {
   ResultsJson: 'results_json',
   ReportMd: 'report_md',

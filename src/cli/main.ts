@@ -1,11 +1,15 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, ConfigErrors } from '../config/errors.js'
+import { Flags } from '../constants.js'
 import { resolveOptions } from '../config/options.js'
 import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
-import { evaluate, prepare, writeResults, type Prepared } from '../evaluate.js'
+import { prepare, type Prepared } from '../config/prepare.js'
+import { evaluate } from '../evaluate.js'
+import { writeResults } from '../output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
-import { keptRunDirs, removeLiveRunDirsSync } from '../execute/run-dirs.js'
+import { keptRunDirs } from '../execute/run-dirs.js'
+import { removeLiveRunDirsSync } from '../mcp/run-dirs.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
 import { shardOf } from '../plan/shard.js'
@@ -192,7 +196,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 0
   }
   const text = (name: string) => values[name] as string | undefined
-  const flag = (name: string) => ({ value: text(name), name: `--${name}` })
+  // A flag as the options read it: its value, under the name errors print (`--max-steps`).
+  const flag = (name: string) => ({ value: text(name.slice(2)), name })
 
   let demo: DemoModel | null = null
   try {
@@ -200,53 +205,53 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     try {
       const demoSources = values.demo ? demoDefaults(values) : null
       if (values['only-tool-tests'] && text('tool-tests') !== undefined && text('tool-tests') !== 'only') {
-        throw new UsageError(`cannot be combined with --tool-tests ${text('tool-tests')}`, { input: '--only-tool-tests' })
+        throw new UsageError(`cannot be combined with ${Flags.ToolTests} ${text('tool-tests')}`, { input: Flags.OnlyToolTests })
       }
       if (values.demo) demo = await startDemoModel()
       const options = resolveOptions({
-        serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: '--server-config' },
-        evalCases: { value: text('eval-cases') ?? demoSources?.evalCases, name: '--eval-cases' },
+        serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: Flags.ServerConfig },
+        evalCases: { value: text('eval-cases') ?? demoSources?.evalCases, name: Flags.EvalCases },
         apiKey: demo
-          ? { value: DEMO_API_KEY, name: '--api-key' }
-          : { value: text('api-key') || env.OPENROUTER_API_KEY || env.OPENAI_API_KEY, name: '--api-key', env: ['OPENROUTER_API_KEY', 'OPENAI_API_KEY'] },
-        filter: flag('filter'),
-        maxSteps: flag('max-steps'),
-        parallel: { value: values['no-parallel'] ? 'false' : 'true', name: '--parallel' },
-        concurrency: flag('concurrency'),
-        baseUrl: demo ? { value: demo.url, name: '--demo' } : flag('base-url'),
-        judgeModel: flag('judge-model'),
-        models: flag('models'),
-        timeoutSeconds: flag('timeout-seconds'),
-        resultsPath: flag('output'),
-        reportPath: flag('report'),
-        conformance: flag('conformance'),
-        conformanceFailOn: flag('conformance-fail-on'),
-        conformanceProbes: flag('conformance-probes'),
-        toolTests: values['only-tool-tests'] ? { value: 'only', name: '--only-tool-tests' } : flag('tool-tests'),
-        snapshotDir: flag('snapshot-dir'),
-        updateSnapshots: { value: values['update-snapshots'] ? 'true' : 'false', name: '--update-snapshots' },
-        gate: flag('gate'),
-        maxDrop: flag('max-drop'),
-        baseline: flag('baseline'),
-        cache: flag('cache'),
-        cacheDir: flag('cache-dir'),
-        journal: flag('journal'),
-        resume: { value: values.resume ? 'true' : 'false', name: '--resume' },
+          ? { value: DEMO_API_KEY, name: Flags.ApiKey }
+          : { value: text('api-key') || env.OPENROUTER_API_KEY || env.OPENAI_API_KEY, name: Flags.ApiKey, env: ['OPENROUTER_API_KEY', 'OPENAI_API_KEY'] },
+        filter: flag(Flags.Filter),
+        maxSteps: flag(Flags.MaxSteps),
+        parallel: { value: values['no-parallel'] ? 'false' : 'true', name: Flags.Parallel },
+        concurrency: flag(Flags.Concurrency),
+        baseUrl: demo ? { value: demo.url, name: Flags.Demo } : flag(Flags.BaseUrl),
+        judgeModel: flag(Flags.JudgeModel),
+        models: flag(Flags.Models),
+        timeoutSeconds: flag(Flags.TimeoutSeconds),
+        resultsPath: flag(Flags.Output),
+        reportPath: flag(Flags.Report),
+        conformance: flag(Flags.Conformance),
+        conformanceFailOn: flag(Flags.ConformanceFailOn),
+        conformanceProbes: flag(Flags.ConformanceProbes),
+        toolTests: values['only-tool-tests'] ? { value: 'only', name: Flags.OnlyToolTests } : flag(Flags.ToolTests),
+        snapshotDir: flag(Flags.SnapshotDir),
+        updateSnapshots: { value: values['update-snapshots'] ? 'true' : 'false', name: Flags.UpdateSnapshots },
+        gate: flag(Flags.Gate),
+        maxDrop: flag(Flags.MaxDrop),
+        baseline: flag(Flags.Baseline),
+        cache: flag(Flags.Cache),
+        cacheDir: flag(Flags.CacheDir),
+        journal: flag(Flags.Journal),
+        resume: { value: values.resume ? 'true' : 'false', name: Flags.Resume },
         budgets: {
-          max_cost_usd: flag('max-cost-usd'),
-          max_cost_per_run_usd: flag('max-cost-per-run-usd'),
-          max_tokens_per_run: flag('max-tokens-per-run'),
-          max_p95_tool_ms: flag('max-p95-tool-ms'),
-          max_p95_run_s: flag('max-p95-run-s'),
-          max_p95_increase: flag('max-p95-increase'),
-          max_cost_increase: flag('max-cost-increase')
+          max_cost_usd: flag(Flags.MaxCostUsd),
+          max_cost_per_run_usd: flag(Flags.MaxCostPerRunUsd),
+          max_tokens_per_run: flag(Flags.MaxTokensPerRun),
+          max_p95_tool_ms: flag(Flags.MaxP95ToolMs),
+          max_p95_run_s: flag(Flags.MaxP95RunS),
+          max_p95_increase: flag(Flags.MaxP95Increase),
+          max_cost_increase: flag(Flags.MaxCostIncrease)
         },
-        otlpEndpoint: flag('otlp-endpoint'),
-        otlpHeaders: flag('otlp-headers'),
-        maxToolResultChars: flag('max-tool-result-chars'),
-        keepRunDirs: { value: values['keep-run-dirs'] ? 'true' : 'false', name: '--keep-run-dirs' },
-        shard: flag('shard'),
-        serverReuse: flag('server-reuse')
+        otlpEndpoint: flag(Flags.OtlpEndpoint),
+        otlpHeaders: flag(Flags.OtlpHeaders),
+        maxToolResultChars: flag(Flags.MaxToolResultChars),
+        keepRunDirs: { value: values['keep-run-dirs'] ? 'true' : 'false', name: Flags.KeepRunDirs },
+        shard: flag(Flags.Shard),
+        serverReuse: flag(Flags.ServerReuse)
       })
       prepared = prepare(options, env)
     } catch (error) {
@@ -322,9 +327,9 @@ export function formatCacheLine(doc: ResultsDocument): string | null {
 
 /** `--demo`: it brings its own model, and the bundled example for what is not given. */
 function demoDefaults(values: Record<string, string | boolean | undefined>): { serverConfig?: string; evalCases?: string } {
-  const clashing = ['base-url', 'api-key'].filter((name) => values[name] !== undefined).map((name) => `--${name}`)
+  const clashing = [Flags.BaseUrl, Flags.ApiKey].filter((name) => values[name.slice(2)] !== undefined)
   if (clashing.length > 0) {
-    throw new UsageError(`cannot be combined with ${clashing.join(' or ')}: it runs against the bundled demo model, on its own local URL and with no key`, { input: '--demo' })
+    throw new UsageError(`cannot be combined with ${clashing.join(' or ')}: it runs against the bundled demo model, on its own local URL and with no key`, { input: Flags.Demo })
   }
   if (values['server-config'] !== undefined && values['eval-cases'] !== undefined) return {}
   return bundledExample()

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { ConfigError } from '../config/errors.js'
-import { writeResults } from '../evaluate.js'
+import { writeResults } from '../output/write-results.js'
 import { checkOutputsApart, checkShardSet } from '../merge/check-shards.js'
 import { mergeShards } from '../merge/merge-document.js'
 import { formatMergeLines } from '../merge/merge-lines.js'

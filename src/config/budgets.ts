@@ -1,5 +1,5 @@
 import { ConfigError } from './errors.js'
-import type { RawOption } from './options.js'
+import type { RawOption } from './raw-option.js'
 import { NO_BUDGETS, type Budgets, type Pricing } from './types.js'
 
 /** The budgets that are one number each, as the YAML, the inputs and the results name them. */

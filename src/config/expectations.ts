@@ -1,4 +1,4 @@
-import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import { compileMatcherPattern } from '../util/matcher-pattern.js'
 import { isObject } from '../util/objects.js'
 import type { GoldenExpectations, Json, ToolRequirement } from './types.js'
 

@@ -1,4 +1,4 @@
-import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import { compileMatcherPattern } from '../util/matcher-pattern.js'
 import {
   DEFAULT_ATTACKER,
   HTTP_ONLY_FAULTS,

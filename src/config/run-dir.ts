@@ -1,5 +1,12 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { ServerConfig } from './types.js'
+
+/** Where run directories are made (and kept, for a failed run with keep_run_dirs): under the runner's temp directory. */
+export function runDirsBase(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-run-dirs')
+}
 
 /** `$${RUN_DIR}` (a literal) or `${RUN_DIR}` (the run's directory). */
 const RUN_DIR_PLACEHOLDER = /\$(\$?)\{RUN_DIR\}/g

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { LineCounter, parseDocument } from 'yaml'
+import { Inputs } from '../constants.js'
 import { ConfigError } from './errors.js'
 import { nearest } from '../util/suggest.js'
 import type { ServerConfig } from './types.js'
@@ -23,7 +24,7 @@ export interface ServerConfigOptions {
  * a key) is replaced by the environment variable NAME; `$${NAME}` is a literal `${NAME}`.
  */
 export function parseServerConfig(value: string, options: ServerConfigOptions = {}): ServerConfig {
-  const { input = 'server_config', baseDir = process.cwd(), env = process.env } = options
+  const { input = Inputs.ServerConfig, baseDir = process.cwd(), env = process.env } = options
   const trimmed = value.trim()
   if (trimmed === '') throw new ConfigError('is required', { input })
   let text = trimmed

@@ -4,6 +4,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node }
 import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { nearest } from '../util/suggest.js'
 import { firstLine } from '../util/text.js'
+import { Inputs } from '../constants.js'
 import { ConfigError, ConfigErrors } from './errors.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
@@ -69,7 +70,7 @@ export function loadSuiteFile(path: string, overrides: SuiteOverrides = {}): Sui
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new ConfigError(`cannot read eval cases file: ${(error as Error).message}`, { file: path, input: 'eval_cases' })
+    throw new ConfigError(`cannot read eval cases file: ${(error as Error).message}`, { file: path, input: Inputs.EvalCases })
   }
   return parseSuite(text, path, overrides)
 }

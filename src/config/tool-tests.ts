@@ -1,9 +1,9 @@
 import type { Json, ToolTest, ToolTestExpect, ToolTestStep } from './types.js'
-import { compileMatcherPattern } from '../scoring/tool-assertions.js'
-import { CAPTURE_NAME, malformedPlaceholders, referencedCaptures } from '../tooltests/capture.js'
-import { schemaProblem } from '../tooltests/expect.js'
-import { pathProblem } from '../tooltests/jsonpath.js'
-import { matcherProblem } from '../tooltests/matchers.js'
+import { compileMatcherPattern } from '../util/matcher-pattern.js'
+import { CAPTURE_NAME, malformedPlaceholders, referencedCaptures } from './placeholders.js'
+import { compileSchema } from '../util/json-schema.js'
+import { pathProblem } from '../util/jsonpath.js'
+import { matcherProblem } from './json-matcher.js'
 
 /** A tool test as the YAML holds it (already valid against the JSON Schema). */
 export interface RawToolTest {
@@ -99,4 +99,10 @@ function normaliseExpect(raw: RawExpect, at: (...rest: (string | number)[]) => (
 function checkPath(path: string, where: (string | number)[], problem: ProblemSink): void {
   const trouble = pathProblem(path)
   if (trouble) problem(`${trouble} (RFC 9535)`, where)
+}
+
+/** Why a schema cannot be used (for the loader to check `expect.schema` before any run); undefined when it compiles. */
+export function schemaProblem(schema: Json): string | undefined {
+  const result = compileSchema(schema)
+  return 'problem' in result ? result.problem : undefined
 }

@@ -8,7 +8,8 @@ import { trimEvidence } from '../util/text.js'
 import { HttpWire, StdioWire, type Exchange, type WireRequest } from './wire.js'
 import type { DnsRebindingProbes, HttpProbes, InvalidArgumentsProbes, ListMethod, ParamHeaderProbes, ProbeData, ProbeMode } from './probe-data.js'
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
-import { makeRunDirSync, runDirsBase } from '../execute/run-dirs.js'
+import { runDirsBase } from '../config/run-dir.js'
+import { makeRunDirSync } from '../mcp/run-dirs.js'
 
 // The checks read ProbeData from its own module, so they need not import the probe that gathers it.
 export type { ProbeData } from './probe-data.js'

@@ -134,6 +134,16 @@ export class JournalWriter {
   }
 }
 
+/** A journal on disk; where it cannot be written, one warning and a journal in memory only. */
+export function openJournal(path: string, header: JournalHeader, reused: RunResult[], secrets: readonly string[], warn: (message: string) => void): JournalWriter {
+  try {
+    return new JournalWriter(path, header, reused, secrets, warn)
+  } catch (error) {
+    warn(`Cannot write the run journal ${path} (${(error as Error).message}): a crash would lose the finished runs.`)
+    return new JournalWriter(null, header, reused, secrets)
+  }
+}
+
 function emptyState(path: string, header: JournalHeader): JournalState {
   return { path, header, conformance: null, runs: new Map(), toolTests: new Map(), skipped: {}, end: null }
 }

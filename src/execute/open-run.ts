@@ -4,7 +4,7 @@ import { ServerError, type McpSession, type OpenOptions } from '../mcp/session.j
 import type { RunSpec } from '../plan/expand.js'
 import { cancellationOf } from './cancellation.js'
 import type { EngineDeps, EngineSettings } from './engine-types.js'
-import { makeRunDir, type RunDir } from './run-dirs.js'
+import { makeRunDir, type RunDir } from '../mcp/run-dirs.js'
 
 /** This run's `${RUN_DIR}`, when its server config or its case's roots use one; null otherwise. */
 export async function runDirFor(spec: RunSpec, settings: EngineSettings): Promise<RunDir | null> {

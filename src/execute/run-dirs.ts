@@ -1,9 +1,6 @@
 import { dirname } from 'node:path'
 import { escapeRegExp } from '../util/text.js'
 
-// The directories themselves are made where the sessions that run servers in them live.
-export { makeRunDir, makeRunDirSync, removeLiveRunDirsSync, runDirsBase, type RunDir } from '../mcp/run-dirs.js'
-
 /** The failed runs' kept directories (keep_run_dirs): how many, and the directory holding them; null when none was kept. */
 export function keptRunDirs(runs: readonly { run_dir?: string | null }[]): { count: number; parent: string } | null {
   const kept = runs.flatMap((run) => (run.run_dir ? [run.run_dir] : []))

@@ -17,7 +17,7 @@ import { cancellationOf } from './cancellation.js'
 import { prepareLayers } from './compose-layers.js'
 import type { EngineDeps, EngineSettings, ExecutedRuns } from './engine-types.js'
 import { openForRun, runDirFor, type OpenedSession } from './open-run.js'
-import type { RunDir } from './run-dirs.js'
+import type { RunDir } from '../mcp/run-dirs.js'
 import { runInSlot } from './run-in-slot.js'
 import { RUN_LAYERS } from './run-layers.js'
 

@@ -1,10 +1,11 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
-import { parseBoolean, parseChoice, parseInteger, resolveOptions, type RawOption, type RunOptions } from '../config/options.js'
+import { resolveOptions, type RunOptions } from '../config/options.js'
+import { parseBoolean, parseChoice, parseInteger, type RawOption } from '../config/raw-option.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Defaults, Inputs } from '../constants.js'
-import { ConfigError } from '../config/errors.js'
+import { checkMergeWithoutShard } from '../config/validate.js'
 import { resolveMergeOptions, type MergeOptions } from '../merge/options.js'
 import type { SaveBaseline } from './cache.js'
 
@@ -76,9 +77,7 @@ export function readMergeOptions(): { options: MergeOptions; unused: string[] } 
   const merge = core.getInput(Inputs.Merge).trim()
   if (merge === '') return null
   maskSecretInputs()
-  if (core.getInput(Inputs.Shard).trim() !== '') {
-    throw new ConfigError(`cannot be set together with ${Inputs.Shard}: a job either runs one shard (${Inputs.Shard}) or merges the shards' results (${Inputs.Merge}), in a job of its own that needs the shards' jobs`, { input: Inputs.Merge })
-  }
+  checkMergeWithoutShard(core.getInput(Inputs.Shard))
   const options = resolveMergeOptions({ patterns: merge.split('\n'), gate: input(Inputs.Gate), maxDrop: input(Inputs.MaxDrop), baseline: input(Inputs.Baseline) })
   return { options, unused: SUITE_INPUTS.filter((name) => core.getInput(name).trim() !== '') }
 }
@@ -108,8 +107,8 @@ export function readPublishOptions(): PublishOptions {
   let comment: PublishOptions['comment'] = null
   let commentSkipped: string | null = null
   if (mode !== 'false') {
-    if (pr === undefined) commentSkipped = mode === 'true' ? `comment is "true" but this ${context.eventName || 'run'} event is not a pull request` : null
-    else if (!token) commentSkipped = mode === 'true' ? 'comment is "true" but github_token is empty' : null
+    if (pr === undefined) commentSkipped = mode === 'true' ? `${Inputs.Comment} is "true" but this ${context.eventName || 'run'} event is not a pull request` : null
+    else if (!token) commentSkipped = mode === 'true' ? `${Inputs.Comment} is "true" but ${Inputs.GithubToken} is empty` : null
     else comment = { ...context.repo, issue_number: pr, key }
   }
   const retention = core.getInput(Inputs.RetentionDays).trim()

@@ -1,17 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 
 /**
  * The directories a server runs in (`${RUN_DIR}`): made fresh per run or per session, removed when
  * it is over, and removed synchronously on a forced exit, as its process group is killed.
  */
-
-/** Where run directories are made (and kept, for a failed run with keep_run_dirs): under the runner's temp directory. */
-export function runDirsBase(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-run-dirs')
-}
 
 /** One run's `${RUN_DIR}`: an empty directory, removed by `dispose` unless it is to be kept. */
 export interface RunDir {

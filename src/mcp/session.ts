@@ -3,7 +3,8 @@ import type { ServerConfig } from '../config/types.js'
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
 import { codeOf, isPeerError, ServerError } from './errors.js'
 import { openSession } from './open-session.js'
-import { makeRunDir, runDirsBase } from './run-dirs.js'
+import { runDirsBase } from '../config/run-dir.js'
+import { makeRunDir } from './run-dirs.js'
 import type { SessionFactory } from './types.js'
 
 // The session's shapes, its errors and its outcomes, where its many importers look for them.

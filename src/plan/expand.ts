@@ -1,4 +1,8 @@
-import type { EvalCase, Suite, ToolTest } from '../config/types.js'
+import { selectCases } from '../config/filter.js'
+import type { EvalCase, Suite } from '../config/types.js'
+
+// What a filter selects is checked with the configuration (nothing selected is an error), so it lives in config.
+export { selectCases, selectToolTests } from '../config/filter.js'
 
 /** One planned run: a case against one model under one system prompt. */
 export interface RunSpec {
@@ -38,16 +42,6 @@ export function expandMatrix(suite: Suite, options: { filter?: string; today: st
     }
   }
   return runs
-}
-
-/** The cases a filter keeps: those whose id contains it (case-sensitive, as eval-action); all without one. */
-export function selectCases(suite: Suite, filter: string | undefined): EvalCase[] {
-  return filter ? suite.cases.filter((c) => c.id.includes(filter)) : suite.cases
-}
-
-/** The tool tests a filter selects: a case-sensitive substring of the id, as for cases. */
-export function selectToolTests(suite: Suite, filter: string | undefined): ToolTest[] {
-  return filter ? suite.tool_tests.filter((t) => t.id.includes(filter)) : suite.tool_tests
 }
 
 /** The runner's local date as YYYY-MM-DD (UTC on GitHub-hosted runners). */

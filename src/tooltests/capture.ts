@@ -1,19 +1,18 @@
+import { PLACEHOLDER } from '../config/placeholders.js'
 import type { Json } from '../config/types.js'
 import type { AssertionCheck, StepResponse } from '../results/types.js'
 import { responseValue } from './expect.js'
 import { queryValues } from './jsonpath.js'
 import { show, trimForReport } from './matchers.js'
 
+// The placeholder syntax is checked when the suite is loaded, so it lives in config.
+export { CAPTURE_NAME, malformedPlaceholders, referencedCaptures } from '../config/placeholders.js'
+
 /**
  * Values one step keeps for later ones: `capture: { order: "$.order_id" }`, then
  * `args: { id: "${order}" }`.
  */
 
-/** What a capture may be called: a letter or `_`, then letters, digits, `_` and `-`. */
-export const CAPTURE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/
-
-// `$${` first, so an escaped placeholder is never read as one.
-const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_-]*)\}/g
 const WHOLE = /^\$\{([A-Za-z_][A-Za-z0-9_-]*)\}$/
 
 /**
@@ -51,32 +50,6 @@ function substituteString(text: string, captured: Record<string, Json>, missing:
     const value = captured[name]
     return typeof value === 'string' ? value : JSON.stringify(value)
   })
-}
-
-/** The capture names `args` uses, in order of first use (for the loader: each must be captured by an earlier step). */
-export function referencedCaptures(args: Record<string, Json>): string[] {
-  const names = new Set<string>()
-  for (const text of strings(args)) for (const m of text.matchAll(PLACEHOLDER)) if (m[1] !== undefined) names.add(m[1])
-  return [...names]
-}
-
-/**
- * `${` that does not start a valid placeholder (`${order id}`, an unclosed `${order`), for the
- * loader to reject: sent as they are, they would be a silent typo. `$${` writes a literal `${`.
- */
-export function malformedPlaceholders(args: Record<string, Json>): string[] {
-  const bad: string[] = []
-  for (const text of strings(args)) {
-    if (text.replace(PLACEHOLDER, '').includes('${')) bad.push(text)
-  }
-  return bad
-}
-
-function strings(value: Json): string[] {
-  if (typeof value === 'string') return [value]
-  if (Array.isArray(value)) return value.flatMap(strings)
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings)
-  return []
 }
 
 /**

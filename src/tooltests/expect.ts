@@ -153,12 +153,6 @@ function checkExtraSchema(schema: Json, value: ReturnType<typeof responseValue>)
   return verdict.ok ? make('schema', null, true, schema, actual, 'the value conforms to the schema') : make('schema', null, false, schema, actual, `the value does not conform to the schema: ${verdict.reason}`)
 }
 
-/** Why a schema cannot be used (for the loader to check `expect.schema` before any run); undefined when it compiles. */
-export function schemaProblem(schema: Json): string | undefined {
-  const result = compileSchema(schema)
-  return 'problem' in result ? result.problem : undefined
-}
-
 function validate(schema: Json, value: Json): { ok: true } | { ok: false; reason: string } {
   const result = compileSchema(schema)
   if ('problem' in result) return { ok: false, reason: result.problem }

@@ -1,44 +1,8 @@
-import { jsonpath } from 'json-p3'
 import type { Json } from '../config/types.js'
+import { compilePath } from '../util/jsonpath.js'
 
-/**
- * RFC 9535 JSONPath for tool tests, through json-p3: a standard parser and evaluator that never
- * calls `eval`, so a path in a suite cannot run code, and whose results (nodelists, filters,
- * `length()`/`count()`/`match()`/`search()`/`value()`) follow the RFC rather than one library's
- * dialect of Goessner's JSONPath.
- */
-export type CompiledPath = jsonpath.JSONPathQuery
-
-// Paths come from the suite, so the cache is bounded by its size; each is parsed once although
-// every attempt of every test applies it again.
-const compiled = new Map<string, CompiledPath>()
-
-/**
- * Parse a JSONPath once. Throws an Error naming the path and where the parser gave up, so the
- * config loader can reject the suite before anything runs.
- */
-export function compilePath(path: string): CompiledPath {
-  const cached = compiled.get(path)
-  if (cached) return cached
-  let query: CompiledPath
-  try {
-    query = jsonpath.compile(path)
-  } catch (error) {
-    throw new Error(`invalid JSONPath ${JSON.stringify(path)}: ${describeError(error)}`)
-  }
-  compiled.set(path, query)
-  return query
-}
-
-/** The reason a path does not parse, or undefined when it does (for load-time validation). */
-export function pathProblem(path: string): string | undefined {
-  try {
-    compilePath(path)
-    return undefined
-  } catch (error) {
-    return (error as Error).message
-  }
-}
+// Paths are parsed where the suite loader checks them too, so parsing lives in util.
+export { compilePath, pathProblem, type CompiledPath } from '../util/jsonpath.js'
 
 /**
  * The values of the nodelist `path` selects in `value`, in document order. Throws on a path that
@@ -83,12 +47,3 @@ function without(value: Json, location: (string | number)[], drop: Set<string>):
 
 // JSON keeps the member name "0" apart from the index 0.
 const locationKey = (location: (string | number)[]) => JSON.stringify(location)
-
-function describeError(error: unknown): string {
-  if (error instanceof jsonpath.JSONPathError) {
-    // json-p3 ends its messages with `('<the path>':<offset>)`; the path is already named.
-    const message = error.message.replace(/ \('[\s\S]*':\d+\)$/, '')
-    return `${message} (at offset ${error.token.index})`
-  }
-  return error instanceof Error ? error.message : String(error)
-}

@@ -1,6 +1,10 @@
 import type { Json } from '../config/types.js'
 import { pyEquals, pyStr } from '../scoring/python-values.js'
 import { compileMatcherPattern, valueMatches } from '../scoring/tool-assertions.js'
+import { isMatcherObject, MATCHER_KEYWORDS, matcherProblem, show, type MatcherKeyword, type MatcherObject } from '../config/json-matcher.js'
+
+// What makes a matcher usable is checked when the suite is loaded, so that lives in config.
+export { isMatcherObject, MATCHER_KEYWORDS, matcherProblem, show } from '../config/json-matcher.js'
 
 /**
  * The matcher of one `json` entry (`"$.path": matcher`) of a tool test.
@@ -38,19 +42,7 @@ export interface MatchOutcome {
   reason: string
 }
 
-export const MATCHER_KEYWORDS = ['equals', 'contains', 'pattern', 'gte', 'gt', 'lte', 'lt', 'number', 'tolerance', 'length', 'exists'] as const
-type Keyword = (typeof MATCHER_KEYWORDS)[number]
-type MatcherObject = Partial<Record<Keyword, Json>>
-
-const KEYWORDS = new Set<string>(MATCHER_KEYWORDS)
 const COMPARISONS = { gte: '≥', gt: '>', lte: '≤', lt: '<' } as const
-/** What a `length` matcher object may use: it is matched against a number. */
-const LENGTH_KEYWORDS = new Set<string>(['equals', 'gte', 'gt', 'lte', 'lt', 'number', 'tolerance'])
-
-/** Whether `matcher` is a matcher object rather than a literal. */
-export function isMatcherObject(matcher: Json): matcher is Record<string, Json> {
-  return isPlainObject(matcher) && Object.keys(matcher).length > 0 && Object.keys(matcher).every((k) => KEYWORDS.has(k))
-}
 
 /** One `json` entry: `matcher` against the values the path selected. `path` only names it in reasons. */
 export function matchValue(matcher: Json, nodes: Json[], path = 'the path'): MatchOutcome {
@@ -95,7 +87,7 @@ function literalMatches(literal: Json, value: Json): boolean {
   return isPlainObject(literal) ? pyEquals(value, literal) : valueMatches(literal, value)
 }
 
-function keywordMismatch(keyword: Keyword, m: MatcherObject, value: Json): string | undefined {
+function keywordMismatch(keyword: MatcherKeyword, m: MatcherObject, value: Json): string | undefined {
   switch (keyword) {
     case 'equals':
       return deepEqual(value, m.equals as Json) ? undefined : `${show(value)} is not exactly ${show(m.equals as Json)}`
@@ -135,48 +127,6 @@ function keywordMismatch(keyword: Keyword, m: MatcherObject, value: Json): strin
       // exists: true holds once there is a node to match; exists: false never gets here.
       return undefined
   }
-}
-
-/**
- * What is wrong with a matcher, for the config loader to reject before any run; undefined when
- * it is usable. Literals are always usable: an object with a non-keyword key is a literal.
- */
-export function matcherProblem(matcher: Json): string | undefined {
-  if (!isMatcherObject(matcher)) return undefined
-  const m = matcher as MatcherObject
-  const keys = Object.keys(m)
-  if (Object.hasOwn(m, 'contains') && typeof m.contains !== 'string' && typeof m.contains !== 'number') return `contains must be a string (got ${show(m.contains as Json)})`
-  if (Object.hasOwn(m, 'pattern')) {
-    if (typeof m.pattern !== 'string') return `pattern must be a string (got ${show(m.pattern as Json)})`
-    try {
-      compileMatcherPattern(m.pattern)
-    } catch (error) {
-      return `pattern ${show(m.pattern)} is not a valid regular expression: ${(error as Error).message}`
-    }
-  }
-  for (const keyword of ['gte', 'gt', 'lte', 'lt', 'number'] as const) {
-    if (Object.hasOwn(m, keyword) && !isFiniteNumber(m[keyword])) return `${keyword} must be a number (got ${show(m[keyword] as Json)})`
-  }
-  if (Object.hasOwn(m, 'tolerance')) {
-    if (!Object.hasOwn(m, 'number')) return 'tolerance needs number (number: 3.5, tolerance: 0.01)'
-    if (!isFiniteNumber(m.tolerance) || m.tolerance < 0) return `tolerance must be a non-negative number (got ${show(m.tolerance as Json)})`
-  }
-  if (Object.hasOwn(m, 'length')) {
-    const length = m.length as Json
-    if (typeof length === 'number') {
-      if (!Number.isInteger(length) || length < 0) return `length must be a non-negative integer (got ${length})`
-    } else if (!isMatcherObject(length) || !Object.keys(length).every((k) => LENGTH_KEYWORDS.has(k))) {
-      return `length must be a number or a matcher of ${[...LENGTH_KEYWORDS].join('/')} (got ${show(length)})`
-    } else {
-      const inner = matcherProblem(length)
-      if (inner) return `length: ${inner}`
-    }
-  }
-  if (Object.hasOwn(m, 'exists')) {
-    if (typeof m.exists !== 'boolean') return `exists must be true or false (got ${show(m.exists as Json)})`
-    if (m.exists === false && keys.length > 1) return `exists: false cannot be combined with ${keys.filter((k) => k !== 'exists').join(', ')}: there is no value to match`
-  }
-  return undefined
 }
 
 /** Strict JSON equality: types, string case and array order count; object key order does not. */
@@ -231,12 +181,6 @@ function typeName(value: Json): string {
 
 const count = (n: number) => (n === 1 ? '1 value' : `${n} values`)
 
-/** A value as a reason shows it: JSON, cut at 80 characters. */
-export function show(value: Json | undefined): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value)
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text
-}
-
 /** Strings cut to about 500 characters, so a check's expected/actual stays readable in a report. */
 export function trimForReport(value: Json, max = 500): Json {
   if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… (${value.length - max} more characters)` : value
@@ -244,8 +188,6 @@ export function trimForReport(value: Json, max = 500): Json {
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimForReport(v, max)]))
   return value
 }
-
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 
 function isPlainObject(value: Json | undefined): value is { [key: string]: Json } {
   return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -1,0 +1,71 @@
+import { accessSync, constants, mkdirSync } from 'node:fs'
+import { Inputs } from '../constants.js'
+import { mergeBudgets } from './budgets.js'
+import { renamingInput } from './errors.js'
+import { resolveOtlp, type OtlpTarget } from './otlp.js'
+import { runDirsBase } from './run-dir.js'
+import { inputNames, type RunOptions } from './run-options.js'
+import { parseServerConfig, serverSecrets } from './server-config.js'
+import { loadSuiteFile } from './suite.js'
+import type { ServerConfig, Suite } from './types.js'
+import { validateConfig, type ConfigDisk } from './validate.js'
+
+/** A validated configuration, ready to run. */
+export interface Prepared {
+  options: RunOptions
+  server: ServerConfig
+  suite: Suite
+  /** Values that must never be written anywhere. */
+  secrets: string[]
+  /** Under CI=true a missing snapshot fails its tool test instead of being written. */
+  ci: boolean
+  /** Where spans go (OTLP/HTTP): the traces URL and its headers; null: no export (runs still get trace ids). */
+  otlp: OtlpTarget | null
+}
+
+/** The disk the checks look at: this machine's. */
+function localDisk(): ConfigDisk {
+  return {
+    runDirsBase: runDirsBase(),
+    writable(dir) {
+      try {
+        mkdirSync(dir, { recursive: true })
+        accessSync(dir, constants.W_OK)
+        return null
+      } catch (error) {
+        return (error as Error).message
+      }
+    }
+  }
+}
+
+/**
+ * Parse and validate everything before any server starts or any model is called: server_config,
+ * then the eval cases, then the checks between them and the options, then the OTLP settings.
+ * Throws ConfigError.
+ */
+export function prepare(options: RunOptions, env: NodeJS.ProcessEnv, disk: ConfigDisk = localDisk()): Prepared {
+  // Errors name what the user typed: the action's inputs, or the CLI's flags.
+  const names = inputNames(options)
+  const server = parseServerConfig(options.serverConfig, { env, input: names.serverConfig })
+  const fromYaml = renamingInput(Inputs.EvalCases, names.evalCases, () =>
+    loadSuiteFile(options.evalCases, {
+      models: options.models,
+      judgeModel: options.judgeModel,
+      envModels: env.EVAL_MODELS,
+      envJudgeModel: env.EVAL_JUDGE_MODEL,
+      transport: server.kind,
+      timeoutSeconds: options.timeoutSeconds,
+      maxToolResultChars: options.maxToolResultChars
+    })
+  )
+  // The YAML's budgets win per key; the inputs (or flags) fill the rest.
+  const suite: Suite = { ...fromYaml, budgets: mergeBudgets(fromYaml.budgets, options.budgets) }
+  validateConfig({ options, server, suite }, disk)
+  const otlp = resolveOtlp(
+    { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint, headers: names.otlpHeaders } },
+    env
+  )
+  const secrets = [...serverSecrets(server), options.apiKey, ...otlp.secrets].filter((s) => s.length > 0)
+  return { options, server, suite, secrets, ci: env.CI === 'true', otlp: otlp.target }
+}

@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs'
+import { runKey, specKey, type RunSpec } from '../plan/expand.js'
+import type { RunResult } from '../results/types.js'
+import { count } from '../util/words.js'
+import { readJournal, reusableRuns } from './journal.js'
+
+/**
+ * The runs this evaluation takes from an earlier attempt of the same suite (`--resume`): those
+ * its journal at `path` finished with a verdict, of them those this plan holds, each at its place
+ * in this plan. None when there is no usable journal (each reason one warning).
+ */
+export function runsToReuse(path: string, suiteHash: string, plan: RunSpec[], warn: (message: string) => void): RunResult[] {
+  return inPlan(resumableRuns(path, suiteHash, warn), plan)
+}
+
+/**
+ * Of an earlier attempt's runs, those this evaluation plans (another --filter plans others), each
+ * at its place in this plan.
+ */
+function inPlan(runs: RunResult[], plan: RunSpec[]): RunResult[] {
+  const indexes = new Map(plan.map((spec) => [specKey(spec), spec.index]))
+  return runs.flatMap((run) => {
+    const index = indexes.get(runKey(run))
+    return index === undefined ? [] : [{ ...run, index }]
+  })
+}
+
+/** The runs an earlier attempt of the same suite finished with a verdict; none when there is no usable journal. */
+function resumableRuns(path: string, suiteHash: string, warn: (message: string) => void): RunResult[] {
+  if (!existsSync(path)) {
+    warn(`resume: no run journal at ${path} yet; running everything.`)
+    return []
+  }
+  try {
+    const { state, skipped } = readJournal(path)
+    if (skipped > 0) warn(`resume: skipped ${count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`)
+    if (state.header.suite_hash !== suiteHash) {
+      warn(`resume: ${path} is from another suite, models, server, max_steps or max_tool_result_chars; running everything.`)
+      return []
+    }
+    return reusableRuns(state)
+  } catch (error) {
+    warn(`resume: ${(error as Error).message}; running everything.`)
+    return []
+  }
+}
