@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import { Defaults, Flags, Inputs } from '../constants.js'
-import type { CacheMode } from '../llm/cache.js'
+import type { CacheMode } from '../results/types.js'
 import { budgetsFromOptions, type BudgetKey } from './budgets.js'
 import { ConfigError, isFlag } from './errors.js'
 import { parseBoolean, parseChoice, parseFraction, parseInteger, parseOptionalInteger, type RawOption } from './raw-option.js'

@@ -1,6 +1,5 @@
-import type { FailOn } from '../conformance/run.js'
 import { Inputs } from '../constants.js'
-import type { CacheMode } from '../llm/cache.js'
+import type { CacheMode, FailOn } from '../results/types.js'
 import type { ConfigError } from './errors.js'
 import type { Shard } from './shard.js'
 import type { Budgets } from './types.js'
