@@ -8,7 +8,7 @@ import { executeRuns, planOf } from '../src/engine.js'
 import { CancelledError } from '../src/execute/cancellation.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { liveGroups } from '../src/mcp/process-group.js'
-import { createSessionFactory } from '../src/mcp/session.js'
+import { createSessionFactory, type SessionFactory } from '../src/mcp/session.js'
 import type { RunResult } from '../src/results/types.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
@@ -34,7 +34,8 @@ async function cancelWhenBusy(options: {
   server: ServerConfig
   concurrency: number
   responder: Responder
-  busy: (asked: (kind: string, text: string) => boolean, finished: string[]) => boolean
+  /** `opened`: how many sessions (servers) have started so far. */
+  busy: (asked: (kind: string, text: string) => boolean, finished: string[], opened: number) => boolean
   /** How long to wait after `busy` (a tool call goes out right after the model asked for it). */
   settleMs?: number
 }): Promise<{ byCase: Record<string, RunResult>; requestsAfterCancel: number; shutdownMs: number }> {
@@ -45,6 +46,9 @@ async function cancelWhenBusy(options: {
     const suite = parseSuite(suiteOf(options.cases), 'test.yaml')
     const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
     const finished: string[] = []
+    const factory = createSessionFactory(options.server, { probeTimeoutMs: 3000, requestTimeoutMs: 120_000 })
+    let opened = 0
+    const sessions: SessionFactory = { transport: factory.transport, open: async (signal, open) => factory.open(signal, open).then((session) => (opened++, session)) }
     running = executeRuns(
       planOf(suite, { today: '2026-12-01' }),
       suite,
@@ -53,13 +57,13 @@ async function cancelWhenBusy(options: {
         llm: chat,
         judge: createGEvalJudge(chat, suite.judge_model),
         semantic: createSemanticMatcher(chat, suite.judge_model, controller.signal),
-        sessions: createSessionFactory(options.server, { probeTimeoutMs: 3000, requestTimeoutMs: 120_000 }),
+        sessions,
         cancel: controller.signal,
         onRunFinished: (run) => finished.push(run.case_id)
       }
     )
     const asked = (kind: string, text: string) => llm.requests.some((r) => kindOf(r) === kind && JSON.stringify(r.messages).includes(text))
-    await waitFor(() => options.busy(asked, finished), 'every run to be busy')
+    await waitFor(() => options.busy(asked, finished, opened), 'every run to be busy')
     await new Promise((r) => setTimeout(r, options.settleMs ?? 300))
     const requestsBefore = llm.requests.length
     const cancelledAt = Date.now()
@@ -128,7 +132,8 @@ describe('cancelling an evaluation mid-run', () => {
       server: FAULTY_SERVER,
       concurrency: 1,
       responder: (request) => (kindOf(request) === 'steps' ? steps(request.model) : { ...answer(request.model, 'late'), delayMs: SLOW }),
-      busy: (asked) => asked('agent', 'case slow-model')
+      // The queued run's server is started ahead of its slot: cancel once it is up, so the run waits for the slot alone.
+      busy: (asked, _finished, opened) => asked('agent', 'case slow-model') && opened === 2
     })
     expect(byCase['slow-model'].cancelled).toMatchObject({ waiting_for: 'the model (openai/gpt-4o-mini)' })
     expect(byCase.queued).toMatchObject({ status: 'cancelled', llm_calls: [], tool_calls: [], cancelled: { waiting_for: 'a free slot' } })
