@@ -188,6 +188,20 @@ describe('every relative link in README.md, CONTRIBUTING.md and docs/ resolves',
   })
 })
 
+describe("the source's links into docs/ resolve (the CLI's --help prints them)", () => {
+  const sourceFiles = (readdirSync(repoPath('src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => `src/${f}`)
+  const docsLinks = sourceFiles.flatMap((file) => [...read(file).matchAll(/docsLink\('([^']+)'\)/g)].map((m) => m[1]))
+
+  test('the --help texts name docs pages', () => {
+    expect(docsLinks).toEqual(expect.arrayContaining(['cli.md', 'sharding.md', 'cli.md#init-a-starting-suite-from-the-server-itself']))
+  })
+
+  test.each(docsLinks)('docs/%s', (page) => {
+    // Checked as a link from the README would be: docs/PAGE, its anchor a heading of the page.
+    expect(brokenLinks('README.md', `[page](docs/${page})`)).toEqual([])
+  })
+})
+
 describe('the README introduces; docs/ holds the reference', () => {
   test('the README is under 40 KiB', () => {
     expect(statSync(repoPath('README.md')).size).toBeLessThan(40 * 1024)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { ConfigError } from '../src/config/errors.js'
+import { errorOf } from '../__fixtures__/config-error.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
 import { parseServerConfig } from '../src/config/server-config.js'
 import { parseSuite } from '../src/config/suite.js'
@@ -33,16 +33,6 @@ function fakeDisk(problem: string | null): ConfigDisk & { asked: string[] } {
       return problem
     }
   }
-}
-
-const errorOf = (fn: () => void): ConfigError => {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof ConfigError) return error
-    throw error
-  }
-  throw new Error('no ConfigError')
 }
 
 describe('validateConfig', () => {

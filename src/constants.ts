@@ -128,3 +128,8 @@ export const Defaults = {
   JournalFile: 'eval-runs.jsonl',
   ArtifactName: 'mcp-server-evals'
 } as const
+
+/** The reference pages (docs/ in the repository), as the CLI's --help links them. */
+const DOCS_URL = 'https://github.com/mcp-server-evals/mcp-server-evals/blob/main/docs'
+/** A docs page (and anchor) as a link; `__tests__/docs-links.test.ts` checks every one the source names. */
+export const docsLink = (page: string) => `${DOCS_URL}/${page}`

@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync, type Sta
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { parseArgs, isDeepStrictEqual } from 'node:util'
 import { parse, type Document } from 'yaml'
+import { docsLink } from '../constants.js'
 import { ConfigError } from '../config/errors.js'
 import { parseServerConfig, serverSecrets } from '../config/server-config.js'
 import { parseSuite } from '../config/suite.js'
@@ -21,7 +22,8 @@ tools and write a starting suite, never over an existing file:
   DIR/mcp-evals.yml           a GitHub Actions workflow for it (move it to .github/workflows/)
   --server-config JSON|PATH   the MCP server, as for an evaluation; \${NAME} placeholders stay placeholders
   --out DIR                   where to write (default evals/)
-Exit 0 written; 1 the server could not be started or listed; 2 bad flags or config, or a file exists.`
+Exit 0 written; 1 the server could not be started or listed; 2 bad flags or config, or a file exists.
+The reference: ${docsLink('cli.md#init-a-starting-suite-from-the-server-itself')}`
 
 const INIT_OPTIONS = {
   'server-config': { type: 'string' },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, ConfigErrors } from '../config/errors.js'
-import { Flags } from '../constants.js'
+import { docsLink, Flags } from '../constants.js'
 import { resolveOptions } from '../config/options.js'
 import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
@@ -99,6 +99,9 @@ Verdict and exit status (the action's inputs conformance_fail_on, gate and max_d
 flags --conformance-fail-on, --gate and --max-drop):
 ${VERDICT_RULES}
 After a signal, what had finished is written; a second signal exits at once.
+
+The reference: ${docsLink('cli.md')} (every flag), ${docsLink('suite-format.md')}
+(server_config and eval_cases.yaml), and every page: ${docsLink('README.md')}
 
 ${REPORT_USAGE}
 

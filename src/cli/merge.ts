@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { docsLink } from '../constants.js'
 import { ConfigError } from '../config/errors.js'
 import { writeResults } from '../output/write-results.js'
 import { checkOutputsApart, checkShardSet } from '../merge/check-shards.js'
@@ -26,7 +27,8 @@ missing, duplicated or overlapping shards, are refused with a message naming the
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
 The verdict and exit status are a run's (mcp-server-evals --help): a cancelled or incomplete shard never
-passes; shards that cannot be merged, or a wrong flag, exit 2 with nothing written.`
+passes; shards that cannot be merged, or a wrong flag, exit 2 with nothing written.
+The reference: ${docsLink('sharding.md')}`
 
 const MERGE_OPTIONS = { ...RENDER_OPTIONS, journal: { type: 'string' } } as const
 const MERGE_FLAGS = Object.keys(MERGE_OPTIONS)

@@ -10,7 +10,7 @@ import { formatSummaryLine } from '../report/progress.js'
 import type { ResultsDocument } from '../results/types.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
-import { Defaults } from '../constants.js'
+import { Defaults, docsLink } from '../constants.js'
 import { count } from '../util/words.js'
 
 export const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report, JUnit and the PR
@@ -25,7 +25,8 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
-  --comment PATH              also write the sticky PR comment's Markdown there`
+  --comment PATH              also write the sticky PR comment's Markdown there
+The reference: ${docsLink('cli.md')}`
 
 /** The flags of the commands that render a document without running anything (`report`, `merge`): where to write, and how to gate. */
 export const RENDER_OPTIONS = {
