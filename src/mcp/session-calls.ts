@@ -9,6 +9,7 @@ import type { InputLedger, OpenCall } from './server-input.js'
 import type { CallInput, CallOutcome, McpSession, RawCallResponse, RawToolCall, SessionHappenings } from './types.js'
 import type { WindowFrames } from './frames.js'
 import type { WireTap } from './wire-tap.js'
+import { rejectionOf } from './frame-screen.js'
 
 /**
  * The calls of one open session: tools/call (raw, and as the model sees it is src/mcp/outcome.ts),
@@ -65,6 +66,9 @@ export function sessionCalls(ctx: CallContext): SessionCalls {
     // The last leg is the answer (earlier ones were input_required rounds).
     const answer = frames.calls.at(-1)
     const frame = answer?.response
+    const refused = rejectionOf(frame)
+    // Not the server's error: its answer could not be read (src/mcp/frame-screen.ts).
+    if (refused) throw new ServerError(`tool call '${name}' failed: ${refused}`, ctx.stderrTail())
     if (answer && frame) {
       const error = frame.error as { code?: unknown; message?: unknown; data?: unknown } | undefined
       const response: RawCallResponse =
@@ -83,6 +87,8 @@ export function sessionCalls(ctx: CallContext): SessionCalls {
     const call = await windowed(ctx, signal, run)
     const { input, aborted } = inputOf(ctx, call, signal)
     if (input) reads.push({ label, input })
+    const refused = rejectionOf(call.frames.calls.at(-1)?.response)
+    if (refused) throw new ServerError(`${what} failed: ${refused}`, ctx.stderrTail())
     const rounds = input?.rounds.length ? { input_rounds: input.rounds } : {}
     if (aborted) throw new ServerError(`${what} failed: ${failedBecause(ctx, call)}`, ctx.stderrTail())
     if (input?.failure) return { text: input.failure, isError: true, ...rounds }

@@ -1,7 +1,8 @@
 import { PassThrough, type Stream, type Writable } from 'node:stream'
-import { StringDecoder } from 'node:string_decoder'
-import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
+import { parseJSONRPCMessage, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { FrameLines, MAX_FRAME_BYTES } from '../util/read-limits.js'
+import { frameTooLong, refusedAnswer, screenFrame } from './frame-screen.js'
 import { terminateGroup } from './process-group.js'
 import { spawnServer, type ServerProcess } from './spawner.js'
 
@@ -14,7 +15,7 @@ export interface GroupStdioParameters {
   cwd?: string
   /** Default 'inherit', as in the SDK. */
   stderr?: 'pipe' | 'ignore' | 'inherit'
-  /** Largest message we buffer; the SDK's default (10 MB) when absent. */
+  /** The longest line (one JSON-RPC message) read from stdout; MAX_FRAME_BYTES (64 MiB) when absent. */
   maxBufferSize?: number
 }
 
@@ -31,6 +32,8 @@ const STDOUT_NOISE_GRACE_MS = 1000
 const NOISE_LINES_QUOTED = 3
 /** How long a terminated group has for SIGTERM before SIGKILL. */
 const TERM_GRACE_MS = 1000
+/** Unanswered requests remembered (a session has a handful in flight; this only bounds a runaway). */
+const OUTSTANDING_LIMIT = 1024
 
 /**
  * The SDK's StdioClientTransport, but the server runs in its own process group and every way the
@@ -50,6 +53,12 @@ const TERM_GRACE_MS = 1000
  * and a legacy server that exits on the probe is opened again as legacy. The members stay as the SDK
  * expects them, so a Client given the bare transport still behaves (an SDK upgrade must re-check
  * the contract; the process tree tests count the processes).
+ *
+ * Reading is bounded: stdout is split into lines of at most MAX_FRAME_BYTES, and a longer one
+ * ends the session (every request still waiting gets an error answer that says so, then the
+ * group is terminated) without the line ever being held whole. Each line is screened
+ * (src/mcp/frame-screen.ts): an answer nested deeper than MAX_JSON_DEPTH, or with both `result`
+ * and `error`, fails its request at once.
  *
  * stdout that is not JSON-RPC: the SDK's ReadBuffer skips such lines silently, so a server that
  * never speaks JSON-RPC (started in HTTP mode, printing "listening on :3000") made every request
@@ -71,16 +80,15 @@ export class GroupStdioTransport implements Transport {
   private child: ServerProcess | undefined
   /** Settles when the spawn did (started or failed): a close during it waits, then ends what started. */
   private spawned: Promise<void> | undefined
-  private readonly readBuffer: ReadBuffer
+  private readonly lines: FrameLines
+  /** Requests we sent that are not answered yet: each gets an error answer if the stream has to be given up. */
+  private readonly outstanding = new Set<unknown>()
   /** Handed out before start() so no early stderr is lost, like the SDK does. */
   private readonly stderrStream: PassThrough | null
   private closing: Promise<void> | undefined
   private closeReported = false
   /** A JSON-RPC message has arrived: the server speaks the protocol on stdout. */
   private framed = false
-  /** Until then: the unframed text, scanned line by line for output that is not JSON-RPC. */
-  private unframed = ''
-  private readonly unframedDecoder = new StringDecoder('utf8')
   private readonly noise: string[] = []
   private noiseTimer: NodeJS.Timeout | undefined
   /** Set when the server wrote only non-JSON-RPC to stdout: later sends reject with it. */
@@ -90,7 +98,7 @@ export class GroupStdioTransport implements Transport {
 
   constructor(params: GroupStdioParameters) {
     this._serverParams = params
-    this.readBuffer = new ReadBuffer({ maxBufferSize: params.maxBufferSize })
+    this.lines = new FrameLines(params.maxBufferSize ?? MAX_FRAME_BYTES)
     this.stderrStream = params.stderr === 'pipe' ? new PassThrough() : null
     let resolve!: () => void
     let reject!: (error: Error) => void
@@ -146,6 +154,8 @@ export class GroupStdioTransport implements Transport {
     if (this.stdoutFailure) return Promise.reject(this.stdoutFailure)
     const stdin = this.closing ? undefined : this.child?.stdin
     if (!stdin || stdin.destroyed) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'))
+    const frame = message as Record<string, unknown>
+    if (typeof frame.method === 'string' && frame.id !== undefined && this.outstanding.size < OUTSTANDING_LIMIT) this.outstanding.add(frame.id)
     const written = this.write(stdin, message)
     return this.framed ? written : written.then(() => this.firstMessage.promise)
   }
@@ -200,54 +210,60 @@ export class GroupStdioTransport implements Transport {
     child?.stdin?.destroy()
     child?.stdout?.destroy()
     child?.stderr?.destroy()
-    this.readBuffer.clear()
+    this.lines.clear()
     this.reportClose()
   }
 
   private receive(chunk: Buffer) {
-    if (!this.framed) this.scanUnframed(chunk)
-    try {
-      this.readBuffer.append(chunk)
-    } catch (error) {
-      // Over maxBufferSize: the stream can no longer be framed.
-      this.onerror?.(error as Error)
-      void this.close()
-      return
+    if (this.lines.overflowed) return
+    for (const line of this.lines.push(chunk)) this.receiveLine(line.toString('utf8'))
+    if (this.lines.overflowed) this.giveUp(`${frameTooLong(this.lines.maxBytes)} on one line of stdout; the session was ended`)
+  }
+
+  private receiveLine(line: string) {
+    if (line.trim() === '') return
+    const screened = screenFrame(line)
+    if (screened.kind === 'other') {
+      // JSON that is not JSON-RPC is reported, as the SDK's reader does; plain text is not.
+      if (screened.json) this.onerror?.(new Error('the server wrote JSON that is not a JSON-RPC 2.0 message to stdout'))
+      return this.noticeNoise(line)
     }
-    for (;;) {
-      let message: JSONRPCMessage | null
+    let message: JSONRPCMessage
+    if (screened.kind === 'refused') {
+      this.onerror?.(new Error(`the server's message was not read: ${screened.reason}`))
+      if (!screened.answer) return
+      message = screened.answer as JSONRPCMessage
+    } else {
       try {
-        message = this.readBuffer.readMessage()
+        message = parseJSONRPCMessage(screened.frame)
       } catch (error) {
-        // Valid JSON that is not JSON-RPC; the SDK reports it and goes on with the next line.
-        this.onerror?.(error as Error)
-        continue
+        // Valid JSON-RPC 2.0 the SDK cannot take; it reports it and goes on with the next line.
+        return void this.onerror?.(error as Error)
       }
-      if (message === null) return
-      if (!this.framed) {
-        this.framed = true
-        this.unframed = ''
-        clearTimeout(this.noiseTimer)
-        this.firstMessage.resolve()
-      }
-      this.onmessage?.(message)
     }
+    if (!this.framed) {
+      this.framed = true
+      clearTimeout(this.noiseTimer)
+      this.firstMessage.resolve()
+    }
+    const frame = message as Record<string, unknown>
+    if (frame.method === undefined) this.outstanding.delete(frame.id)
+    this.onmessage?.(message)
+  }
+
+  /** The stream can no longer be read: every request still waiting fails with the reason, then the session ends. */
+  private giveUp(reason: string) {
+    for (const id of this.outstanding) this.onmessage?.(refusedAnswer(id, reason) as JSONRPCMessage)
+    this.outstanding.clear()
+    this.onerror?.(new Error(`the server's output was not read further: ${reason}`))
+    void this.close()
   }
 
   /** Before the first message: note lines that are not JSON-RPC, and start the grace on the first. */
-  private scanUnframed(chunk: Buffer) {
-    const text = this.unframedDecoder.write(chunk)
-    this.unframed += text
-    // A large first message arrives in many chunks: look for line ends in the new text only.
-    if (!text.includes('\n')) return
-    let newline: number
-    while ((newline = this.unframed.indexOf('\n')) !== -1) {
-      const line = this.unframed.slice(0, newline).trim()
-      this.unframed = this.unframed.slice(newline + 1)
-      if (line === '' || isJsonRpc(line)) continue
-      if (this.noise.length < NOISE_LINES_QUOTED) this.noise.push(line.slice(0, 200))
-      this.noiseTimer ??= setTimeout(() => this.failOnNoise(), STDOUT_NOISE_GRACE_MS)
-    }
+  private noticeNoise(line: string) {
+    if (this.framed) return
+    if (this.noise.length < NOISE_LINES_QUOTED) this.noise.push(line.trim().slice(0, 200))
+    this.noiseTimer ??= setTimeout(() => this.failOnNoise(), STDOUT_NOISE_GRACE_MS)
   }
 
   private failOnNoise() {
@@ -263,16 +279,6 @@ export class GroupStdioTransport implements Transport {
     if (this.closeReported) return
     this.closeReported = true
     this.onclose?.()
-  }
-}
-
-/** Whether a line is a JSON-RPC 2.0 message (not plain text, not some other JSON such as a log record). */
-function isJsonRpc(line: string): boolean {
-  try {
-    const value = JSON.parse(line) as unknown
-    return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
-  } catch {
-    return false
   }
 }
 
