@@ -1,5 +1,6 @@
 import OpenAI from 'openai'
 import type { TokenUsage } from '../results/primitives.js'
+import { providerFetch } from './bounded-fetch.js'
 
 // The usage shape and its sums live with the results schema, which records them.
 export type { TokenUsage } from '../results/primitives.js'
@@ -90,7 +91,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       'X-Title': 'MCP Server Evals',
       ...options.headers
     },
-    fetch: (url, init) => fetch(url, init).then((response) => capRetryAfter(response, maxRetryAfterMs))
+    fetch: (url, init) => providerFetch(url, init).then((response) => capRetryAfter(response, maxRetryAfterMs))
   })
 
   return {

@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport, type JsonSchemaValidator, type j
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputKind, type ServerConfig } from '../config/types.js'
 import { describeError, ServerError } from './errors.js'
+import { screenedFetch } from './http-screen.js'
 import { listServer } from './listings.js'
 import { outcomeOf } from './outcome.js'
 import { answerServerInput, declaredCapabilities, declaredKinds, settleStartupRoots, type InputLedger } from './server-input.js'
@@ -133,9 +134,13 @@ function serverTransport(config: ServerConfig, wrapFetch: OpenOptions['wrapFetch
   }
   // A fault layer (src/resilience/http-faults.ts) sits between the SDK and the network: every
   // request, the discover probe's too, goes through it; it only touches the POSTs it was armed for.
+  // Beneath it every answer is bounded and screened as over stdio (src/mcp/http-screen.ts). The
+  // SDK follows a redirect only within the origin (its default redirectPolicy), so the headers
+  // never reach another host.
+  const fetch = screenedFetch()
   const http = new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
-    ...(wrapFetch ? { fetch: wrapFetch((url, init) => globalThis.fetch(url, init)) } : {})
+    fetch: wrapFetch ? wrapFetch(fetch) : fetch
   })
   return { transport: http, stderrTail }
 }
