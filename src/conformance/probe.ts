@@ -319,8 +319,9 @@ function unreachableProbe(transport: 'stdio' | 'http', mode: ProbeMode, discover
   const cause = r.cause ?? (r.timedOut ? 'no answer before the timeout' : r.status !== undefined ? `HTTP ${r.status}` : null)
   const body = r.body ? r.body.slice(0, 500) : r.frame ? trimEvidence(r.frame, 500) : null
   let reason: string
-  if (r.status !== undefined) reason = `the server refused the request: HTTP ${r.status}${body ? ` ${oneLine(body, 200)}` : ''}`
-  else if (r.failure) reason = r.failure
+  // A failure first: one with a status (a redirect not followed) says more than the status.
+  if (r.failure) reason = r.failure
+  else if (r.status !== undefined) reason = `the server refused the request: HTTP ${r.status}${body ? ` ${oneLine(body, 200)}` : ''}`
   else if (initialize) reason = `no answer to server/discover (${describeSilence(discover)}) nor to initialize (${describeSilence(at)})`
   else reason = `no answer to server/discover (${describeSilence(discover)})`
   return {

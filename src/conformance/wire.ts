@@ -1,14 +1,20 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { createInterface } from 'node:readline'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { frameTooLong, screenFrame, TOO_DEEP } from '../mcp/frame-screen.js'
 import { spawnInGroup, terminateGroup } from '../mcp/process-group.js'
+import { BodyLimitError, boundedFetch } from '../util/bounded-fetch.js'
+import { FrameLines, formatLimit, MAX_BODY_BYTES, nestedDeeperThan } from '../util/read-limits.js'
 import { meaningfulTail } from '../util/stderr-tail.js'
 
 /**
  * Raw wire clients for the conformance probes. They do not use the SDK on purpose: the checks
  * must see raw frames (the SDK strips `resultType`, caches list results and hides headers).
+ * They read within the same limits as the sessions: a stdio line of at most MAX_FRAME_BYTES (a
+ * longer one fails the connection), an HTTP body of at most MAX_BODY_BYTES after decompression,
+ * nothing nested deeper than MAX_JSON_DEPTH (that answer is a failure, not a frame); and a
+ * redirect is followed only within the endpoint's origin, so its headers never go elsewhere.
  */
 
 export interface JsonRpcError {
@@ -66,14 +72,21 @@ export function quoteLines(lines: string[]): string {
   return lines.map((line) => JSON.stringify(line)).join(', ')
 }
 
-/** A line that is a JSON-RPC 2.0 message, or undefined (plain text, a JSON log line, an array). */
-function parseFrame(line: string): WireResponse['frame'] | undefined {
-  try {
-    const value = JSON.parse(line) as unknown
-    return value && typeof value === 'object' && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' ? (value as WireResponse['frame']) : undefined
-  } catch {
-    return undefined
-  }
+/** Redirects followed within the origin, at most. */
+const MAX_REDIRECTS = 5
+/** An answer too deep to keep: the failure it is, in place of its frame. */
+const TOO_DEEP_ANSWER = { failure: `the server's answer was not read: ${TOO_DEEP}`, cause: 'nested too deep' }
+
+/** What one line of a stdio server is: a JSON-RPC 2.0 frame, one too deep to read (its id), or other output. */
+type Line = { frame: NonNullable<WireResponse['frame']> } | { tooDeep: true; id: unknown } | undefined
+
+/** A line that is a JSON-RPC 2.0 message (as it came; both result and error are evidence here), one too deep to keep, or undefined (plain text, a JSON log line, an array). */
+function parseLine(line: string): Line {
+  const screened = screenFrame(line)
+  if (screened.kind === 'other') return undefined
+  if (screened.kind === 'frame') return { frame: screened.frame as NonNullable<WireResponse['frame']> }
+  if (screened.frame) return { frame: screened.frame as NonNullable<WireResponse['frame']> }
+  return { tooDeep: true, id: screened.answer?.id }
 }
 
 /**
@@ -82,7 +95,7 @@ function parseFrame(line: string): WireResponse['frame'] | undefined {
  */
 export class StdioWire {
   private readonly child: ChildProcessWithoutNullStreams
-  private readonly waiting = new Map<unknown, (frame: WireResponse['frame']) => void>()
+  private readonly waiting = new Map<unknown, (frame: WireResponse['frame'] | typeof TOO_DEEP_ANSWER) => void>()
   /** Ids we stopped waiting for: a late answer to one of them must not be taken for another's. */
   private readonly abandoned = new Set<unknown>()
   private nextId = 1
@@ -100,24 +113,33 @@ export class StdioWire {
     this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`, signal ? `killed by ${signal}` : `exited with code ${code}`))
     this.child.stdin.on('error', () => undefined)
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4096)))
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.receive(line))
+    const lines = new FrameLines()
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      if (lines.overflowed) return
+      for (const line of lines.push(chunk)) this.receive(line.toString('utf8'))
+      if (!lines.overflowed) return
+      // Nothing more is read: the server may block on its pipe until close() ends it.
+      this.child.stdout.pause()
+      this.fail(`wrote ${frameTooLong(lines.maxBytes)} on one line of stdout (not read further)`, 'message too long')
+    })
   }
 
   private receive(line: string) {
-    const frame = parseFrame(line)
-    if (!frame) return this.noticeNoise(line)
+    const parsed = parseLine(line)
+    if (!parsed) return this.noticeNoise(line)
     this.framed = true
     clearTimeout(this.noiseTimer)
-    let id = frame.id
+    const frame = 'frame' in parsed ? parsed.frame : undefined
+    let id = frame ? frame.id : (parsed as { id: unknown }).id
     let resolve = this.waiting.get(id)
-    if (!resolve && !this.abandoned.has(id) && ('result' in frame || 'error' in frame) && this.waiting.size === 1) {
+    if (!resolve && !this.abandoned.has(id) && (!frame || 'result' in frame || 'error' in frame) && this.waiting.size === 1) {
       // An answer with an id we never sent (often null on an error): with one request in flight it
       // can only be that one's. Kept, so the error-response-id check sees the wrong id.
       ;[[id, resolve]] = this.waiting
     }
     if (resolve) {
       this.waiting.delete(id)
-      resolve(frame)
+      resolve(frame ?? TOO_DEEP_ANSWER)
     }
   }
 
@@ -154,7 +176,7 @@ export class StdioWire {
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
     if (this.failure) return { method: req.method, request, response: this.failed() }
     let timer: NodeJS.Timeout | undefined
-    const frame = await new Promise<WireResponse['frame'] | 'timeout'>((resolve) => {
+    const frame = await new Promise<WireResponse['frame'] | typeof TOO_DEEP_ANSWER | 'timeout'>((resolve) => {
       this.waiting.set(id, resolve)
       timer = setTimeout(() => resolve('timeout'), timeoutMs)
       this.child.stdin.write(`${JSON.stringify(request)}\n`)
@@ -167,6 +189,7 @@ export class StdioWire {
       return { method: req.method, request, response: { timedOut: true, ...(this.noise.length ? { stdout: this.noise.join('\n') } : {}) }, ms }
     }
     if (!frame) return { method: req.method, request, response: this.failed(), ms }
+    if (frame === TOO_DEEP_ANSWER) return { method: req.method, request, response: { ...TOO_DEEP_ANSWER }, ms }
     return { method: req.method, request, response: { frame }, ms }
   }
 
@@ -277,18 +300,45 @@ export class HttpWire {
     return { method: `HTTP ${method}`, request: { http: method }, response, ms: Math.round(performance.now() - started) }
   }
 
+  /**
+   * One request, its body bounded. A redirect is followed only when it stays within the origin
+   * and keeps the method (a GET, or 307/308), at most MAX_REDIRECTS times; any other is the
+   * answer, a failure that says where it pointed, and the headers went nowhere else.
+   */
   private async send(method: string, body: string | undefined, headers: Record<string, string | null>, timeoutMs: number): Promise<WireResponse> {
     try {
-      const res = await fetch(this.url, { method, body, headers: present(headers), signal: AbortSignal.timeout(timeoutMs) })
-      const text = await res.text()
-      const responseHeaders: Record<string, string> = {}
-      res.headers.forEach((value, key) => (responseHeaders[key] = value))
-      return answer(res.status, responseHeaders, text)
+      const signal = AbortSignal.timeout(timeoutMs)
+      let url = new URL(this.url)
+      for (let followed = 0; ; followed++) {
+        const res = await serverFetch(url, { method, body, headers: present(headers), signal, redirect: 'manual' })
+        const responseHeaders: Record<string, string> = {}
+        res.headers.forEach((value, key) => (responseHeaders[key] = value))
+        const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null
+        if (location === null) return answer(res.status, responseHeaders, await res.text())
+        await res.body?.cancel()
+        const target = new URL(location, url)
+        const refusal = unfollowed(url, target, method, res.status, followed)
+        if (refusal) return { status: res.status, headers: responseHeaders, failure: refusal, cause: 'redirect not followed' }
+        url = target
+      }
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') return { timedOut: true }
+      if (error instanceof BodyLimitError) return { failure: error.message, cause: 'answer too long' }
       return networkFailure(error)
     }
   }
+}
+
+/** The raw probes' fetch: every body bounded (MAX_BODY_BYTES after decompression). */
+const serverFetch = boundedFetch((url: URL, init?: RequestInit) => fetch(url, init), 'server')
+
+/** Why a redirect from `from` to `target` is not followed; undefined when it may be. */
+function unfollowed(from: URL, target: URL, method: string, status: number, followed: number): string | undefined {
+  const where = `${target.origin}${target.pathname}`
+  if (target.origin !== from.origin) return `HTTP ${status} redirect to another origin (${where}) not followed: the configured headers are sent to the endpoint's origin only`
+  if (method !== 'GET' && status !== 307 && status !== 308) return `HTTP ${status} redirect (to ${where}) not followed: it would turn the ${method} into a GET`
+  if (followed >= MAX_REDIRECTS) return `more than ${MAX_REDIRECTS} redirects (the last to ${where}): not followed`
+  return undefined
 }
 
 function present(headers: Record<string, string | null>): Record<string, string> {
@@ -302,6 +352,7 @@ function shownHeaders(headers: Record<string, string | null>): Record<string, st
 }
 
 function answer(status: number, headers: Record<string, string>, text: string): WireResponse {
+  if (nestedDeeperThan(text)) return { status, headers, ...TOO_DEEP_ANSWER }
   const frame = parseBody(text, headers['content-type'] ?? '')
   return { status, headers, ...(frame ? { frame } : { body: text.slice(0, 2000) }) }
 }
@@ -322,7 +373,13 @@ function nodePost(url: string, body: string, headers: Record<string, string | nu
   return new Promise((resolve) => {
     const req = request(target, { method: 'POST', headers: { ...present(headers), 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      let length = 0
+      res.on('data', (chunk: Buffer) => {
+        length += chunk.length
+        if (length <= MAX_BODY_BYTES) return void chunks.push(chunk)
+        req.destroy()
+        resolve({ failure: `the server's answer was not read: it is longer than ${formatLimit(MAX_BODY_BYTES)}`, cause: 'answer too long' })
+      })
       res.on('end', () => {
         const responseHeaders: Record<string, string> = {}
         for (const [key, value] of Object.entries(res.headers)) if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value
