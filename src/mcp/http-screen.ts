@@ -17,9 +17,9 @@ export function screenedFetch(base: FetchLike = (url, init) => globalThis.fetch(
   return async (url, init) => {
     const response = await bounded(url, init)
     const ids = requestIds(init?.body)
-    if (!response.body || !response.ok || ids.length === 0) return response
+    if (!response.body || !response.ok) return response
     const type = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
-    if (type === 'application/json') return withBody(response, await screenedJson(response, ids))
+    if (type === 'application/json' && ids.length > 0) return withBody(response, await screenedJson(response, ids))
     if (type === 'text/event-stream') return withBody(response, screenedEvents(response.body, ids))
     return response
   }
@@ -54,9 +54,11 @@ async function screenedJson(response: Response, ids: unknown[]): Promise<string>
 const refusedAll = (ids: unknown[], reason: string) => (ids.length === 1 ? refusedAnswer(ids[0], reason) : ids.map((id) => refusedAnswer(id, reason)))
 
 /**
- * An SSE stream, event by event: an event whose data is a refused answer carries the error answer
- * instead; other events pass as they came (their lines rejoined with LF). When the stream fails
- * (the body limit) while requests are still unanswered, each gets an error answer and the stream ends.
+ * An SSE stream (a POST's, or the GET stream's with `ids` empty), event by event: an event whose
+ * data is a refused answer carries the error answer instead, one refused that answers nothing of
+ * ours (a server request nested too deep) is left out; other events pass as they came (their
+ * lines rejoined with LF). When the stream fails (the body limit) while requests are still
+ * unanswered, each gets an error answer and the stream ends.
  */
 function screenedEvents(body: ReadableStream<Uint8Array>, ids: unknown[]): ReadableStream<Uint8Array> {
   const reader = body.getReader()
@@ -73,7 +75,8 @@ function screenedEvents(body: ReadableStream<Uint8Array>, ids: unknown[]): Reada
     if (data.length > 0 && (!type || type === 'message')) {
       const screened = screenFrame(data.join('\n'))
       const frame = screened.kind === 'frame' ? screened.frame : screened.kind === 'refused' ? screened.answer : undefined
-      if (screened.kind === 'refused' && screened.answer) kept = [...kept.filter((l) => !l.startsWith('data:')), `data: ${JSON.stringify(screened.answer)}`]
+      if (screened.kind === 'refused' && !screened.answer) return ''
+      if (screened.kind === 'refused') kept = [...kept.filter((l) => !l.startsWith('data:')), `data: ${JSON.stringify(screened.answer)}`]
       if (frame && frame.method === undefined) unanswered.delete(frame.id)
     }
     return `${kept.join('\n')}\n\n`
