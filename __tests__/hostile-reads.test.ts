@@ -14,11 +14,13 @@ import { probeServer } from '../src/conformance/probe.js'
 import { HttpWire } from '../src/conformance/wire.js'
 import { runEvaluation } from '../src/engine.js'
 import { createChatClient } from '../src/llm/chat.js'
+import { screenedFetch } from '../src/mcp/http-screen.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import { writeResults } from '../src/output/write-results.js'
 import type { ResultsDocument } from '../src/results/types.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
+import { FrameLines, nestedDeeperThan } from '../src/util/read-limits.js'
 
 /**
  * Every read from a server or a provider has a byte limit and a depth limit (docs/reliability.md,
@@ -214,4 +216,43 @@ describe('a provider', () => {
     expect(runOf(doc, 'echo').status).toBe('passed')
     expectWritten(doc)
   }, 60_000)
+})
+
+describe('the readers', () => {
+  test('the depth scan counts brackets outside strings only, escapes included', () => {
+    const nested = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)
+    expect([nestedDeeperThan(nested(256)), nestedDeeperThan(nested(257)), nestedDeeperThan(nested(100_000))]).toEqual([false, true, true])
+    expect(nestedDeeperThan(`{"a":"${'['.repeat(1000)}\\"${'{'.repeat(1000)}"}`)).toBe(false)
+    expect(nestedDeeperThan(`["\\\\",${'['.repeat(300)}`)).toBe(true)
+  })
+
+  test('lines are joined across chunks, lose their CR, and stop for good past the limit', () => {
+    const lines = new FrameLines(10)
+    expect(lines.push(Buffer.from('ab')).map(String)).toEqual([])
+    expect(lines.push(Buffer.from('c\r\nde\nf')).map(String)).toEqual(['abc', 'de'])
+    expect(lines.push(Buffer.from('123456789')).map(String)).toEqual([])
+    expect(lines.overflowed).toBe(false)
+    expect(lines.push(Buffer.from('0')).map(String)).toEqual([])
+    expect(lines.overflowed).toBe(true)
+    expect(lines.push(Buffer.from('\nok\n'))).toEqual([])
+  })
+
+  test('an SSE answer split anywhere, CRLF across chunks too, is screened whole', async () => {
+    const deep = '{"a":'.repeat(300) + '1' + '}'.repeat(300)
+    const text = `event: message\r\nid: 1\r\ndata: {"jsonrpc":"2.0","id":4,"result":${deep}}\r\n\r\ndata: {"jsonrpc":"2.0","method":"x"}\r\n\r\n`
+    const cuts = [3, 15, 16, 40, 900, text.length - 3, text.length - 2]
+    const chunks = cuts.map((cut, i) => text.slice(i ? cuts[i - 1] : 0, cut)).concat(text.slice(cuts.at(-1)))
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk))
+        controller.close()
+      }
+    })
+    const fetch = screenedFetch(async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }))
+    const response = await fetch('http://127.0.0.1:9/mcp', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call' }) })
+    const events = (await response.text()).split('\n\n').filter(Boolean)
+    expect(events).toHaveLength(2)
+    expect(events[0]).toMatch(/^event: message\nid: 1\ndata: \{"jsonrpc":"2.0","id":4,"error":\{"code":-32700,"message":"the server's answer was not read: nested deeper than 256 levels"/)
+    expect(events[1]).toBe('data: {"jsonrpc":"2.0","method":"x"}')
+  })
 })
