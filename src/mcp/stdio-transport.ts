@@ -38,7 +38,8 @@ const OUTSTANDING_LIMIT = 1024
 /**
  * The SDK's StdioClientTransport, but the server runs in its own process group and every way the
  * transport ends terminates the whole group, so a server behind a wrapper (`sh -c`, `npx`,
- * `uv run`) cannot outlive us. Framing is the SDK's own (ReadBuffer, serializeMessage). The
+ * `uv run`) cannot outlive us. Framing is the SDK's (newline-delimited, serializeMessage,
+ * parseJSONRPCMessage), read by our own bounded reader in place of its ReadBuffer. The
  * server is spawned by the spawner helper when it is up (src/mcp/spawner.ts: a fork of this large
  * process would block us), its stdin and stdout then one Unix socket held by us; the events,
  * errors and group handling are the same either way.
@@ -58,9 +59,9 @@ const OUTSTANDING_LIMIT = 1024
  * ends the session (every request still waiting gets an error answer that says so, then the
  * group is terminated) without the line ever being held whole. Each line is screened
  * (src/mcp/frame-screen.ts): an answer nested deeper than MAX_JSON_DEPTH, or with both `result`
- * and `error`, fails its request at once.
+ * and `error`, fails its request at once; a server request nested too deep is dropped.
  *
- * stdout that is not JSON-RPC: the SDK's ReadBuffer skips such lines silently, so a server that
+ * stdout that is not JSON-RPC: the SDK's reader skips such lines silently, so a server that
  * never speaks JSON-RPC (started in HTTP mode, printing "listening on :3000") made every request
  * wait for its timeout. Before the first JSON-RPC message, a non-JSON-RPC line starts a short
  * grace; if no message comes, the transport fails with an Error quoting the lines. Sends made
