@@ -207,6 +207,20 @@ describe('a hostile server, provider and model', () => {
     expect(cli.stderr).toContain(`\n${INERT_COLON}:error::pwned\n#${INERT_HASH}[warning]x`)
   }, 120_000)
 
+  test('a server that dies at start: its stderr, quoted in the log, is inert', async () => {
+    const action = await runAction({ server_config: serverConfig({ FAIL_AT_START: '1' }), eval_cases: join(work, 'eval_cases.yaml'), openrouter_api_key: API_KEY, base_url: llm.url, tool_tests: 'off' })
+    expect(action.code).toBe(1)
+    const { commands } = expectInert(action.stdout)
+    expectInert(action.stderr)
+    expect(action.stdout).toMatch(new RegExp(`^ +${INERT_COLON}:stop-commands::tok$`, 'm'))
+    expect(commands.at(-1)).toMatchObject({ command: 'error', data: expect.stringContaining('the server could not be started or reached') })
+
+    const cli = await runChild('src/cli.ts', ['--server-config', serverConfig({ FAIL_AT_START: '1' }), '--eval-cases', join(work, 'eval_cases.yaml'), '--base-url', llm.url, '--api-key', API_KEY, '--tool-tests', 'off'], work, {})
+    expect(cli.code).toBe(1)
+    for (const stream of [cli.stdout, cli.stderr]) expect(readAsRunner(stream).commandLike).toEqual([])
+    expect(cli.stdout).toMatch(new RegExp(`^ +${INERT_COLON}:stop-commands::tok$`, 'm'))
+  }, 120_000)
+
   test('10,000 tools: no line over the cap, the lists summarised', async () => {
     const output = join(work, 'many.json')
     const { stdout, stderr } = await runChild('src/cli.ts', ['--server-config', serverConfig({ TOOLS: '10000' }), '--eval-cases', join(work, 'eval_cases.yaml'), '--conformance', 'only', '--output', output], work, {})

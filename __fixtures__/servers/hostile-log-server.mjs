@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A hand-written 2025-11-25 (legacy) stdio MCP server whose every text tries to drive the Actions
 // runner: workflow commands in its stderr, a tool name, a JSON-RPC error message, an isError text
-// and a value. TOOLS=N adds N more tools (one-word descriptions, so conformance lists them all).
+// and a value. FAIL_AT_START=1 dies with it on stderr. TOOLS=N adds N more tools (one-word descriptions, so conformance lists them all).
 import { createInterface } from 'node:readline'
 
 // What the runner would take for commands: a line that starts with `::` (an annotation, a mask,
@@ -22,6 +22,8 @@ const tools = [
 const send = (msg) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n')
 
 process.stderr.write(`starting\n${INJECT}\n`)
+// FAIL_AT_START=1: it dies at once, its last words hostile (the log quotes a dying server's stderr).
+if (process.env.FAIL_AT_START === '1') process.exit(7)
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   if (!line.trim()) return
