@@ -20,7 +20,8 @@ const injectedCommand = (c: RunnerReading['commands'][number]) =>
 
 const root = fixturePath('..')
 const SERVER = fixturePath('servers/hostile-log-server.mjs')
-const API_KEY = 'sk-hostile-log-test-key'
+// A key with `##[` in it: the log would show it neutralised, so that form is masked too.
+const API_KEY = 'sk-hostile##[log]-test-key'
 
 const SUITE = `judge_model: judge
 models: [m1]
@@ -168,6 +169,7 @@ describe('a hostile server, provider and model', () => {
     expect(stdout).toContain(`%0A${INERT_COLON}:add-mask::passed`)
     const titled = (command: string, title: string) => commands.some((c) => c.command === command && c.properties.title === title)
     expect(commands.some((c) => c.command === 'add-mask' && c.data === API_KEY)).toBe(true)
+    expect(commands.some((c) => c.command === 'add-mask' && c.data === `sk-hostile#${INERT_HASH}[log]-test-key`)).toBe(true)
     expect(titled('error', 'Eval errored: refused · m1 · default')).toBe(true)
     expect(titled('error', 'Eval errored: dies · m1 · default')).toBe(true)
     expect(titled('error', 'Tool test failed: echo-test')).toBe(true)

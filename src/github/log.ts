@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { inertMessage, inertText, inertTitle } from '../util/log-text.js'
+import { inertLine, inertMessage, inertText, inertTitle } from '../util/log-text.js'
 
 /**
  * The action's one way to the log. Every line it prints may carry a server's, a provider's or a
@@ -7,7 +7,7 @@ import { inertMessage, inertText, inertTitle } from '../util/log-text.js'
  * core.info writes its text raw, so every line of it is made inert and cut to LOG_LINE_MAX; an
  * annotation's message and title are made inert and cut, then @actions/core encodes them into
  * the command we mean to emit (`::error title=…::…`), which the runner still takes. Only the
- * commands we issue ourselves (setSecret, setOutput) go to @actions/core directly.
+ * commands we issue ourselves (setOutput, setSecret) go to @actions/core as they are.
  */
 
 type Annotate = (message: string, props?: core.AnnotationProperties) => void
@@ -39,5 +39,15 @@ export function setFailed(message: string): void {
   core.setFailed(inertMessage(message))
 }
 
+/**
+ * Mask a secret, and the form a log line would show it in when the neutraliser changed it (a
+ * `##[` inside it, a `::` it starts with): the runner masks exact strings.
+ */
+export function setSecret(secret: string): void {
+  core.setSecret(secret)
+  const shown = inertLine(secret)
+  if (shown !== secret) core.setSecret(shown)
+}
+
 // The commands we issue ourselves, as @actions/core writes them: `import * as core from './log.js'` gives a file both.
-export { setOutput, setSecret, summary } from '@actions/core'
+export { setOutput, summary } from '@actions/core'
