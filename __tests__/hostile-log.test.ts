@@ -7,6 +7,8 @@ import { join, relative } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { readAsRunner, runnerLines, type RunnerReading } from '../__fixtures__/runner-commands.js'
 import { kindOf, scriptedBrain, startScriptedLlm, userPrompt, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { checkToolsOrder } from '../src/conformance/checks/results.js'
+import type { ProbeData } from '../src/conformance/probe-data.js'
 import { capLine, INERT_COLON, INERT_HASH, inertMessage, inertText, LOG_LINE_MAX } from '../src/util/log-text.js'
 
 // Workflow commands hidden in untrusted text, as __fixtures__/servers/hostile-log-server.mjs sends
@@ -150,6 +152,15 @@ describe('the neutraliser', () => {
     expect(encoded.length).toBeLessThanOrEqual(3400)
     expect(message).toMatch(/\[cut: 490,000 characters in all\]$/)
   })
+})
+
+test('two orders of 10,000 tools: the first 20 of each, and where they part', () => {
+  const names = Array.from({ length: 10_000 }, (_, i) => `tool_${i}`)
+  const shuffled = [...names.slice(0, 7_000), ...names.slice(7_000).reverse()]
+  const listing = (tools: string[]) => ({ response: { frame: { result: { tools: tools.map((name) => ({ name })) } } } })
+  const { message } = checkToolsOrder({ toolsList: [listing(names), listing(shuffled)], transport: 'stdio' } as unknown as ProbeData)
+  expect(message).toMatch(/^two consecutive tools\/list calls returned different orders: \[tool_0, .*, tool_19, and 9,980 more\] then \[tool_0, .*, and 9,980 more\], first apart at position 7001 \(tool_7000 then tool_9999\)$/)
+  expect(message.length).toBeLessThan(1000)
 })
 
 describe('a hostile server, provider and model', () => {
