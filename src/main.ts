@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import * as core from '@actions/core'
+// Log lines through the neutraliser (github/log.ts); setSecret and setOutput as @actions/core has them.
+import * as core from './github/log.js'
 import { ConfigError, ConfigErrors } from './config/errors.js'
 import { Defaults, Inputs } from './constants.js'
 import { prepare } from './config/prepare.js'

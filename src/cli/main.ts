@@ -22,6 +22,7 @@ import { redactText } from '../util/redact.js'
 import { count } from '../util/words.js'
 import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
+import { inertOutput } from './log-output.js'
 import { describeFlagError } from './parse-error.js'
 import { REPORT_USAGE, reportCommand } from './report.js'
 import { INIT_USAGE, initCommand } from './init.js'
@@ -176,7 +177,9 @@ const DEMO_API_KEY = 'demo-key-not-used'
  * The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. A usage
  * or configuration error is printed and exits 2 before anything runs or any file is written.
  */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, streams: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  // Every line printed, whatever the command, through the neutraliser: text from a server or a model is inert in a workflow's log.
+  const io: CliIO = { stdout: inertOutput(streams.stdout), stderr: inertOutput(streams.stderr) }
   if (argv[0] === 'report') return reportCommand(argv.slice(1), io)
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io)
   if (argv[0] === 'init') return initCommand(argv.slice(1), io)

@@ -3,6 +3,7 @@ import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { describeResponse, errorCode, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 import type { Tool } from './schemas.js'
+import { someOf } from '../../util/words.js'
 
 /** Checks decided by the active probes: calls that break a rule on purpose, and what every exchange showed. */
 
@@ -103,7 +104,7 @@ export function planInvalidArguments(tools: Tool[], mode: ProbeMode): InvalidArg
   return plan
 }
 
-const list = (names: string[]) => names.join(', ')
+const list = (names: string[]) => someOf(names)
 
 export function checkInvalidArguments(probe: ProbeData): CheckResult {
   const probed = probe.invalidArguments
