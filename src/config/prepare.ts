@@ -7,6 +7,7 @@ import { runDirsBase } from './run-dir.js'
 import { inputNames, type RunOptions } from './run-options.js'
 import { parseServerConfig, serverSecrets } from './server-config.js'
 import { urlCredentials } from '../util/redact.js'
+import { linkOnPath } from '../util/write-file.js'
 import { loadSuiteFile } from './suite.js'
 import type { ServerConfig, Suite } from './types.js'
 import { validateConfig, type ConfigDisk } from './validate.js'
@@ -28,6 +29,7 @@ export interface Prepared {
 function localDisk(): ConfigDisk {
   return {
     runDirsBase: runDirsBase(),
+    linkOnPath: (path) => linkOnPath(path),
     writable(dir) {
       try {
         mkdirSync(dir, { recursive: true })

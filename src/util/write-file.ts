@@ -64,35 +64,40 @@ export function openFileReplacing(path: string, initial: string, options: { root
 }
 
 /**
- * The directory a file goes in, created when missing. Below `root` (the working directory) no
- * directory on the way may be a symbolic link: a link planted in a checkout (`eval-transcripts ->
- * ~/.ssh`) would send the files outside it. A path outside `root` is the user's own choice of
- * place (`/tmp` is itself a link on macOS): there only the file's own name is protected.
+ * The directory a file goes in, created when missing; refused (OutputPathError) when a directory
+ * on the way is a symbolic link (linkOnPath).
  */
 export function outputDirectory(path: string, root = process.cwd()): string {
+  const problem = linkOnPath(path, root)
+  if (problem) throw new OutputPathError(problem, path)
   const dir = dirname(resolve(path))
-  const base = resolve(root)
-  const inside = relative(base, dir)
-  if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) {
-    let at = base
-    for (const part of inside.split(sep)) {
-      at = join(at, part)
-      let linked = false
-      try {
-        linked = lstatSync(at).isSymbolicLink()
-      } catch {
-        break // Missing from here on: mkdir creates real directories.
-      }
-      if (linked) {
-        throw new OutputPathError(
-          `cannot write ${path}: ${relative(base, at) || at} is a symbolic link (to ${readlinkSafe(at)}); outputs are never written through a link: remove the link or choose another path`,
-          path
-        )
-      }
-    }
-  }
   mkdirSync(dir, { recursive: true })
   return dir
+}
+
+/**
+ * Why a file cannot be written at `path`, or null: below `root` (the working directory) no
+ * directory on the way may be a symbolic link, since a link planted in a checkout
+ * (`eval-transcripts -> ~/.ssh`) would send the files outside it. A path outside `root` is the
+ * user's own choice of place (`/tmp` is itself a link on macOS): there only the file's own name
+ * is protected (by the rename).
+ */
+export function linkOnPath(path: string, root = process.cwd()): string | null {
+  const base = resolve(root)
+  const inside = relative(base, dirname(resolve(path)))
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return null
+  let at = base
+  for (const part of inside.split(sep)) {
+    at = join(at, part)
+    let linked: boolean
+    try {
+      linked = lstatSync(at).isSymbolicLink()
+    } catch {
+      return null // Missing from here on: mkdir makes real directories.
+    }
+    if (linked) return `cannot write ${path}: ${relative(base, at)} is a symbolic link (to ${readlinkSafe(at)}); outputs are never written through a link: remove the link or choose another path`
+  }
+  return null
 }
 
 function readlinkSafe(path: string): string {
