@@ -10,9 +10,13 @@ import { EXAMPLE_SERVER, fixturePath } from '../__fixtures__/harness.js'
 import { golden } from '../__fixtures__/report-shapes.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { demoBrain } from '../examples/demo-model/brain.js'
+import { runOptions } from '../__fixtures__/options.js'
 import { ConfigError } from '../src/config/errors.js'
+import { prepare } from '../src/config/prepare.js'
 import { parseSuite } from '../src/config/suite.js'
 import { runConformance } from '../src/conformance/run.js'
+import { journalHash } from '../src/execute/suite-hash.js'
+import { resultsConfig } from '../src/record/results-config.js'
 import type { ConformanceReport } from '../src/conformance/types.js'
 import { fatalDocument } from '../src/output/documents.js'
 import { writeResults } from '../src/output/write-results.js'
@@ -212,6 +216,21 @@ describe('credentials in base_url', () => {
     expect(readFileSync(join(dir, 'j.jsonl'), 'utf8')).toContain(`"base_url":"http://user:***@127.0.0.1:${port}/v1?api-key=***"`)
     expect(secretsIn(dir, stdout, stderr)).toEqual([])
   }, 60_000)
+
+  test('the hashes that match a journal for --resume take the real URL; what is recorded is masked; a key in a server url is a secret too', () => {
+    const dir = mkdtempSync(join(work, 'hash-'))
+    writeFileSync(join(dir, "evals.yaml"), `system_prompts: {d: x}\ncases:\n${CASE}`)
+    const prepared = (baseUrl: string) => prepare(runOptions(dir, { baseUrl, serverConfig: SERVER }), {})
+    const one = prepared('https://user:pa55-W0rd@llm.example/v1?api-key=SEKRET-KEY')
+    expect(journalHash(one)).toBe(journalHash(prepared('https://user:pa55-W0rd@llm.example/v1?api-key=SEKRET-KEY')))
+    expect(journalHash(one)).not.toBe(journalHash(prepared('https://user:pa55-W0rd@llm.example/v1?api-key=OTHER-KEY')))
+    expect(one.secrets).toEqual(expect.arrayContaining(['pa55-W0rd', 'SEKRET-KEY']))
+    const recorded = resultsConfig(one.suite, one.server, { maxSteps: 1, concurrency: 1, timeoutSeconds: 1, baseUrl: one.options.baseUrl })
+    expect(recorded.base_url).toBe('https://user:***@llm.example/v1?api-key=***')
+    const http = prepare(runOptions(dir, { baseUrl: 'https://llm.example/v1', serverConfig: '{"url":"https://mcp.example/mcp?access_token=TOKEN-123"}' }), {})
+    expect(http.secrets).toContain('TOKEN-123')
+    expect(resultsConfig(http.suite, http.server, { maxSteps: 1, concurrency: 1, timeoutSeconds: 1, baseUrl: '' }).server).toEqual({ kind: 'http', url: 'https://mcp.example/mcp?access_token=***' })
+  })
 
   test('a provider that quotes the URL back: its key is redacted from the run error too', async () => {
     const { doc, dir, stdout, stderr } = await run(`${echoUrl}?api_key=SEKRET-KEY&region=eu`)
