@@ -13,6 +13,7 @@ import { demoBrain } from '../examples/demo-model/brain.js'
 import { runOptions } from '../__fixtures__/options.js'
 import { ConfigError } from '../src/config/errors.js'
 import { prepare } from '../src/config/prepare.js'
+import { parseServerConfig } from '../src/config/server-config.js'
 import { parseSuite } from '../src/config/suite.js'
 import { runConformance } from '../src/conformance/run.js'
 import { journalHash } from '../src/execute/suite-hash.js'
@@ -103,6 +104,13 @@ describe('the suite and server_config files: bounded, regular files only, a conf
     expect(run.code).toBe(2)
     console.log(`alias bomb: peak RSS ${(run.peakRss / MB).toFixed(0)} MB`)
   }, 30_000)
+
+  test('server_config: a wrapper inside mcpServers and a structure where a name belongs are refused, not walked', () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`
+    expect(() => parseServerConfig(`{"command":"node","type":${deep(200_000)}}`)).toThrow("input 'server_config' at type: must be a string")
+    const nested = `{"mcpServers":{"a":${'{"mcpServers":{"a":'.repeat(3)}{"command":"node"}${'}}'.repeat(3)}}}`
+    expect(() => parseServerConfig(nested)).toThrow('mcpServers inside mcpServers')
+  })
 
   test('maps and lists nested past 64 levels are refused with the line where it goes too deep, not a stack overflow', () => {
     const deep = `cases:\n  - id: a\n    prompt: p\n    rubric: r\n    tags: ${'['.repeat(70)}${']'.repeat(70)}\n`

@@ -105,6 +105,8 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
   }
   const known = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'type', 'transport', 'roots']
   for (const key of Object.keys(data)) if (!known.includes(key)) fail(`unknown key '${key}' (known: ${known.join(', ')})`, key)
+  // Read by no one, but kept in what init writes back: a name, never a structure to walk.
+  for (const key of ['type', 'transport', 'auth']) if (data[key] !== undefined && data[key] !== null && typeof data[key] !== 'string') fail('must be a string', key)
   const expander = new Expander(env, fail)
   const expand = (value: string, path: string, secret = true) => expander.expand(value, path, secret)
   const expandMap = (map: Record<string, string>, path: string) => {
