@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { describeFlagError } from './parse-error.js'
 import { writeResults } from '../output/write-results.js'
 import { applyGate } from '../execute/baseline.js'
 import { documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
 import { renderComment } from '../report/comment.js'
+import { writeFileReplacing } from '../util/write-file.js'
 import { formatSummaryLine } from '../report/progress.js'
 import type { ResultsDocument } from '../results/types.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
@@ -82,8 +82,7 @@ function readResultsDocument(path: string): ResultsDocument | null {
 
 /** `--comment PATH`: the sticky PR comment's Markdown, as the action would post it, written to a file. */
 export function writeCommentFile(path: string, doc: ResultsDocument): void {
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+  writeFileReplacing(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
 }
 
 /**

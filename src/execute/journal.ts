@@ -1,6 +1,5 @@
 import { noResilience } from '../config/resilience.js'
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { closeSync, fsyncSync, readFileSync, writeSync } from 'node:fs'
 import { assembleDocument } from '../aggregate/document.js'
 import type { EvalCase } from '../config/types.js'
 import { runKey } from '../plan/expand.js'
@@ -9,6 +8,7 @@ import { emptyUsage, type TokenUsage } from '../llm/chat.js'
 import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ShardPlan, ToolTestResult, ToolTestsPlan, ToolTestsSection } from '../results/types.js'
 import { upgradeRun } from '../results/upgrade.js'
 import { redactDeep } from '../util/redact.js'
+import { openFileReplacing } from '../util/write-file.js'
 
 export const JOURNAL_VERSION = 1
 
@@ -89,14 +89,8 @@ export class JournalWriter {
     const safe = records.map((r) => redactDeep(r, secrets))
     this.fd = null
     if (path) {
-      mkdirSync(dirname(path), { recursive: true })
-      const temp = `${path}.${process.pid}.tmp`
-      const fd = openSync(temp, 'w')
-      writeSync(fd, safe.map((r) => `${JSON.stringify(r)}\n`).join(''))
-      fsyncSync(fd)
-      closeSync(fd)
-      renameSync(temp, path)
-      this.fd = openSync(path, 'a')
+      // A new file renamed over the path (a symlink planted there is replaced, not followed), then appended to.
+      this.fd = openFileReplacing(path, safe.map((r) => `${JSON.stringify(r)}\n`).join(''))
     }
     this.state = emptyState(path ?? '', safe[0] as JournalHeader)
     for (const r of safe.slice(1)) this.remember(r)

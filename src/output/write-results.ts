@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { renderBadge } from '../report/badge.js'
 import { renderJUnit } from '../report/junit.js'
 import { renderMarkdownReport } from '../report/markdown.js'
@@ -7,6 +6,7 @@ import { anchor } from '../report/runs.js'
 import { renderSarif } from '../report/sarif.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactDeep } from '../util/redact.js'
+import { writeFileReplacing } from '../util/write-file.js'
 
 /**
  * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
@@ -51,9 +51,16 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
   if (paths.transcriptsDir) {
     for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), `${JSON.stringify(run, null, 2)}\n`])
   }
+  // Each file replaced, never written through a link planted at its name (util/write-file.ts); one
+  // that cannot be written does not keep the others from being written, and is said at the end.
+  const failures: string[] = []
   for (const [path, text] of outputs) {
-    mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, text)
+    try {
+      writeFileReplacing(path, text)
+    } catch (error) {
+      failures.push((error as Error).message)
+    }
   }
+  if (failures.length > 0) throw new Error(failures.length === 1 ? failures[0] : `${failures.length} files could not be written: ${failures.join('; ')}`)
   return { document: safe, results, report, junit, files: outputs.map(([path]) => path) }
 }

@@ -6,6 +6,7 @@ import { PatternError } from '../../util/matcher-pattern.js'
 import { firstLine } from '../../util/text.js'
 import { NAMES_SHOWN, someOf } from '../../util/words.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
+import { toolListProblem, unreadableToolList } from './responses.js'
 
 /** Checks on the tools themselves: schemas, names, and description lint. */
 
@@ -154,6 +155,9 @@ export function checkSchemas(probe: ProbeData): CheckResult[] {
 
 export function checkToolNames(probe: ProbeData): CheckResult[] {
   const tools = listedTools(probe)
+  // A list the server made unreadable is no pass by default: the names were not checked.
+  const unreadable = toolListProblem(probe)
+  if (unreadable) return [unreadableToolList(TOOL_NAMES, unreadable), unreadableToolList(TOOL_NAMES_UNIQUE, unreadable)]
   if (!tools) return [skipped(TOOL_NAMES, 'no tool list'), skipped(TOOL_NAMES_UNIQUE, 'no tool list')]
   const bad = tools.filter((t) => !NAME_RULE.test(t.name)).map((t) => JSON.stringify(t.name))
   const counts = new Map<string, number>()
