@@ -71,7 +71,7 @@ describe('the suite and server_config files: bounded, regular files only, a conf
     out.end()
     await once(out, 'finish')
     const run = await cli(['--server-config', SERVER, '--eval-cases', big, '--conformance', 'off'], work)
-    expect(run.stderr).toContain(`${big} is 50.0 MiB, over the limit of 16 MiB`)
+    expect(run.stderr).toContain(`${big} is 50.0 MiB, over the limit of 4 MiB`)
     expect(run.stderr).toContain('--eval-cases')
     expect(run.code).toBe(2)
     // Parsed, it took 2.5 GB; refused, the process stays near node's own baseline.
