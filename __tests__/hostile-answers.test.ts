@@ -7,8 +7,15 @@ import { join, resolve } from 'node:path'
 import * as core from '../__fixtures__/core.js'
 import { runCli } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { answer, kindOf, startScriptedLlm, steps, userPrompt, verdict, type ChatRequestBody, type Reply, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { answer, kindOf, startScriptedLlm, steps, toolResults, userPrompt, verdict, type ChatRequestBody, type Reply, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { parseSuite } from '../src/config/suite.js'
+import type { ServerConfig } from '../src/config/types.js'
+import { runEvaluation } from '../src/engine.js'
+import type { ChatClient } from '../src/llm/chat.js'
+import { createSessionFactory } from '../src/mcp/session.js'
 import type { ResultsDocument } from '../src/results/types.js'
+import { createGEvalJudge } from '../src/scoring/geval.js'
+import { createSemanticMatcher } from '../src/scoring/semantic.js'
 
 // The action with @actions/core replaced (as in main.test.ts); the CLI runs in this process or as a child.
 const realCore = await import('@actions/core')
@@ -22,6 +29,14 @@ const SERVER = JSON.stringify({ command: process.execPath, args: [join(root, 'ex
 function rawContent(model: string, content: unknown): Reply {
   const reply = answer(model, '') as { body: { choices: { message: Record<string, unknown> }[] } }
   reply.body.choices[0].message.content = content
+  return reply
+}
+
+/** A completion whose message is whatever the test says. */
+function rawMessage(model: string, message: Record<string, unknown>): Reply {
+  const reply = answer(model, '') as { body: { choices: { message: Record<string, unknown>; finish_reason: string }[] } }
+  reply.body.choices[0].message = { role: 'assistant', ...message }
+  reply.body.choices[0].finish_reason = 'tool_calls'
   return reply
 }
 
@@ -40,6 +55,12 @@ function hostileBrain(request: ChatRequestBody): Reply {
   if (kind === 'steps') return steps(request.model)
   if (kind === 'score') return (request.messages[0].content ?? '').includes('judge-number') ? rawContent(request.model, 5) : verdict(request.model, 9, 'fine')
   const prompt = userPrompt(request)
+  const seen = toolResults(request)
+  // A call as some OpenAI-compatible servers send it: no id, no type, the arguments as an object.
+  if (prompt.includes('case loose-call')) {
+    return seen.length ? answer(request.model, `The weather: ${seen[0]}`) : rawMessage(request.model, { content: null, tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] })
+  }
+  if (prompt.includes('case bad-call')) return rawMessage(request.model, { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 7, arguments: '{}' } }] })
   const key = Object.keys(CONTENTS).find((k) => prompt.includes(`case ${k}`))
   return key ? rawContent(request.model, CONTENTS[key]) : answer(request.model, `An answer to ${prompt}.`)
 }
@@ -95,10 +116,10 @@ const golden = () => JSON.parse(readFileSync(fixturePath('golden/results.json'),
 
 describe("the model's answer in every shape the wire format allows, and in shapes it does not", () => {
   test('content as a number or an object is that run’s error; content parts are read (text joined, refusal kept, an image noted); the other runs keep their results', async () => {
-    const { code, doc, report, stderr } = await evaluateCli(['plain', 'number', 'object', 'parts', 'refusal', 'judge-number'])
+    const { code, doc, report, stderr } = await evaluateCli(['plain', 'number', 'object', 'parts', 'refusal', 'judge-number', 'loose-call', 'bad-call'])
     expect(stderr).not.toMatch(/TypeError/)
     expect(code).toBe(1)
-    expect(doc?.runs).toHaveLength(6)
+    expect(doc?.runs).toHaveLength(8)
     const runs = byCase(doc)
     expect(runs.plain.status).toBe('passed')
     expect(runs.parts).toMatchObject({ status: 'passed', final_output: "Hello from parts.\n\n[1 content part of type 'image_url' left out: only text is read]" })
@@ -107,6 +128,10 @@ describe("the model's answer in every shape the wire format allows, and in shape
     expect(runs.object).toMatchObject({ status: 'error', error: { stage: 'llm', message: expect.stringContaining('choices[0].message.content is an object ({"text":"an object"})') } })
     // The judge's answer is read the same way: a verdict that is a number is the judge's error for that run.
     expect(runs['judge-number']).toMatchObject({ status: 'error', error: { stage: 'judge', message: expect.stringContaining('choices[0].message.content is a number (5)') } })
+    // Tool calls: one without id or type, its arguments an object, is a function call; a name that is a number is the run's error.
+    expect(runs['loose-call']).toMatchObject({ status: 'passed', tool_calls: [{ name: 'get_weather', args: { city: 'Paris' }, is_error: false }] })
+    expect(runs['loose-call'].final_output).toContain('Paris')
+    expect(runs['bad-call']).toMatchObject({ status: 'error', error: { stage: 'llm', message: expect.stringContaining('choices[0].message.tool_calls[0].function.name is a number (7), where a string belongs') } })
     // The judge was shown the joined text.
     expect(llm.requests.some((r) => kindOf(r) === 'score' && (r.messages[0].content ?? '').includes('Hello from parts.'))).toBe(true)
     expect(report).toContain('> Hello from parts')
@@ -120,6 +145,34 @@ describe("the model's answer in every shape the wire format allows, and in shape
     expect(doc.runs[0]).toMatchObject({ status: 'passed', final_output: expect.stringContaining('Hello from parts.') })
     expect(outputs()).toMatchObject({ passed: 'true', results_json: 'eval-results.json', report_md: 'eval-report.md' })
     expect(core.setFailed).not.toHaveBeenCalled()
+  })
+})
+
+describe('a run whose answer no stage could read is that run’s error', () => {
+  test('a chat client that hands on content 5 (no wire format in between): that run errors, the others keep their results', async () => {
+    const chat = await import('../src/llm/chat.js')
+    const wire = chat.createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
+    // A client of its own (a test double, a future provider) that does not read answers as chat.ts does.
+    const careless: ChatClient = {
+      async complete(request, signal) {
+        const response = await wire.complete(request, signal)
+        const prompt = request.messages.find((m) => m.role === 'user')?.content
+        return typeof prompt === 'string' && prompt.includes('case careless') ? { ...response, content: 5 as unknown as string } : response
+      }
+    }
+    const suiteText = suite(['plain', 'careless'])
+    const parsed = parseSuite(suiteText, 'evals.yaml')
+    const server = JSON.parse(SERVER) as { command: string; args: string[] }
+    const config: ServerConfig = { kind: 'stdio', command: server.command, args: server.args, env: {} }
+    const doc = await runEvaluation(parsed, config, { maxSteps: 5, concurrency: 2, timeoutSeconds: 30, baseUrl: llm.url, today: '2026-12-02' }, {
+      llm: careless,
+      judge: createGEvalJudge(careless, parsed.judge_model),
+      semantic: createSemanticMatcher(careless, parsed.judge_model),
+      sessions: createSessionFactory(config, { probeTimeoutMs: 3000, requestTimeoutMs: 30_000 })
+    })
+    const runs = byCase(doc)
+    expect(runs.plain.status).toBe('passed')
+    expect(runs.careless).toMatchObject({ status: 'error', error: { message: expect.stringMatching(/^internal error: /) } })
   })
 })
 
