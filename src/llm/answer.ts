@@ -1,6 +1,5 @@
 import type { TokenUsage } from '../results/primitives.js'
 import { ellipsize } from '../util/text.js'
-import type { ChatResponse, ChatToolCall, TokenLogprob } from './chat.js'
 
 /**
  * A provider's answer that is not a chat completion in any shape the OpenAI wire format allows
@@ -14,8 +13,28 @@ export class UnreadableAnswerError extends Error {
   }
 }
 
-/** What a completion says, read field by field; everything else of a ChatResponse is the client's. */
-export type ReadAnswer = Omit<ChatResponse, 'latency_ms' | 'cached'>
+/** A function call the model asked for (chat.ts's ChatToolCall). */
+interface ChatToolCall {
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+/** One token's logprob and its alternatives (chat.ts's TokenLogprob). */
+interface TokenLogprob {
+  token: string
+  logprob: number
+  top_logprobs: { token: string; logprob: number }[]
+}
+
+/** What a completion says, read field by field: a ChatResponse (chat.ts) but for its timing and cache flag. */
+export interface ReadAnswer {
+  content: string | null
+  tool_calls: ChatToolCall[]
+  finish_reason: string | null
+  usage: TokenUsage | null
+  logprobs: TokenLogprob[] | null
+}
 
 /**
  * A chat completion as the provider sent it, read into the shape the agent and the judge use.
