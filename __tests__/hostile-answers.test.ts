@@ -283,6 +283,26 @@ describe('a recorded answer of the wrong shape is a miss with one warning', () =
   })
 })
 
+describe('a cache entry or a journal that is a FIFO: a warning, no hang', () => {
+  test('--resume from a FIFO journal, --cache read-only with an entry that is a FIFO: both warned of, everything runs, the results are written', async () => {
+    const cache = join(work, 'cache')
+    expect((await evaluateCli(['plain'], '--cache', 'read-write', '--cache-dir', cache)).code).toBe(0)
+    const [entry] = readdirSync(cache).filter((f) => f.endsWith('.json'))
+    execFileSync('rm', [join(cache, entry)])
+    fifo(join(cache, entry))
+    const journal = fifo(join(work, 'journal.fifo'))
+    const args = ['--server-config', SERVER, '--eval-cases', 'evals.yaml', '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', 'off', '--cache', 'read-only', '--cache-dir', 'cache', '--journal', 'journal.fifo', '--resume', '--output', 'again.json']
+    const { code, signal, stderr } = await cliChild(args, work)
+    expect(signal).toBeNull()
+    expect(code).toBe(0)
+    expect(stderr).toContain(`warning: resume: cannot read the run journal journal.fifo: journal.fifo is not a regular file (a FIFO); running everything.`)
+    expect(stderr).toContain(`warning: Skipped an unreadable recorded LLM answer (${join('cache', entry)}: ${join('cache', entry)} is not a regular file (a FIFO)); the model is asked instead.`)
+    expect((JSON.parse(readFileSync(join(work, 'again.json'), 'utf8')) as ResultsDocument).runs[0].status).toBe('passed')
+    // The new journal took the FIFO's place.
+    expect(statSync(journal).isFile()).toBe(true)
+  }, 90_000)
+})
+
 describe('a journal with wrong types: its records are skipped with one warning, by line', () => {
   test('--resume runs the damaged runs again and reuses the rest; report --from renders what is readable', async () => {
     const first = await evaluateCli(['plain', 'parts', 'refusal'])
