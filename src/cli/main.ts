@@ -305,7 +305,14 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
       onToolTestFinished: (test, n, total) => live.line(redactText(formatToolTestLine(test, n, total), secrets))
     })
     live.stop()
-    const written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
+    let written: ReturnType<typeof writeResults>
+    try {
+      written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
+    } catch (error) {
+      // Never a success without its results document, whatever the verdict.
+      io.stderr.write(`error: ${redactText(`the results could not be written (${(error as Error).message}): ${options.resultsPath} and the files rendered with it are missing or stale; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
+      return 1
+    }
     say(formatSummaryLine(written.document))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)
