@@ -14,6 +14,7 @@ import { runEvaluation } from '../src/engine.js'
 import type { ChatClient } from '../src/llm/chat.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import type { ResultsDocument } from '../src/results/types.js'
+import { ResultsNotWrittenError, writeResults } from '../src/output/write-results.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
 
@@ -183,10 +184,11 @@ describe('a step never exits 0 without its results document', () => {
     const code = await run()
     expect(code).toBe(1)
     expect(core.setFailed).toHaveBeenCalledTimes(1)
-    expect(core.setFailed).toHaveBeenCalledWith(expect.stringMatching(/^The results could not be written \(EISDIR.*\): eval-results\.json and the files rendered with it are missing or stale/))
+    expect(core.setFailed).toHaveBeenCalledWith(expect.stringMatching(/^The results could not be written \(EISDIR.*\): only eval-report\.md.* were written, so this step fails whatever the verdict\.$/))
     const named = outputs()
-    expect(named).toMatchObject({ results_json: '', report_md: '' })
-    for (const key of ['junit_xml', 'sarif', 'badge_json']) expect(named[key] ?? '').toBe('')
+    // The files rendered with it were written, and are named; the results document is not.
+    expect(named).toMatchObject({ results_json: '', report_md: 'eval-report.md' })
+    expect(readFileSync(join(dir, 'eval-report.md'), 'utf8')).toContain('# Eval Report')
     // The journal was written: it is named, and it is there.
     expect(named.journal).toBe('eval-runs.jsonl')
     expect(existsSync(join(dir, 'eval-runs.jsonl'))).toBe(true)
@@ -196,8 +198,33 @@ describe('a step never exits 0 without its results document', () => {
     mkdirSync(join(work, 'results.json'))
     const { code, stderr, stdout } = await evaluateCli(['plain'])
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^error: the results could not be written \(EISDIR.*\): .*results\.json and the files rendered with it are missing or stale; the runs are in the journal .*eval-runs\.jsonl \(mcp-server-evals report --from .*eval-runs\.jsonl\)$/m)
+    expect(stderr).toMatch(/^error: the results could not be written \(EISDIR.*\): only .*report\.md were written; the runs are in the journal .*eval-runs\.jsonl \(mcp-server-evals report --from .*eval-runs\.jsonl\)$/m)
     expect(stdout).not.toContain('Results:')
+  })
+
+  test('a renderer that fails does not keep the results document from being written first, nor the other files', () => {
+    const doc = golden()
+    ;(doc.runs[0] as unknown as { final_output: string[] }).final_output = ['an answer the report cannot render']
+    const paths = { resultsPath: join(work, 'first.json'), reportPath: join(work, 'first.md'), junitPath: join(work, 'first.xml') }
+    let thrown: unknown
+    try {
+      writeResults(doc, paths, [])
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(ResultsNotWrittenError)
+    expect((thrown as Error).message).toMatch(/^.*first\.md: the report could not be rendered \(.+\)$/)
+    expect((thrown as ResultsNotWrittenError).written.files).toEqual([paths.resultsPath, paths.junitPath])
+    expect(JSON.parse(readFileSync(paths.resultsPath, 'utf8')).runs).toHaveLength(doc.runs.length)
+    expect(existsSync(paths.reportPath)).toBe(false)
+  })
+
+  test('report --from into a report path that cannot be written: exit 1 naming it, not a crash', async () => {
+    writeFileSync(join(work, 'from.json'), JSON.stringify(golden()))
+    mkdirSync(join(work, 'r-dir.md'))
+    const { code, stderr } = await runCli(['report', '--from', join(work, 'from.json'), '--report', join(work, 'r-dir.md')])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^error: the results could not be written \(.*r-dir\.md.*\)$/m)
   })
 })
 

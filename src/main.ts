@@ -9,7 +9,7 @@ import { prepare } from './config/prepare.js'
 import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
-import { writeResults, type OutputPaths } from './output/write-results.js'
+import { ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
 import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
@@ -290,10 +290,13 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
     // Snapshots written on the runner reach the repository only through the artifact.
     if (produced.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
   } catch (error) {
-    notWritten = `The results could not be written (${(error as Error).message}): ${paths.resultsPath} and the files rendered with it are missing or stale, so this step fails whatever the verdict.`
+    const partly = error instanceof ResultsNotWrittenError ? error.written : null
+    notWritten = `The results could not be written (${(error as Error).message}): ${partly?.files.length ? `only ${partly.files.join(', ')} were written, ` : ''}so this step fails whatever the verdict.`
     core.error(notWritten)
-    // What is published below must be redacted all the same.
-    doc = redactDeep(doc, secrets)
+    // What is published below is redacted all the same, and names only the files that were written.
+    doc = partly?.document ?? redactDeep(doc, secrets)
+    report = partly?.report ?? ''
+    files = partly?.files ?? []
   }
   // The journal is written as the runs finish: named (and uploaded) whenever it is there, a failure to write the rest included.
   if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)

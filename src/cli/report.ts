@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { describeFlagError } from './parse-error.js'
-import { writeResults } from '../output/write-results.js'
+import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { applyGate } from '../execute/baseline.js'
 import { shapeProblem } from '../execute/record-shapes.js'
 import { describeSkippedLines, documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
@@ -89,7 +89,11 @@ function readResultsDocument(path: string): ResultsDocument | null {
 
 /** `--comment PATH`: the sticky PR comment's Markdown, as the action would post it, written to a file. */
 export function writeCommentFile(path: string, doc: ResultsDocument): void {
-  writeFileReplacing(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+  try {
+    writeFileReplacing(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+  } catch (error) {
+    throw new ResultsNotWrittenError(`${path}: the comment could not be written (${(error as Error).message})`, { document: doc, report: '', files: [] })
+  }
 }
 
 /**
@@ -155,6 +159,10 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
     io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
     return written.document.passed ? 0 : 1
   } catch (error) {
+    if (error instanceof ResultsNotWrittenError) {
+      io.stderr.write(`error: the results could not be written (${error.message})\n`)
+      return 1
+    }
     if (!(error instanceof JournalError) && !(error instanceof ReportError)) throw error
     io.stderr.write(`error: ${error.message}\n`)
     return 2
