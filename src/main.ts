@@ -1,14 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import * as core from '@actions/core'
+// Log lines through the neutraliser (github/log.ts); setSecret and setOutput as @actions/core has them.
+import * as core from './github/log.js'
 import { ConfigError, ConfigErrors } from './config/errors.js'
 import { Defaults, Inputs } from './constants.js'
 import { prepare } from './config/prepare.js'
 import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
-import { writeResults, type OutputPaths } from './output/write-results.js'
+import { ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
 import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
@@ -279,20 +280,27 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   const paths = { ...produced.paths, journalPath: doc.journal?.path || undefined }
   let report = ''
   let files: string[] = []
+  // Set when the results document (or a file rendered with it) could not be written: the step then fails, whatever the verdict.
+  let notWritten: string | null = null
   try {
     const written = writeResults(doc, paths, secrets)
     doc = written.document
     report = written.report
     files = written.files
-    if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
     // Snapshots written on the runner reach the repository only through the artifact.
     if (produced.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
   } catch (error) {
-    core.error(`Could not write the results: ${(error as Error).message}`)
-    // What is published below must be redacted all the same.
-    doc = redactDeep(doc, secrets)
+    const partly = error instanceof ResultsNotWrittenError ? error.written : null
+    notWritten = `The results could not be written (${(error as Error).message}): ${partly?.files.length ? `only ${partly.files.join(', ')} were written, ` : ''}so this step fails whatever the verdict.`
+    core.error(notWritten)
+    // What is published below is redacted all the same, and names only the files that were written.
+    doc = partly?.document ?? redactDeep(doc, secrets)
+    report = partly?.report ?? ''
+    files = partly?.files ?? []
   }
-  setActionOutputs(doc, paths)
+  // The journal is written as the runs finish: named (and uploaded) whenever it is there, a failure to write the rest included.
+  if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
+  setActionOutputs(doc, writtenPaths(paths, files))
   annotateResults(doc)
   if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
   // Cancelled: the comment says so first, then what a re-run needs, then the artifact.
@@ -313,11 +321,15 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   }
   if (!commented) await comment(artifactId)
   for (const save of saves) await network(save.what, save.task)
-  if (files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
+  if (notWritten === null && files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
     await network('saving the baseline', async () => (await githubCache()).saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))
   }
 
   core.info(formatSummaryLine(doc))
+  if (notWritten !== null) {
+    core.setFailed(notWritten)
+    return failure.badConfiguration ? 2 : 1
+  }
   if (doc.fatal_error !== null) {
     core.setFailed(failure.annotated ? 'Invalid configuration: see the errors above.' : doc.fatal_error)
     return failure.badConfiguration ? 2 : 1
@@ -326,6 +338,21 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   else if (cancel.aborted) core.setFailed(`Cancelled while publishing: the evaluation had finished (passed: ${doc.passed}) and its results are written.`)
   else if (!doc.passed) core.setFailed(failureReason(doc))
   return doc.passed ? 0 : 1
+}
+
+/** The paths as outputs name them: each file this step wrote, '' (or absent) for one it did not. */
+function writtenPaths(paths: ResultPaths & { journalPath?: string }, files: readonly string[]): ResultPaths & { journalPath?: string } {
+  const written = new Set(files.map((f) => resolve(f)))
+  const named = (path: string | undefined) => (path && written.has(resolve(path)) ? path : '')
+  return {
+    ...paths,
+    resultsPath: named(paths.resultsPath),
+    reportPath: named(paths.reportPath),
+    junitPath: named(paths.junitPath),
+    sarifPath: named(paths.sarifPath),
+    badgePath: named(paths.badgePath),
+    journalPath: named(paths.journalPath)
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { contentText, inputKindOf, NOT_DECLARED_REFUSED } from '../mcp/input-rou
 import type { ClientInputs, InputAnswer } from '../mcp/session.js'
 import type { InputRound, InputsVerdict, LlmCallResult } from '../results/types.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import type { MatcherPattern } from '../util/matcher-pattern.js'
 import { compileSchema } from '../util/json-schema.js'
 import { isObject } from '../util/objects.js'
 
@@ -114,7 +115,7 @@ function elicitationAnswerer(rules: readonly ElicitationRule[]): (params: Record
 }
 
 /** The rule's pattern as the config loader reads it; null when it does not compile (the loader refuses one, so it only slips through in tests): it matches nothing. */
-function matcherOf(pattern: string): RegExp | null {
+function matcherOf(pattern: string): MatcherPattern | null {
   try {
     return compileMatcherPattern(pattern)
   } catch {

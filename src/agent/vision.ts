@@ -4,7 +4,7 @@ import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 
 /**
  * Model id patterns of models known to take images in chat messages (OpenAI `image_url` content
- * parts), as of late 2025. Python spelling, searched case-insensitively in the model id after its
+ * parts), as of late 2025. Searched case-insensitively in the model id after its
  * last `/` (`openai/gpt-4o-mini` → `gpt-4o-mini`), as `vision_models:` entries are. `\b` lets a
  * provider prefix such as Bedrock's `anthropic.` stand before the name. What a list cannot know
  * (a fine-tune, a new release, a local name) is said with `vision: true` on the model's
@@ -42,6 +42,9 @@ export const KNOWN_VISION_MODELS: readonly string[] = [
   String.raw`vision`
 ]
 
+// Ours, not the user's (they use lookaheads RE2 lacks): JavaScript's engine, on a model id.
+const KNOWN_REGEXPS = KNOWN_VISION_MODELS.map((pattern) => new RegExp(pattern, 'i'))
+
 /** Whether a model takes images, and what said so. */
 export interface VisionVerdict {
   vision: boolean
@@ -64,10 +67,9 @@ function modelName(model: string): string {
 export function visionOf(model: string, settings: VisionSettings): VisionVerdict {
   if (Object.hasOwn(settings.models, model)) return { vision: settings.models[model] === true, source: 'models', pattern: null }
   const name = modelName(model)
-  const matching = (patterns: readonly string[]) => patterns.find((pattern) => compileMatcherPattern(pattern).test(name))
-  const user = matching(settings.patterns)
+  const user = settings.patterns.find((pattern) => compileMatcherPattern(pattern).test(name))
   if (user !== undefined) return { vision: true, source: 'vision_models', pattern: user }
-  const known = matching(KNOWN_VISION_MODELS)
+  const known = KNOWN_VISION_MODELS.find((_, i) => KNOWN_REGEXPS[i].test(name))
   if (known !== undefined) return { vision: true, source: 'known', pattern: known }
   return { vision: false, source: 'none', pattern: null }
 }

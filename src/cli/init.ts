@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync, type Stats } from 'node:fs'
+import { lstatSync, mkdirSync, unlinkSync, writeFileSync, type Stats } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { parseArgs, isDeepStrictEqual } from 'node:util'
 import { parse, type Document } from 'yaml'
@@ -8,6 +8,7 @@ import { parseServerConfig, serverSecrets } from '../config/server-config.js'
 import { parseSuite } from '../config/suite.js'
 import type { ServerConfig } from '../config/types.js'
 import { createSessionFactory, ServerError, type McpSession, type McpTool } from '../mcp/session.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { redactDeep, redactText, secretForms, MIN_SECRET_LENGTH } from '../util/redact.js'
 import { count } from '../util/words.js'
 import { buildSuite, type SuiteCounts } from './init/suite.js'
@@ -209,7 +210,8 @@ export function schemaReference(outDir: string): string {
 
 function isThisPackage(dir: string): boolean {
   try {
-    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE_NAME
+    // Bounded and regular-only: a package.json planted as a FIFO or a device must not hang init.
+    return (JSON.parse(readBoundedFile(join(dir, 'package.json'), FileLimits.suite)) as { name?: unknown }).name === PACKAGE_NAME
   } catch {
     return false
   }

@@ -6,7 +6,7 @@ import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
 import { prepare, type Prepared } from '../config/prepare.js'
 import { evaluate } from '../evaluate.js'
-import { writeResults } from '../output/write-results.js'
+import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
 import { keptRunDirs } from '../execute/run-dirs.js'
 import { removeLiveRunDirsSync } from '../mcp/run-dirs.js'
@@ -22,6 +22,7 @@ import { redactText } from '../util/redact.js'
 import { count } from '../util/words.js'
 import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
+import { inertOutput } from './log-output.js'
 import { describeFlagError } from './parse-error.js'
 import { REPORT_USAGE, reportCommand } from './report.js'
 import { INIT_USAGE, initCommand } from './init.js'
@@ -176,7 +177,9 @@ const DEMO_API_KEY = 'demo-key-not-used'
  * The CLI: the same engine as the action, flags instead of inputs. Returns the exit code. A usage
  * or configuration error is printed and exits 2 before anything runs or any file is written.
  */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, streams: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  // Every line printed, whatever the command, through the neutraliser: text from a server or a model is inert in a workflow's log.
+  const io: CliIO = { stdout: inertOutput(streams.stdout), stderr: inertOutput(streams.stderr) }
   if (argv[0] === 'report') return reportCommand(argv.slice(1), io)
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io)
   if (argv[0] === 'init') return initCommand(argv.slice(1), io)
@@ -302,7 +305,16 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
       onToolTestFinished: (test, n, total) => live.line(redactText(formatToolTestLine(test, n, total), secrets))
     })
     live.stop()
-    const written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
+    let written: ReturnType<typeof writeResults>
+    try {
+      written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
+    } catch (error) {
+      // Never a success without its results document, whatever the verdict.
+      const files = error instanceof ResultsNotWrittenError ? error.written.files : []
+      const wrote = files.length ? `only ${files.join(', ')} were written` : `${options.resultsPath} and the files rendered with it are missing or stale`
+      io.stderr.write(`error: ${redactText(`the results could not be written (${(error as Error).message}): ${wrote}; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
+      return 1
+    }
     say(formatSummaryLine(written.document))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { docsLink } from '../constants.js'
 import { ConfigError } from '../config/errors.js'
-import { writeResults } from '../output/write-results.js'
+import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { checkOutputsApart, checkShardSet } from '../merge/check-shards.js'
 import { mergeShards } from '../merge/merge-document.js'
 import { formatMergeLines } from '../merge/merge-lines.js'
@@ -75,6 +75,10 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
     )
     return written.document.passed ? 0 : 1
   } catch (error) {
+    if (error instanceof ResultsNotWrittenError) {
+      io.stderr.write(`error: the results could not be written (${error.message})\n`)
+      return 1
+    }
     if (!(error instanceof ConfigError)) throw error
     io.stderr.write(`error: ${error.message}\n`)
     return 2

@@ -1,16 +1,17 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { describeFlagError } from './parse-error.js'
-import { writeResults } from '../output/write-results.js'
+import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { applyGate } from '../execute/baseline.js'
-import { documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
+import { shapeProblem } from '../execute/record-shapes.js'
+import { describeSkippedLines, documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
 import { renderComment } from '../report/comment.js'
+import { writeFileReplacing } from '../util/write-file.js'
 import { formatSummaryLine } from '../report/progress.js'
 import type { ResultsDocument } from '../results/types.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
 import { Defaults, docsLink } from '../constants.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { count } from '../util/words.js'
 
 export const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report, JUnit and the PR
@@ -59,11 +60,14 @@ function maxDrop(value: string | boolean | undefined): number | undefined {
   return n
 }
 
-/** A saved results document, or null when the file is not one (then it is read as a journal). */
+/**
+ * A saved results document, or null when the file is not one (then it is read as a journal). A
+ * file that is not a regular file (a FIFO, /dev/zero) or is over the journal's limit is an error.
+ */
 function readResultsDocument(path: string): ResultsDocument | null {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readBoundedFile(path, Math.max(FileLimits.document, FileLimits.journal))
   } catch (error) {
     throw new ReportError(`cannot read --from ${path}: ${(error as Error).message}`)
   }
@@ -77,13 +81,19 @@ function readResultsDocument(path: string): ResultsDocument | null {
   if ((data as { type?: unknown } | null)?.type === 'header') return null
   const doc = upgradeDocument(data)
   if (!doc) throw new ReportError(`--from ${path} is JSON but neither a results document (eval-results.json, version ${READABLE_VERSIONS_TEXT}) nor a run journal (eval-runs.jsonl)`)
+  // A field of the wrong type would crash a renderer half-way: refused here, naming it.
+  const problem = shapeProblem('document', doc, '')
+  if (problem) throw new ReportError(`--from ${path} is not a results document this version can render: ${problem}`)
   return doc
 }
 
 /** `--comment PATH`: the sticky PR comment's Markdown, as the action would post it, written to a file. */
 export function writeCommentFile(path: string, doc: ResultsDocument): void {
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+  try {
+    writeFileReplacing(path, renderComment(doc, { marker: '<!-- mcp-server-evals:sticky:local -->', links: {} }))
+  } catch (error) {
+    throw new ResultsNotWrittenError(`${path}: the comment could not be written (${(error as Error).message})`, { document: doc, report: '', files: [] })
+  }
 }
 
 /**
@@ -127,8 +137,8 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
         doc = applyGate({ ...doc, gate: null, changes: null }, { mode, max_drop: dropFlag ?? doc.gate?.max_drop ?? 0.02, baseline: baseline ?? doc.gate?.baseline?.source ?? '' }, warn)
       }
     } else {
-      const { state, skipped } = readJournal(from)
-      if (skipped > 0) warn(`skipped ${count(skipped, 'unreadable line')} of ${from}.`)
+      const { state, lines } = readJournal(from)
+      if (lines.length > 0) warn(`skipped ${count(lines.length, 'unreadable line')} of ${from} (${describeSkippedLines(lines)}).`)
       const gate = {
         mode: gateFlag ?? state.header.gate.mode,
         max_drop: dropFlag ?? state.header.gate.max_drop,
@@ -149,6 +159,10 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
     io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
     return written.document.passed ? 0 : 1
   } catch (error) {
+    if (error instanceof ResultsNotWrittenError) {
+      io.stderr.write(`error: the results could not be written (${error.message})\n`)
+      return 1
+    }
     if (!(error instanceof JournalError) && !(error instanceof ReportError)) throw error
     io.stderr.write(`error: ${error.message}\n`)
     return 2

@@ -6,6 +6,8 @@ import { resolveOtlp, type OtlpTarget } from './otlp.js'
 import { runDirsBase } from './run-dir.js'
 import { inputNames, type RunOptions } from './run-options.js'
 import { parseServerConfig, serverSecrets } from './server-config.js'
+import { urlCredentials } from '../util/redact.js'
+import { linkOnPath } from '../util/write-file.js'
 import { loadSuiteFile } from './suite.js'
 import type { ServerConfig, Suite } from './types.js'
 import { validateConfig, type ConfigDisk } from './validate.js'
@@ -27,6 +29,7 @@ export interface Prepared {
 function localDisk(): ConfigDisk {
   return {
     runDirsBase: runDirsBase(),
+    linkOnPath: (path) => linkOnPath(path),
     writable(dir) {
       try {
         mkdirSync(dir, { recursive: true })
@@ -66,6 +69,8 @@ export function prepare(options: RunOptions, env: NodeJS.ProcessEnv, disk: Confi
     { endpoint: options.otlpEndpoint, headers: options.otlpHeaders, names: { endpoint: names.otlpEndpoint, headers: names.otlpHeaders } },
     env
   )
-  const secrets = [...serverSecrets(server), options.apiKey, ...otlp.secrets].filter((s) => s.length > 0)
+  // A key written into base_url (`?api-key=…`, `user:pass@`) is a secret like the API key: redacted everywhere, recorded masked.
+  const urls = [options.baseUrl, options.otlpEndpoint].flatMap((url) => urlCredentials(url).secrets)
+  const secrets = [...serverSecrets(server), options.apiKey, ...urls, ...otlp.secrets].filter((s) => s.length > 0)
   return { options, server, suite, secrets, ci: env.CI === 'true', otlp: otlp.target }
 }

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { LineCounter, parseDocument } from 'yaml'
 import { Inputs } from '../constants.js'
 import { ConfigError } from './errors.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
+import { urlCredentials } from '../util/redact.js'
 import { nearest } from '../util/suggest.js'
 import type { ServerConfig } from './types.js'
 import { isObject } from '../util/objects.js'
@@ -32,8 +34,13 @@ export function parseServerConfig(value: string, options: ServerConfigOptions = 
   if (!trimmed.startsWith('{')) {
     const path = trimmed.startsWith('/') ? trimmed : `${baseDir}/${trimmed}`
     if (!existsSync(path)) throw new ConfigError(`is neither inline JSON nor an existing file: ${trimmed}`, { input })
-    text = readFileSync(path, 'utf8')
     file = trimmed
+    try {
+      // A regular file under FileLimits.suite: a device, a FIFO or a huge file is refused before it is parsed.
+      text = readBoundedFile(path, FileLimits.suite)
+    } catch (error) {
+      throw new ConfigError(`cannot read the file: ${(error as Error).message}`, { input, file })
+    }
   }
   let data: unknown
   try {
@@ -90,12 +97,16 @@ function validateServerConfig(data: unknown, where: { input: string; file?: stri
   }
   if (!isObject(data)) return fail('must be a JSON object')
   if (isObject(data.mcpServers)) {
+    // One wrapper, as MCP clients write it: a wrapper inside a wrapper is no server (and no stack to recurse on).
+    if (prefix !== '') return fail('mcpServers inside mcpServers: the server is the object under one name', 'mcpServers')
     const names = Object.keys(data.mcpServers)
     if (names.length !== 1) return fail(`mcpServers must hold exactly one server (found ${names.length})`, 'mcpServers')
     return validateServerConfig(data.mcpServers[names[0]], where, env, `${prefix}mcpServers.${names[0]}.`)
   }
   const known = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'type', 'transport', 'roots']
   for (const key of Object.keys(data)) if (!known.includes(key)) fail(`unknown key '${key}' (known: ${known.join(', ')})`, key)
+  // Read by no one, but kept in what init writes back: a name, never a structure to walk.
+  for (const key of ['type', 'transport', 'auth']) if (data[key] !== undefined && data[key] !== null && typeof data[key] !== 'string') fail('must be a string', key)
   const expander = new Expander(env, fail)
   const expand = (value: string, path: string, secret = true) => expander.expand(value, path, secret)
   const expandMap = (map: Record<string, string>, path: string) => {
@@ -228,7 +239,9 @@ function jsonErrorPosition(text: string, error: Error): { line?: number; column?
  * every value a `${NAME}` placeholder put in, wherever it landed (args, command, url…).
  */
 export function serverSecrets(config: ServerConfig): string[] {
-  const values = [...(config.expanded ?? []), ...(config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers))]
+  // A credential written into the URL itself (`user:pass@`, `?api_key=`) as well as the placeholders' values.
+  const inUrl = config.kind === 'http' ? urlCredentials(config.url).secrets : []
+  const values = [...(config.expanded ?? []), ...inUrl, ...(config.kind === 'stdio' ? Object.values(config.env) : Object.values(config.headers))]
   const secrets = new Set<string>()
   for (const v of values) {
     if (v === '') continue

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { isAlias, isCollection, isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { nearest } from '../util/suggest.js'
 import { firstLine } from '../util/text.js'
 import { Inputs } from '../constants.js'
@@ -68,7 +68,8 @@ type RawCase = NonNullable<RawSuite['cases']>[number]
 export function loadSuiteFile(path: string, overrides: SuiteOverrides = {}): Suite {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    // A regular file under FileLimits.suite: a device, a FIFO or a 50 MB file is refused before it is parsed.
+    text = readBoundedFile(path, FileLimits.suite)
   } catch (error) {
     throw new ConfigError(`cannot read eval cases file: ${(error as Error).message}`, { file: path, input: Inputs.EvalCases })
   }
@@ -85,9 +86,21 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   }
 
   if (doc.errors.length > 0) {
-    throw new ConfigErrors(doc.errors.map((e) => new ConfigError(`invalid YAML: ${firstLine(e.message)}`, at(e.pos[0]))))
+    throw new ConfigErrors(doc.errors.map((e) => new ConfigError(`invalid YAML: ${yamlProblem(e.message)}`, at(e.pos[0]))))
   }
-  const data = doc.toJS({ maxAliasCount: 100 }) as unknown
+  const deep = tooDeep(doc)
+  if (deep) throw new ConfigError(`nested deeper than ${MAX_YAML_DEPTH} levels (no suite needs more)`, at(deep.range?.[0]))
+  let data: unknown
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+  } catch (error) {
+    // The yaml package stops an alias bomb (aliases of aliases that expand exponentially) with a ReferenceError.
+    if (!(error instanceof ReferenceError)) throw error
+    throw new ConfigError(
+      `too many aliases: they expand to more than ${MAX_ALIAS_COUNT} copies of an anchor (an alias bomb); write the values out or use fewer aliases`,
+      at(amplifyingAlias(doc)?.range?.[0])
+    )
+  }
   if (!validateSuite(data)) {
     const errors = relevantErrors(validateSuite.errors ?? []).map((e) => schemaError(e, doc, at))
     throw new ConfigErrors(dedupe(errors))
@@ -159,6 +172,49 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     vision: { models: yamlModels?.vision ?? {}, patterns: visionPatterns },
     tool_error_patterns: toolErrorPatterns
   }
+}
+
+/** How many times one anchor may be expanded (the yaml package's maxAliasCount). */
+export const MAX_ALIAS_COUNT = 100
+/** How deep maps and lists may nest: a suite needs about ten levels; the checks after parsing recurse. */
+export const MAX_YAML_DEPTH = 64
+
+/** The parser's own message, first line; its stack running out on deep nesting says so in words. */
+function yamlProblem(message: string): string {
+  return /Maximum call stack size exceeded/.test(message) ? `nested too deeply to parse (more than ${MAX_YAML_DEPTH} levels is never a suite)` : firstLine(message)
+}
+
+/** The first node nested deeper than MAX_YAML_DEPTH, found without recursion. */
+function tooDeep(doc: Document): Node | undefined {
+  const stack: [unknown, number][] = [[doc.contents, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (!isCollection(node)) continue
+    if (depth > MAX_YAML_DEPTH) return node
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1])
+      else stack.push([item, depth + 1])
+    }
+  }
+  return undefined
+}
+
+/** Where an alias bomb amplifies: the first alias of an anchor that itself holds aliases (else the first alias). */
+function amplifyingAlias(doc: Document): Node | undefined {
+  const aliases: { alias: Node; source: string }[] = []
+  const anchored = new Map<string, Node>()
+  const stack: unknown[] = [doc.contents]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (isAlias(node)) aliases.push({ alias: node, source: node.source })
+    else if (isScalar(node) || isCollection(node)) {
+      if (node.anchor) anchored.set(node.anchor, node)
+      if (isCollection(node)) for (const item of node.items as unknown[]) stack.push(...(isPair(item) ? [item.key, item.value] : [item]))
+    }
+  }
+  const holdsAlias = (node: Node | undefined) => isCollection(node) && (node.items as unknown[]).some((i) => isAlias(i) || (isPair(i) && isAlias(i.value)))
+  aliases.sort((a, b) => (a.alias.range?.[0] ?? 0) - (b.alias.range?.[0] ?? 0))
+  return (aliases.find((a) => holdsAlias(anchored.get(a.source))) ?? aliases[0])?.alias
 }
 
 /** One `models:` entry as the YAML has it: a model id, or `{ id, vision }`. */

@@ -20,6 +20,8 @@ export interface ConfigDisk {
   runDirsBase: string
   /** Makes `dir` when it is missing; why it cannot be written in, or null when it can. */
   writable(dir: string): string | null
+  /** Why a file cannot be written at `path` (a symbolic link on its way, util/write-file.ts), or null; absent: not checked. */
+  linkOnPath?(path: string): string | null
 }
 
 /** The configuration once each part is parsed: the options, server_config and the suite (its budgets merged). */
@@ -69,6 +71,16 @@ export function validateConfig(config: ParsedConfig, disk: ConfigDisk): void {
   checkPlan(suite, options, names)
   checkRunDirsBase(server, suite, names.serverConfig, disk)
   checkServerReuse(options.serverReuse, server, names.serverConfig)
+  checkOutputPaths(options, disk)
+}
+
+/** An output whose directory is a planted symbolic link is refused now, before anything runs, not when the files are written. */
+function checkOutputPaths(options: RunOptions, disk: ConfigDisk): void {
+  const problems = [options.resultsPath, options.reportPath, options.journalPath]
+    .filter((path) => path)
+    .map((path) => disk.linkOnPath?.(path) ?? null)
+    .filter((problem): problem is string => problem !== null)
+  if (problems.length > 0) throw new ConfigErrors([...new Set(problems)].map((problem) => new ConfigError(problem)))
 }
 
 /**

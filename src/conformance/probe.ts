@@ -5,6 +5,7 @@ import { mayCall, planInvalidArguments } from './checks/probes.js'
 import { toolsOfPages, type Tool } from './checks/schemas.js'
 import { LEGACY_VERSION, MODERN_VERSION, envelope, type Era } from './types.js'
 import { trimEvidence } from '../util/text.js'
+import { someOf } from '../util/words.js'
 import { HttpWire, StdioWire, type Exchange, type WireRequest } from './wire.js'
 import type { DnsRebindingProbes, HttpProbes, InvalidArgumentsProbes, ListMethod, ParamHeaderProbes, ProbeData, ProbeMode } from './probe-data.js'
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
@@ -274,7 +275,7 @@ async function probeParamHeaders(wire: HttpWire, tools: Tool[], mode: ProbeMode,
   if (mode === 'none') return { probed: [], note: 'probes: none (no tool is called)' }
   const allowed = marked.filter((t) => mayCall(t.tool, mode))
   const left = marked.filter((t) => !allowed.includes(t)).map((t) => t.tool.name)
-  const note = left.length ? `not called, not annotated readOnlyHint: true (probes: safe): ${left.join(', ')}` : ''
+  const note = left.length ? `not called, not annotated readOnlyHint: true (probes: safe): ${someOf(left)}` : ''
   const probed: ParamHeaderProbes['probed'] = []
   for (const { tool, markers } of allowed.slice(0, MAX_PARAM_HEADER_TOOLS)) {
     const [marker] = markers

@@ -46,6 +46,7 @@ import {
 } from './checks/probes.js'
 import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
 import { checkToolPoisoning } from './checks/tool-poisoning.js'
+import { checkOneResponse } from './checks/responses.js'
 import { LIST_MAX_PAGES, probeServer, type EraVerdict, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 import type { FailOn } from '../results/primitives.js'
@@ -155,6 +156,7 @@ export const MODERN_CHECKS: [string, (probe: ProbeData) => CheckResult | CheckRe
   ['missing resource', checkMissingResource],
   ['retired codes', checkRetiredCodes],
   ['error ids', (probe) => checkErrorResponseIds(probe)],
+  ['one response', checkOneResponse],
   ['HTTP binding', checkHttp],
   ['Mcp-Param headers', checkParamHeaders],
   ['DNS rebinding', checkDnsRebinding],
@@ -270,6 +272,7 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unre
     missing && errorCode(missing) === -32002 ? passed(MISSING_RESOURCE, 'missing resource → -32002 (legal before 2026-07-28)', missing) : missingCheck,
     // The era probe is left out: a 2025 transport may refuse a request without a session before reading its id.
     checkErrorResponseIds(probe, [probe.discover]),
+    checkOneResponse(probe),
     rebinding,
     ...lintTools(probe),
     checkToolPoisoning(probe),

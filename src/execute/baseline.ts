@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { gateApplies, gateDocument } from '../aggregate/apply-gate.js'
 import type { Baseline } from '../aggregate/gate.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import type { ResultsDocument } from '../results/types.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
+import { baselineProblem } from './baseline-shape.js'
 import type { JournalGate } from './journal.js'
 
 /**
@@ -16,7 +17,11 @@ export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (me
   return gateDocument(doc, settings, baseline)
 }
 
-/** An earlier results document to compare with; a missing or unreadable one is a warning, not an error. */
+/**
+ * An earlier results document to compare with; a missing or unreadable one is a warning naming the
+ * file and what is wrong, not an error: not a regular file (a FIFO, /dev/zero), over
+ * FileLimits.document, not JSON, not a results document, or lacking a field the gate reads.
+ */
 export function loadBaseline(path: string, warn: (message: string) => void = () => undefined): Baseline | null {
   if (!path) return null
   if (path === 'auto') {
@@ -24,8 +29,10 @@ export function loadBaseline(path: string, warn: (message: string) => void = () 
     return null
   }
   try {
-    const document = upgradeDocument(JSON.parse(readFileSync(path, 'utf8')))
+    const document = upgradeDocument(JSON.parse(readBoundedFile(path, FileLimits.document)))
     if (!document) throw new Error(`not a results document of version ${READABLE_VERSIONS_TEXT}`)
+    const problem = baselineProblem(document)
+    if (problem) throw new Error(`${problem}, which the gate reads`)
     return { document, source: path }
   } catch (error) {
     warn(`No baseline: cannot use ${path} (${(error as Error).message}); gating on the pass floors alone.`)

@@ -1,14 +1,16 @@
 import { noResilience } from '../config/resilience.js'
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { closeSync, fsyncSync, writeSync } from 'node:fs'
 import { assembleDocument } from '../aggregate/document.js'
 import type { EvalCase } from '../config/types.js'
 import { runKey } from '../plan/expand.js'
 import type { CacheStats } from '../llm/cache.js'
 import { emptyUsage, type TokenUsage } from '../llm/chat.js'
 import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ShardPlan, ToolTestResult, ToolTestsPlan, ToolTestsSection } from '../results/types.js'
-import { upgradeRun } from '../results/upgrade.js'
+import { upgradeConfig, upgradeRun } from '../results/upgrade.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { redactDeep } from '../util/redact.js'
+import { openFileReplacing } from '../util/write-file.js'
+import { shapeProblem } from './record-shapes.js'
 
 export const JOURNAL_VERSION = 1
 
@@ -89,14 +91,8 @@ export class JournalWriter {
     const safe = records.map((r) => redactDeep(r, secrets))
     this.fd = null
     if (path) {
-      mkdirSync(dirname(path), { recursive: true })
-      const temp = `${path}.${process.pid}.tmp`
-      const fd = openSync(temp, 'w')
-      writeSync(fd, safe.map((r) => `${JSON.stringify(r)}\n`).join(''))
-      fsyncSync(fd)
-      closeSync(fd)
-      renameSync(temp, path)
-      this.fd = openSync(path, 'a')
+      // A new file renamed over the path (a symlink planted there is replaced, not followed), then appended to.
+      this.fd = openFileReplacing(path, safe.map((r) => `${JSON.stringify(r)}\n`).join(''))
     }
     this.state = emptyState(path ?? '', safe[0] as JournalHeader)
     for (const r of safe.slice(1)) this.remember(r)
@@ -165,63 +161,105 @@ export class JournalError extends Error {
   }
 }
 
+/** A journal line that was skipped: its number (1-based) and why. */
+export interface SkippedLine {
+  line: number
+  why: string
+}
+
 /**
- * Read a journal back. Lines that are not JSON records (a line cut short by a crash, or
- * damage) are skipped and counted, never fatal; a file without a header is a JournalError.
+ * Read a journal back (a regular file, at most FileLimits.journal). Lines that are not records of
+ * the right shape — a line cut short by a crash, damage, a field of the wrong type — are skipped
+ * and listed with their line number and the first field that is wrong, never fatal; a file
+ * without a header is a JournalError.
  */
-export function readJournal(path: string): { state: JournalState; skipped: number } {
+export function readJournal(path: string): { state: JournalState; skipped: number; lines: SkippedLine[] } {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readBoundedFile(path, FileLimits.journal)
   } catch (error) {
     throw new JournalError(`cannot read the run journal ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
   let state: JournalState | null = null
-  let skipped = 0
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue
-    const record = parseRecord(line)
-    if (!record) skipped++
-    else if (record.type === 'header') {
-      if (state) skipped++
-      else state = emptyState(path, record)
-    } else if (state) applyRecord(state, record)
-    else skipped++
-  }
-  if (!state) throw new JournalError(`${path} is not a run journal of version ${JOURNAL_VERSION}: it has no header line`)
-  return { state, skipped }
+  const lines: SkippedLine[] = []
+  let headerProblem: string | null = null
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return
+    const parsed = parseRecord(line)
+    if (typeof parsed === 'string') {
+      lines.push({ line: i + 1, why: parsed })
+      if (parsed.startsWith('header') && !state) headerProblem ??= `line ${i + 1}: ${parsed}`
+    } else if (parsed.type === 'header') {
+      if (state) lines.push({ line: i + 1, why: 'a second header' })
+      else state = emptyState(path, parsed)
+    } else if (state) applyRecord(state, parsed)
+    else lines.push({ line: i + 1, why: 'a record before the header' })
+  })
+  if (!state) throw new JournalError(`${path} is not a run journal of version ${JOURNAL_VERSION}: it has no ${headerProblem ? `readable header line (${headerProblem})` : 'header line'}`)
+  return { state, skipped: lines.length, lines }
 }
 
-function parseRecord(line: string): JournalRecord | null {
+/** "line 3: run.final_output is a number, not string or null; line 7: not JSON (cut short?)", the first few. */
+export function describeSkippedLines(lines: readonly SkippedLine[], max = 3): string {
+  const shown = lines.slice(0, max).map((l) => `line ${l.line}: ${l.why}`)
+  return lines.length > max ? `${shown.join('; ')}; and ${lines.length - max} more` : shown.join('; ')
+}
+
+/** A journal record, or why the line is not one. */
+function parseRecord(line: string): JournalRecord | string {
   let value: unknown
   try {
     value = JSON.parse(line)
   } catch {
-    return null
+    return 'not JSON (cut short by a crash?)'
   }
-  if (!value || typeof value !== 'object') return null
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object'
   const record = value as Partial<JournalRecord> & Record<string, unknown>
+  const problem = recordProblem(record)
+  return problem ?? (record as JournalRecord)
+}
+
+function recordProblem(record: Record<string, unknown>): string | null {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
   switch (record.type) {
-    case 'header':
-      return record.version === JOURNAL_VERSION && typeof record.suite_hash === 'string' && record.config && Array.isArray(record.cases) ? (record as JournalRecord) : null
+    case 'header': {
+      if (record.version !== JOURNAL_VERSION) return `header of journal version ${JSON.stringify(record.version)}, not ${JOURNAL_VERSION}`
+      if (typeof record.suite_hash !== 'string' || typeof record.started_at !== 'string' || typeof record.planned !== 'number' || typeof record.reused !== 'number') return 'header without its suite_hash, started_at, planned or reused'
+      if (!Array.isArray(record.cases) || !record.cases.every((c) => isObject(c) && typeof c.id === 'string')) return 'header.cases is not a list of cases'
+      if (!isObject(record.behaviour) || typeof record.behaviour.status !== 'string') return 'header.behaviour is not a layer status'
+      if (!isObject(record.gate) || typeof record.gate.max_drop !== 'number' || typeof record.gate.baseline !== 'string') return 'header.gate is not the gate settings'
+      const plan = record.tool_tests
+      if (plan !== undefined && plan !== null && !(isObject(plan) && Array.isArray(plan.ids) && plan.ids.every((id) => typeof id === 'string'))) return 'header.tool_tests is not a plan of tool tests'
+      if (!isObject(record.config)) return 'header.config is missing'
+      return shapeProblem('config', upgradeConfig(record.config as unknown as ResultsConfig), 'header.config')
+    }
     case 'run':
-      return isRun(record.run) ? (record as JournalRecord) : null
+      if (!isRun(record.run)) return 'run without its case_id, model, prompt_name, attempt or status'
+      return shapeProblem('run', upgradeRun(record.run))
     case 'conformance':
-      return record.section && typeof record.section === 'object' ? (record as JournalRecord) : null
-    case 'end':
-      return typeof record.duration_s === 'number' ? (record as JournalRecord) : null
-    case 'tool_test':
-      return record.test && typeof record.test === 'object' && typeof (record.test as ToolTestResult).id === 'string' && Array.isArray((record.test as ToolTestResult).attempts) ? (record as JournalRecord) : null
-    case 'skipped':
-      return (record.layer === 'behaviour' || record.layer === 'tool_tests') && typeof record.reason === 'string' ? (record as JournalRecord) : null
-    default:
+      return shapeProblem('conformance', record.section, 'section')
+    case 'end': {
+      if (typeof record.duration_s !== 'number') return 'end.duration_s is not a number'
+      const problem = shapeProblem('usage', record.overhead, 'end.overhead')
+      if (problem) return problem
+      const cache = record.cache
+      if (cache !== null && cache !== undefined && !(isObject(cache) && ['hits', 'misses', 'saved_tokens'].every((k) => typeof cache[k] === 'number'))) return 'end.cache is not cache statistics'
+      const cancelled = record.cancelled
+      if (cancelled !== null && cancelled !== undefined && !(isObject(cancelled) && typeof cancelled.signal === 'string' && typeof cancelled.at === 'string' && typeof cancelled.planned === 'number' && typeof cancelled.finished === 'number')) return 'end.cancelled is not a cancellation'
       return null
+    }
+    case 'tool_test':
+      return shapeProblem('toolTest', record.test, 'test')
+    case 'skipped':
+      return (record.layer === 'behaviour' || record.layer === 'tool_tests') && typeof record.reason === 'string' ? null : 'skipped without its layer or reason'
+    default:
+      return `a record of unknown type ${JSON.stringify(record.type) ?? 'missing'}`
   }
 }
 
 function isRun(run: unknown): run is RunResult {
   const r = run as Partial<RunResult> | undefined
-  return !!r && typeof r.case_id === 'string' && typeof r.model === 'string' && typeof r.prompt_name === 'string' && typeof r.attempt === 'number' && typeof r.status === 'string'
+  return !!r && typeof r === 'object' && typeof r.case_id === 'string' && typeof r.model === 'string' && typeof r.prompt_name === 'string' && typeof r.attempt === 'number' && typeof r.status === 'string'
 }
 
 /** Runs an interrupted attempt finished with a verdict; errored, cancelled and skipped (over budget) runs run again. */

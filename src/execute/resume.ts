@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { runKey, specKey, type RunSpec } from '../plan/expand.js'
 import type { RunResult } from '../results/types.js'
 import { count } from '../util/words.js'
-import { readJournal, reusableRuns } from './journal.js'
+import { describeSkippedLines, readJournal, reusableRuns } from './journal.js'
 
 /**
  * The runs this evaluation takes from an earlier attempt of the same suite (`--resume`): those
@@ -32,8 +32,8 @@ function resumableRuns(path: string, suiteHash: string, warn: (message: string) 
     return []
   }
   try {
-    const { state, skipped } = readJournal(path)
-    if (skipped > 0) warn(`resume: skipped ${count(skipped, 'unreadable line')} of ${path} (cut short by a crash?); their runs run again.`)
+    const { state, lines } = readJournal(path)
+    if (lines.length > 0) warn(`resume: skipped ${count(lines.length, 'unreadable line')} of ${path} (${describeSkippedLines(lines)}); their runs run again.`)
     if (state.header.suite_hash !== suiteHash) {
       warn(`resume: ${path} is from another suite, models, server, max_steps or max_tool_result_chars; running everything.`)
       return []

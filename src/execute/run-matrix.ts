@@ -7,7 +7,7 @@ import { rootsWithRunDir } from '../config/run-dir.js'
 import type { Suite } from '../config/types.js'
 import { addUsage, emptyUsage } from '../llm/chat.js'
 import { specKey, type RunSpec } from '../plan/expand.js'
-import { buildRunResult, skippedRun } from '../record/run-result.js'
+import { buildRunResult, failedRun, skippedRun } from '../record/run-result.js'
 import type { RunResult } from '../results/types.js'
 import { NOTHING_SCORED, rubricsOf, scoreRun, scoringPlan, type Scored } from '../scoring/score-run.js'
 import type { RunTrace } from '../telemetry/tracing.js'
@@ -56,7 +56,11 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
       const reused = deps.reuse?.get(specKey(spec))
       // A directory an earlier attempt kept is named only where it is still there (a re-run is another machine).
       if (reused) return finish({ ...reused, index: spec.index, run_dir: reused.run_dir && existsSync(reused.run_dir) ? reused.run_dir : null }, true)
-      return finish(await executeRun(spec, suite, settings, deps, pools))
+      // Every failure of a stage is that stage's record; one nothing caught is still this run's alone.
+      const result = await executeRun(spec, suite, settings, deps, pools).catch((error: unknown) =>
+        failedRun(spec, error, settings.maxSteps, prepareLayers(deps.layers ?? RUN_LAYERS, spec, { transport: deps.sessions.transport ?? 'stdio', trace: undefined }))
+      )
+      return finish(result)
     })
   )
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import type { Prepared } from '../config/prepare.js'
 import { serverTemplate } from '../config/server-config.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 
 /**
  * What a resumed attempt must share with the journal it reuses: the suite, how runs are bounded,
@@ -28,7 +28,7 @@ export function suiteHash(prepared: Prepared): string {
   const server = serverTemplate(prepared.server)
   const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url]
   return createHash('sha256')
-    .update(JSON.stringify([readFileSync(options.evalCases, 'utf8'), suite.models, suite.judge_model, serverId, options.baseUrl]))
+    .update(JSON.stringify([readBoundedFile(options.evalCases, FileLimits.suite), suite.models, suite.judge_model, serverId, options.baseUrl]))
     .digest('hex')
     .slice(0, 16)
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import * as cache from '@actions/cache'
-import * as core from '@actions/core'
+// Log lines through the neutraliser; setOutput and the summary as @actions/core has them.
+import * as core from './log.js'
 import * as github from '@actions/github'
 
 /**

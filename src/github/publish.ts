@@ -1,4 +1,5 @@
-import * as core from '@actions/core'
+// Log lines through the neutraliser; setOutput and the summary as @actions/core has them.
+import * as core from './log.js'
 import * as github from '@actions/github'
 import { Outputs } from '../constants.js'
 import { keptRunDirs } from '../execute/run-dirs.js'

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { redactDeep } from '../util/redact.js'
+import { storedAnswerProblem } from './answer.js'
 import type { CacheMode, CacheStats } from '../results/primitives.js'
 import type { ChatClient, ChatRequest, ChatResponse } from './chat.js'
 
@@ -65,17 +67,23 @@ export function requestKey(baseURL: string, request: ChatRequest, normalize: (js
   return createHash('sha256').update(normalize(json)).digest('hex')
 }
 
-/** A stored answer; undefined when there is none, or when it is not a whole answer (reported). */
+/**
+ * A stored answer; undefined when there is none, or when it is not a whole answer of the right
+ * shape (reported): not a regular file, over FileLimits.cacheEntry, not JSON, or a field of the
+ * wrong type (a `content` that is a number would reach the judge and the report).
+ */
 function readStored(file: string, unreadable: (file: string, why: string) => void): ChatResponse | undefined {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
-  } catch {
+    text = readBoundedFile(file, FileLimits.cacheEntry)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable(file, (error as Error).message)
     return undefined
   }
   try {
-    const value = JSON.parse(text) as Partial<ChatResponse> | null
-    if (!value || typeof value !== 'object' || !Array.isArray(value.tool_calls) || !('content' in value)) throw new Error('not a recorded answer')
+    const value: unknown = JSON.parse(text)
+    const problem = storedAnswerProblem(value)
+    if (problem) throw new Error(problem)
     return value as ChatResponse
   } catch (error) {
     unreadable(file, (error as Error).message)

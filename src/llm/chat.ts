@@ -1,5 +1,6 @@
 import OpenAI from 'openai'
 import type { TokenUsage } from '../results/primitives.js'
+import { readCompletion } from './answer.js'
 import { providerFetch } from './bounded-fetch.js'
 
 // The usage shape and its sums live with the results schema, which records them.
@@ -109,40 +110,13 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         } as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal }
       )
-      const choice = completion.choices?.[0]
-      if (!choice) throw new Error(`the model returned no choices${providerError(completion)}`)
-      const message = choice.message
+      // Read field by field: an answer in a shape the wire format does not allow is this request's error.
       return {
-        content: message.content ?? null,
-        tool_calls: (message.tool_calls ?? [])
-          .filter((c) => c.type === 'function')
-          .map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments ?? '' } })),
-        finish_reason: choice.finish_reason ?? null,
-        usage: completion.usage
-          ? {
-              prompt_tokens: completion.usage.prompt_tokens ?? 0,
-              completion_tokens: completion.usage.completion_tokens ?? 0,
-              total_tokens: completion.usage.total_tokens ?? 0,
-              ...costOf(completion.usage)
-            }
-          : null,
-        logprobs: choice.logprobs?.content
-          ? choice.logprobs.content.map((t) => ({
-              token: t.token,
-              logprob: t.logprob,
-              top_logprobs: (t.top_logprobs ?? []).map((a) => ({ token: a.token, logprob: a.logprob }))
-            }))
-          : null,
+        ...readCompletion(completion),
         latency_ms: Math.round(performance.now() - started)
       }
     }
   }
-}
-
-/** OpenRouter reports some upstream failures as a 200 with an `error` member. */
-function providerError(completion: unknown): string {
-  const error = (completion as { error?: { message?: string } }).error
-  return error?.message ? `: ${error.message}` : ''
 }
 
 function capRetryAfter(response: Response, maxMs: number): Response {
@@ -156,9 +130,3 @@ function capRetryAfter(response: Response, maxMs: number): Response {
   headers.delete('retry-after-ms')
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }
-
-function costOf(usage: unknown): { cost_usd?: number } {
-  const cost = (usage as { cost?: unknown }).cost
-  return typeof cost === 'number' && Number.isFinite(cost) ? { cost_usd: cost } : {}
-}
-

@@ -1,8 +1,7 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { applyGate } from '../execute/baseline.js'
 import { documentFromJournal, readJournal, type JournalGate } from '../execute/journal.js'
 import type { ResultsDocument } from '../results/types.js'
+import { writeFileReplacingWith } from '../util/write-file.js'
 import { mergedJournal } from './merge-shards.js'
 import type { ShardFile } from './read-shards.js'
 
@@ -15,14 +14,10 @@ import type { ShardFile } from './read-shards.js'
  */
 export function mergeShards(shards: readonly ShardFile[], options: { gate: JournalGate; journalPath: string; warn?: (message: string) => void }): ResultsDocument {
   const records = mergedJournal(shards.map((s) => s.document), options.gate)
-  mkdirSync(dirname(options.journalPath), { recursive: true })
-  // A line at a time: thousands of runs never become one string.
-  const fd = openSync(options.journalPath, 'w')
-  try {
-    for (const record of records) writeSync(fd, `${JSON.stringify(record)}\n`)
-  } finally {
-    closeSync(fd)
-  }
+  // A line at a time: thousands of runs never become one string; replaced, never written through a planted link.
+  writeFileReplacingWith(options.journalPath, (write) => {
+    for (const record of records) write(`${JSON.stringify(record)}\n`)
+  })
   const { state } = readJournal(options.journalPath)
   return applyGate(documentFromJournal(state), state.header.gate, options.warn)
 }

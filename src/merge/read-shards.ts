@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { globSync } from 'tinyglobby'
 import { ConfigError } from '../config/errors.js'
@@ -6,6 +6,8 @@ import type { ResultsDocument, ShardSection } from '../results/types.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
 import { RESULTS_VERSION } from '../results/types.js'
+import { shapeProblem } from '../execute/record-shapes.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { byCodeUnits } from '../util/text.js'
 
 /**
@@ -71,7 +73,7 @@ function fileKind(path: string): 'file' | 'directory' | null {
 function readShardFile(path: string): ShardFile {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readBoundedFile(path, FileLimits.document)
   } catch (error) {
     throw new MergeError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
   }
@@ -83,6 +85,8 @@ function readShardFile(path: string): ShardFile {
   }
   const document = upgradeDocument(data)
   if (!document) throw new MergeError(`${path}: is JSON but not a results document (eval-results.json, version ${READABLE_VERSIONS_TEXT})`)
+  const problem = shapeProblem('document', document, '')
+  if (problem) throw new MergeError(`${path}: is not a results document this version can merge: ${problem}`)
   if (document.fatal_error !== null) throw new MergeError(`${path}: this shard's evaluation could not run: ${document.fatal_error}; fix that and run the shard again`)
   if (!document.shard) {
     const version = (data as { version: number }).version

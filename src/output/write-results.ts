@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { renderBadge } from '../report/badge.js'
 import { renderJUnit } from '../report/junit.js'
 import { renderMarkdownReport } from '../report/markdown.js'
@@ -7,6 +6,7 @@ import { anchor } from '../report/runs.js'
 import { renderSarif } from '../report/sarif.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactDeep } from '../util/redact.js'
+import { writeFileReplacing } from '../util/write-file.js'
 
 /**
  * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
@@ -35,25 +35,62 @@ export interface OutputPaths {
   transcriptsDir?: string
 }
 
+/** Some files could not be rendered or written; the others were. */
+export class ResultsNotWrittenError extends Error {
+  constructor(
+    message: string,
+    /** The redacted document, the report's text ('' when it was not rendered) and the files that were written. */
+    readonly written: { document: ResultsDocument; report: string; files: string[] }
+  ) {
+    super(message)
+    this.name = 'ResultsNotWrittenError'
+  }
+}
+
 /**
- * Write the results document and everything rendered from it (report, JUnit XML, badge,
- * per-run transcripts), with every secret redacted first. Returns the texts and the files.
+ * Write the results document and everything rendered from it (report, JUnit XML, SARIF, badge,
+ * per-run transcripts), with every secret redacted first. The results document is written first;
+ * a file that cannot be rendered or written does not keep the others from being written, and all
+ * such failures are thrown at the end as one ResultsNotWrittenError, which says what was written.
+ * Returns the texts and the files.
  */
 export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: readonly string[]) {
   const safe = redactDeep(withoutFloatNoise(doc), secrets)
-  const results = `${JSON.stringify(safe, null, 2)}\n`
-  const report = renderMarkdownReport(safe)
-  const junit = renderJUnit(safe)
-  const outputs: [string, string][] = [...(paths.resultsPath ? [[paths.resultsPath, results] as [string, string]] : []), [paths.reportPath, report]]
-  if (paths.junitPath) outputs.push([paths.junitPath, junit])
-  if (paths.sarifPath) outputs.push([paths.sarifPath, `${JSON.stringify(renderSarif(safe), null, 2)}\n`])
-  if (paths.badgePath) outputs.push([paths.badgePath, `${JSON.stringify(renderBadge(safe), null, 2)}\n`])
+  const texts: Record<string, string> = {}
+  const outputs: [string | undefined, string, () => string][] = [
+    [paths.resultsPath, 'results', () => `${JSON.stringify(safe, null, 2)}\n`],
+    [paths.reportPath, 'report', () => renderMarkdownReport(safe)],
+    [paths.junitPath, 'junit', () => renderJUnit(safe)],
+    [paths.sarifPath, 'sarif', () => `${JSON.stringify(renderSarif(safe), null, 2)}\n`],
+    [paths.badgePath, 'badge', () => `${JSON.stringify(renderBadge(safe), null, 2)}\n`]
+  ]
   if (paths.transcriptsDir) {
-    for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), `${JSON.stringify(run, null, 2)}\n`])
+    for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), 'transcript', () => `${JSON.stringify(run, null, 2)}\n`])
   }
-  for (const [path, text] of outputs) {
-    mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, text)
+  // Each file replaced, never written through a link planted at its name (util/write-file.ts).
+  const failures: string[] = []
+  const files: string[] = []
+  for (const [path, what, render] of outputs) {
+    if (!path) continue
+    let text: string
+    try {
+      text = render()
+    } catch (error) {
+      failures.push(`${path}: the ${what} could not be rendered (${(error as Error).message})`)
+      continue
+    }
+    if (what !== 'transcript') texts[what] = text
+    try {
+      writeFileReplacing(path, text)
+      files.push(path)
+    } catch (error) {
+      failures.push((error as Error).message)
+    }
   }
-  return { document: safe, results, report, junit, files: outputs.map(([path]) => path) }
+  const report = texts.report ?? ''
+  if (failures.length > 0) {
+    const message = failures.length === 1 ? failures[0] : `${failures.length} files could not be written: ${failures.join('; ')}`
+    throw new ResultsNotWrittenError(message, { document: safe, report, files })
+  }
+  return { document: safe, results: texts.results ?? `${JSON.stringify(safe, null, 2)}\n`, report, junit: texts.junit ?? renderJUnit(safe), files }
 }

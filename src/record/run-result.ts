@@ -117,6 +117,16 @@ export function skippedRun(spec: RunSpec, why: string, maxSteps: number, layers:
   return buildRunResult(spec, phase, NOTHING_SCORED, maxSteps, (t) => t, layers, null)
 }
 
+/**
+ * A run whose record could not be built because something failed that no stage caught (a bug, or
+ * a value no reader expected): that run's error, so the others keep their results.
+ */
+export function failedRun(spec: RunSpec, error: unknown, maxSteps: number, layers: LayeredRun): RunResult {
+  const message = `internal error: ${error instanceof Error ? error.message : String(error)}`
+  const phase = notRunPhase(spec, layers.systemPrompt, (t) => (t.error = { stage: 'llm', message }))
+  return buildRunResult(spec, phase, NOTHING_SCORED, maxSteps, (t) => t, layers, null)
+}
+
 /** The inputs verdict with secrets out of its reasons (they may quote the content sent) and out of the rounds outside the calls. */
 function redactVerdict(verdict: InputsVerdict | null, redact: (text: string) => string): InputsVerdict | null {
   return verdict && { ...verdict, reasons: verdict.reasons.map(redact), outside_calls: redactRounds(verdict.outside_calls, redact) }

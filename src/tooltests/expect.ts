@@ -3,6 +3,7 @@ import type { McpTool } from '../mcp/session.js'
 import { contentToText } from '../mcp/content.js'
 import type { AssertionCheck, StepResponse } from '../results/types.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
+import type { MatcherPattern } from '../util/matcher-pattern.js'
 import { compileSchema } from '../util/json-schema.js'
 import { queryValues } from './jsonpath.js'
 import { matchValue, show, trimForReport } from './matchers.js'
@@ -124,7 +125,7 @@ function checkOutputSchema(tool: McpTool | undefined, response: StepResponse): A
 }
 
 function checkPattern(pattern: string, text: string): AssertionCheck {
-  let regex: RegExp
+  let regex: MatcherPattern
   try {
     regex = compileMatcherPattern(pattern)
   } catch (error) {

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import type { Json } from '../config/types.js'
 import type { AssertionCheck } from '../results/types.js'
 import { sortKeys } from '../util/objects.js'
+import { writeFileReplacing } from '../util/write-file.js'
 import { removePaths } from './jsonpath.js'
 import { deepEqual, trimForReport } from './matchers.js'
 
@@ -47,8 +48,8 @@ export function fileSnapshotStore(dir: string, options: { ci: boolean; update: b
       }
     },
     write(name, text) {
-      mkdirSync(dir, { recursive: true })
-      writeFileSync(file(name), text)
+      // Replaced, never written through a link planted at its name or on the way (util/write-file.ts).
+      writeFileReplacing(file(name), text)
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import { schemaRegExp } from './matcher-pattern.js'
 
 type Validator = Ajv | Ajv2019 | Ajv2020
 const validators = new Map<string, Validator>()
@@ -15,7 +16,8 @@ export function validatorFor(dialect: string): Validator | undefined {
   if (!key) return undefined
   let ajv = validators.get(key)
   if (!ajv) {
-    const options = { strict: false, validateFormats: false, allErrors: false }
+    // A schema's `pattern` runs on RE2 (linear time): a server's schema cannot hang the job.
+    const options = { strict: false, validateFormats: false, allErrors: false, code: { regExp: schemaRegExp } }
     ajv = key === '2020-12' ? new Ajv2020(options) : key === '2019-09' ? new Ajv2019(options) : new Ajv(options)
     validators.set(key, ajv)
   }

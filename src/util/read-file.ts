@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 /** Byte limits for the files the harness reads; each names what it bounds. */
 export const FileLimits = {
   /** eval_cases.yaml, an evals suite, server_config given as a file. */
-  suite: 16 * 1024 * 1024,
+  suite: 4 * 1024 * 1024,
   /** A results document read as a baseline, a shard or a report's source. */
   document: 256 * 1024 * 1024,
   /** The run journal. */

@@ -42,3 +42,60 @@ function usable(secrets: readonly string[]): string[] {
   const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms)
   return [...new Set(forms)].sort((a, b) => b.length - a.length)
 }
+
+/**
+ * Query parameters whose value is a credential, by name: api-key, api_key, key, token,
+ * access_token, sig, signature, secret, password, auth, code, subscription-key and the like.
+ */
+const CREDENTIAL_PARAM = /key|token|secret|sig|passw|pwd|auth|credential|session|jwt|^pass$|^code$/i
+/** A value that is only `${NAME}` placeholders: a template as written, no secret (what it expands to is one). */
+const PLACEHOLDERS_ONLY = /^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/
+
+/**
+ * The credentials written into a URL (`https://user:pass@host/v1?api-key=…`): the password, the
+ * user name when it stands alone (`https://TOKEN@host`), the value of every query parameter
+ * named like a credential, each as written and decoded, as secrets to redact everywhere; and
+ * the URL as it may be recorded, each of those masked (`https://user:***@host/v1?api-key=***`),
+ * the rest exactly as written. A text that is no URL has none.
+ */
+export function urlCredentials(url: string): { secrets: string[]; masked: string } {
+  const secrets = new Set<string>()
+  const add = (raw: string) => {
+    if (raw === '') return
+    secrets.add(raw)
+    try {
+      secrets.add(decodeURIComponent(raw.replace(/\+/g, ' ')))
+      secrets.add(decodeURIComponent(raw))
+    } catch {
+      // Not valid percent-encoding: as written only.
+    }
+  }
+  let masked = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_whole, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':')
+    if (PLACEHOLDERS_ONLY.test(userinfo.slice(colon + 1))) return `${scheme}${userinfo}@`
+    if (colon < 0) {
+      add(userinfo)
+      return `${scheme}${REDACTED}@`
+    }
+    add(userinfo.slice(colon + 1))
+    add(userinfo)
+    return `${scheme}${userinfo.slice(0, colon)}:${REDACTED}@`
+  })
+  masked = masked.replace(/\?([^#]*)/, (_whole, query: string) => {
+    const pairs = query.split('&').map((pair) => {
+      const eq = pair.indexOf('=')
+      if (eq < 0) return pair
+      let name = pair.slice(0, eq)
+      try {
+        name = decodeURIComponent(name)
+      } catch {
+        // As written.
+      }
+      if (!CREDENTIAL_PARAM.test(name) || pair.slice(eq + 1) === '' || PLACEHOLDERS_ONLY.test(pair.slice(eq + 1))) return pair
+      add(pair.slice(eq + 1))
+      return `${pair.slice(0, eq)}=${REDACTED}`
+    })
+    return `?${pairs.join('&')}`
+  })
+  return { secrets: [...secrets], masked }
+}

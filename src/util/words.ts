@@ -54,3 +54,12 @@ export function wholeNumber(n: number): string {
 export function milliseconds(ms: number | null | undefined): string {
   return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : `${wholeNumber(ms)} ms`
 }
+
+/** The most names a message lists before it counts the rest. */
+export const NAMES_SHOWN = 20
+
+/** "a, b, c": a list of names, the first `shown` only and then "and 9,980 more" (a message that stays short with 10,000 tools). */
+export function someOf(names: readonly string[], shown = NAMES_SHOWN, separator = ', '): string {
+  if (names.length <= shown) return names.join(separator)
+  return `${names.slice(0, shown).join(separator)}${separator}and ${(names.length - shown).toLocaleString('en-US')} more`
+}

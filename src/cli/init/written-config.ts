@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
+import { FileLimits, readBoundedFile } from '../../util/read-file.js'
 
 /**
  * The server config as the user wrote it, for files that will be committed: every `${NAME}`
@@ -71,7 +71,7 @@ export function secretNames(json: unknown): string[] {
 export function readWrittenConfig(value: string, baseDir: string): WrittenConfig {
   const trimmed = value.trim()
   const fromFile = !trimmed.startsWith('{')
-  const text = fromFile ? readFileSync(isAbsolute(trimmed) ? trimmed : resolve(baseDir, trimmed), 'utf8') : trimmed
+  const text = fromFile ? readBoundedFile(isAbsolute(trimmed) ? trimmed : resolve(baseDir, trimmed), FileLimits.suite) : trimmed
   const data = JSON.parse(text) as Record<string, unknown>
   const used = new Set<string>()
   const collect = (v: unknown) => {

@@ -1,4 +1,5 @@
 import type { CheckResult, CheckSeverity } from '../types.js'
+import { isObject } from '../../util/objects.js'
 import { trimEvidence } from '../../util/text.js'
 import type { Exchange } from '../wire.js'
 
@@ -47,6 +48,27 @@ export function describeResponse(exchange: Exchange): string {
 }
 
 export const errorCode = (exchange: Exchange | undefined): number | undefined => exchange?.response.frame?.error?.code
+
+/**
+ * The id of an earlier request, when this exchange's answer carries one (ids are sent in order,
+ * from 1, on each connection): the server answered that request again, or late, and this
+ * request's own answer was never read.
+ */
+export function earlierAnswer(exchange: Exchange | undefined): number | undefined {
+  const sent = exchange?.request.id
+  const got = exchange?.response.frame?.id
+  return typeof sent === 'number' && typeof got === 'number' && Number.isInteger(got) && got >= 1 && got < sent ? got : undefined
+}
+
+/** Every exchange anywhere in `value` (the probe data is a tree of them), each once. */
+export function exchangesIn(value: unknown, found: Set<Exchange>): Set<Exchange> {
+  if (Array.isArray(value)) for (const item of value) exchangesIn(item, found)
+  else if (isObject(value)) {
+    if (typeof value.method === 'string' && isObject(value.request) && isObject(value.response)) found.add(value as unknown as Exchange)
+    else for (const child of Object.values(value)) exchangesIn(child, found)
+  }
+  return found
+}
 
 export const resultOf = (exchange: Exchange | undefined): Record<string, unknown> | undefined => exchange?.response.frame?.result
 

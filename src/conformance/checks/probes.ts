@@ -1,8 +1,9 @@
 import type { ListMethod, ProbeData, ProbeMode } from '../probe-data.js'
 import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
-import { describeResponse, errorCode, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
+import { describeResponse, earlierAnswer, errorCode, exchangesIn, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 import type { Tool } from './schemas.js'
+import { someOf } from '../../util/words.js'
 
 /** Checks decided by the active probes: calls that break a rule on purpose, and what every exchange showed. */
 
@@ -103,7 +104,7 @@ export function planInvalidArguments(tools: Tool[], mode: ProbeMode): InvalidArg
   return plan
 }
 
-const list = (names: string[]) => names.join(', ')
+const list = (names: string[]) => someOf(names)
 
 export function checkInvalidArguments(probe: ProbeData): CheckResult {
   const probed = probe.invalidArguments
@@ -175,16 +176,6 @@ export function checkPagination(probe: ProbeData, maxPages: number): CheckResult
   return passed(PAGINATION, `one cacheScope across every page: ${list(paginated)}${notes.length ? `; ${notes.join('; ')}` : ''}`)
 }
 
-/** Every exchange anywhere in `value` (the probe data is a tree of them), each once. */
-function exchangesIn(value: unknown, found: Set<Exchange>): Set<Exchange> {
-  if (Array.isArray(value)) for (const item of value) exchangesIn(item, found)
-  else if (isObject(value)) {
-    if (typeof value.method === 'string' && isObject(value.request) && isObject(value.response)) found.add(value as unknown as Exchange)
-    else for (const child of Object.values(value)) exchangesIn(child, found)
-  }
-  return found
-}
-
 /** JSON-RPC lets these answer with a null id: the request could not be parsed, so its id is unknown. */
 const ID_UNREADABLE = new Set([-32700, -32600])
 
@@ -200,6 +191,8 @@ export function checkErrorResponseIds(probe: ProbeData, exclude: Exchange[] = []
     if (!frame?.error || sent === undefined) continue
     errors++
     if (frame.id === sent) continue
+    // Another request's answer (the server answered it twice): jsonrpc-one-response's finding.
+    if (earlierAnswer(exchange) !== undefined) continue
     if ((frame.id === null || frame.id === undefined) && ID_UNREADABLE.has(frame.error.code)) continue
     problems.push(exchange)
   }

@@ -1,6 +1,7 @@
 import type { ProbeData } from '../probe-data.js'
 import { META, MODERN_VERSION, type CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
+import { NAMES_SHOWN, someOf } from '../../util/words.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 
 /** Checks on server/discover, list ordering, caching fields and resultType. */
@@ -40,16 +41,25 @@ function toolNames(exchange: Exchange | undefined): string[] | undefined {
   return Array.isArray(tools) ? tools.map((t) => (isObject(t) ? String(t.name) : '?')) : undefined
 }
 
+/** "[a, b] then [b, a]"; lists too long to name whole say where they part. */
+function orders(first: string[], second: string[]): string {
+  const text = `[${someOf(first)}] then [${someOf(second)}]`
+  if (first.length <= NAMES_SHOWN && second.length <= NAMES_SHOWN) return text
+  let at = 0
+  while (at < first.length && first[at] === second[at]) at++
+  return `${text}, first apart at position ${at + 1} (${first[at] ?? 'the end'} then ${second[at] ?? 'the end'})`
+}
+
 export function checkToolsOrder(probe: ProbeData): CheckResult {
   const [first, second] = probe.toolsList.map(toolNames)
   if (!first || !second) return skipped(TOOLS_ORDER, `tools/list got ${describeResponse(probe.toolsList[0])}`)
   if (first.join('\n') !== second.join('\n')) {
-    return failed(TOOLS_ORDER, `two consecutive tools/list calls returned different orders: [${first.join(', ')}] then [${second.join(', ')}]`, probe.toolsList[1])
+    return failed(TOOLS_ORDER, `two consecutive tools/list calls returned different orders: ${orders(first, second)}`, probe.toolsList[1])
   }
   const fresh = toolNames(probe.toolsListFresh)
   const freshWhere = probe.transport === 'stdio' ? 'a second server process' : 'a second request'
   if (fresh && fresh.join('\n') !== first.join('\n')) {
-    return failed(TOOLS_ORDER, `${freshWhere} listed the tools in another order: [${first.join(', ')}] then [${fresh.join(', ')}]`, probe.toolsListFresh)
+    return failed(TOOLS_ORDER, `${freshWhere} listed the tools in another order: ${orders(first, fresh)}`, probe.toolsListFresh)
   }
   return passed(TOOLS_ORDER, `same order on two calls${fresh ? ` and from ${freshWhere}` : ''} (${first.length} tools)`)
 }

@@ -2,8 +2,11 @@ import type { ProbeData } from '../probe-data.js'
 import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { dialectOf, validatorFor } from '../../util/json-schema.js'
+import { PatternError } from '../../util/matcher-pattern.js'
 import { firstLine } from '../../util/text.js'
+import { NAMES_SHOWN, someOf } from '../../util/words.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
+import { toolListProblem, unreadableToolList } from './responses.js'
 
 /** Checks on the tools themselves: schemas, names, and description lint. */
 
@@ -102,6 +105,8 @@ function compileProblem(schema: unknown): string | undefined {
     ajv.compile(cleaned)
     return undefined
   } catch (error) {
+    // A valid pattern the harness's RE2 cannot run (a lookahead…) is no fault of the server's.
+    if (error instanceof PatternError) return undefined
     return firstLine((error as Error).message)
   }
 }
@@ -150,14 +155,17 @@ export function checkSchemas(probe: ProbeData): CheckResult[] {
 
 export function checkToolNames(probe: ProbeData): CheckResult[] {
   const tools = listedTools(probe)
+  // A list the server made unreadable is no pass by default: the names were not checked.
+  const unreadable = toolListProblem(probe)
+  if (unreadable) return [unreadableToolList(TOOL_NAMES, unreadable), unreadableToolList(TOOL_NAMES_UNIQUE, unreadable)]
   if (!tools) return [skipped(TOOL_NAMES, 'no tool list'), skipped(TOOL_NAMES_UNIQUE, 'no tool list')]
   const bad = tools.filter((t) => !NAME_RULE.test(t.name)).map((t) => JSON.stringify(t.name))
   const counts = new Map<string, number>()
   for (const t of tools) counts.set(t.name, (counts.get(t.name) ?? 0) + 1)
   const duplicates = [...counts].filter(([, n]) => n > 1).map(([name, n]) => `${name} (${n}×)`)
   return [
-    bad.length ? failed(TOOL_NAMES, `names outside the rule: ${bad.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES, 'every name follows the rule'),
-    duplicates.length ? failed(TOOL_NAMES_UNIQUE, `duplicate names: ${duplicates.join(', ')}`, probe.toolsList[0]) : passed(TOOL_NAMES_UNIQUE, 'every name is unique')
+    bad.length ? failed(TOOL_NAMES, `names outside the rule: ${someOf(bad)}`, probe.toolsList[0]) : passed(TOOL_NAMES, 'every name follows the rule'),
+    duplicates.length ? failed(TOOL_NAMES_UNIQUE, `duplicate names: ${someOf(duplicates)}`, probe.toolsList[0]) : passed(TOOL_NAMES_UNIQUE, 'every name is unique')
   ]
 }
 
@@ -185,10 +193,22 @@ export function lintTools(probe: ProbeData): CheckResult[] {
   // Only case and separator variants: an edit-distance rule flagged deliberate pairs such as
   // browser_network_request / browser_network_requests (one request, or the list of them).
   const normal = (name: string) => name.toLowerCase().replace(/[-_.]/g, '')
+  // Grouped by the normal form rather than compared pair by pair (10,000 tools are 50 million pairs).
+  const alike = new Map<string, number[]>()
+  tools.forEach((t, i) => {
+    const key = normal(t.name)
+    const group = alike.get(key)
+    if (group) group.push(i)
+    else alike.set(key, [i])
+  })
+  // Every confusable pair counted, the first few named.
   const close: string[] = []
+  let closeCount = 0
   for (let i = 0; i < tools.length; i++) {
-    for (let j = i + 1; j < tools.length; j++) {
-      if (tools[i].name !== tools[j].name && normal(tools[i].name) === normal(tools[j].name)) close.push(`${tools[i].name} ~ ${tools[j].name}`)
+    for (const j of alike.get(normal(tools[i].name))!) {
+      if (j <= i || tools[i].name === tools[j].name) continue
+      if (close.length < NAMES_SHOWN) close.push(`${tools[i].name} ~ ${tools[j].name}`)
+      closeCount++
     }
   }
   const large = tools
@@ -196,12 +216,12 @@ export function lintTools(probe: ProbeData): CheckResult[] {
     .filter((t) => t.size > LARGE_SCHEMA_CHARS)
   return [
     thin.length
-      ? failed(LINT_DESCRIPTIONS, `missing or one-word descriptions: ${thin.map((t) => t.name).join(', ')}`)
+      ? failed(LINT_DESCRIPTIONS, `missing or one-word descriptions: ${someOf(thin.map((t) => t.name))}`)
       : passed(LINT_DESCRIPTIONS, 'every tool has a description of more than one word'),
-    undescribed.length ? failed(LINT_PARAMETERS, `parameters without a description: ${undescribed.join(', ')}`) : passed(LINT_PARAMETERS, 'every parameter is described'),
-    close.length ? failed(LINT_NEAR_DUPLICATES, `confusable names: ${close.join('; ')}`) : passed(LINT_NEAR_DUPLICATES, 'no confusable names'),
+    undescribed.length ? failed(LINT_PARAMETERS, `parameters without a description: ${someOf(undescribed)}`) : passed(LINT_PARAMETERS, 'every parameter is described'),
+    close.length ? failed(LINT_NEAR_DUPLICATES, `confusable names: ${close.join('; ')}${closeCount > close.length ? `; and ${(closeCount - close.length).toLocaleString('en-US')} more` : ''}`) : passed(LINT_NEAR_DUPLICATES, 'no confusable names'),
     large.length
-      ? failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${large.map((t) => `${t.name} (${t.size})`).join(', ')}`)
+      ? failed(LINT_SCHEMA_SIZE, `schemas over ${LARGE_SCHEMA_CHARS} characters: ${someOf(large.map((t) => `${t.name} (${t.size})`))}`)
       : passed(LINT_SCHEMA_SIZE, `every schema is under ${LARGE_SCHEMA_CHARS} characters`)
   ]
 }
@@ -217,7 +237,7 @@ export function checkTaskSupport(probe: ProbeData): CheckResult {
   if (required.length === 0) return passed(TASK_SUPPORT_REQUIRED, 'no tool requires a task')
   return failed(
     TASK_SUPPORT_REQUIRED,
-    `${required.join(', ')}: execution.taskSupport is "required", so they only run as tasks, which a 2026-07-28 client without the tasks extension does not start; they are not offered to the model`,
+    `${someOf(required)}: execution.taskSupport is "required", so they only run as tasks, which a 2026-07-28 client without the tasks extension does not start; they are not offered to the model`,
     pageListing(probe, required[0])
   )
 }

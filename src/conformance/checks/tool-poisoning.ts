@@ -2,6 +2,7 @@ import type { ProbeData } from '../probe-data.js'
 import type { CheckResult } from '../types.js'
 import { failed, isObject, passed, skipped, type CheckSpec } from './common.js'
 import { listedTools, pageListing, type Tool } from './schemas.js'
+import { toolListProblem, unreadableToolList } from './responses.js'
 
 /**
  * Static tool-poisoning scan (no model): a tool's description and schemas reach the model as
@@ -140,6 +141,9 @@ const LISTED = 8
 
 export function checkToolPoisoning(probe: ProbeData): CheckResult {
   const tools = listedTools(probe)
+  // A skip the server can force (a list it made unreadable) is a finding: its descriptions were not scanned.
+  const unreadable = toolListProblem(probe)
+  if (unreadable) return unreadableToolList(TOOL_POISONING, unreadable)
   if (!tools || tools.length === 0) return skipped(TOOL_POISONING, 'no tools listed')
   const findings = tools.flatMap(scanTool)
   if (findings.length === 0) return passed(TOOL_POISONING, `${tools.length} tool${tools.length === 1 ? '' : 's'}: no instruction-like text, hidden characters, comments or addresses in descriptions and schemas`)
