@@ -218,6 +218,26 @@ describe('a provider', () => {
   }, 60_000)
 })
 
+describe('a model', () => {
+  test('whose tool call arguments nest 100,000 deep gets that call refused, never recorded deep; the document is written', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`
+    const suite = suiteOf(`  - id: deep\n    prompt: call echo deep\n    rubric: r\n  - id: plain\n    prompt: call echo plain\n    rubric: r\n`)
+    const responder = scriptedBrain(
+      {
+        'call echo deep': { turns: [[{ name: 'echo', args: deep }]], answer: 'done' },
+        'call echo plain': { turns: [[{ name: 'echo', args: { text: 'hi' } }]], answer: 'done' }
+      },
+      () => 9
+    )
+    const { doc } = await evaluateWith({ suite, server: HOSTILE_STDIO, responder })
+    const call = runOf(doc, 'deep').tool_calls[0]
+    expect(call).toMatchObject({ name: 'echo', args: {}, is_error: true })
+    expect(call.result).toContain('(nested deeper than 256 levels)')
+    expect(runOf(doc, 'plain').tool_calls[0]).toMatchObject({ args: { text: 'hi' }, is_error: false })
+    expectWritten(doc)
+  })
+})
+
 describe('the readers', () => {
   test('the depth scan counts brackets outside strings only, escapes included', () => {
     const nested = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)

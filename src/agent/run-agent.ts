@@ -7,6 +7,7 @@ import { CancelledError } from '../execute/cancellation.js'
 import { boundForModel } from './bound.js'
 import { exposeServer, type ExposedTarget } from './exposure.js'
 import { imagesMessage, markSentImages, mediaRecordOf, type SentImage } from './media.js'
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../util/read-limits.js'
 
 /** One tool call the model requested, with what came back. `name` is what required_tools matches. */
 export interface ToolCallRecord {
@@ -272,6 +273,8 @@ function invoke(target: ExposedTarget, args: Record<string, Json>, session: McpS
 
 function parseArguments(raw: string): { ok: true; args: Record<string, Json> } | { ok: false; error: string } {
   if (raw.trim() === '') return { ok: true, args: {} }
+  // Nothing nested deeper than a server may send enters a record (the walkers that redact, cut and write recurse).
+  if (nestedDeeperThan(raw)) return { ok: false, error: `nested deeper than ${MAX_JSON_DEPTH} levels` }
   try {
     const value = JSON.parse(raw) as Json
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'not an object' }

@@ -5,7 +5,8 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { frameTooLong, screenFrame, TOO_DEEP } from '../mcp/frame-screen.js'
 import { spawnInGroup, terminateGroup } from '../mcp/process-group.js'
 import { BodyLimitError, boundedFetch } from '../util/bounded-fetch.js'
-import { FrameLines, formatLimit, MAX_BODY_BYTES, nestedDeeperThan } from '../util/read-limits.js'
+import { FrameLines, MAX_BODY_BYTES, nestedDeeperThan } from '../util/read-limits.js'
+import { formatBytes } from '../util/read-file.js'
 import { meaningfulTail } from '../util/stderr-tail.js'
 
 /**
@@ -378,7 +379,7 @@ function nodePost(url: string, body: string, headers: Record<string, string | nu
         length += chunk.length
         if (length <= MAX_BODY_BYTES) return void chunks.push(chunk)
         req.destroy()
-        resolve({ failure: `the server's answer was not read: it is longer than ${formatLimit(MAX_BODY_BYTES)}`, cause: 'answer too long' })
+        resolve({ failure: `the server's answer was not read: it is longer than ${formatBytes(MAX_BODY_BYTES)}`, cause: 'answer too long' })
       })
       res.on('end', () => {
         const responseHeaders: Record<string, string> = {}

@@ -1,5 +1,6 @@
 import { isObject } from '../util/objects.js'
-import { formatLimit, MAX_FRAME_BYTES, MAX_JSON_DEPTH, nestedDeeperThan } from '../util/read-limits.js'
+import { MAX_FRAME_BYTES, MAX_JSON_DEPTH, nestedDeeperThan } from '../util/read-limits.js'
+import { formatBytes } from '../util/read-file.js'
 
 /**
  * What every frame from a server passes before anything of ours reads it, over stdio (the
@@ -29,7 +30,7 @@ export type Screened =
 
 export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`
 export const RESULT_AND_ERROR = 'it has both "result" and "error" (JSON-RPC 2.0 §5: a response has exactly one of them)'
-export const frameTooLong = (limit = MAX_FRAME_BYTES) => `a message longer than ${formatLimit(limit)}`
+export const frameTooLong = (limit = MAX_FRAME_BYTES) => `a message longer than ${formatBytes(limit)}`
 
 /** One frame's text, screened. JSON.parse itself copes with any depth (it does not recurse); what comes after it does. */
 export function screenFrame(text: string): Screened {

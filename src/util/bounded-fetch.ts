@@ -1,4 +1,5 @@
-import { formatLimit, MAX_BODY_BYTES } from './read-limits.js'
+import { MAX_BODY_BYTES } from './read-limits.js'
+import { formatBytes } from './read-file.js'
 
 /** A fetch as its callers here type it (the SDK's transport, the raw probes, the OpenAI client): by what it takes as its input. */
 export type FetchOf<I> = (input: I, init?: RequestInit) => Promise<Response>
@@ -25,7 +26,7 @@ export function limitedBody(body: ReadableStream<Uint8Array>, maxBytes: number, 
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength
-        if (seen > maxBytes) controller.error(new BodyLimitError(`it is longer than ${formatLimit(maxBytes)} (counted after decompression)`, what))
+        if (seen > maxBytes) controller.error(new BodyLimitError(`it is longer than ${formatBytes(maxBytes)} (counted after decompression)`, what))
         else controller.enqueue(chunk)
       }
     })

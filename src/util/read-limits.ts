@@ -17,13 +17,6 @@ export const MAX_BODY_BYTES = 64 * MiB
  */
 export const MAX_JSON_DEPTH = 256
 
-/** "64 MiB", "1.5 KiB", "12 bytes". */
-export function formatLimit(bytes: number): string {
-  if (bytes >= MiB) return `${+(bytes / MiB).toFixed(1)} MiB`
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`
-  return `${bytes} bytes`
-}
-
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const OPEN_BRACE = 0x7b
