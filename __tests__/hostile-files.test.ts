@@ -252,23 +252,28 @@ describe('a server that answers every request twice', () => {
   const TWICE = (mode: string) => ({ ...EXAMPLE_SERVER, args: [fixturePath('servers/twice-server.mjs')], env: { TWICE: mode } })
   const check = (report: ConformanceReport, id: string) => report.checks.find((c) => c.id === id)
 
-  test('the answers it shifts are a finding, and so are the checks on the tool list it made unreadable (never a silent skip)', async () => {
-    const report = await runConformance(TWICE('late'))
-    expect(check(report, 'jsonrpc-one-response')).toMatchObject({ status: 'fail', severity: 'error', message: expect.stringContaining('tools/list (id 2) got an answer with id 1') })
-    expect(check(report, 'jsonrpc-one-response')?.spec).toContain('JSON-RPC 2.0 §5')
-    for (const id of ['tool-description-poisoning', 'tool-names-valid', 'tool-names-unique']) {
-      expect(check(report, id)).toMatchObject({ status: 'fail', severity: 'error', message: expect.stringContaining('the tool list could not be read (tools/list (id 2) got the answer to request 1, which the server answered twice)') })
-    }
-    // The same error ids are this check's finding, not error-response-id's as well.
-    expect(check(report, 'error-response-id')?.status).toBe('pass')
-  }, 30_000)
-
-  test('the control: answered once, the list is read and its poisoned description found; answered twice at once, the copy is dropped and the list still read', async () => {
-    for (const mode of ['off', 'together']) {
+  test('late or at once, each repeated answer is a finding and is never read as the next request’s: the tool list is read and its poisoned description found', async () => {
+    for (const mode of ['late', 'together']) {
       const report = await runConformance(TWICE(mode))
-      expect(check(report, 'jsonrpc-one-response')?.status).toBe('pass')
+      expect(check(report, 'jsonrpc-one-response')).toMatchObject({ status: 'fail', severity: 'error', message: expect.stringContaining('server/discover (id 1) was answered again') })
+      expect(check(report, 'jsonrpc-one-response')?.spec).toContain('JSON-RPC 2.0 §5')
       expect(check(report, 'tool-description-poisoning')).toMatchObject({ status: 'warn', message: expect.stringContaining('read_notes description: instruction-like text') })
       expect(check(report, 'tool-names-unique')?.status).toBe('pass')
+      // The same defect is this check's finding, not error-response-id's as well.
+      expect(check(report, 'error-response-id')?.status).toBe('pass')
+    }
+  }, 30_000)
+
+  test('the control: answered once, one-response passes and the poisoned description is found', async () => {
+    const report = await runConformance(TWICE('off'))
+    expect(check(report, 'jsonrpc-one-response')?.status).toBe('pass')
+    expect(check(report, 'tool-description-poisoning')).toMatchObject({ status: 'warn', message: expect.stringContaining('read_notes description: instruction-like text') })
+  }, 30_000)
+
+  test('a tool list a server advertises but makes unreadable fails the checks on its tools (never a silent skip)', async () => {
+    const report = await runConformance(TWICE('nolist'))
+    for (const id of ['tool-description-poisoning', 'tool-names-valid', 'tool-names-unique']) {
+      expect(check(report, id)).toMatchObject({ status: 'fail', severity: 'error', message: expect.stringContaining('the tool list could not be read (tools/list got') })
     }
   }, 30_000)
 })

@@ -6,6 +6,7 @@
 //                   waits reads every answer one request late (tools/list gets discover's answer)
 //   together        the copy follows the answer at once, in the same write
 //   off             answers once (the same server, well-behaved: the control)
+//   nolist          answers once, but its tools/list result has no tools array though it advertises tools
 // Its one tool carries a poisoned description, so a tool list that is read is a finding.
 import { createInterface } from 'node:readline'
 
@@ -28,7 +29,7 @@ function handle(msg) {
     case 'server/discover':
       return { result: complete({ supportedVersions: [VERSION], capabilities: { tools: {} }, ...cache }) }
     case 'tools/list':
-      return { result: complete({ tools: TOOLS, ...cache }) }
+      return { result: complete(mode === 'nolist' ? { ...cache } : { tools: TOOLS, ...cache }) }
     case 'tools/call':
       if (!TOOLS.some((t) => t.name === msg.params?.name)) return { error: { code: -32602, message: `Unknown tool: ${msg.params?.name}` } }
       return { result: complete({ content: [{ type: 'text', text: 'no notes' }] }) }

@@ -1,5 +1,5 @@
 import type { Era, Unreachable } from './types.js'
-import type { Exchange } from './wire.js'
+import type { Exchange, RepeatedAnswer } from './wire.js'
 
 /** Everything the checks look at, gathered once. Checks are pure functions of it. */
 export interface ProbeData {
@@ -30,6 +30,8 @@ export interface ProbeData {
   dnsRebinding?: DnsRebindingProbes
   /** HTTP: calls whose Mcp-Param-* header is missing or differs from the marked argument. */
   paramHeaders?: ParamHeaderProbes
+  /** stdio: answers the server sent again for a request it had already answered (each is read once, never as another request's). */
+  repeatedAnswers?: RepeatedAnswer[]
   /** Legacy servers: the initialize exchange. */
   initialize?: Exchange
   /** Era `unreachable`: what the attempt got, and the exchange that showed it. */

@@ -6,7 +6,7 @@ import { toolsOfPages, type Tool } from './checks/schemas.js'
 import { LEGACY_VERSION, MODERN_VERSION, envelope, type Era } from './types.js'
 import { trimEvidence } from '../util/text.js'
 import { someOf } from '../util/words.js'
-import { HttpWire, StdioWire, type Exchange, type WireRequest } from './wire.js'
+import { HttpWire, StdioWire, type Exchange, type RepeatedAnswer, type WireRequest } from './wire.js'
 import type { DnsRebindingProbes, HttpProbes, InvalidArgumentsProbes, ListMethod, ParamHeaderProbes, ProbeData, ProbeMode } from './probe-data.js'
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
 import { runDirsBase } from '../config/run-dir.js'
@@ -88,13 +88,16 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
   const discoverTimeout = options.discoverTimeoutMs ?? 3000
   const timeout = options.requestTimeoutMs ?? 5000
   const mode = options.probes ?? 'safe'
+  // stdio: answers the server sent again for requests it had answered, on any of the probe's connections.
+  const repeatedAnswers: RepeatedAnswer[] = []
+  const onRepeated = (answer: RepeatedAnswer) => void (repeatedAnswers.length < 100 && repeatedAnswers.push(answer))
   const open = (): Connection => {
     if (options.signal?.aborted) return CANCELLED_CONNECTION
     if (config.kind === 'http') return new HttpWire(config.url, config.headers)
     // Every probe's server process gets a ${RUN_DIR} of its own, removed with the connection (an escaped `$${RUN_DIR}` becomes its literal either way).
     const dir = usesRunDir(config) ? makeRunDirSync(runDirsBase(), 'conformance', (path) => runDirSubdirs(path, config.cwd, config.roots ?? [])) : null
     const own = resolveRunDir(config, dir?.path ?? '') as typeof config
-    const wire = new StdioWire(own.command, own.args, own.env, own.cwd)
+    const wire = new StdioWire(own.command, own.args, own.env, own.cwd, onRepeated)
     if (!dir) return wire
     return { request: (req, ms) => wire.request(req, ms), notify: (method, params) => wire.notify(method, params), close: () => wire.close().finally(dir.remove) }
   }
@@ -117,7 +120,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
       const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }))
       if ('unreachableAt' in legacy) return unreachable(unreachableProbe(transport, mode, discover, legacy.unreachableAt, legacy.initialize))
       const initialize = { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }
-      return { ...legacy, transport, discover, probes: mode, dnsRebinding: await dnsRebinding(initialize) }
+      return { ...legacy, transport, discover, probes: mode, dnsRebinding: await dnsRebinding(initialize), repeatedAnswers }
     }
     const result = resultOf(discover)
     onEra({ era: 'modern', discover: result && Array.isArray(result.supportedVersions) ? result : null })
@@ -178,7 +181,8 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
       invalidArguments,
       http,
       dnsRebinding: rebinding,
-      paramHeaders
+      paramHeaders,
+      repeatedAnswers
     }
   } finally {
     await main.close()

@@ -90,6 +90,12 @@ function parseLine(line: string): Line {
   return { tooDeep: true, id: screened.answer?.id }
 }
 
+/** An answer a server sent again for a request it had already answered (JSON-RPC 2.0: one response per request). */
+export interface RepeatedAnswer {
+  id: unknown
+  method: string
+}
+
 /**
  * One stdio server process spoken to in newline-delimited JSON-RPC. It runs in its own process
  * group, so closing takes down a server started through a wrapper (`sh -c`, `npx`) too.
@@ -99,6 +105,9 @@ export class StdioWire {
   private readonly waiting = new Map<unknown, (frame: WireResponse['frame'] | typeof TOO_DEEP_ANSWER) => void>()
   /** Ids we stopped waiting for: a late answer to one of them must not be taken for another's. */
   private readonly abandoned = new Set<unknown>()
+  /** The method of every request sent, by id, and the ids already answered: a second answer is a repeat, never another request's. */
+  private readonly sent = new Map<unknown, string>()
+  private readonly answered = new Set<unknown>()
   private nextId = 1
   private failure: { reason: string; cause: string } | undefined
   private stderr = ''
@@ -107,7 +116,13 @@ export class StdioWire {
   private readonly noise: string[] = []
   private noiseTimer: NodeJS.Timeout | undefined
 
-  constructor(command: string, args: string[], env: Record<string, string>, cwd?: string) {
+  constructor(
+    command: string,
+    args: string[],
+    env: Record<string, string>,
+    cwd?: string,
+    private readonly onRepeated: (answer: RepeatedAnswer) => void = () => undefined
+  ) {
     // All three stdio are pipes, so the streams are never null.
     this.child = spawnInGroup(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams
     this.child.on('error', (error: NodeJS.ErrnoException) => this.fail(`could not start: ${error.message}`, error.code ?? error.message))
@@ -133,6 +148,7 @@ export class StdioWire {
     const frame = 'frame' in parsed ? parsed.frame : undefined
     let id = frame ? frame.id : (parsed as { id: unknown }).id
     let resolve = this.waiting.get(id)
+    if (!resolve && this.answered.has(id)) return this.onRepeated({ id, method: this.sent.get(id) ?? '' })
     if (!resolve && !this.abandoned.has(id) && (!frame || 'result' in frame || 'error' in frame) && this.waiting.size === 1) {
       // An answer with an id we never sent (often null on an error): with one request in flight it
       // can only be that one's. Kept, so the error-response-id check sees the wrong id.
@@ -140,6 +156,7 @@ export class StdioWire {
     }
     if (resolve) {
       this.waiting.delete(id)
+      this.answered.add(id)
       resolve(frame ?? TOO_DEEP_ANSWER)
     }
   }
@@ -176,6 +193,7 @@ export class StdioWire {
     const started = performance.now()
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
     if (this.failure) return { method: req.method, request, response: this.failed() }
+    this.sent.set(id, req.method)
     let timer: NodeJS.Timeout | undefined
     const frame = await new Promise<WireResponse['frame'] | typeof TOO_DEEP_ANSWER | 'timeout'>((resolve) => {
       this.waiting.set(id, resolve)

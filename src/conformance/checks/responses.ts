@@ -14,14 +14,15 @@ export const ONE_RESPONSE: CheckSpec = {
 /** Over every exchange, except the DNS-rebinding ones (their 403 body may carry any id). */
 export function checkOneResponse(probe: ProbeData): CheckResult {
   const late = [...exchangesIn({ ...probe, dnsRebinding: undefined }, new Set())].filter((e) => earlierAnswer(e) !== undefined)
-  if (late.length === 0) return passed(ONE_RESPONSE, 'every answer carried the id of the request it answered')
-  const shown = late.slice(0, 4).map((e) => `${e.method} (id ${JSON.stringify(e.request.id)}) got an answer with id ${earlierAnswer(e)}`)
-  const more = late.length > shown.length ? `; and ${late.length - shown.length} more` : ''
-  return failed(
-    ONE_RESPONSE,
-    `${shown.join('; ')}${more}: the server answered an earlier request again (or late), so a client reads answers meant for other requests`,
-    late[0]
-  )
+  const repeated = probe.repeatedAnswers ?? []
+  if (late.length === 0 && repeated.length === 0) return passed(ONE_RESPONSE, 'every answer carried the id of the request it answered, once')
+  const shown = [
+    ...repeated.map((r) => `${r.method || 'a request'} (id ${JSON.stringify(r.id)}) was answered again`),
+    ...late.map((e) => `${e.method} (id ${JSON.stringify(e.request.id)}) got an answer with id ${earlierAnswer(e)}`)
+  ]
+  const more = shown.length > 4 ? `; and ${shown.length - 4} more` : ''
+  const harm = late.length > 0 ? 'so a client reads answers meant for other requests' : 'which a client may take for the answer to its next request'
+  return failed(ONE_RESPONSE, `${shown.slice(0, 4).join('; ')}${more}: the server answered an earlier request again (or late), ${harm}`, late[0])
 }
 
 /** The first page of the tool list and every later one. */
