@@ -76,7 +76,6 @@ describe('the suite and server_config files: bounded, regular files only, a conf
     expect(run.code).toBe(2)
     // Parsed, it took 2.5 GB; refused, the process stays near node's own baseline.
     expect(run.peakRss).toBeLessThan(300 * MB)
-    console.log(`50 MB suite: peak RSS ${(run.peakRss / MB).toFixed(0)} MB`)
   }, 30_000)
 
   test('/dev/zero and a FIFO as eval_cases, and /dev/zero as server_config, are configuration errors naming the input', async () => {
@@ -102,7 +101,6 @@ describe('the suite and server_config files: bounded, regular files only, a conf
     expect(run.stderr).toContain(`${bomb}:3:8: too many aliases`)
     expect(run.stderr).toContain('too many aliases')
     expect(run.code).toBe(2)
-    console.log(`alias bomb: peak RSS ${(run.peakRss / MB).toFixed(0)} MB`)
   }, 30_000)
 
   test('server_config: a wrapper inside mcpServers and a structure where a name belongs are refused, not walked', () => {
