@@ -22,12 +22,13 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _actions_cache__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(45692);
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(33838);
+/* harmony import */ var _log_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(90787);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(61351);
 
 
 
 
+// Log lines through the neutraliser; setOutput and the summary as @actions/core has them.
 
 
 /**
@@ -41,7 +42,7 @@ const safe = (text) => text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 200);
 function available(what) {
     if (_actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .isFeatureAvailable */ .w3())
         return true;
-    _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`The Actions cache is not available here: ${what}.`);
+    _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`The Actions cache is not available here: ${what}.`);
     return false;
 }
 /** Restore recorded LLM answers for this suite (or, failing that, any suite's) into `dir`. */
@@ -50,10 +51,10 @@ async function restoreResponses(dir, suiteHash) {
         return;
     try {
         const hit = await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .restoreCache */ .P3([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`, [`mcp-evals-llm-${suiteHash}-`, 'mcp-evals-llm-']);
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(hit ? `Restored recorded LLM answers (${hit}).` : 'No recorded LLM answers to restore.');
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(hit ? `Restored recorded LLM answers (${hit}).` : 'No recorded LLM answers to restore.');
     }
     catch (error) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore recorded LLM answers: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore recorded LLM answers: ${error.message}`);
     }
 }
 async function saveResponses(dir, suiteHash) {
@@ -66,10 +67,10 @@ async function saveEntry(path, key, what, saved) {
     try {
         await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .saveCache */ .Io([path], key);
         if (saved)
-            _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(saved);
+            _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(saved);
     }
     catch (error) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the ${what}: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the ${what}: ${error.message}`);
     }
 }
 /** The last green results of the default branch, restored into `dir`; its path, or '' when there is none. */
@@ -80,13 +81,13 @@ async function restoreBaseline(dir, key) {
         const hit = await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .restoreCache */ .P3([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`, [`mcp-evals-baseline-${safe(key)}-`]);
         const file = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, 'eval-results.json');
         if (hit && (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(file)) {
-            _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(`Restored the baseline (${hit}).`);
+            _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(`Restored the baseline (${hit}).`);
             return file;
         }
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e('No baseline in the Actions cache yet (it is saved after a green run on the default branch): the pass floors decide.');
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e('No baseline in the Actions cache yet (it is saved after a green run on the default branch): the pass floors decide.');
     }
     catch (error) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore the baseline: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore the baseline: ${error.message}`);
     }
     return '';
 }
@@ -101,17 +102,17 @@ async function saveBaseline(resultsPath, dir, key, when, passed) {
     if (!shouldSaveBaseline(when, passed, _actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.ref, defaultBranch))
         return;
     if (!_actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .isFeatureAvailable */ .w3()) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e('The Actions cache is not available here: the results are not saved as the baseline.');
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e('The Actions cache is not available here: the results are not saved as the baseline.');
         return;
     }
     try {
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.copyFileSync)(resultsPath, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, 'eval-results.json'));
         await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .saveCache */ .Io([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`);
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq('Saved these results as the new baseline.');
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq('Saved these results as the new baseline.');
     }
     catch (error) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the baseline: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the baseline: ${error.message}`);
     }
 }
 /**
@@ -124,10 +125,10 @@ async function restoreJournal(path, journalHash, jobKey) {
     try {
         const prefix = journalPrefix(journalHash, jobKey);
         const hit = await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .restoreCache */ .P3([path], `${prefix}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, [prefix]);
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(hit ? `Restored the run journal of an earlier attempt (${hit}).` : 'No run journal of an earlier attempt to resume from.');
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(hit ? `Restored the run journal of an earlier attempt (${hit}).` : 'No run journal of an earlier attempt to resume from.');
     }
     catch (error) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore the run journal: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore the run journal: ${error.message}`);
     }
 }
 async function saveJournal(path, journalHash, jobKey) {
