@@ -17,9 +17,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}, tty = 
   return { code, stdout: out.join(''), stderr: err.join('') }
 }
 
-/** The CLI as a real child process (tsx on the sources), in `cwd`. */
-export async function runCliProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/cli.ts'), ...args], {
+/** A script of the repository run as a real child process (tsx on the sources) in `cwd`, with only PATH, HOME and `env`; its streams kept apart. */
+export async function runTsxProcess(script: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, script), ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe']
@@ -31,3 +31,6 @@ export async function runCliProcess(args: string[], cwd: string, env: NodeJS.Pro
   const [code] = (await once(child, 'exit')) as [number | null]
   return { code, stdout, stderr }
 }
+
+/** The CLI as a real child process (tsx on the sources), in `cwd`. */
+export const runCliProcess = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runTsxProcess('src/cli.ts', args, cwd, env)

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { runTsxProcess } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { readAsRunner, runnerLines, type RunnerReading } from '../__fixtures__/runner-commands.js'
 import { kindOf, scriptedBrain, startScriptedLlm, userPrompt, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
@@ -69,15 +68,7 @@ afterAll(async () => llm.close())
 const serverConfig = (env: Record<string, string> = {}) => JSON.stringify({ command: process.execPath, args: [SERVER], env })
 
 /** A child process (tsx on the sources), its streams kept apart as the runner reads them. */
-async function runChild(script: string, args: string[], cwd: string, env: Record<string, string>) {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, script), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  const [code] = (await once(child, 'exit')) as [number | null]
-  return { code, stdout, stderr }
-}
+const runChild = (script: string, args: string[], cwd: string, env: Record<string, string>) => runTsxProcess(script, args, cwd, env)
 
 /** The action, as the runner starts it: INPUT_* variables, the runner's files in a directory of their own. */
 async function runAction(inputs: Record<string, string>) {
