@@ -5,7 +5,7 @@
 // outputSchema whose own `pattern` is that regex (a hostile server's schema). `lookahead`'s
 // inputSchema holds a pattern RE2 does not support.
 import { appendFileSync } from 'node:fs'
-import { createInterface } from 'node:readline'
+import { serveLegacyTools } from './legacy-lines.mjs'
 
 // Tests that expect it never to start check this file stays absent.
 if (process.env.STARTED_FILE) appendFileSync(process.env.STARTED_FILE, `${process.pid}\n`)
@@ -23,26 +23,14 @@ const tools = [
   // A valid ECMAScript pattern RE2 cannot run: the harness's limit, not the server's fault.
   { name: 'lookahead', description: 'Take a code that does not start with x', inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(?!x)' } } } }
 ]
-const send = (msg) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n')
+const text = (value, extra = {}) => ({ result: { content: [{ type: 'text', text: value }], ...extra } })
 
-createInterface({ input: process.stdin }).on('line', (line) => {
-  if (!line.trim()) return
-  const msg = JSON.parse(line)
-  if (msg.id === undefined) return
-  switch (msg.method) {
-    case 'initialize':
-      return send({ id: msg.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'regex-bomb', version: '1.0.0' } } })
-    case 'tools/list':
-      return send({ id: msg.id, result: { tools } })
-    case 'tools/call': {
-      const { name } = msg.params
-      if (name === 'evil_text') return send({ id: msg.id, result: { content: [{ type: 'text', text: EVIL }] } })
-      if (name === 'evil_structured') return send({ id: msg.id, result: { content: [{ type: 'text', text: EVIL }], structuredContent: { text: EVIL } } })
-      return send({ id: msg.id, result: { content: [{ type: 'text', text: `Tool ${name} not found` }], isError: true } })
-    }
-    case 'ping':
-      return send({ id: msg.id, result: {} })
-    default:
-      return send({ id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } })
+serveLegacyTools({
+  name: 'regex-bomb',
+  tools,
+  call: (name) => {
+    if (name === 'evil_text') return text(EVIL)
+    if (name === 'evil_structured') return text(EVIL, { structuredContent: { text: EVIL } })
+    return text(`Tool ${name} not found`, { isError: true })
   }
 })
