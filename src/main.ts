@@ -9,7 +9,7 @@ import { prepare } from './config/prepare.js'
 import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
-import { ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
+import { describeNotWritten, ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
 import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
@@ -291,7 +291,8 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
     if (produced.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
   } catch (error) {
     const partly = error instanceof ResultsNotWrittenError ? error.written : null
-    notWritten = `The results could not be written (${(error as Error).message}): ${partly?.files.length ? `only ${partly.files.join(', ')} were written, ` : ''}so this step fails whatever the verdict.`
+    const what = describeNotWritten(error, paths.resultsPath)
+    notWritten = `${what.charAt(0).toUpperCase()}${what.slice(1)}, so this step fails whatever the verdict.`
     core.error(notWritten)
     // What is published below is redacted all the same, and names only the files that were written.
     doc = partly?.document ?? redactDeep(doc, secrets)

@@ -6,7 +6,7 @@ import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
 import { prepare, type Prepared } from '../config/prepare.js'
 import { evaluate } from '../evaluate.js'
-import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
+import { describeNotWritten, writeResults } from '../output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
 import { keptRunDirs } from '../execute/run-dirs.js'
 import { removeLiveRunDirsSync } from '../mcp/run-dirs.js'
@@ -310,9 +310,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
       written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
     } catch (error) {
       // Never a success without its results document, whatever the verdict.
-      const files = error instanceof ResultsNotWrittenError ? error.written.files : []
-      const wrote = files.length ? `only ${files.join(', ')} were written` : `${options.resultsPath} and the files rendered with it are missing or stale`
-      io.stderr.write(`error: ${redactText(`the results could not be written (${(error as Error).message}): ${wrote}; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
+      io.stderr.write(`error: ${redactText(`${describeNotWritten(error, options.resultsPath)}; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
       return 1
     }
     say(formatSummaryLine(written.document))

@@ -8,7 +8,9 @@ import { emptyUsage, type TokenUsage } from '../llm/chat.js'
 import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ShardPlan, ToolTestResult, ToolTestsPlan, ToolTestsSection } from '../results/types.js'
 import { upgradeConfig, upgradeRun } from '../results/upgrade.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
+import { isObject } from '../util/objects.js'
 import { redactDeep } from '../util/redact.js'
+import { someOf } from '../util/words.js'
 import { openFileReplacing } from '../util/write-file.js'
 import { shapeProblem } from './record-shapes.js'
 
@@ -201,8 +203,11 @@ export function readJournal(path: string): { state: JournalState; skipped: numbe
 
 /** "line 3: run.final_output is a number, not string or null; line 7: not JSON (cut short?)", the first few. */
 export function describeSkippedLines(lines: readonly SkippedLine[], max = 3): string {
-  const shown = lines.slice(0, max).map((l) => `line ${l.line}: ${l.why}`)
-  return lines.length > max ? `${shown.join('; ')}; and ${lines.length - max} more` : shown.join('; ')
+  return someOf(
+    lines.map((l) => `line ${l.line}: ${l.why}`),
+    max,
+    '; '
+  )
 }
 
 /** A journal record, or why the line is not one. */
@@ -220,7 +225,6 @@ function parseRecord(line: string): JournalRecord | string {
 }
 
 function recordProblem(record: Record<string, unknown>): string | null {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
   switch (record.type) {
     case 'header': {
       if (record.version !== JOURNAL_VERSION) return `header of journal version ${JSON.stringify(record.version)}, not ${JOURNAL_VERSION}`

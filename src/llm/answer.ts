@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../results/primitives.js'
+import { isObject } from '../util/objects.js'
 import { ellipsize } from '../util/text.js'
 
 /**
@@ -13,15 +14,15 @@ export class UnreadableAnswerError extends Error {
   }
 }
 
-/** A function call the model asked for (chat.ts's ChatToolCall). */
-interface ChatToolCall {
+/** A function call the model asked for. */
+export interface ChatToolCall {
   id: string
   type: 'function'
   function: { name: string; arguments: string }
 }
 
-/** One token's logprob and its alternatives (chat.ts's TokenLogprob). */
-interface TokenLogprob {
+/** One token's logprob and its alternatives. */
+export interface TokenLogprob {
   token: string
   logprob: number
   top_logprobs: { token: string; logprob: number }[]
@@ -33,6 +34,7 @@ export interface ReadAnswer {
   tool_calls: ChatToolCall[]
   finish_reason: string | null
   usage: TokenUsage | null
+  /** Per-token logprobs of the content, when the provider returned them. */
   logprobs: TokenLogprob[] | null
 }
 
@@ -163,10 +165,6 @@ export function storedAnswerProblem(value: unknown): string | null {
 function providerError(completion: Record<string, unknown>): string {
   const error = completion.error
   return isObject(error) && typeof error.message === 'string' && error.message ? `: ${ellipsize(error.message, 500)}` : ''
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** What a value is, for a message: "a number (5)", "an object ({"a":1})", "missing". */

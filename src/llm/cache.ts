@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { redactDeep } from '../util/redact.js'
+import { writeFileReplacing } from '../util/write-file.js'
 import { storedAnswerProblem } from './answer.js'
 import type { CacheMode, CacheStats } from '../results/primitives.js'
 import type { ChatClient, ChatRequest, ChatResponse } from './chat.js'
@@ -50,10 +51,8 @@ export function createCachingChatClient(
       stats.misses++
       const response = await inner.complete(request, signal)
       if (options.mode === 'read-write') {
-        // Write then rename, so a concurrent reader never sees half a file.
-        const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-        writeFileSync(temp, JSON.stringify(redactDeep(response, options.secrets ?? [])))
-        renameSync(temp, file)
+        // Written whole, then renamed, so a concurrent reader never sees half a file (and a link planted at its name is replaced, not followed).
+        writeFileReplacing(file, JSON.stringify(redactDeep(response, options.secrets ?? [])))
       }
       return response
     }

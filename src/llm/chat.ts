@@ -1,9 +1,9 @@
 import OpenAI from 'openai'
-import type { TokenUsage } from '../results/primitives.js'
-import { readCompletion } from './answer.js'
+import { readCompletion, type ChatToolCall, type ReadAnswer } from './answer.js'
 import { providerFetch } from './bounded-fetch.js'
 
-// The usage shape and its sums live with the results schema, which records them.
+// The answer's shapes live with its reader; the usage shape and its sums with the results schema, which records them.
+export type { ChatToolCall, TokenLogprob } from './answer.js'
 export type { TokenUsage } from '../results/primitives.js'
 export { addUsage, emptyUsage } from '../results/usage.js'
 
@@ -19,12 +19,6 @@ export type ChatMessage =
 
 /** One part of a user message's content: text, or an image as a URL (a `data:` URL for a tool result's image). */
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }
-
-export interface ChatToolCall {
-  id: string
-  type: 'function'
-  function: { name: string; arguments: string }
-}
 
 export interface ChatTool {
   type: 'function'
@@ -44,19 +38,8 @@ export interface ChatRequest {
   retry?: number
 }
 
-export interface TokenLogprob {
-  token: string
-  logprob: number
-  top_logprobs: { token: string; logprob: number }[]
-}
-
-export interface ChatResponse {
-  content: string | null
-  tool_calls: ChatToolCall[]
-  finish_reason: string | null
-  usage: TokenUsage | null
-  /** Per-token logprobs of the content, when the provider returned them. */
-  logprobs: TokenLogprob[] | null
+/** An answer as the agent and the judge use it: what the completion said, and when. */
+export interface ChatResponse extends ReadAnswer {
   latency_ms: number
   /** Replayed from the record-and-replay cache (src/llm/cache.ts): nothing was spent on it. */
   cached?: boolean

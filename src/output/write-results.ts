@@ -48,6 +48,17 @@ export class ResultsNotWrittenError extends Error {
 }
 
 /**
+ * What a failed writeResults left, in words: "the results could not be written (why): only
+ * eval-report.md were written", or "…: eval-results.json and the files rendered with it are
+ * missing or stale" when nothing was.
+ */
+export function describeNotWritten(error: unknown, resultsPath: string | undefined): string {
+  const files = error instanceof ResultsNotWrittenError ? error.written.files : []
+  const wrote = files.length ? `only ${files.join(', ')} were written` : `${resultsPath} and the files rendered with it are missing or stale`
+  return `the results could not be written (${(error as Error).message}): ${wrote}`
+}
+
+/**
  * Write the results document and everything rendered from it (report, JUnit XML, SARIF, badge,
  * per-run transcripts), with every secret redacted first. The results document is written first;
  * a file that cannot be rendered or written does not keep the others from being written, and all

@@ -1,4 +1,5 @@
 import type { ProbeData } from '../probe-data.js'
+import { someOf } from '../../util/words.js'
 import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { describeResponse, earlierAnswer, exchangesIn, failed, isObject, passed, resultOf, type CheckSpec } from './common.js'
@@ -20,9 +21,8 @@ export function checkOneResponse(probe: ProbeData): CheckResult {
     ...repeated.map((r) => `${r.method || 'a request'} (id ${JSON.stringify(r.id)}) was answered again`),
     ...late.map((e) => `${e.method} (id ${JSON.stringify(e.request.id)}) got an answer with id ${earlierAnswer(e)}`)
   ]
-  const more = shown.length > 4 ? `; and ${shown.length - 4} more` : ''
   const harm = late.length > 0 ? 'so a client reads answers meant for other requests' : 'which a client may take for the answer to its next request'
-  return failed(ONE_RESPONSE, `${shown.slice(0, 4).join('; ')}${more}: the server answered an earlier request again (or late), ${harm}`, late[0])
+  return failed(ONE_RESPONSE, `${someOf(shown, 4, '; ')}: the server answered an earlier request again (or late), ${harm}`, late[0])
 }
 
 /** The first page of the tool list and every later one. */
