@@ -49,7 +49,11 @@ pricing:
       max_p95_increase: 0.25,
       // 0 is a budget (no rise at all), not "off".
       max_cost_increase: 0,
-      tools: { search: { max_p95_ms: 800 }, 'db.query': { max_p95_ms: 2000 } }
+      tools: { search: { max_p95_ms: 800 }, 'db.query': { max_p95_ms: 2000 } },
+      // The evals/v1 gates: not keys of eval_cases' budgets: here.
+      max_tool_error_rate: null,
+      max_agent_steps_p95: null,
+      max_tokens_per_success_p95: null
     })
     expect(suite.pricing).toEqual({ 'openai/gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 }, 'local/llama': { input_per_mtok: 0, output_per_mtok: 0 } })
   })

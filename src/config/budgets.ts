@@ -16,7 +16,10 @@ const BUDGET_KINDS: Readonly<Record<BudgetKey, BudgetValueKind>> = {
   max_p95_tool_ms: 'amount',
   max_p95_run_s: 'amount',
   max_p95_increase: 'ratio',
-  max_cost_increase: 'ratio'
+  max_cost_increase: 'ratio',
+  max_tool_error_rate: 'ratio',
+  max_agent_steps_p95: 'count',
+  max_tokens_per_success_p95: 'count'
 }
 
 export const BUDGET_KEYS = Object.keys(BUDGET_KINDS) as BudgetKey[]

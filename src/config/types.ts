@@ -1,6 +1,7 @@
-import type { Attacker, Budgets, EvalCase, FaultKind, InputKind, Json, Pricing } from '../results/suite.js'
+import type { Attacker, Budgets, EvalCase, EvalsV1Assertion, FaultKind, InputKind, Json, Pricing } from '../results/suite.js'
+import type { EvalsV1Section } from '../results/evals-v1.js'
 
-export type { AllowedArg, ArgMatchMode, Attacker, AttackVector, Budgets, Conversation, ConversationTurn, ElicitationRule, EvalCase, FaultKind, FaultSpec, GoldenExpectations, InjectSpec, InputKind, InputSpec, Json, PayloadName, Pricing, RecoveryKind, ResilienceSpec, SimulatedUser, ToolRequirement } from '../results/suite.js'
+export type { AllowedArg, ArgMatchMode, EvalsV1Assertion, EvalsV1ToolExpect, EvalsV1TurnExpect, Attacker, AttackVector, Budgets, Conversation, ConversationTurn, ElicitationRule, EvalCase, FaultKind, FaultSpec, GoldenExpectations, InjectSpec, InputKind, InputSpec, Json, PayloadName, Pricing, RecoveryKind, ResilienceSpec, SimulatedUser, ToolRequirement } from '../results/suite.js'
 export { NO_BUDGETS, PAYLOAD_NAMES } from '../results/suite.js'
 
 /**
@@ -51,11 +52,22 @@ export interface ToolTestExpect {
   max_ms?: number
   /** Compare with `<snapshot_dir>/<id>.json` (steps: `<id>.step-N.json`); `ignore` drops volatile JSONPaths. */
   snapshot?: { ignore: string[] } | null
+  /**
+   * An evals/v1 check's `assert[]`: when set, these are the step's checks (with their semantics,
+   * on the raw result) instead of the eval_cases keys above, and `is_error` is not implied.
+   */
+  asserts?: EvalsV1Assertion[]
 }
+
+/** What an evals/v1 check calls when it is not a tool: a resource read, or a list. */
+export type ToolTestCall = { kind: 'resource'; uri: string } | { kind: 'list'; method: 'tools/list' | 'resources/list' | 'prompts/list' }
 
 /** One direct call of a tool test. */
 export interface ToolTestStep {
+  /** The tool called; with `call`, the label the record shows (`resources/read <uri>`, `tools/list`). */
   tool: string
+  /** Absent: a tools/call of `tool`. */
+  call?: ToolTestCall
   /** Arguments; `${name}` in a string is replaced by a value an earlier step captured. */
   args: Record<string, Json>
   expect: ToolTestExpect
@@ -101,6 +113,10 @@ export interface Suite {
   vision: VisionSettings
   /** Regular expressions (case-insensitive, searched) whose match in a result's text makes it a tool error in the metrics. */
   tool_error_patterns: string[]
+  /** Tools not offered to a model, by model id (evals/v1 `clients[].disallowedTools`); absent or empty: every tool. */
+  disallowed_tools?: Record<string, string[]>
+  /** Set when the suite is an evals/v1 suite: what it said beyond cases and tool tests (the document's `evals_v1`). */
+  evals_v1?: EvalsV1Section
 }
 
 /** Which models take images (issue 15): `vision:` on a `models:` entry first, then the patterns. */

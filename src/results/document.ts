@@ -1,5 +1,6 @@
 import type { CacheStats, CancelSignal, TokenUsage } from './primitives.js'
 import type { Budgets, Pricing } from './suite.js'
+import type { EvalsV1Section } from './evals-v1.js'
 import type { ConformanceSection } from './conformance.js'
 import type { Changes, GateResult } from './gate.js'
 import type { ResilienceSummary } from './resilience.js'
@@ -163,6 +164,8 @@ export interface ResultsDocument {
    * and what the merge needs besides the runs. Null in an unsharded (or merged) document.
    */
   shard: ShardSection | null
+  /** Set when the suite was an evals/v1 suite (eval-action's newer format); absent or null otherwise. */
+  evals_v1?: EvalsV1Section | null
 }
 
 export interface Cancellation {

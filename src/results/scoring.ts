@@ -19,7 +19,8 @@ export interface ToolAssertions {
   checks: ToolCheck[]
 }
 
-export type GoldenCheckName = 'expect_tool' | 'expect_args' | 'expect_sequence' | 'forbidden_tools' | 'max_tool_calls'
+/** eval_cases' golden keys, and an evals/v1 turn's `expect.tools`, `expect.result` and `expect.widget` (fields). */
+export type GoldenCheckName = 'expect_tool' | 'expect_args' | 'expect_sequence' | 'forbidden_tools' | 'max_tool_calls' | 'tools' | 'result' | 'widget'
 
 export interface GoldenCheck {
   check: GoldenCheckName

@@ -143,6 +143,50 @@ export interface ConversationTurn {
   required_tools: ToolRequirement[]
   /** Null when the turn sets no golden-set key. */
   golden: GoldenExpectations | null
+  /** An evals/v1 scenario turn's `expect` (checked after the turn, on every call so far); absent for eval_cases turns. */
+  evals_v1?: EvalsV1TurnExpect
+}
+
+/**
+ * One evals/v1 assertion (`assert[]` of a check, of a turn's `result`, nested in `resource`), as
+ * the suite writes it. Evaluated on the call's raw result as the root (`$`): a tools/call result
+ * `{content, structuredContent, isError}`, a resources/read result `{contents}`, a list (the
+ * array); `equals`/`contains`/`pattern` default to `$.structuredContent`, `resource`'s nested
+ * assertions to `$` of `{text, contents}`.
+ */
+export interface EvalsV1Assertion {
+  kind: 'executionError' | 'outputSchemaValid' | 'jsonpath' | 'equals' | 'contains' | 'pattern' | 'schema' | 'resource' | 'widget'
+  path?: string
+  equals?: Json
+  contains?: string
+  pattern?: string
+  /** jsonpath: `number` (the only type the format names), also string, boolean, object, array, null here. */
+  type?: string
+  /** resource: the URI to read; `${fromResult:<path>}` is resolved against the call's result. */
+  uri?: string
+  /** schema: the JSON Schema the value at `path` must satisfy. */
+  schema?: Json
+  fields?: Record<string, Json>
+  assert?: EvalsV1Assertion[]
+}
+
+/** One entry of an evals/v1 turn's `expect.tools`: some call of `name` (at or after turn `after_turn`, 0-based) matches every argument matcher. */
+export interface EvalsV1ToolExpect {
+  name: string
+  /** Argument matchers as written: a string (case-insensitive), a number or boolean, "any", `{any: true, requirePresent: true}`, `{contains}`, `{pattern}`, else JSON equality. Null: any arguments. */
+  args: Record<string, Json> | null
+  after_turn: number | null
+}
+
+/** An evals/v1 scenario turn's `expect`. */
+export interface EvalsV1TurnExpect {
+  tools: EvalsV1ToolExpect[]
+  /** The assertions run on the last call of `tool` in the scenario so far. */
+  result: { tool: string; assert: EvalsV1Assertion[] } | null
+  /** Compared key by key (JSON equality) with the structuredContent of this turn's last call. */
+  widget_fields: Record<string, Json> | null
+  /** widget.screenshot: needs a browser host (the MCP Apps issue); recorded as not run until then. */
+  widget_screenshot: { rubric: string; threshold: number; tool: string | null; args: Record<string, Json> | null } | null
 }
 
 /** An LLM playing the user until its goal is reached (its own verdict), `stop_when` matches, or max_turns. */
@@ -201,6 +245,12 @@ export interface Budgets {
   max_cost_increase: number | null
   /** Per-tool overrides of max_p95_tool_ms. */
   tools: Record<string, { max_p95_ms: number }>
+  /** evals/v1 `metrics.gates.toolErrorRateMax`: the errors per behaviour run (every failed expectation, a failed judge, a run error), as @mcp-use/evals counts them. */
+  max_tool_error_rate: number | null
+  /** evals/v1 `metrics.gates.agentStepsP95Max`: the p95 of agent steps per run (model answers plus tool calls). */
+  max_agent_steps_p95: number | null
+  /** evals/v1 `metrics.gates.tokensPerSuccessP95Max`: the p95 of total tokens (agent and judge) over the runs that passed. */
+  max_tokens_per_success_p95: number | null
 }
 
 /** USD per million input and output tokens, by model id. */
@@ -215,5 +265,8 @@ export const NO_BUDGETS: Budgets = {
   max_p95_run_s: null,
   max_p95_increase: null,
   max_cost_increase: null,
-  tools: {}
+  tools: {},
+  max_tool_error_rate: null,
+  max_agent_steps_p95: null,
+  max_tokens_per_success_p95: null
 }

@@ -7,8 +7,13 @@ export type ToolTestStatus = 'passed' | 'failed' | 'error' | 'cancelled'
 
 /** One assertion of a tool test step: what was expected, what came back, and why it passed or not. */
 export interface AssertionCheck {
-  check: 'is_error' | 'contains' | 'pattern' | 'json' | 'schema' | 'output_schema' | 'max_ms' | 'snapshot' | 'capture'
-  /** The JSONPath, for `json` and `capture`; null otherwise. */
+  /**
+   * eval_cases checks, and an evals/v1 check's assertions by the nearest name: executionError →
+   * is_error, outputSchemaValid → output_schema, and `jsonpath`, `equals`, `resource`, `widget`;
+   * `call`: the call itself failed (a JSON-RPC error no assertion expected, a refused read).
+   */
+  check: 'is_error' | 'contains' | 'pattern' | 'json' | 'schema' | 'output_schema' | 'max_ms' | 'snapshot' | 'capture' | 'jsonpath' | 'equals' | 'resource' | 'widget' | 'call'
+  /** The JSONPath, for `json`, `capture` and the evals/v1 assertions that read a path; null otherwise. */
   path: string | null
   passed: boolean
   expected: Json
@@ -26,6 +31,7 @@ export type StepResponse =
 export interface ToolTestStepResult {
   /** 1-based. */
   index: number
+  /** The tool called; for an evals/v1 resource or list check, the method and its target (`resources/read config://settings`, `tools/list`). */
   tool: string
   /** As sent, after `${name}` substitution. */
   args: Record<string, Json>
