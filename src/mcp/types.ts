@@ -78,6 +78,12 @@ export interface McpPrompt {
 export interface CallOutcome {
   text: string
   isError: boolean
+  /**
+   * The raw result as the server sent it (tools/call: the CallToolResult, resources/read:
+   * `{contents}`), for the evals/v1 assertions that read it; absent where a wrapper replaced the
+   * answer (a fault, an attack) or the call failed.
+   */
+  result?: Record<string, unknown>
   /** What the run layers' wrappers noted on this call (a fault, an attack, its span); absent when none did. */
   annotations?: CallAnnotations
   /** What the server asked the client during this call (MRTR rounds or legacy server requests); absent when nothing. */
