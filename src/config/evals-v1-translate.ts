@@ -43,7 +43,7 @@ export function toolTestOfCheck(check: RawV1Check, at: YamlPath, report: Report)
 function literalArgs(args: Record<string, Json>): Record<string, Json> {
   const escape = (value: Json): Json =>
     typeof value === 'string'
-      ? value.replaceAll('${', '$${')
+      ? value.replaceAll('${', () => '$${')
       : Array.isArray(value)
         ? value.map(escape)
         : value !== null && typeof value === 'object'
