@@ -288,7 +288,7 @@ describe('every error names file:line:column and the path', () => {
       `${HEAD}flows:\n  - id: a\n    type: agent\n    checks: [{id: c, call: {mcp: listTools}, assert: []}]\n    scenarios: [{id: s, turns: [{user: hi}]}]\n  - id: b\n    type: agent\n    checks: [{id: c, call: {mcp: listPrompts}, assert: []}]\n    scenarios: [{id: s, turns: [{user: hi}]}]\n`,
       ["suite.yaml:11:19 at flows[1].checks[0].id: duplicate check id 'c' (first used at flows[0].checks[0])", "suite.yaml:12:22 at flows[1].scenarios[0].id: duplicate scenario id 's' (first used at flows[0].scenarios[0])"]
     ],
-    ['an argument matcher’s bad pattern', flow(`    scenarios:\n      - id: s\n        turns:\n          - user: hi\n            expect: {tools: [{name: t, args: {q: {pattern: '(('}}}]}\n`), [expect.stringMatching(/^suite\.yaml:12:51 at flows\[0\]\.scenarios\[0\]\.turns\[0\]\.expect\.tools\[0\]\.args\.q\.pattern: invalid regular expression/)]],
+    ['an argument matcher’s bad pattern', flow(`    scenarios:\n      - id: s\n        turns:\n          - user: hi\n            expect: {tools: [{name: t, args: {q: {pattern: '(('}}}]}\n`), [expect.stringMatching(/^suite\.yaml:11:60 at flows\[0\]\.scenarios\[0\]\.turns\[0\]\.expect\.tools\[0\]\.args\.q\.pattern: invalid regular expression/)]],
     ['invalid YAML', `${HEAD}flows: [\n`, [expect.stringMatching(/^suite\.yaml:5:1: invalid YAML/)]]
   ])('%s', (_, text, expected) => {
     expect(messages(() => load(text))).toEqual(expected)
