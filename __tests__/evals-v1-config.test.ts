@@ -289,6 +289,14 @@ describe('every error names file:line:column and the path', () => {
       ["suite.yaml:11:19 at flows[1].checks[0].id: duplicate check id 'c' (first used at flows[0].checks[0])", "suite.yaml:12:22 at flows[1].scenarios[0].id: duplicate scenario id 's' (first used at flows[0].scenarios[0])"]
     ],
     ['an argument matcher’s bad pattern', flow(`    scenarios:\n      - id: s\n        turns:\n          - user: hi\n            expect: {tools: [{name: t, args: {q: {pattern: '(('}}}]}\n`), [expect.stringMatching(/^suite\.yaml:11:60 at flows\[0\]\.scenarios\[0\]\.turns\[0\]\.expect\.tools\[0\]\.args\.q\.pattern: invalid regular expression/)]],
+    [
+      'a bad pattern in a check’s and a turn result’s rules (the assertion engine’s own checks)',
+      flow(`    checks:\n      - id: c\n        call: {tool: t}\n        assert: [{kind: pattern, pattern: '(('}]\n    scenarios:\n      - id: s\n        turns:\n          - user: hi\n            expect: {result: {tool: t, assert: [{kind: resource, uri: 'x://y', assert: [{kind: pattern, pattern: '[z'}]}]}}\n`),
+      [
+        expect.stringMatching(/^suite\.yaml:10:43 at flows\[0\]\.checks\[0\]\.assert\[0\]\.pattern: /),
+        expect.stringMatching(/^suite\.yaml:15:\d+ at flows\[0\]\.scenarios\[0\]\.turns\[0\]\.expect\.result\.assert\[0\]\.assert\[0\]\.pattern: /)
+      ]
+    ],
     ['invalid YAML', `${HEAD}flows: [\n`, [expect.stringMatching(/^suite\.yaml:5:1: invalid YAML/)]]
   ])('%s', (_, text, expected) => {
     expect(messages(() => load(text))).toEqual(expected)
