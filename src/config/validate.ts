@@ -105,16 +105,27 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
   const toolTests = options.toolTests === 'off' ? [] : suite.tool_tests
   const behaviour = options.skipBehaviour === null
   if (options.toolTests === 'only' && toolTests.length === 0) {
-    throw new ConfigError('has no tool_tests, but only tool tests were asked for: nothing would be evaluated', { file: options.evalCases, path: 'tool_tests' })
+    const what = suite.evals_v1 ? { text: 'has no checks', path: 'flows[].checks' } : { text: 'has no tool_tests', path: 'tool_tests' }
+    throw new ConfigError(`${what.text}, but only tool tests were asked for: nothing would be evaluated`, { file: options.evalCases, path: what.path })
   }
   // Without a key (a fork's pull request) and without tool tests, conformance alone runs, as asked.
   if (!behaviour && toolTests.length === 0 && options.missingKey) throw options.missingKey
   if (options.conformance === 'only' || (!behaviour && toolTests.length === 0)) return
+  // An evals/v1 filter selects scenarios (the checks always run): one that selects none is a typo, not a pass.
+  if (suite.evals_v1 && options.filter !== '' && behaviour && suite.cases.length > 0 && selectCases(suite, options.filter).length === 0) {
+    const ids = suite.cases.map((c) => c.id)
+    const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
+    throw new ConfigError(`'${options.filter}' matches no scenario id (case-sensitive substring; the checks run whatever the filter); the scenario ids are: ${shown}`, { input: names.filter })
+  }
   if (options.filter !== '' && (!behaviour || selectCases(suite, options.filter).length === 0) && selectToolTests({ ...suite, tool_tests: toolTests }, options.filter).length === 0) {
     const ids = [...(behaviour ? suite.cases.map((c) => c.id) : []), ...toolTests.map((t) => t.id)]
     const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
     const what = behaviour && toolTests.length ? 'no case id and no tool test id' : toolTests.length ? 'no tool test id' : 'no case id'
     throw new ConfigError(`'${options.filter}' matches ${what} (case-sensitive substring); the ids are: ${shown || '(none)'}`, { input: names.filter })
+  }
+  if (suite.evals_v1 && suite.cases.length === 0 && toolTests.length === 0) {
+    const clients = suite.evals_v1.clients.some((c) => c.run) ? '' : ` (no client runs here: ${suite.evals_v1.not_run.filter((n) => n.what === 'client').map((n) => `${n.where}: ${n.reason}`).join('; ')})`
+    throw new ConfigError(`has no checks and no scenario to run${clients}: nothing would be evaluated; to run only the protocol checks, set ${Inputs.Conformance} to only`, { file: options.evalCases, path: 'flows' })
   }
   if (suite.cases.length === 0 && toolTests.length === 0) {
     throw new ConfigError(`has no cases and no tool tests: nothing would be evaluated; to run only the protocol checks, set ${Inputs.Conformance} to only`, { file: options.evalCases, path: 'cases' })
