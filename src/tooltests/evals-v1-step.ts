@@ -31,7 +31,8 @@ export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Js
   if (call?.kind === 'list') {
     const root = listed(session, call.method)
     const checks = await runEvalsV1Assertions(rules, { root, readResource })
-    return { response: { kind: 'value', value: root }, latency_ms: 0, checks, asked: false }
+    // Listed as the session opened: the latency is that listing's (tools, resources and prompts at once).
+    return { response: { kind: 'value', value: root }, latency_ms: session.timings.list_ms, checks, asked: false }
   }
   if (call?.kind === 'resource') {
     const started = performance.now()
