@@ -60,11 +60,16 @@ describe('an evals/v1 turn’s result and widget expectations', () => {
       }
     })
     const passing = await checkEvalsV1Turn(expect1, CALLS, 1, sessionOf({ 'fruit://none': 'None left today' }))
-    expect(passing).toEqual([{ check: 'result', passed: true, reason: 'search, call 2, turn 2: 2 assertions passed' }])
+    expect(passing).toEqual([{ check: 'result', passed: true, reason: 'search, call 2, turn 2: 2 assertions passed', assertions: [expect.objectContaining({ check: 'equals', passed: true }), expect.objectContaining({ check: 'resource', passed: true })] }])
     const failing = await checkEvalsV1Turn(expect1, CALLS, 1, sessionOf({}))
     expect(failing).toHaveLength(1)
     expect(failing[0].passed).toBe(false)
     expect(failing[0].reason).toMatch(/^search, call 2, turn 2: 1 of 2 assertions failed: resource .*no resource fruit:\/\/none/)
+    // Each assertion's own check is kept, as a tool test keeps its checks.
+    expect(failing[0].assertions!.map((a) => [a.check, a.passed])).toEqual([
+      ['equals', true],
+      ['resource', false]
+    ])
   })
 
   test('result on a call answered with a JSON-RPC error: executionError counts it; another assertion fails with it', async () => {

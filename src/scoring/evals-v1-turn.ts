@@ -88,14 +88,14 @@ async function checkResult(expected: { tool: string; assert: EvalsV1Assertion[] 
   }
 }
 
-/** One check for the entry's assertions: passed when every one did, the failed ones' reasons named. */
+/** One check for the entry's assertions (each kept in `assertions`): passed when every one did, the failed ones' reasons named. */
 function summarise(at: string, outcomes: AssertionCheck[]): GoldenCheck {
   const failed = outcomes.filter((o) => !o.passed)
   const count = `${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'}`
-  if (failed.length === 0) return ok('result', `${at}: ${count} passed`)
+  if (failed.length === 0) return { ...ok('result', `${at}: ${count} passed`), assertions: outcomes }
   // The check's path, unless its reason starts with it already.
   const reasons = failed.map((o) => `${o.check}${o.path && !o.reason.startsWith(o.path) ? ` ${o.path}` : ''}: ${o.reason}`)
-  return no('result', `${at}: ${failed.length} of ${count} failed: ${reasons.join('; ')}`)
+  return { ...no('result', `${at}: ${failed.length} of ${count} failed: ${reasons.join('; ')}`), assertions: outcomes }
 }
 
 /** `widget.fields`: this turn's last call's structuredContent, key by key. */
