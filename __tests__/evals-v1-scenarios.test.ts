@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats'
 import schema from '../schema/results.schema.json' with { type: 'json' }
 import { fixturePath, suiteOf } from '../__fixtures__/harness.js'
 import { answer, kindOf, startScriptedLlm, steps, toolCalls, verdict, type ChatRequestBody, type Reply, type Responder } from '../__fixtures__/scripted-llm.js'
+import { parseEvalsV1Suite } from '../src/config/evals-v1-suite.js'
 import { parseSuite } from '../src/config/suite.js'
 import type { ConversationTurn, EvalsV1TurnExpect, GoldenExpectations, ServerConfig, Suite } from '../src/config/types.js'
 import { runEvaluation, type EngineSettings } from '../src/engine.js'
@@ -245,5 +246,64 @@ describe('evals/v1 disallowedTools and unfinished turns', () => {
     expect(run.dialogue!.turns[0]).toMatchObject({ stop_reason: 'max_steps', golden_assertions: null, passed: false })
     expect(run.status).toBe('failed')
     expect(failureReasons(run)).toEqual(expect.arrayContaining([expect.stringMatching(/^turn 1: no final answer/)]))
+  })
+})
+
+describe('an evals/v1 suite through its loader onto the engine', () => {
+  const SUITE = `apiVersion: mcp-use.com/evals/v1
+kind: EvalSuite
+name: fruit
+flows:
+  - id: main
+    type: agent
+    clients:
+      - target: mcp-use
+        models: [${AGENT}]
+      - target: mcp-use
+        models: [${OTHER}]
+        disallowedTools: [delete_catalog]
+    systemPrompts: {default: You shop for fruit.}
+    scenarios:
+      - id: mango-then-kiwi
+        turns:
+          - user: Find mango for me.
+            expect:
+              tools: [{name: search_fruit, args: {query: mango}}]
+              result:
+                tool: search_fruit
+                assert:
+                  - {kind: outputSchemaValid}
+                  - {kind: resource, uri: "\${fromResult:$.structuredContent.details_uri}", assert: [{kind: contains, contains: tropical}]}
+              widget: {fields: {total: 1}}
+          - user: Now one kiwi.
+            expect:
+              tools: [{name: search_fruit, args: {query: {contains: KI}, limit: 1}, afterTurn: 1}]
+        expect:
+          judge: {rubric: Finds the fruit asked for., threshold: 0.7}
+          tools: {forbidden: [delete_catalog]}
+`
+
+  test('the same scenario passes for the model that follows it and fails, with reasons, for the one that does not (its client’s disallowedTools applied)', async () => {
+    const { suite } = parseEvalsV1Suite(SUITE, 'fruit.suite.yaml', { context: 'ci' })
+    const good = { 'Find mango': { calls: [search({ query: 'Mango' })], answer: 'Mango.' }, 'one kiwi': { calls: [search({ query: 'kiwi', limit: 1 })], answer: 'Kiwi.' } }
+    const bad = { 'Find mango': { calls: [search({ query: 'kiwi' })], answer: 'Kiwi.' }, 'one kiwi': { calls: [[{ name: 'delete_catalog', args: {} }]], answer: 'Deleted.' } }
+    const agent = brain(good, 8)
+    const other = brain(bad, 8)
+    const doc = await evaluate(suite, (request, index) => (request.model === OTHER ? other : agent).responder(request, index))
+    expect(schemaErrors(doc)).toEqual([])
+    const byModel = (model: string) => doc.runs.find((r) => r.model === model)!
+    expect(byModel(AGENT)).toMatchObject({ status: 'passed', case_id: 'mango-then-kiwi' })
+    expect(byModel(AGENT).dialogue!.turns.map((t) => t.golden_assertions!.checks.map((c) => `${c.check}:${c.passed}`))).toEqual([['tools:true', 'result:true', 'widget:true'], ['tools:true']])
+    expect(byModel(OTHER).status).toBe('failed')
+    // Its client keeps delete_catalog from it: not offered, and the call it made anyway was not sent (still a forbidden call).
+    expect(other.agentRequests.every((r) => !r.tools!.some((t) => t.function.name === 'delete_catalog'))).toBe(true)
+    expect(agent.agentRequests[0].tools!.map((t) => t.function.name)).toContain('delete_catalog')
+    expect(byModel(OTHER).tool_calls[1]).toMatchObject({ name: 'delete_catalog', result: "Error: there is no tool named 'delete_catalog'." })
+    expect(failureReasons(byModel(OTHER))).toEqual([
+      'turn 1: tools: no call of search_fruit matched its arguments; closest (call 1, turn 1): query="kiwi" (expected "mango", any case)',
+      'turn 1: result: search_fruit, call 1, turn 1: 1 of 2 assertions failed: resource $.structuredContent.details_uri: read fruit://kiwi; 1 of 1 nested assertion failed: contains $: $ does not contain "tropical" (case-insensitive)',
+      'turn 2: tools: search_fruit was not called at or after turn 2 (afterTurn 1)',
+      'forbidden_tools: called forbidden delete_catalog'
+    ])
   })
 })

@@ -78,6 +78,9 @@ describe('an evals/v1 turn’s result and widget expectations', () => {
     const expectedResult = await checkEvalsV1Turn(expectOf({ result: { tool: 'buy', assert: [{ kind: 'executionError', equals: false }] } }), CALLS, 1, sessionOf({}))
     expect(expectedResult[0].passed).toBe(false)
     expect(expectedResult[0].reason).toMatch(/^buy, call 3, turn 2: .*checkout is down/)
+    // The error is the root, as in an evals/v1 check: `{error: {code, message, data}}`.
+    const [code] = await checkEvalsV1Turn(expectOf({ result: { tool: 'buy', assert: [{ kind: 'executionError' }, { kind: 'jsonpath', path: '$.error.code', equals: -32603 }] } }), CALLS, 1, sessionOf({}))
+    expect(code).toMatchObject({ check: 'result', passed: true })
   })
 
   test('result with no call of the tool, or a call never sent, fails saying so', async () => {

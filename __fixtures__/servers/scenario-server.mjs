@@ -12,6 +12,7 @@ const FRUIT = {
   apple: { name: 'Apple', color: 'red', price: 0.8 },
   kiwi: { name: 'Kiwi', color: 'green', price: 0.6 }
 }
+const ORIGIN = { mango: 'tropical', apple: 'temperate', kiwi: 'temperate' }
 const fruit = z.object({ name: z.string(), color: z.string(), price: z.number() })
 const structured = (value) => ({ content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value })
 
@@ -45,7 +46,7 @@ serveStdio(() => {
     { description: 'One fruit, in detail', mimeType: 'application/json' },
     async (uri, { name }) => {
       const found = FRUIT[String(name)]
-      const text = found ? JSON.stringify({ ...found, origin: 'tropical' }) : JSON.stringify({ error: `no fruit ${name}` })
+      const text = found ? JSON.stringify({ ...found, origin: ORIGIN[String(name)] }) : JSON.stringify({ error: `no fruit ${name}` })
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] }
     }
   )

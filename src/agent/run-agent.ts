@@ -29,7 +29,7 @@ export interface ToolCallRecord {
   /** The raw tools/call result as the server sent it (CallOutcome.result), for the evals/v1 turn checks; the record keeps its structuredContent only. */
   raw_result?: Record<string, unknown>
   /** The JSON-RPC error the server answered with instead of a result. */
-  protocol_error?: { code: number; message: string }
+  protocol_error?: { code: number; message: string; data?: unknown }
 }
 
 /** How a tool call the agent never sent to the server starts its result (the oracles skip such calls). */

@@ -10,8 +10,8 @@ export function outcomeOf(call: RawToolCall): CallOutcome {
   const rounds = call.input?.rounds.length ? { input_rounds: call.input.rounds } : {}
   if (call.input?.failure) return { text: call.input.failure, isError: true, ...rounds }
   if (call.response.kind === 'error') {
-    const { code, message } = call.response.error
-    return { text: `MCP error ${code}: ${message}`, isError: true, protocol_error: { code, message }, ...rounds }
+    const { code, message, data } = call.response.error
+    return { text: `MCP error ${code}: ${message}`, isError: true, protocol_error: { code, message, ...(data !== undefined ? { data } : {}) }, ...rounds }
   }
   const { result } = call.response
   const media = mediaOf(result.content)

@@ -24,7 +24,7 @@ export function argMismatch(key: string, matcher: Json, args: Record<string, Jso
   return argMatches(matcher, actual) ? null : `${key}=${jsonText(actual)} (${describeMatcher(matcher)})`
 }
 
-/** Whether a present argument's value satisfies one matcher. A pattern RE2 cannot compile matches nothing (the suite loader refuses it first: argMatcherProblems). */
+/** Whether a present argument's value satisfies one matcher. A pattern RE2 cannot compile matches nothing (the suite loader refuses it first). */
 export function argMatches(matcher: Json, actual: Json): boolean {
   if (matcher === 'any') return true
   if (typeof matcher === 'string') return textOf(actual).toLowerCase() === matcher.toLowerCase()
@@ -48,20 +48,6 @@ export function argsMismatches(expected: Record<string, Json>, args: Record<stri
   return Object.entries(expected)
     .map(([key, matcher]) => argMismatch(key, matcher, args))
     .filter((m): m is string => m !== null)
-}
-
-/** The problems of a turn's argument matchers, for the suite loader: each `{pattern}` RE2 cannot compile, with where. */
-export function argMatcherProblems(args: Record<string, Json>, at: (string | number)[]): { message: string; path: (string | number)[] }[] {
-  const problems: { message: string; path: (string | number)[] }[] = []
-  for (const [key, matcher] of Object.entries(args)) {
-    if (!isObject(matcher) || isPresenceMatcher(matcher) || typeof matcher.contains === 'string' || typeof matcher.pattern !== 'string') continue
-    try {
-      compileMatcherPattern(matcher.pattern)
-    } catch (error) {
-      problems.push({ message: `pattern ${JSON.stringify(matcher.pattern)}: ${(error as Error).message}`, path: [...at, key, 'pattern'] })
-    }
-  }
-  return problems
 }
 
 /**

@@ -21,7 +21,7 @@ export interface EvalsV1Call {
   /** The raw tools/call result `{content, structuredContent, isError}`; absent when none came (a JSON-RPC error, a call never sent, a layer's answer). */
   raw?: Record<string, unknown>
   /** The JSON-RPC error the server answered with instead of a result. */
-  protocol_error?: { code: number; message: string }
+  protocol_error?: { code: number; message: string; data?: unknown }
   /** Why the call has no answer to check, when it was never sent (an unknown tool, arguments that were not an object): its text. */
   not_sent?: string
 }
@@ -75,10 +75,12 @@ async function checkResult(expected: { tool: string; assert: EvalsV1Assertion[] 
   const at = `${expected.tool}, ${where(index, call)}`
   if (call.not_sent !== undefined) return no('result', `${at}: the call was not sent to the server (${call.not_sent})`)
   if (!call.raw && !call.protocol_error) return no('result', `${at}: the call has no raw result to check`)
+  const refusal = call.protocol_error
   const context: AssertionContext = {
-    root: (call.raw ?? {}) as Json,
+    // A JSON-RPC error reads as `{error: {code, message, data}}`, as an evals/v1 check's does.
+    root: refusal ? { error: { code: refusal.code, message: refusal.message, data: (refusal.data ?? null) as Json } } : (call.raw as Json),
     outputSchema: session.outputSchemaOf(call.name),
-    ...(call.protocol_error ? { protocolError: call.protocol_error } : {}),
+    ...(refusal ? { protocolError: { code: refusal.code, message: refusal.message } } : {}),
     readResource: (uri) => session.readResource(uri)
   }
   try {
