@@ -225,6 +225,9 @@ describe('evals/v1 disallowedTools and unfinished turns', () => {
     const refused = doc.runs.find((r) => r.model === AGENT)!
     const offeredRun = doc.runs.find((r) => r.model === OTHER)!
     expect(refused.tool_calls).toMatchObject([{ name: 'delete_catalog', is_error: true, result: "Error: there is no tool named 'delete_catalog'." }])
+    // What the model was not shown says so.
+    expect(refused.model_view!.notes).toContain('1 tool was not offered to this model (disallowedTools): delete_catalog.')
+    expect(offeredRun.model_view!.notes.some((n) => n.includes('disallowedTools'))).toBe(false)
     expect(offeredRun.tool_calls).toMatchObject([{ name: 'delete_catalog', is_error: false, result: 'catalog deleted' }])
     // The call was requested (tools[] sees it), but never sent: its result cannot be checked.
     expect(refused.dialogue!.turns[0].golden_assertions!.checks).toEqual([
