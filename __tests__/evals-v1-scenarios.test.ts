@@ -1,13 +1,18 @@
 import { describe, expect, test } from '@jest/globals'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import schema from '../schema/results.schema.json' with { type: 'json' }
 import { fixturePath, suiteOf } from '../__fixtures__/harness.js'
+import { journalHeader } from '../__fixtures__/journal.js'
 import { answer, kindOf, startScriptedLlm, steps, toolCalls, verdict, type ChatRequestBody, type Reply, type Responder } from '../__fixtures__/scripted-llm.js'
 import { parseEvalsV1Suite } from '../src/config/evals-v1-suite.js'
 import { parseSuite } from '../src/config/suite.js'
 import type { ConversationTurn, EvalsV1TurnExpect, GoldenExpectations, ServerConfig, Suite } from '../src/config/types.js'
 import { runEvaluation, type EngineSettings } from '../src/engine.js'
+import { JournalWriter } from '../src/execute/journal.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import { renderJUnit } from '../src/report/junit.js'
@@ -210,6 +215,17 @@ describe('evals/v1 scenario turns on the conversation engine', () => {
     expect(reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^turn 1: tools: no call of search_fruit matched/), expect.stringMatching(/^turn 2: tools: search_fruit was not called at or after turn 2/)]))
     expect(renderMarkdownReport(doc)).toContain('❌ `widget` — search\\_fruit, call 1, turn 1: widget fields differ from structuredContent')
     expect(renderJUnit(doc)).toContain('turn 3: result: search_fruit, call 1, turn 1: 1 of 1 assertion failed')
+    // The journal redacts the new fields as all of a record: a secret in the server's answer, in a reason, in an assertion's record.
+    expect(JSON.stringify(run)).toMatch(/durian/)
+    const path = join(mkdtempSync(join(tmpdir(), 'evals-v1-journal-')), 'eval-runs.jsonl')
+    const writer = new JournalWriter(path, journalHeader(1, { config: doc.config!, cases: [] }), [], ['durian'])
+    writer.append({ type: 'run', run })
+    writer.close()
+    const line = readFileSync(path, 'utf8').trim().split('\n')[1]
+    expect(line).not.toMatch(/durian/i)
+    const kept = JSON.parse(line) as { run: typeof run }
+    expect(kept.run.tool_calls[0].structured_content).toMatchObject({ query: '***' })
+    expect(kept.run.dialogue!.turns[0].golden_assertions!.checks[0].reason).toContain('query="***"')
   })
 })
 
