@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
 import { docsLink } from '../constants.js'
 import { ConfigError } from '../config/errors.js'
-import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
+import { dirname } from 'node:path'
+import { evalsV1Lines, ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { checkOutputsApart, checkShardSet } from '../merge/check-shards.js'
 import { mergeShards } from '../merge/merge-document.js'
 import { formatMergeLines } from '../merge/merge-lines.js'
@@ -68,10 +69,12 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
     ])
     for (const line of formatMergeLines(shards)) io.stdout.write(`${line}\n`)
     const doc = mergeShards(shards, { gate: options.gate, journalPath: options.journalPath, warn: (message) => io.stderr.write(`warning: ${message}\n`) })
-    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif }, [])
+    // An evals/v1 suite's results.json and metrics.json go beside the report.
+    const evalsV1Dir = dirname(options.reportPath)
+    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif, evalsV1Dir }, [])
     if (asked.comment) writeCommentFile(asked.comment, written.document)
     io.stdout.write(
-      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
+      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\n${evalsV1Lines(written.document, evalsV1Dir)}Report:  ${options.reportPath}\nJournal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
     )
     return written.document.passed ? 0 : 1
   } catch (error) {

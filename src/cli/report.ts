@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { describeFlagError } from './parse-error.js'
-import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
+import { dirname } from 'node:path'
+import { evalsV1Lines, ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { applyGate } from '../execute/baseline.js'
 import { shapeProblem } from '../execute/record-shapes.js'
 import { describeSkippedLines, documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
@@ -151,12 +152,14 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       resultsPath: (values.output as string | undefined) ?? (fromDocument ? undefined : Defaults.ResultsPath),
       reportPath: (values.report as string | undefined) ?? Defaults.ReportPath,
       junitPath: values.junit as string | undefined,
-      sarifPath: values.sarif as string | undefined
+      sarifPath: values.sarif as string | undefined,
+      // An evals/v1 suite's results.json and metrics.json go beside the report.
+      evalsV1Dir: dirname((values.report as string | undefined) ?? Defaults.ReportPath)
     }
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined
     if (comment) writeCommentFile(comment, written.document)
-    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
+    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}${evalsV1Lines(written.document, paths.evalsV1Dir)}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
     return written.document.passed ? 0 : 1
   } catch (error) {
     if (error instanceof ResultsNotWrittenError) {

@@ -134,6 +134,8 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     otlpHeaders: (raw.otlpHeaders?.value ?? '').trim(),
     maxToolResultChars: raw.maxToolResultChars ? parseOptionalInteger(raw.maxToolResultChars, 0, MAX_TOOL_RESULT_CHARS_LIMIT) : null,
     keepRunDirs: raw.keepRunDirs ? parseBoolean(raw.keepRunDirs, false) : false,
+    // Area A reads output_dir / --output-dir here; until then it is not given.
+    outputDir: '',
     shard,
     serverReuse: parseChoice(raw.serverReuse, ['run', 'worker'] as const, 'run'),
     names: {

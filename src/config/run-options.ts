@@ -18,6 +18,8 @@ export interface RunOptions {
   timeoutSeconds: number
   resultsPath: string
   reportPath: string
+  /** output_dir / --output-dir: where an evals/v1 suite's results.json and metrics.json go; '' when not given (prepare gives an evals/v1 suite its default). */
+  outputDir: string
   /** auto: conformance, then the behaviour runs; only: conformance alone; off: behaviour alone. */
   conformance: 'auto' | 'only' | 'off'
   conformanceFailOn: FailOn
