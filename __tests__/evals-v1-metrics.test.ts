@@ -140,7 +140,7 @@ describe('metrics.json: SuiteMetrics from the document', () => {
 })
 
 describe('the three gates as budgets', () => {
-  const checksOf = (budgets: Parameters<typeof evalsV1Document>[1]['budgets']) => {
+  const checksOf = (budgets: NonNullable<Parameters<typeof evalsV1Document>[1]>['budgets']) => {
     const doc = evalsV1Document(fourRuns(), { budgets })
     return { doc, checks: (doc.telemetry?.budgets ?? []).map((c: BudgetCheck) => [c.budget, c.actual, c.passed]) }
   }
