@@ -174,10 +174,13 @@ describe('writeResults: results.json and metrics.json beside the document', () =
     expect(JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8'))).toEqual(JSON.parse(results).metrics)
   })
 
-  test('not written for an eval_cases document, nor without an output_dir', () => {
+  test("not written for an eval_cases document, without an output_dir, nor for one shard's document (the merge's verdict is the suite's)", () => {
     const dir = tempDir()
     writeResults(evalsV1Document([evalsRun()], { section: null }), { resultsPath: join(dir, 'eval-results.json'), reportPath: join(dir, 'report.md'), evalsV1Dir: dir }, [])
     writeResults(evalsV1Document([evalsRun()]), { resultsPath: join(dir, 'other.json'), reportPath: join(dir, 'other.md'), evalsV1Dir: '' }, [])
+    const shard: ShardSection = { index: 1, count: 2, planned_total: 2, groups_total: 2, groups: 1, suite_hash: 'abc', planned: 1, cases: [], tool_tests_plan: null, overhead: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }
+    writeResults({ ...evalsV1Document([evalsRun()]), shard }, { resultsPath: join(dir, 'shard.json'), reportPath: join(dir, 'shard.md'), evalsV1Dir: dir }, [])
+    expect(existsSync(join(dir, 'shard.json'))).toBe(true)
     expect([existsSync(join(dir, 'results.json')), existsSync(join(dir, 'metrics.json'))]).toEqual([false, false])
   })
 })

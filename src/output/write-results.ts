@@ -69,14 +69,17 @@ export function describeNotWritten(error: unknown, resultsPath: string | undefin
 
 /** The CLI's line naming an evals/v1 suite's results.json and metrics.json ("" for any other document). */
 export function evalsV1Lines(doc: ResultsDocument, dir: string | undefined): string {
-  if (!doc.evals_v1 || !dir) return ''
+  if (!doc.evals_v1 || !dir || doc.shard) return ''
   const files = evalsV1Files(dir)
   return `evals/v1: ${files.results}, ${files.metrics}\n`
 }
 
-/** results.json and metrics.json, when the document is an evals/v1 suite's and there is an output_dir. */
+/**
+ * results.json and metrics.json, when the document is an evals/v1 suite's and there is an
+ * output_dir; not for one shard's document, which gives no verdict (the merge writes them).
+ */
 function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, string, () => string][] {
-  if (!doc.evals_v1 || !paths.evalsV1Dir) return []
+  if (!doc.evals_v1 || !paths.evalsV1Dir || doc.shard) return []
   const files = evalsV1Files(paths.evalsV1Dir)
   return [
     [files.results, 'evals/v1 results', () => `${JSON.stringify(withoutFloatNoise(evalsV1Results(doc, paths.resultsPath)), null, 2)}\n`],
