@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { renderBadge } from '../report/badge.js'
 import { renderJUnit } from '../report/junit.js'
 import { renderMarkdownReport } from '../report/markdown.js'
@@ -81,9 +81,15 @@ export function evalsV1Lines(doc: ResultsDocument, dir: string | undefined): str
 function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, string, () => string][] {
   if (!doc.evals_v1 || !paths.evalsV1Dir || doc.shard) return []
   const files = evalsV1Files(paths.evalsV1Dir)
+  // Never over one of our own files (results_path: eval-results/results.json): that one is kept, this one refused.
+  const ours = new Set([paths.resultsPath, paths.reportPath, paths.junitPath, paths.sarifPath, paths.badgePath].flatMap((p) => (p ? [resolve(p)] : [])))
+  const apart = (path: string, render: () => string) => () => {
+    if (ours.has(resolve(path))) throw new Error(`it is also the path of another file written here; give that one another name`)
+    return render()
+  }
   return [
-    [files.results, 'evals/v1 results', () => `${JSON.stringify(withoutFloatNoise(evalsV1Results(doc, paths.resultsPath)), null, 2)}\n`],
-    [files.metrics, 'evals/v1 metrics', () => `${JSON.stringify(withoutFloatNoise(evalsV1Metrics(doc)), null, 2)}\n`]
+    [files.results, 'evals/v1 results.json', apart(files.results, () => `${JSON.stringify(withoutFloatNoise(evalsV1Results(doc, paths.resultsPath)), null, 2)}\n`)],
+    [files.metrics, 'evals/v1 metrics.json', apart(files.metrics, () => `${JSON.stringify(withoutFloatNoise(evalsV1Metrics(doc)), null, 2)}\n`)]
   ]
 }
 
