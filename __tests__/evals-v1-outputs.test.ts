@@ -266,6 +266,8 @@ describe('the evals_v1 section through the journal, the schema and the merge', (
     expect(shapeProblem('document', JSON.parse(JSON.stringify(doc)), '')).toBeNull()
     expect(shapeProblem('document', { ...doc, evals_v1: null }, '')).toBeNull()
     expect(shapeProblem('evalsV1', { ...evalsV1Section(), context: 'nightly' })).toMatch(/^evalsV1\.context/)
+    // evals/v1 gates are numbers: a limit of 7.5 steps is one (a journal header's config must take it).
+    expect(shapeProblem('config', { ...doc.config, budgets: { ...doc.config!.budgets, max_agent_steps_p95: 7.5, max_tokens_per_success_p95: 1e3 / 3 } })).toBeNull()
   })
 
   /** Shard `index` of 2 of the golden runs (two each), as its document is written. */
