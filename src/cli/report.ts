@@ -28,6 +28,7 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
+  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --report)
 The reference: ${docsLink('cli.md')}`
 
 /** The flags of the commands that render a document without running anything (`report`, `merge`): where to write, and how to gate. */
@@ -37,6 +38,7 @@ export const RENDER_OPTIONS = {
   junit: { type: 'string' },
   sarif: { type: 'string' },
   comment: { type: 'string' },
+  'output-dir': { type: 'string' },
   baseline: { type: 'string' },
   gate: { type: 'string' },
   'max-drop': { type: 'string' },
@@ -154,7 +156,7 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       junitPath: values.junit as string | undefined,
       sarifPath: values.sarif as string | undefined,
       // An evals/v1 suite's results.json and metrics.json go beside the report.
-      evalsV1Dir: dirname((values.report as string | undefined) ?? Defaults.ReportPath)
+      evalsV1Dir: (values['output-dir'] as string | undefined) || dirname((values.report as string | undefined) ?? Defaults.ReportPath)
     }
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined
