@@ -56,17 +56,17 @@ describe('an evals/v1 suite evaluated', () => {
     expect(doc.passed).toBe(false)
     expect(readJournal(join(dir, 'eval-runs.jsonl')).state.header.evals_v1).toEqual(section)
 
-    const out = join(dir, 'eval-results')
+    // From the journal: beside it, where the run would have written them.
     const io = { stdout: { write: () => true }, stderr: { write: () => true } }
-    expect(reportCommand(['--from', join(dir, 'eval-runs.jsonl'), '--output', join(out, 'eval-results.json'), '--report', join(out, 'report.md')], io)).toBe(1)
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
-    expect(results).toMatchObject({ suite: 'smoke', passed: false, document: join(out, 'eval-results.json'), checks: [], metrics: { gates: { passed: false, violations: ['agentStepsP95 3 > 2'] } } })
+    expect(reportCommand(['--from', join(dir, 'eval-runs.jsonl'), '--output', join(dir, 'eval-results.json'), '--report', join(dir, 'report.md')], io)).toBe(1)
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))
+    expect(results).toMatchObject({ suite: 'smoke', passed: false, document: join(dir, 'eval-results.json'), checks: [], metrics: { gates: { passed: false, violations: ['agentStepsP95 3 > 2'] } } })
     expect(results.scenarios.map((s: { scenarioId: string; agentSteps: number; success: boolean; toolCalls: { tool: string }[] }) => [s.scenarioId, s.agentSteps, s.success, s.toolCalls.map((c) => c.tool)])).toEqual([['weather', 3, true, ['get_weather']]])
-    expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).toEqual(results.metrics)
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## evals/v1 suite smoke')
-    // --output-dir puts them elsewhere; from the saved document too, its results not written again.
+    expect(JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8'))).toEqual(results.metrics)
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('## evals/v1 suite smoke')
+    // --output-dir puts them elsewhere; from the saved document too (its results not written again).
     const elsewhere = join(dir, 'elsewhere')
-    expect(reportCommand(['--from', join(out, 'eval-results.json'), '--report', join(dir, 'again.md'), '--output-dir', elsewhere], io)).toBe(1)
+    expect(reportCommand(['--from', join(dir, 'eval-results.json'), '--report', join(dir, 'again.md'), '--output-dir', elsewhere], io)).toBe(1)
     expect(JSON.parse(readFileSync(join(elsewhere, 'results.json'), 'utf8'))).toEqual({ ...results, document: null })
   })
 })

@@ -9,6 +9,7 @@ import { HOSTILE } from '../__fixtures__/report-shapes.js'
 import { assembleDocument } from '../src/aggregate/document.js'
 import { documentFromJournal, JournalError, JournalWriter, readJournal } from '../src/execute/journal.js'
 import { shapeProblem } from '../src/execute/record-shapes.js'
+import { mergeCommand } from '../src/cli/merge.js'
 import { checkShardSet } from '../src/merge/check-shards.js'
 import { mergeShards } from '../src/merge/merge-document.js'
 import { MergeError, readShardFiles } from '../src/merge/read-shards.js'
@@ -306,6 +307,13 @@ describe('the evals_v1 section through the journal, the schema and the merge', (
     const other = readShardFiles([shardFile(dir, 1, evalsV1Section()), shardFile(dir, 2, evalsV1Section({ context: 'manual' }))])
     expect(() => checkShardSet(other)).toThrow(MergeError)
     expect(() => checkShardSet(other)).toThrow(/evals_v1\.context differs from .*shard-1-of-2\.json's \(manual, not ci\)/)
+    // The merge command writes results.json and metrics.json beside the merged document.
+    const out = join(dir, 'merged')
+    const io = { stdout: { write: () => true }, stderr: { write: () => true } }
+    const code = mergeCommand([join(dir, 'eval-results.shard-1-of-2.json'), shardFile(dir, 2, evalsV1Section()), '--output', join(out, 'eval-results.json'), '--report', join(dir, 'merged.md')], io)
+    expect(code).toBe(0)
+    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).scenarios).toHaveLength(4)
+    expect(existsSync(join(out, 'metrics.json'))).toBe(true)
     const none = readShardFiles([shardFile(dir, 1, evalsV1Section()), shardFile(dir, 2, null)])
     expect(() => checkShardSet(none)).toThrow(/evals_v1 differs .*\(none, not an evals\/v1 suite\)/)
   })

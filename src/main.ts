@@ -251,8 +251,8 @@ async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced
  * A shard that cannot be merged is a configuration error naming the input and the file.
  */
 async function mergeShardResults(merge: MergeOptions, unused: string[], produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
-  // An evals/v1 suite's results.json and metrics.json go beside the merged report.
-  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null, dirname(merge.reportPath))
+  // An evals/v1 suite's results.json and metrics.json go beside the merged results document.
+  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null, dirname(merge.resultsPath))
   produced.publish = readPublishOptions()
   if (unused.length > 0) core.warning(`${unused.join(', ')}: not used with ${Inputs.Merge}, which merges the suite the shards' results documents hold.`)
   try {

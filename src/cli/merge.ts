@@ -24,7 +24,7 @@ missing, duplicated or overlapping shards, are refused with a message naming the
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
-  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --report)
+  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --output)
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
@@ -70,8 +70,8 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
     ])
     for (const line of formatMergeLines(shards)) io.stdout.write(`${line}\n`)
     const doc = mergeShards(shards, { gate: options.gate, journalPath: options.journalPath, warn: (message) => io.stderr.write(`warning: ${message}\n`) })
-    // An evals/v1 suite's results.json and metrics.json: in --output-dir, else beside the report.
-    const evalsV1Dir = text('output-dir') || dirname(options.reportPath)
+    // An evals/v1 suite's results.json and metrics.json: in --output-dir, else beside the merged results document.
+    const evalsV1Dir = text('output-dir') || dirname(options.resultsPath)
     const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif, evalsV1Dir }, [])
     if (asked.comment) writeCommentFile(asked.comment, written.document)
     io.stdout.write(

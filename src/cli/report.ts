@@ -28,7 +28,7 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
-  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --report)
+  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --from)
 The reference: ${docsLink('cli.md')}`
 
 /** The flags of the commands that render a document without running anything (`report`, `merge`): where to write, and how to gate. */
@@ -155,8 +155,8 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       reportPath: (values.report as string | undefined) ?? Defaults.ReportPath,
       junitPath: values.junit as string | undefined,
       sarifPath: values.sarif as string | undefined,
-      // An evals/v1 suite's results.json and metrics.json go beside the report.
-      evalsV1Dir: (values['output-dir'] as string | undefined) || dirname((values.report as string | undefined) ?? Defaults.ReportPath)
+      // An evals/v1 suite's results.json and metrics.json: where its run wrote them (beside the document or journal read), unless told.
+      evalsV1Dir: (values['output-dir'] as string | undefined) || dirname(from)
     }
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined
