@@ -55,7 +55,7 @@ export function renderEvalsV1(doc: ResultsDocument): string[] {
   const out = [`## evals/v1 suite ${escapeMarkdown(section.name)}`, '']
   if (section.intent) out.push(blockquote(section.intent), '')
   const flows = section.flows.map((f) => `${escapeMarkdown(f.id)} (${count(f.checks.length, 'check')}, ${count(f.scenarios.length, 'scenario')})`)
-  out.push(`Run as ${escapeMarkdown(section.context)}; ${section.flows.length === 1 ? 'flow' : 'flows'} ${flows.join(', ')}. Checks ran as tool tests, scenarios as conversation cases.`, '')
+  out.push(`${section.flows.length === 1 ? 'Flow' : 'Flows'} ${flows.join(', ')}: the checks ran as tool tests, the scenarios as conversation cases. Context ${codeSpan(section.context)} (what \`runOn\` was matched against).`, '')
   out.push('**Clients**', '', ...section.clients.map(clientLine), '')
   const parts = section.not_run.filter((n) => n.what !== 'client')
   if (parts.length > 0) out.push('**Not run here**', '', ...parts.map((n) => `- ${WHAT[n.what][0]} at ${codeSpan(n.where)}: ${escapeMarkdown(n.reason)}`), '')
