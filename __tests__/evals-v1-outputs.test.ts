@@ -307,10 +307,10 @@ describe('the evals_v1 section through the journal, the schema and the merge', (
     const other = readShardFiles([shardFile(dir, 1, evalsV1Section()), shardFile(dir, 2, evalsV1Section({ context: 'manual' }))])
     expect(() => checkShardSet(other)).toThrow(MergeError)
     expect(() => checkShardSet(other)).toThrow(/evals_v1\.context differs from .*shard-1-of-2\.json's \(manual, not ci\)/)
-    // The merge command writes results.json and metrics.json beside the merged document.
+    // The merge command writes results.json and metrics.json in its --output-dir (default eval-results, as an unsharded run).
     const out = join(dir, 'merged')
     const io = { stdout: { write: () => true }, stderr: { write: () => true } }
-    const code = mergeCommand([join(dir, 'eval-results.shard-1-of-2.json'), shardFile(dir, 2, evalsV1Section()), '--output', join(out, 'eval-results.json'), '--report', join(dir, 'merged.md')], io)
+    const code = mergeCommand([join(dir, 'eval-results.shard-1-of-2.json'), shardFile(dir, 2, evalsV1Section()), '--output', join(dir, 'eval-results.json'), '--report', join(dir, 'merged.md'), '--output-dir', out], io)
     expect(code).toBe(0)
     expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).scenarios).toHaveLength(4)
     expect(existsSync(join(out, 'metrics.json'))).toBe(true)

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 // Log lines through the neutraliser (github/log.ts); setSecret and setOutput as @actions/core has them.
 import * as core from './github/log.js'
 import { ConfigError, ConfigErrors } from './config/errors.js'
@@ -251,8 +251,8 @@ async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced
  * A shard that cannot be merged is a configuration error naming the input and the file.
  */
 async function mergeShardResults(merge: MergeOptions, unused: string[], produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
-  // An evals/v1 suite's results.json and metrics.json go beside the merged results document.
-  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null, dirname(merge.resultsPath))
+  // An evals/v1 suite's results.json and metrics.json go in output_dir (eval-results), as an unsharded run's.
+  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null, merge.outputDir)
   produced.publish = readPublishOptions()
   if (unused.length > 0) core.warning(`${unused.join(', ')}: not used with ${Inputs.Merge}, which merges the suite the shards' results documents hold.`)
   try {
