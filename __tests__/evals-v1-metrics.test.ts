@@ -65,6 +65,17 @@ describe("a run's errors, as @mcp-use/evals counts them", () => {
     ])
   })
 
+  test("a turn's failed result check counts each assertion that failed, as @mcp-use/evals counts its outcomes", () => {
+    const assertions = [
+      { check: 'jsonpath' as const, path: '$.structuredContent.city', passed: false, expected: 'paris', actual: 'berlin', reason: 'is "berlin", not "paris"' },
+      { check: 'is_error' as const, path: null, passed: true, expected: false, actual: false, reason: 'not an error' },
+      { check: 'contains' as const, path: '$.structuredContent', passed: false, expected: 'rain', actual: 'sun', reason: '$.structuredContent does not contain "rain"' }
+    ]
+    const result = { ...goldenCheck('result', false, 'fetch-weather, call 1, turn 1: 2 of 3 assertions failed'), assertions }
+    const run = failedEvalsRun({ dialogue: { kind: 'turns', ended: 'script_done', user_model: null, user_usage: null, user_latency_ms: null, turns_passed: false, turns: [turn(1, { passed: false, golden_assertions: { passed: false, checks: [result, goldenCheck('result', false, 'fetch-weather was not called')] } })] } })
+    expect(runErrors(run)).toEqual(['turn 1: jsonpath $.structuredContent.city: is "berlin", not "paris"', 'turn 1: contains: $.structuredContent does not contain "rain"', 'turn 1: fetch-weather was not called'])
+  })
+
   test("a judge's error is counted once, as the judge's, not again as the run's error", () => {
     const run = failedEvalsRun({ status: 'error', judge: judge(null, { error: 'timed out' }), error: { stage: 'judge', message: 'timed out' } })
     expect(runErrors(run)).toEqual(['judge: timed out'])

@@ -1,4 +1,4 @@
-import type { Budgets, EvalsV1Section, ResultsDocument, RunResult, TokenUsage, ToolTestsSection } from '../results/types.js'
+import type { Budgets, EvalsV1Section, GoldenCheck, ResultsDocument, RunResult, TokenUsage, ToolCheck, ToolTestsSection } from '../results/types.js'
 import { judgeSideUsage } from './summarize.js'
 
 /**
@@ -9,7 +9,8 @@ import { judgeSideUsage } from './summarize.js'
  *   cancelled (neither has a verdict; results.json lists them apart, under `notRun`).
  * - Its **errors** are counted as @mcp-use/evals counts them: one per failed expectation
  *   (required_tools and golden checks of the run and of each turn, which for an evals/v1 turn are
- *   its `tools`, `result` and `widget` checks, and `forbidden_tools`), one for a failed judge (the
+ *   its `tools` entries, its `result` (one per failed assertion), its `widget` fields, and
+ *   `forbidden_tools`), one for a failed judge (the
  *   run's or a turn's: a score below its threshold, or a judge that could not answer), one for
  *   the run's error (not the judge's, counted already). A run that failed for a reason none of
  *   these names (max_steps reached, a Layer 2 oracle, the inputs verdict) counts one error, its
@@ -83,8 +84,14 @@ function judgeError(judge: Judged | null | undefined): string | null {
 /** A run's errors as @mcp-use/evals counts them, in words (the module comment says which). */
 export function runErrors(run: RunResult): string[] {
   const errors: string[] = []
-  const failed = (checks: readonly { passed: boolean; reason: string }[] | undefined, prefix = '') => {
-    for (const check of checks ?? []) if (!check.passed) errors.push(`${prefix}${check.reason}`)
+  const failed = (checks: readonly (ToolCheck | GoldenCheck)[] | undefined, prefix = '') => {
+    for (const check of checks ?? []) {
+      if (check.passed) continue
+      // A `result` check: one error per assertion that failed, as @mcp-use/evals counts its outcomes.
+      const assertions = ('assertions' in check ? check.assertions : undefined)?.filter((a) => !a.passed) ?? []
+      if (assertions.length === 0) errors.push(`${prefix}${check.reason}`)
+      for (const a of assertions) errors.push(`${prefix}${a.check}${a.path && !a.reason.startsWith(a.path) ? ` ${a.path}` : ''}: ${a.reason}`)
+    }
   }
   failed(run.tool_assertions.checks)
   for (const turn of run.dialogue?.turns ?? []) {

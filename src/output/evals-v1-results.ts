@@ -120,7 +120,7 @@ function turnIndexOf(run: RunResult, call: number): number {
 
 /** A call as evals/v1 captured it: the result rebuilt from the record (the text it keeps, redacted and maybe cut; structuredContent where the record has it). */
 function toolCall(run: RunResult, call: ToolCallResult, i: number): EvalsV1ToolCall {
-  const structured = (call as ToolCallResult & { structured_content?: Json | null }).structured_content ?? undefined
+  const structured = call.structured_content
   const result: Json = { content: [{ type: 'text', text: call.result }], ...(structured !== undefined ? { structuredContent: structured } : {}), isError: call.is_error }
   return { tool: call.name, args: call.args, turnIndex: turnIndexOf(run, i), result, ...(structured !== undefined ? { structuredContent: structured } : {}) }
 }
