@@ -12,7 +12,15 @@ import { scriptedBrain, startScriptedLlm, type ScriptedLlm } from '../__fixtures
 let llm: ScriptedLlm
 const dirs: string[] = []
 beforeAll(async () => {
-  llm = await startScriptedLlm(scriptedBrain({ 'weather in Paris': { turns: [[{ name: 'get_weather', args: { city: 'Paris' } }]], answer: 'Light rain, 14 °C.' } }, () => 9))
+  llm = await startScriptedLlm(
+    scriptedBrain(
+      {
+        'weather in Paris': { turns: [[{ name: 'get_weather', args: { city: 'Paris' } }]], answer: 'Light rain, 14 °C.' },
+        'search for mango': { turns: [[{ name: 'search_fruit', args: { query: 'mango' } }]], answer: 'Found one mango.' }
+      },
+      () => 9
+    )
+  )
 })
 afterAll(async () => {
   await llm.close()
@@ -65,5 +73,45 @@ describe('the CLI on an evals/v1 suite', () => {
     expect(report).toContain('## evals/v1 suite travel\\-smoke')
     expect(report).toContain('⏭ chatgpt in flow main, not run:')
     expect(report).toContain('❌ `agentStepsP95Max: 2` (the budget `max_agent_steps_p95`): agent steps p95 3')
+  })
+
+  test('a scenario whose result check failed while its tools and widget held: each pass flag from its own checks, one error per failed assertion', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evals-v1-cli-'))
+    dirs.push(dir)
+    writeFileSync(
+      join(dir, 'fruit.suite.yaml'),
+      `apiVersion: mcp-use.com/evals/v1
+kind: EvalSuite
+name: fruit
+flows:
+  - id: main
+    type: agent
+    clients: [{target: mcp-use, models: [m/one]}]
+    systemPrompts: {default: You sell fruit.}
+    scenarios:
+      - id: fruit-search
+        turns:
+          - user: search for mango
+            expect:
+              tools: [{name: search_fruit, args: {query: mango}}]
+              result:
+                tool: search_fruit
+                assert:
+                  - {kind: jsonpath, path: "$.structuredContent.total", equals: 2}
+                  - {kind: contains, path: "$.structuredContent.query", contains: MANGO}
+                  - {kind: jsonpath, path: "$.structuredContent.results[0].color", equals: green}
+              widget: {fields: {query: mango}}
+`
+    )
+    const server = JSON.stringify({ command: process.execPath, args: [fixturePath('servers/scenario-server.mjs')] })
+    const { code, stderr } = await runCliProcess(['--eval-suite', 'fruit.suite.yaml', '--server-config', server, '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', 'off'], dir)
+    expect([code, stderr]).toEqual([1, ''])
+    const results = JSON.parse(readFileSync(join(dir, 'eval-results', 'results.json'), 'utf8'))
+    const [scenario] = results.scenarios
+    expect([scenario.success, scenario.toolTracePassed, scenario.resultPassed, scenario.widgetPassed, scenario.judgePassed]).toEqual([false, true, false, true, null])
+    expect(scenario.errors).toHaveLength(2)
+    expect(scenario.errors.join('\n')).toMatch(/total[\s\S]*color/)
+    expect(scenario.toolCalls).toEqual([{ tool: 'search_fruit', args: { query: 'mango' }, turnIndex: 0, result: expect.objectContaining({ structuredContent: expect.objectContaining({ query: 'mango', total: 1 }) }), structuredContent: expect.objectContaining({ total: 1 }) }])
+    expect(results.metrics.scenarios).toEqual({ total: 1, passed: 0, passRate: 0, agentStepsP95: 3, toolErrorRate: 2 })
   })
 })
