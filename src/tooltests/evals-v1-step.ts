@@ -1,4 +1,5 @@
 import type { Json, ToolTestStep } from '../config/types.js'
+import { askedDuring } from '../conformance/observe-session.js'
 import type { McpPrompt, McpResource, McpSession, McpTool, RawToolCall } from '../mcp/session.js'
 import type { AssertionCheck, StepResponse } from '../results/types.js'
 import { runEvalsV1Assertions, type AssertionContext } from '../scoring/evals-v1-assertions.js'
@@ -19,8 +20,8 @@ export interface EvalsV1StepOutcome {
  * An evals/v1 check (a step with `call` or `expect.asserts`): the call, then exactly its
  * assertions on the raw answer (runEvalsV1Assertions), `is_error` not implied; a JSON-RPC error
  * no assertion expected adds a failing `call` check. The call is a tools/call, a resources/read
- * (its `{contents}`), or a list: the tools, resources or prompts the session holds (listed as it
- * opened, kept current by list_changed), in MCP's spelling. A local failure (the server died, the
+ * (its `{contents}`), or a list: the tools, resources or prompts the server listed as the session
+ * opened, in MCP's spelling. A local failure (the server died, the
  * attempt timed out) throws, as a tools/call does, and the attempt is an error.
  */
 export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Json>, session: McpSession, signal: AbortSignal): Promise<EvalsV1StepOutcome> {
@@ -30,7 +31,8 @@ export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Js
   if (call?.kind === 'list') {
     const root = listed(session, call.method)
     const checks = await runEvalsV1Assertions(rules, { root, readResource })
-    return { response: { kind: 'value', value: root }, latency_ms: 0, checks, asked: false }
+    // Listed as the session opened: the latency is that listing's (tools, resources and prompts at once).
+    return { response: { kind: 'value', value: root }, latency_ms: session.timings.list_ms, checks, asked: false }
   }
   if (call?.kind === 'resource') {
     const started = performance.now()
@@ -55,7 +57,7 @@ export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Js
     raw.response.kind === 'error'
       ? { root: { error: { code: raw.response.error.code, message: raw.response.error.message, data: (raw.response.error.data ?? null) as Json } }, protocolError: raw.response.error, outputSchema, readResource }
       : { root: raw.response.result as Json, outputSchema, readResource }
-  return { response: stepResponse(raw), latency_ms: raw.latency_ms, checks: await runEvalsV1Assertions(rules, ctx), call: raw, asked: raw.input !== undefined && raw.input.rounds.length > 0 }
+  return { response: stepResponse(raw), latency_ms: raw.latency_ms, checks: await runEvalsV1Assertions(rules, ctx), call: raw, asked: askedDuring(raw) }
 }
 
 /** A resource's `{contents}` for a `resource` assertion; a refusal or a failure throws with what the server said. */
