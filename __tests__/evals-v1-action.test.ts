@@ -1,63 +1,57 @@
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeEach, describe, expect, jest, test } from '@jest/globals'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as core from '../__fixtures__/core.js'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { answer, kindOf, startScriptedLlm, steps, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 
-// The action on an evals/v1 suite: its outputs point at eval-action's files in output_dir.
+// The action on an evals/v1 suite: eval_suite, the suite's own server, output_dir's default for the
+// files and the outputs, and @mcp-use/evals' runner inputs accepted with one notice.
+
 const realCore = await import('@actions/core')
 jest.unstable_mockModule('@actions/core', () => ({ ...realCore, ...core }))
 const { run } = await import('../src/main.js')
 
 const SUITE = `apiVersion: mcp-use.com/evals/v1
 kind: EvalSuite
-name: smoke
-metrics:
-  gates:
-    agentStepsP95Max: 0
+name: action
+server:
+  command: '${process.execPath}'
+  args: ['${fixturePath('../examples/server/server.mjs')}']
 flows:
   - id: main
     type: agent
-    clients: [{target: mcp-use, models: [m/one]}]
-    systemPrompts: {default: "You help."}
-    scenarios:
-      - id: hello
-        turns: [{user: hello}]
-        expect: {judge: {rubric: Greets back.}}
+    scenarios: [{id: s1, turns: [{user: hi}]}]
 `
 
-describe('the action on an evals/v1 suite', () => {
-  let llm: ScriptedLlm
+describe('the action with eval_suite', () => {
   const startDir = process.cwd()
-  beforeAll(async () => {
-    llm = await startScriptedLlm((req) => (kindOf(req) === 'steps' ? steps(req.model) : kindOf(req) === 'score' ? verdict(req.model, 9, 'greets') : answer(req.model, 'Hello!')))
-  })
-  afterAll(async () => {
-    await llm.close()
-    process.chdir(startDir)
-  })
-
-  test('results_json and report_md are results.json and report.md in output_dir; passed includes the gates', async () => {
+  beforeEach(() => {
     const cwd = mkdtempSync(join(tmpdir(), 'evals-v1-action-'))
     process.chdir(cwd)
     process.env.RUNNER_TEMP = cwd
     for (const key of Object.keys(core.inputs)) delete core.inputs[key]
-    writeFileSync('smoke.suite.yaml', SUITE)
-    Object.assign(core.inputs, {
-      eval_suite: 'smoke.suite.yaml',
-      server_config: JSON.stringify({ command: process.execPath, args: [fixturePath('../examples/server/server.mjs')] }),
-      openrouter_api_key: 'sk-or-v1-abcdef',
-      base_url: llm.url,
-      conformance: 'off'
-    })
-    expect(await run()).toBe(1)
+    core.notice.mockClear()
+    core.setOutput.mockClear()
+    writeFileSync('suite.yaml', SUITE)
+    Object.assign(core.inputs, { eval_suite: 'suite.yaml', conformance: 'only', upload_artifact: 'false', comment: 'false', job_summary: 'false', save_baseline: 'never', evals_version: 'latest', node_version: '20' })
+  })
+  afterAll(() => process.chdir(startDir))
+
+  test('no server_config needed; the files and outputs in eval-results/; one notice for evals_version and node_version', async () => {
+    expect(await run()).toBe(0)
+    const ignored = core.notice.mock.calls.filter(([message]) => String(message).includes('accepted and ignored'))
+    expect(ignored).toEqual([['evals_version and node_version: accepted and ignored: MCP Server Evals is the runner itself (it runs no @mcp-use/evals package and sets up no Node.js), so no version is read.', { title: 'MCP Server Evals' }]])
     const outputs = Object.fromEntries(core.setOutput.mock.calls)
-    expect([outputs.results_json, outputs.report_md, outputs.passed]).toEqual(['eval-results/results.json', 'eval-results/report.md', 'false'])
-    const results = JSON.parse(readFileSync(join(cwd, 'eval-results', 'results.json'), 'utf8'))
-    expect([results.suite, results.passed, results.metrics.gates, results.document]).toEqual(['smoke', false, { passed: false, violations: ['agentStepsP95 1 > 0'] }, 'eval-results/eval-results.json'])
-    expect(existsSync(join(cwd, 'eval-results', 'metrics.json'))).toBe(true)
-    expect(core.setFailed).toHaveBeenCalledWith(expect.stringContaining('max_agent_steps_p95'))
+    // results_json is eval-action's results.json (area D), beside our own document.
+    expect([outputs.results_json, outputs.report_md, outputs.journal]).toEqual([join('eval-results', 'results.json'), join('eval-results', 'report.md'), join('eval-results', 'eval-runs.jsonl')])
+    expect(existsSync(join('eval-results', 'eval-results.json'))).toBe(true)
+    expect(existsSync(join('eval-results', 'report.md'))).toBe(true)
+  })
+
+  test('eval_cases and eval_suite together: a configuration error naming both, exit 2', async () => {
+    core.inputs.eval_cases = 'suite.yaml'
+    expect(await run()).toBe(2)
+    expect(core.setFailed).toHaveBeenCalledWith(expect.stringContaining("input 'eval_suite': cannot be given together with the eval_cases input"))
   })
 })

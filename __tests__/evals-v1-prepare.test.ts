@@ -170,6 +170,13 @@ describe('the filter and the runner inputs', () => {
     expect(prepare(options({ evalSuite: suite(), filter: 's2' }), {}).suite.tool_tests).toHaveLength(1)
   })
 
+  test('no check, and no client runs here: nothing would be evaluated, and the error says why', () => {
+    const hosted = file('hosted.yaml', `${HEAD}server: {url: 'http://127.0.0.1:9/mcp'}\nflows:\n  - id: main\n    type: agent\n    clients: [{target: chatgpt}]\n    scenarios: [{id: s1, turns: [{user: hi}]}]\n`)
+    expect(errorOf(() => prepare(options({ evalSuite: hosted }), {})).message).toBe(
+      `${hosted} at flows: has no checks and no scenario to run (no client runs here: flows[0].clients[0]: target chatgpt runs only in its hosted service; MCP Server Evals runs the mcp-use clients): nothing would be evaluated; to run only the protocol checks, set conformance to only`
+    )
+  })
+
   test('evals_version and node_version: accepted, one notice for both', () => {
     const o = options({ evalSuite: suite() }, ACTION, { evals_version: '0.1.0', node_version: '22', other: '' })
     expect(o.ignoredInputs).toEqual(['evals_version', 'node_version'])

@@ -226,7 +226,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       }
       if (values.demo) demo = await startDemoModel()
       const options = resolveOptions({
-        serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: Flags.ServerConfig },
+        // --demo with --eval-suite: the demo model, and the suite's own server unless --server-config says otherwise.
+        serverConfig: { value: text('server-config') ?? (text('eval-suite') === undefined ? demoSources?.serverConfig : undefined), name: Flags.ServerConfig },
         evalCases: { value: text('eval-cases') ?? (text('eval-suite') === undefined ? demoSources?.evalCases : undefined), name: Flags.EvalCases },
         evalSuite: flag(Flags.EvalSuite),
         serverUrl: flag(Flags.ServerUrl),
