@@ -88,6 +88,12 @@ flows:
     type: agent
     clients: [{target: mcp-use, models: [m/one]}]
     systemPrompts: {default: You sell fruit.}
+    checks:
+      - id: search-check
+        call: {tool: search_fruit, args: {query: mango}}
+        assert:
+          - {kind: outputSchemaValid}
+          - {kind: jsonpath, path: "$.structuredContent.total", equals: 5}
     scenarios:
       - id: fruit-search
         turns:
@@ -113,5 +119,13 @@ flows:
     expect(scenario.errors.join('\n')).toMatch(/total[\s\S]*color/)
     expect(scenario.toolCalls).toEqual([{ tool: 'search_fruit', args: { query: 'mango' }, turnIndex: 0, result: expect.objectContaining({ structuredContent: expect.objectContaining({ query: 'mango', total: 1 }) }), structuredContent: expect.objectContaining({ total: 1 }) }])
     expect(results.metrics.scenarios).toEqual({ total: 1, passed: 0, passRate: 0, agentStepsP95: 3, toolErrorRate: 2 })
+    // The check: its outcomes by evals/v1's kinds, the raw result as output.
+    expect(results.checks).toHaveLength(1)
+    expect(results.checks[0]).toMatchObject({ id: 'search-check', passed: false, attempt: 1, output: { structuredContent: expect.objectContaining({ total: 1 }), isError: false } })
+    expect(results.checks[0].outcomes.map((o: { kind: string; passed: boolean }) => [o.kind, o.passed])).toEqual([
+      ['outputSchemaValid', true],
+      ['jsonpath', false]
+    ])
+    expect(results.metrics.checks).toEqual({ total: 1, passed: 0 })
   })
 })
