@@ -5,6 +5,7 @@ import type { CacheStats } from '../llm/cache.js'
 import type { TokenUsage } from '../llm/chat.js'
 import { isMethodStep, type CostSources, type ModelTelemetry, type RunResult, type TelemetrySection, type TokenTotals, type ToolTelemetry, type ToolTestsSection } from '../results/types.js'
 import { checkBudgets } from './budgets.js'
+import { evalsV1Figures } from '../aggregate/evals-v1-metrics.js'
 import { callCost, roundUsd, sumCosts, type CallCost } from './cost.js'
 import { distribution, nearestRank } from './percentiles.js'
 import { isToolError } from '../scoring/tool-errors.js'
@@ -67,7 +68,7 @@ export function summarizeTelemetry(input: TelemetryInput): TelemetrySection {
     budgets: [],
     skipped_runs: runs.filter((r) => r.status === 'skipped').length
   }
-  return { ...section, budgets: checkBudgets(section, input.budgets) }
+  return { ...section, budgets: checkBudgets(section, input.budgets, evalsV1Figures(runs)) }
 }
 
 /** A run is measured when it started: not skipped by the budget, and its server came up. */
