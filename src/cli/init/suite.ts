@@ -50,7 +50,8 @@ export function showName(name: string): string {
 
 /** `${` is a capture reference in a tool test's arguments: a value from the server keeps it literal. */
 function escapeCaptures(value: Json): Json {
-  if (typeof value === 'string') return value.replace(/\$\{/g, '$${')
+  // A function, so the replacement's `$$` is not read as the pattern for one `$`.
+  if (typeof value === 'string') return value.replace(/\$\{/g, () => '$${')
   if (Array.isArray(value)) return value.map(escapeCaptures)
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeCaptures(v)]))
   return value
