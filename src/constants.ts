@@ -2,6 +2,11 @@
 export const Inputs = {
   ServerConfig: 'server_config',
   EvalCases: 'eval_cases',
+  EvalSuite: 'eval_suite',
+  ServerUrl: 'server_url',
+  OutputDir: 'output_dir',
+  EvalsVersion: 'evals_version',
+  NodeVersion: 'node_version',
   OpenRouterApiKey: 'openrouter_api_key',
   ApiKey: 'api_key',
   Filter: 'filter',
@@ -54,6 +59,11 @@ export const Inputs = {
 export const Flags = {
   ServerConfig: '--server-config',
   EvalCases: '--eval-cases',
+  EvalSuite: '--eval-suite',
+  ServerUrl: '--server-url',
+  OutputDir: '--output-dir',
+  EvalsVersion: '--evals-version',
+  NodeVersion: '--node-version',
   ApiKey: '--api-key',
   Filter: '--filter',
   Output: '--output',
@@ -126,6 +136,10 @@ export const Defaults = {
   BadgePath: 'eval-badge.json',
   TranscriptsDir: 'eval-transcripts',
   JournalFile: 'eval-runs.jsonl',
+  /** An evals/v1 suite's output_dir when none is given (as @mcp-use/evals' action). */
+  EvalsV1OutputDir: 'eval-results',
+  /** The report's name inside output_dir (as @mcp-use/evals writes it). */
+  OutputDirReport: 'report.md',
   ArtifactName: 'mcp-server-evals'
 } as const
 

@@ -6,6 +6,7 @@ import * as core from './github/log.js'
 import { ConfigError, ConfigErrors } from './config/errors.js'
 import { Defaults, Inputs } from './constants.js'
 import { prepare } from './config/prepare.js'
+import { ignoredInputsNotice } from './config/options.js'
 import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
@@ -192,12 +193,16 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
 
 /** The evaluation of the suite (or of one shard of it), with the cache restores before it and the saves it leaves for after publishing. */
 async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
-  const options = readActionOptions()
-  produced.paths = resultPaths(options.resultsPath, options.reportPath, options.shard)
-  produced.publish = forShard(readPublishOptions(), options.shard)
+  const given = readActionOptions()
+  produced.paths = resultPaths(given.resultsPath, given.reportPath, given.shard)
+  produced.publish = forShard(readPublishOptions(), given.shard)
   const { publish } = produced
-  let prepared = prepare(options, process.env)
-  const { secrets } = prepared
+  const ignored = ignoredInputsNotice(given.ignoredInputs)
+  if (ignored) core.notice(ignored, { title: 'MCP Server Evals' })
+  let prepared = prepare(given, process.env)
+  // An evals/v1 suite puts the default files in its output_dir (eval-results).
+  const { options, secrets } = prepared
+  produced.paths = resultPaths(options.resultsPath, options.reportPath, options.shard)
   produced.secrets = secrets
   produced.updateSnapshots = options.updateSnapshots
   // The runner masks exact strings: every encoded form we might print is masked too.

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, ConfigErrors } from '../config/errors.js'
 import { docsLink, Flags } from '../constants.js'
-import { resolveOptions } from '../config/options.js'
+import { ignoredInputsNotice, resolveOptions } from '../config/options.js'
 import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
 import { prepare, type Prepared } from '../config/prepare.js'
@@ -30,6 +30,7 @@ import { MERGE_USAGE, mergeCommand } from './merge.js'
 import { CONVERT_USAGE, convertCommand } from './convert.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
+       mcp-server-evals --eval-suite <file> [--server-url URL | --server-config <json|file>] [options]
        mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
        mcp-server-evals merge FILE_OR_GLOB... [--output PATH] [--comment PATH] [options]
@@ -38,8 +39,13 @@ const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases 
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
-  --eval-cases PATH           eval_cases.yaml
-  --filter STR                only cases and tool tests whose id contains STR
+  --eval-cases PATH           eval_cases.yaml (read as evals/v1 when its apiVersion is mcp-use.com/evals/v1)
+  --eval-suite PATH           an evals/v1 suite (apiVersion: mcp-use.com/evals/v1); not with --eval-cases
+  --server-url URL            a Streamable HTTP server; wins over --server-config and the suite's server
+  --output-dir DIR            the results, report and journal go there (evals/v1 default: eval-results)
+  --evals-version V, --node-version V
+                              @mcp-use/evals' runner settings: accepted and ignored (one notice)
+  --filter STR                only cases and tool tests whose id contains STR (evals/v1: scenarios only)
   --output PATH               results JSON (default eval-results.json)
   --max-steps N               LLM calls per run (default 30)
   --parallel / --no-parallel  run concurrently (default) or one at a time
@@ -119,6 +125,11 @@ const HINT = "Run 'mcp-server-evals --help' for the options."
 const OPTIONS = {
   'server-config': { type: 'string' },
   'eval-cases': { type: 'string' },
+  'eval-suite': { type: 'string' },
+  'server-url': { type: 'string' },
+  'output-dir': { type: 'string' },
+  'evals-version': { type: 'string' },
+  'node-version': { type: 'string' },
   filter: { type: 'string' },
   output: { type: 'string' },
   report: { type: 'string' },
@@ -221,13 +232,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       if (values.demo) demo = await startDemoModel()
       const options = resolveOptions({
         serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: Flags.ServerConfig },
-        evalCases: { value: text('eval-cases') ?? demoSources?.evalCases, name: Flags.EvalCases },
+        evalCases: { value: text('eval-cases') ?? (text('eval-suite') === undefined ? demoSources?.evalCases : undefined), name: Flags.EvalCases },
+        evalSuite: flag(Flags.EvalSuite),
+        serverUrl: flag(Flags.ServerUrl),
+        outputDir: flag(Flags.OutputDir),
+        ignored: [flag(Flags.EvalsVersion), flag(Flags.NodeVersion)],
         apiKey: demo
           ? { value: DEMO_API_KEY, name: Flags.ApiKey }
           : { value: text('api-key') || env.OPENROUTER_API_KEY || env.OPENAI_API_KEY, name: Flags.ApiKey, env: ['OPENROUTER_API_KEY', 'OPENAI_API_KEY'] },
         filter: flag(Flags.Filter),
         maxSteps: flag(Flags.MaxSteps),
-        parallel: { value: values['no-parallel'] ? 'false' : 'true', name: Flags.Parallel },
+        // Not given: an evals/v1 suite's ci.parallelCases may decide.
+        parallel: { value: values['no-parallel'] ? 'false' : values.parallel ? 'true' : undefined, name: Flags.Parallel },
         concurrency: flag(Flags.Concurrency),
         baseUrl: demo ? { value: demo.url, name: Flags.Demo } : flag(Flags.BaseUrl),
         judgeModel: flag(Flags.JudgeModel),
@@ -280,6 +296,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
 async function run(prepared: Prepared, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, io: CliIO, demo: DemoModel | null): Promise<number> {
   const { secrets, options, suite } = prepared
   const say = (line: string) => io.stdout.write(`${redactText(line, secrets)}\n`)
+  const ignored = ignoredInputsNotice(options.ignoredInputs)
+  if (ignored) io.stderr.write(`notice: ${ignored}\n`)
   if (demo) {
     say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model.`)
   }

@@ -3,6 +3,8 @@ import { Defaults, Flags, Inputs } from '../constants.js'
 import type { CacheMode } from '../results/types.js'
 import { budgetsFromOptions, type BudgetKey } from './budgets.js'
 import { ConfigError, isFlag } from './errors.js'
+import { isEvalsV1Text } from './evals-v1-suite.js'
+import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { parseBoolean, parseChoice, parseFraction, parseInteger, parseOptionalInteger, type RawOption } from './raw-option.js'
 import type { RunOptions } from './run-options.js'
 import { checkOptionChoices } from './validate.js'
@@ -17,6 +19,12 @@ export type { RawOption } from './raw-option.js'
 export interface RawOptions {
   serverConfig: RawOption
   evalCases: RawOption
+  /** eval_suite: an evals/v1 suite (not with eval_cases). */
+  evalSuite?: RawOption
+  serverUrl?: RawOption
+  outputDir?: RawOption
+  /** evals_version, node_version: @mcp-use/evals' action inputs, accepted and ignored (one notice). */
+  ignored?: RawOption[]
   apiKey: RawOption
   filter: RawOption
   maxSteps: RawOption
@@ -61,11 +69,6 @@ export interface OptionDefaults {
 }
 
 export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cache: 'off', cacheDir: '.mcp-evals-cache' }): RunOptions {
-  const required = (o: RawOption) => {
-    const v = (o.value ?? '').trim()
-    if (v === '') throw new ConfigError('is required', { input: o.name })
-    return v
-  }
   const baseUrl = (raw.baseUrl.value ?? '').trim() || Defaults.BaseUrl
   try {
     const url = new URL(baseUrl)
@@ -99,11 +102,26 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
           : null
   const parallel = parseBoolean(raw.parallel, true)
   const shard = raw.shard ? parseShardOption(raw.shard) : null
-  // A shard's default files are its own (the shards' artifacts are downloaded into one directory); a path given is used as it is.
-  const resultsPath = raw.resultsPath?.value?.trim() || shardFileName(Defaults.ResultsPath, shard)
+  const suiteFiles = suiteFilesOf(raw)
+  const given = (o: RawOption | undefined) => (o?.value ?? '').trim() !== ''
+  const outputs = placeOutputs((raw.outputDir?.value ?? '').trim(), shard, {
+    resultsPath: (raw.resultsPath?.value ?? '').trim(),
+    reportPath: (raw.reportPath?.value ?? '').trim(),
+    journalPath: (raw.journal?.value ?? '').trim()
+  })
   return {
-    serverConfig: required(raw.serverConfig),
-    evalCases: required(raw.evalCases),
+    ...suiteFiles,
+    serverUrl: (raw.serverUrl?.value ?? '').trim(),
+    ...outputs,
+    given: {
+      maxSteps: given(raw.maxSteps),
+      timeoutSeconds: given(raw.timeoutSeconds),
+      concurrency: given(raw.concurrency) || given(raw.parallel),
+      resultsPath: given(raw.resultsPath),
+      reportPath: given(raw.reportPath),
+      journalPath: given(raw.journal)
+    },
+    ignoredInputs: (raw.ignored ?? []).filter(given).map((o) => o.name),
     apiKey,
     filter: raw.filter.value ?? '',
     maxSteps: parseInteger(raw.maxSteps, Defaults.MaxSteps, 1, 1000),
@@ -113,8 +131,6 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     judgeModel: (raw.judgeModel.value ?? '').trim(),
     models: (raw.models.value ?? '').trim(),
     timeoutSeconds: parseInteger(raw.timeoutSeconds, Defaults.TimeoutSeconds, 1, 86_400),
-    resultsPath,
-    reportPath: raw.reportPath?.value?.trim() || shardFileName(Defaults.ReportPath, shard),
     conformance,
     conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
     conformanceProbes: parseChoice(raw.conformanceProbes, ['safe', 'all', 'none'] as const, 'safe'),
@@ -127,7 +143,6 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     ...gateOptions(raw),
     cache: parseChoice(raw.cache, ['read-write', 'read-only', 'off'] as const, defaults.cache),
     cacheDir: (raw.cacheDir?.value ?? '').trim() || defaults.cacheDir,
-    journalPath: (raw.journal?.value ?? '').trim() || join(dirname(resultsPath), shardFileName(Defaults.JournalFile, shard)),
     resume: raw.resume ? parseBoolean(raw.resume, false) : false,
     budgets: budgetsFromOptions(raw.budgets),
     otlpEndpoint: (raw.otlpEndpoint?.value ?? '').trim(),
@@ -142,9 +157,60 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
       filter: raw.filter.name,
       models: raw.models.name,
       otlpEndpoint: raw.otlpEndpoint?.name ?? Inputs.OtlpEndpoint,
-      otlpHeaders: raw.otlpHeaders?.name ?? Inputs.OtlpHeaders
+      otlpHeaders: raw.otlpHeaders?.name ?? Inputs.OtlpHeaders,
+      serverUrl: raw.serverUrl?.name ?? Inputs.ServerUrl,
+      evalSuite: raw.evalSuite?.name ?? Inputs.EvalSuite
     }
   }
+}
+
+/**
+ * The suite file and server_config as given. eval_cases and eval_suite are one or the other. With
+ * neither server_config nor server_url, an eval_cases file needs server_config (said here, first,
+ * as ever) unless its content is an evals/v1 suite, which may name its own server (prepare decides).
+ */
+function suiteFilesOf(raw: RawOptions): Pick<RunOptions, 'serverConfig' | 'evalCases' | 'evalSuite'> {
+  const value = (o: RawOption | undefined) => (o?.value ?? '').trim()
+  const [serverConfig, evalCases, evalSuite, serverUrl] = [raw.serverConfig, raw.evalCases, raw.evalSuite, raw.serverUrl].map(value)
+  const suiteName = raw.evalSuite?.name ?? Inputs.EvalSuite
+  if (evalCases !== '' && evalSuite !== '') {
+    const other = isFlag(raw.evalCases.name) ? raw.evalCases.name : `the ${raw.evalCases.name} input`
+    throw new ConfigError(`cannot be given together with ${other}: give one suite (${suiteName} for an evals/v1 suite, ${raw.evalCases.name} for eval_cases.yaml, which is also read as evals/v1 when its apiVersion says so)`, { input: suiteName })
+  }
+  if (serverConfig === '' && serverUrl === '' && evalSuite === '' && !(evalCases !== '' && fileIsEvalsV1(evalCases))) throw new ConfigError('is required', { input: raw.serverConfig.name })
+  if (evalCases === '' && evalSuite === '') throw new ConfigError(`is required (or ${suiteName} for an evals/v1 suite)`, { input: raw.evalCases.name })
+  return { serverConfig, evalCases: evalCases || evalSuite, evalSuite }
+}
+
+/** Whether the file reads as an evals/v1 suite; false when it cannot be read (its loader says why). */
+export function fileIsEvalsV1(path: string): boolean {
+  try {
+    return isEvalsV1Text(readBoundedFile(path, FileLimits.suite))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The default paths of the results document, the report and the journal: in `outputDir` when it is
+ * set (`eval-results.json`, `report.md`, `eval-runs.jsonl`), else as ever; a path given wins, and a
+ * shard's defaults get its suffix.
+ */
+export function placeOutputs(outputDir: string, shard: Shard | null, given: { resultsPath: string; reportPath: string; journalPath: string }): Pick<RunOptions, 'outputDir' | 'resultsPath' | 'reportPath' | 'journalPath'> {
+  const inDir = (name: string) => (outputDir === '' ? shardFileName(name, shard) : join(outputDir, shardFileName(name, shard)))
+  const resultsPath = given.resultsPath || inDir(Defaults.ResultsPath)
+  return {
+    outputDir,
+    resultsPath,
+    reportPath: given.reportPath || inDir(outputDir === '' ? Defaults.ReportPath : Defaults.OutputDirReport),
+    journalPath: given.journalPath || join(dirname(resultsPath), shardFileName(Defaults.JournalFile, shard))
+  }
+}
+
+/** The one notice for @mcp-use/evals' runner inputs (evals_version, node_version) given here; null when none was. */
+export function ignoredInputsNotice(names: string[]): string | null {
+  if (names.length === 0) return null
+  return `${names.join(' and ')}: accepted and ignored: MCP Server Evals is the runner itself (it runs no @mcp-use/evals package and sets up no Node.js), so ${names.length > 1 ? 'no version is' : 'the version is not'} read.`
 }
 
 /** The gate as given (a run's and a merge's alike): the mode (null: delta with a baseline, else absolute), max_drop and the baseline path. */

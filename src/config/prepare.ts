@@ -5,7 +5,12 @@ import { renamingInput } from './errors.js'
 import { resolveOtlp, type OtlpTarget } from './otlp.js'
 import { runDirsBase } from './run-dir.js'
 import { inputNames, type RunOptions } from './run-options.js'
-import { parseServerConfig, serverSecrets } from './server-config.js'
+import { serverSecrets } from './server-config.js'
+import { resolveServer } from './server-source.js'
+import { loadEvalsV1Suite } from './evals-v1-suite.js'
+import { contextOf } from './evals-v1-matrix.js'
+import { withEvalsV1Defaults } from './evals-v1-options.js'
+import { fileIsEvalsV1 } from './options.js'
 import { urlCredentials } from '../util/redact.js'
 import { linkOnPath } from '../util/write-file.js'
 import { loadSuiteFile } from './suite.js'
@@ -44,24 +49,30 @@ function localDisk(): ConfigDisk {
 
 /**
  * Parse and validate everything before any server starts or any model is called: server_config,
- * then the eval cases, then the checks between them and the options, then the OTLP settings.
- * Throws ConfigError.
+ * then the eval cases (an evals/v1 suite: the suite, then its server, with server_url or
+ * server_config over its own, and its defaults applied to the options not given), then the checks
+ * between them and the options, then the OTLP settings. Throws ConfigError.
  */
-export function prepare(options: RunOptions, env: NodeJS.ProcessEnv, disk: ConfigDisk = localDisk()): Prepared {
+export function prepare(given: RunOptions, env: NodeJS.ProcessEnv, disk: ConfigDisk = localDisk()): Prepared {
   // Errors name what the user typed: the action's inputs, or the CLI's flags.
-  const names = inputNames(options)
-  const server = parseServerConfig(options.serverConfig, { env, input: names.serverConfig })
-  const fromYaml = renamingInput(Inputs.EvalCases, names.evalCases, () =>
-    loadSuiteFile(options.evalCases, {
-      models: options.models,
-      judgeModel: options.judgeModel,
-      envModels: env.EVAL_MODELS,
-      envJudgeModel: env.EVAL_JUDGE_MODEL,
-      transport: server.kind,
-      timeoutSeconds: options.timeoutSeconds,
-      maxToolResultChars: options.maxToolResultChars
-    })
-  )
+  const names = inputNames(given)
+  const overrides = { models: given.models, judgeModel: given.judgeModel, envModels: env.EVAL_MODELS, envJudgeModel: env.EVAL_JUDGE_MODEL }
+  let options = given
+  let server: ServerConfig
+  let fromYaml: Suite
+  // eval_suite, or an eval_cases file whose apiVersion says evals/v1; else eval_cases.yaml, as ever.
+  if (given.evalSuite !== '' || fileIsEvalsV1(given.evalCases)) {
+    const input = given.evalSuite !== '' ? names.evalSuite : names.evalCases
+    const loaded = renamingInput(Inputs.EvalSuite, input, () => loadEvalsV1Suite(given.evalCases, { ...overrides, context: contextOf(env), maxToolResultChars: given.maxToolResultChars }))
+    server = resolveServer(given, { block: loaded.server, file: given.evalCases }, env, names).server
+    fromYaml = loaded.suite
+    options = withEvalsV1Defaults(given, loaded.defaults)
+  } else {
+    server = resolveServer(given, undefined, env, names).server
+    fromYaml = renamingInput(Inputs.EvalCases, names.evalCases, () =>
+      loadSuiteFile(given.evalCases, { ...overrides, transport: server.kind, timeoutSeconds: given.timeoutSeconds, maxToolResultChars: given.maxToolResultChars })
+    )
+  }
   // The YAML's budgets win per key; the inputs (or flags) fill the rest.
   const suite: Suite = { ...fromYaml, budgets: mergeBudgets(fromYaml.budgets, options.budgets) }
   validateConfig({ options, server, suite }, disk)

@@ -6,8 +6,24 @@ import type { Budgets } from './types.js'
 
 /** Everything a run needs to know, from action inputs or CLI flags, validated once. */
 export interface RunOptions {
+  /** server_config as given; '' when not given (an evals/v1 suite may name its own server, server_url wins over both). */
   serverConfig: string
+  /** The suite file: eval_cases, or eval_suite when that was given. */
   evalCases: string
+  /** eval_suite as given ('' when not): the file is read as an evals/v1 suite (an eval_cases file is too when its content says apiVersion: mcp-use.com/evals/v1). */
+  evalSuite: string
+  /** server_url as given ('' when not): a Streamable HTTP server that wins over server_config and the suite's server block. */
+  serverUrl: string
+  /**
+   * output_dir as given, '' when not; prepare() makes it `eval-results` for an evals/v1 suite.
+   * When set, the default paths of the results document, the report and the journal are in it
+   * (`eval-results.json`, `report.md`, `eval-runs.jsonl`).
+   */
+  outputDir: string
+  /** Which options were given (an input or flag not empty), so that an evals/v1 suite's defaults apply only where they were not. */
+  given: GivenOptions
+  /** evals_version, node_version (@mcp-use/evals' action inputs) as typed, when given: accepted, ignored, with one notice (ignoredInputsNotice). */
+  ignoredInputs: string[]
   apiKey: string
   filter: string
   maxSteps: number
@@ -63,7 +79,18 @@ export interface RunOptions {
    * What the user calls the server config and the eval cases (the action's inputs, or the CLI's
    * flags), so errors found while they are read name what was typed.
    */
-  names?: { serverConfig: string; evalCases: string; filter: string; models: string; otlpEndpoint: string; otlpHeaders: string }
+  names?: { serverConfig: string; evalCases: string; filter: string; models: string; otlpEndpoint: string; otlpHeaders: string; serverUrl: string; evalSuite: string }
+}
+
+/** Which options were given rather than defaulted. */
+export interface GivenOptions {
+  maxSteps: boolean
+  timeoutSeconds: boolean
+  /** concurrency, or parallel (true or false). */
+  concurrency: boolean
+  resultsPath: boolean
+  reportPath: boolean
+  journalPath: boolean
 }
 
 /** How server processes are shared between runs. */
@@ -71,5 +98,16 @@ export type ServerReuse = 'run' | 'worker'
 
 /** What the user calls the inputs that errors name: as typed (the CLI's flags), else the action's inputs. */
 export function inputNames(options: RunOptions): NonNullable<RunOptions['names']> {
-  return options.names ?? { serverConfig: Inputs.ServerConfig, evalCases: Inputs.EvalCases, filter: Inputs.Filter, models: Inputs.Models, otlpEndpoint: Inputs.OtlpEndpoint, otlpHeaders: Inputs.OtlpHeaders }
+  return (
+    options.names ?? {
+      serverConfig: Inputs.ServerConfig,
+      evalCases: Inputs.EvalCases,
+      filter: Inputs.Filter,
+      models: Inputs.Models,
+      otlpEndpoint: Inputs.OtlpEndpoint,
+      otlpHeaders: Inputs.OtlpHeaders,
+      serverUrl: Inputs.ServerUrl,
+      evalSuite: Inputs.EvalSuite
+    }
+  )
 }

@@ -91,7 +91,12 @@ class Expander {
   }
 }
 
-function validateServerConfig(data: unknown, where: { input: string; file?: string }, env: NodeJS.ProcessEnv, prefix: string): ServerConfig {
+/**
+ * Validate a server config already parsed (server_config's JSON, the server_url input as `{url}`, an
+ * evals/v1 suite's `server:` block): placeholders expanded from `env`, secrets remembered. Errors name
+ * `where` and the path under `prefix`.
+ */
+export function validateServerConfig(data: unknown, where: { input?: string; file?: string }, env: NodeJS.ProcessEnv, prefix: string): ServerConfig {
   const fail = (message: string, path?: string): never => {
     throw new ConfigError(message, { ...where, path: path === undefined ? prefix.replace(/\.$/, '') || undefined : prefix + path })
   }

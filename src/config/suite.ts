@@ -1,11 +1,9 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
-import { isAlias, isCollection, isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
-import { nearest } from '../util/suggest.js'
-import { firstLine } from '../util/text.js'
 import { Inputs } from '../constants.js'
 import { ConfigError, ConfigErrors } from './errors.js'
+import { dedupe, dotted, MAX_ALIAS_COUNT, MAX_YAML_DEPTH, nodeOffset, parseYamlFile, schemaErrors, type SchemaDialect } from './yaml-document.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
 import { budgetsOf, pricingOf, type RawBudgets } from './budgets.js'
@@ -78,33 +76,9 @@ export function loadSuiteFile(path: string, overrides: SuiteOverrides = {}): Sui
 
 /** Parse and validate eval_cases.yaml text. Every problem names file, line, column and path. */
 export function parseSuite(text: string, file: string, overrides: SuiteOverrides = {}): Suite {
-  const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
-  const at = (offset: number | undefined, path?: string): ConfigError['where'] => {
-    const pos = offset === undefined ? undefined : lineCounter.linePos(offset)
-    return { file, line: pos?.line, column: pos?.col, path }
-  }
-
-  if (doc.errors.length > 0) {
-    throw new ConfigErrors(doc.errors.map((e) => new ConfigError(`invalid YAML: ${yamlProblem(e.message)}`, at(e.pos[0]))))
-  }
-  const deep = tooDeep(doc)
-  if (deep) throw new ConfigError(`nested deeper than ${MAX_YAML_DEPTH} levels (no suite needs more)`, at(deep.range?.[0]))
-  let data: unknown
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
-  } catch (error) {
-    // The yaml package stops an alias bomb (aliases of aliases that expand exponentially) with a ReferenceError.
-    if (!(error instanceof ReferenceError)) throw error
-    throw new ConfigError(
-      `too many aliases: they expand to more than ${MAX_ALIAS_COUNT} copies of an anchor (an alias bomb); write the values out or use fewer aliases`,
-      at(amplifyingAlias(doc)?.range?.[0])
-    )
-  }
-  if (!validateSuite(data)) {
-    const errors = relevantErrors(validateSuite.errors ?? []).map((e) => schemaError(e, doc, at))
-    throw new ConfigErrors(dedupe(errors))
-  }
+  const parsed = parseYamlFile(text, file)
+  const { doc, data, at } = parsed
+  if (!validateSuite(data)) throw new ConfigErrors(schemaErrors(validateSuite.errors ?? [], parsed, EVAL_CASES_DIALECT))
   const raw = data as unknown as RawSuite
   const problems: ConfigError[] = []
 
@@ -174,48 +148,8 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   }
 }
 
-/** How many times one anchor may be expanded (the yaml package's maxAliasCount). */
-export const MAX_ALIAS_COUNT = 100
-/** How deep maps and lists may nest: a suite needs about ten levels; the checks after parsing recurse. */
-export const MAX_YAML_DEPTH = 64
-
-/** The parser's own message, first line; its stack running out on deep nesting says so in words. */
-function yamlProblem(message: string): string {
-  return /Maximum call stack size exceeded/.test(message) ? `nested too deeply to parse (more than ${MAX_YAML_DEPTH} levels is never a suite)` : firstLine(message)
-}
-
-/** The first node nested deeper than MAX_YAML_DEPTH, found without recursion. */
-function tooDeep(doc: Document): Node | undefined {
-  const stack: [unknown, number][] = [[doc.contents, 1]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (!isCollection(node)) continue
-    if (depth > MAX_YAML_DEPTH) return node
-    for (const item of node.items as unknown[]) {
-      if (isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1])
-      else stack.push([item, depth + 1])
-    }
-  }
-  return undefined
-}
-
-/** Where an alias bomb amplifies: the first alias of an anchor that itself holds aliases (else the first alias). */
-function amplifyingAlias(doc: Document): Node | undefined {
-  const aliases: { alias: Node; source: string }[] = []
-  const anchored = new Map<string, Node>()
-  const stack: unknown[] = [doc.contents]
-  while (stack.length > 0) {
-    const node = stack.pop()
-    if (isAlias(node)) aliases.push({ alias: node, source: node.source })
-    else if (isScalar(node) || isCollection(node)) {
-      if (node.anchor) anchored.set(node.anchor, node)
-      if (isCollection(node)) for (const item of node.items as unknown[]) stack.push(...(isPair(item) ? [item.key, item.value] : [item]))
-    }
-  }
-  const holdsAlias = (node: Node | undefined) => isCollection(node) && (node.items as unknown[]).some((i) => isAlias(i) || (isPair(i) && isAlias(i.value)))
-  aliases.sort((a, b) => (a.alias.range?.[0] ?? 0) - (b.alias.range?.[0] ?? 0))
-  return (aliases.find((a) => holdsAlias(anchored.get(a.source))) ?? aliases[0])?.alias
-}
+/** Kept where they were first exported. */
+export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH }
 
 /** One `models:` entry as the YAML has it: a model id, or `{ id, vision }`. */
 type RawModelEntry = string | { id: string; vision?: boolean }
@@ -274,102 +208,34 @@ function firstNonEmpty(...values: (string | undefined)[]): string | undefined {
   return values.find((v) => v !== undefined && v.trim() !== '')?.trim()
 }
 
-/** oneOf failures repeat every branch's errors; keep the ones that point deepest and drop the summary. */
-function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
-  const withoutSummaries = oneMissingKeyOfEach(errors).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
-  const byPath = new Map<string, ErrorObject[]>()
-  for (const e of withoutSummaries) {
-    const list = byPath.get(e.instancePath) ?? []
-    list.push(e)
-    byPath.set(e.instancePath, list)
-  }
-  const out: ErrorObject[] = []
-  for (const [path, list] of byPath) {
-    // At a oneOf (string | map) the "type" complaints of the other branch are noise when a
-    // more specific complaint exists at the same place, or inside the value (the map branch
-    // matched its type and went wrong deeper: `{ id: x, vision: maybe }` is no "must be string").
-    const specific = list.filter((e) => e.keyword !== 'type')
-    const deeper = [...byPath.keys()].some((other) => other.startsWith(`${path}/`))
-    if (specific.length === 0 && deeper) continue
-    out.push(...(specific.length > 0 ? specific : list.slice(0, 1)))
-  }
-  return out
-}
-
-/**
- * An anyOf of `required` branches (a suite needs cases, tool_tests or attacks; a case needs prompt,
- * turns or simulated_user) reads as one missing key, not a complaint per branch: the first
- * branch's key, with the others as `alternatives`.
- */
-function oneMissingKeyOfEach(errors: ErrorObject[]): ErrorObject[] {
-  let out = errors
-  for (const group of errors.filter((e) => e.keyword === 'anyOf')) {
-    const branches = errors.filter((e) => e.instancePath === group.instancePath && e.schemaPath.startsWith(`${group.schemaPath}/`))
-    if (branches.length === 0 || !branches.every((e) => e.keyword === 'required')) continue
-    const [first, ...alternatives] = branches.map((e) => String((e.params as { missingProperty: string }).missingProperty))
-    out = out.filter((e) => e !== group && !branches.includes(e))
-    out.push({ ...group, keyword: 'required', params: { missingProperty: first, alternatives }, message: `must have one of ${[first, ...alternatives].join(', ')}` })
-  }
-  return out
-}
-
 /** The keys of which a case gives exactly one. */
 const CASE_FORMS = ['prompt', 'turns', 'simulated_user']
 
-function schemaError(
-  error: ErrorObject,
-  doc: Document,
-  at: (offset: number | undefined, path?: string) => ConfigError['where']
-): ConfigError {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((p) => (/^\d+$/.test(p) ? Number(p) : p))
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const key = String((error.params as { additionalProperty: string }).additionalProperty)
-      const known = Object.keys(knownKeysAt(path))
-      const hint = nearest(key, known)
-      const message = `unknown key '${key}'` + (hint ? ` (did you mean '${hint}'?)` : `; known keys: ${known.join(', ')}`)
-      return new ConfigError(message, at(keyOffset(doc, path, key), dotted([...path, key])))
-    }
-    case 'required': {
-      const { missingProperty: missing, alternatives } = error.params as { missingProperty: string; alternatives?: string[] }
-      const either = alternatives === undefined ? '' : path.length === 0 ? " (or 'tool_tests' for a suite of tool tests alone)" : ` (or ${alternatives.map((k) => `'${k}'`).join(', or ')})`
-      // A simulated user's dialogue has nothing else to judge it.
-      const why = missing === 'rubric' && isCasePath(path) && doc.hasIn([...path, 'simulated_user']) ? ' (a simulated_user conversation is judged by its rubric alone)' : ''
-      return new ConfigError(`missing required key '${missing}'${either}${why}`, at(nodeOffset(doc, path), dotted(path)))
-    }
-    case 'not': {
-      if (!isCasePath(path)) break
-      // As written: the second one is where the case went wrong.
-      const node = doc.getIn(path, true)
-      const given = isMap(node) ? node.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')).filter((key) => CASE_FORMS.includes(key)) : []
-      const which = given.length > 2 ? 'all three' : `both ${given.map((k) => `'${k}'`).join(' and ')}`
-      const key = given[1] ?? CASE_FORMS[0]
-      return new ConfigError(`give one of ${CASE_FORMS.map((k) => `'${k}'`).join(', ')}, not ${which}`, at(keyOffset(doc, path, key), dotted([...path, key])))
-    }
-    case 'dependentRequired': {
-      const { property, missingProperty } = error.params as { property: string; missingProperty: string }
-      return new ConfigError(`missing required key '${missingProperty}' (needed by ${property})`, at(nodeOffset(doc, path), dotted(path)))
-    }
-  }
-  return new ConfigError(describe(error), at(nodeOffset(doc, path), dotted(path)))
+/** What eval_cases.yaml's errors say beyond the generic reading. */
+const EVAL_CASES_DIALECT: SchemaDialect = {
+  knownKeysAt,
+  exclusiveKeys: (path) => (isCasePath(path) ? CASE_FORMS : undefined),
+  alternativesHint: (path, alternatives) => (path.length === 0 ? " (or 'tool_tests' for a suite of tool tests alone)" : ` (or ${alternatives.map((k) => `'${k}'`).join(', or ')})`),
+  explain(error, path, doc, at) {
+    if (error.keyword !== 'required') return undefined
+    const { missingProperty: missing, alternatives } = error.params as { missingProperty: string; alternatives?: string[] }
+    // A simulated user's dialogue has nothing else to judge it.
+    if (alternatives !== undefined || missing !== 'rubric' || !isCasePath(path) || !doc.hasIn([...path, 'simulated_user'])) return undefined
+    return new ConfigError(`missing required key '${missing}' (a simulated_user conversation is judged by its rubric alone)`, at(nodeOffset(doc, path), dotted(path)))
+  },
+  describe
 }
 
 function isCasePath(path: (string | number)[]): boolean {
   return path.length === 2 && path[0] === 'cases'
 }
 
-function describe(error: ErrorObject): string {
+function describe(error: ErrorObject): string | undefined {
   if (/\/cases\/\d+\/sampling$/.test(error.instancePath) && (error.keyword === 'type' || error.keyword === 'enum')) return 'must be agent or { text: "…" }'
   if (/^\/models\/\d+$/.test(error.instancePath) && error.keyword === 'type') return 'must be a model id or { id: "…", vision: true|false }'
-  if (error.keyword === 'type') return `must be ${(error.params as { type: string | string[] }).type.toString().replaceAll(',', ' or ')}`
   if (error.keyword === 'pattern' && /\/(rubric|goal|persona|user)$/.test(error.instancePath)) return 'must not be empty'
   if (error.keyword === 'anyOf' && /\/elicitation\/\d+\/content\/[^/]+$/.test(error.instancePath)) return FORM_VALUE
-  if (error.keyword === 'enum') return `${error.message ?? 'invalid value'} (${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
-  return error.message ?? 'invalid value'
+  return undefined
 }
 
 /** The properties allowed at a path, read from the schema, for "did you mean". */
@@ -394,27 +260,4 @@ function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   if (path[0] === 'budgets' && path[1] === 'tools' && path.length === 3) return defs.toolBudget.properties ?? {}
   if (path[0] === 'pricing' && path.length === 2) return defs.modelPricing.properties ?? {}
   return {}
-}
-
-function nodeOffset(doc: Document, path: (string | number)[]): number | undefined {
-  const node = (path.length === 0 ? doc.contents : doc.getIn(path, true)) as Node | undefined
-  return node?.range?.[0]
-}
-
-function keyOffset(doc: Document, path: (string | number)[], key: string): number | undefined {
-  const parent = path.length === 0 ? doc.contents : doc.getIn(path, true)
-  if (isMap(parent)) {
-    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === key)
-    if (pair && isScalar(pair.key)) return pair.key.range?.[0]
-  }
-  return nodeOffset(doc, path)
-}
-
-function dotted(path: (string | number)[]): string {
-  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(top level)'
-}
-
-function dedupe(errors: ConfigError[]): ConfigError[] {
-  const seen = new Set<string>()
-  return errors.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)))
 }

@@ -110,6 +110,12 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
   // Without a key (a fork's pull request) and without tool tests, conformance alone runs, as asked.
   if (!behaviour && toolTests.length === 0 && options.missingKey) throw options.missingKey
   if (options.conformance === 'only' || (!behaviour && toolTests.length === 0)) return
+  // An evals/v1 filter selects scenarios (the checks always run): one that selects none is a typo, not a pass.
+  if (suite.evals_v1 && options.filter !== '' && behaviour && suite.cases.length > 0 && selectCases(suite, options.filter).length === 0) {
+    const ids = suite.cases.map((c) => c.id)
+    const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
+    throw new ConfigError(`'${options.filter}' matches no scenario id (case-sensitive substring; the checks run whatever the filter); the scenario ids are: ${shown}`, { input: names.filter })
+  }
   if (options.filter !== '' && (!behaviour || selectCases(suite, options.filter).length === 0) && selectToolTests({ ...suite, tool_tests: toolTests }, options.filter).length === 0) {
     const ids = [...(behaviour ? suite.cases.map((c) => c.id) : []), ...toolTests.map((t) => t.id)]
     const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')

@@ -26,6 +26,10 @@ export function readActionOptions(): RunOptions {
   return resolveOptions({
     serverConfig: input(Inputs.ServerConfig),
     evalCases: input(Inputs.EvalCases),
+    evalSuite: input(Inputs.EvalSuite),
+    serverUrl: input(Inputs.ServerUrl),
+    outputDir: input(Inputs.OutputDir),
+    ignored: [input(Inputs.EvalsVersion), input(Inputs.NodeVersion)],
     apiKey: openrouterKey ? { value: openrouterKey, name: Inputs.OpenRouterApiKey } : { value: core.getInput(Inputs.ApiKey), name: Inputs.OpenRouterApiKey },
     filter: input(Inputs.Filter),
     maxSteps: input(Inputs.MaxSteps),
@@ -65,7 +69,7 @@ export function readActionOptions(): RunOptions {
 }
 
 /** The inputs that say what to evaluate: a merge reads them from the shards' documents instead. */
-const SUITE_INPUTS = [Inputs.ServerConfig, Inputs.EvalCases, Inputs.Models, Inputs.JudgeModel, Inputs.Filter] as const
+const SUITE_INPUTS = [Inputs.ServerConfig, Inputs.EvalCases, Inputs.EvalSuite, Inputs.ServerUrl, Inputs.Models, Inputs.JudgeModel, Inputs.Filter] as const
 
 /**
  * With `merge` set, this job merges the shards' results instead of evaluating: the glob (one a

@@ -4,7 +4,7 @@ import { contentToText } from '../mcp/content.js'
 import type { AssertionCheck, StepResponse } from '../results/types.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import type { MatcherPattern } from '../util/matcher-pattern.js'
-import { compileSchema } from '../util/json-schema.js'
+import { validateAgainst as validate } from '../util/json-schema.js'
 import { queryValues } from './jsonpath.js'
 import { matchValue, show, trimForReport } from './matchers.js'
 import { compareSnapshot, normaliseSnapshot, snapshotFileName, type SnapshotStore } from './snapshot.js'
@@ -152,14 +152,6 @@ function checkExtraSchema(schema: Json, value: ReturnType<typeof responseValue>)
   const verdict = validate(schema, value.value)
   const actual = value.value
   return verdict.ok ? make('schema', null, true, schema, actual, 'the value conforms to the schema') : make('schema', null, false, schema, actual, `the value does not conform to the schema: ${verdict.reason}`)
-}
-
-function validate(schema: Json, value: Json): { ok: true } | { ok: false; reason: string } {
-  const result = compileSchema(schema)
-  if ('problem' in result) return { ok: false, reason: result.problem }
-  if (result.validate(value)) return { ok: true }
-  const errors = (result.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
-  return { ok: false, reason: errors.join('; ') || 'invalid' }
 }
 
 function make(check: AssertionCheck['check'], path: string | null, passed: boolean, expected: Json, actual: Json, reason: string): AssertionCheck {

@@ -81,3 +81,12 @@ function compile(schema: unknown): CompiledSchema {
     return { problem: /resolve reference/i.test(message) ? `the schema cannot be compiled: ${message} (remote $refs are not fetched)` : `the schema cannot be compiled: ${message}` }
   }
 }
+
+/** Whether `value` conforms to `schema`, and if not why (Ajv's errors, or why the schema cannot be used). */
+export function validateAgainst(schema: unknown, value: unknown): { ok: true } | { ok: false; reason: string } {
+  const result = compileSchema(schema)
+  if ('problem' in result) return { ok: false, reason: result.problem }
+  if (result.validate(value)) return { ok: true }
+  const errors = (result.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+  return { ok: false, reason: errors.join('; ') || 'invalid' }
+}

@@ -1,0 +1,106 @@
+import { assertionProblems } from './evals-v1-assertion-problems.js'
+import type { RawV1Check, RawV1Scenario, RawV1Turn } from './evals-v1-raw.js'
+import type { EvalsV1NotRun } from '../results/evals-v1.js'
+import { patternProblem, type Report } from './expectations.js'
+import { normaliseResilience } from './resilience.js'
+import type { ConversationTurn, EvalCase, EvalsV1Assertion, EvalsV1TurnExpect, Json, ToolTest, ToolTestCall } from './types.js'
+import type { YamlPath } from './yaml-document.js'
+
+// An evals/v1 flow's checks as tool tests, and its scenarios as conversation cases.
+
+/** Why a widget screenshot (and a screenshot for the judge) is not run here. */
+export const SCREENSHOT_NOT_RUN =
+  'rendering an MCP App needs a browser host, which this version does not have: not run, never counted as passed'
+
+const LISTS = { listTools: 'tools/list', listResources: 'resources/list', listPrompts: 'prompts/list' } as const
+
+/** Every rule of a list (and the rules nested in `resource`) checked by the assertion engine's own rules. */
+function checkRules(rules: EvalsV1Assertion[], at: YamlPath, report: Report): void {
+  rules.forEach((rule, k) => {
+    for (const problem of assertionProblems(rule, [...at, k])) report(problem.message, problem.path)
+  })
+}
+
+/** A check as a tool test: one step, its call (a tool, a resource read, a list) and its assertions; one run, as in @mcp-use/evals. */
+export function toolTestOfCheck(check: RawV1Check, at: YamlPath, report: Report): ToolTest {
+  checkRules(check.assert, [...at, 'assert'], report)
+  const { tool, resource, mcp } = check.call
+  // The schema has exactly one of the three.
+  const call: ToolTestCall | undefined = resource !== undefined ? { kind: 'resource', uri: resource } : mcp !== undefined ? { kind: 'list', method: LISTS[mcp] } : undefined
+  const label = call === undefined ? (tool ?? '') : call.kind === 'resource' ? `resources/read ${call.uri}` : call.method
+  return {
+    id: check.id,
+    steps: [{ tool: label, ...(call ? { call } : {}), args: literalArgs(check.call.args ?? {}), expect: { asserts: check.assert }, capture: {} }],
+    runs: 1,
+    tags: []
+  }
+}
+
+/**
+ * A check's arguments are sent as written: `${` is not a capture here (a check has one step),
+ * so it is escaped for the tool test runner, which reads `$${` as a literal `${`.
+ */
+function literalArgs(args: Record<string, Json>): Record<string, Json> {
+  const escape = (value: Json): Json =>
+    typeof value === 'string'
+      ? value.replaceAll('${', () => '$${')
+      : Array.isArray(value)
+        ? value.map(escape)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escape(v)]))
+          : value
+  return escape(args) as Record<string, Json>
+}
+
+/**
+ * A scenario as a conversation case (kind hard: every run must pass, as there): its turns in
+ * order, each carrying its evals/v1 expectations; the judge's rubric and threshold as the case's;
+ * `expect.tools.forbidden` as its golden forbidden tools. Screenshots are recorded in `notRun`.
+ */
+export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Report, defaults: { threshold: number }, notRun: EvalsV1NotRun[], where: (path: YamlPath) => string): EvalCase {
+  const judge = scenario.expect?.judge
+  const threshold = judge?.threshold ?? defaults.threshold
+  if (judge?.screenshot === true) {
+    notRun.push({ what: 'judge_screenshot', where: where([...at, 'expect', 'judge', 'screenshot']), reason: `${SCREENSHOT_NOT_RUN}; the judge still judges the transcript` })
+  }
+  const turns: ConversationTurn[] = scenario.turns.map((turn, k) => {
+    const turnAt = [...at, 'turns', k]
+    if (turn.expect?.widget?.screenshot) notRun.push({ what: 'widget_screenshot', where: where([...turnAt, 'expect', 'widget', 'screenshot']), reason: SCREENSHOT_NOT_RUN })
+    return { user: turn.user, rubric: null, threshold, required_tools: [], golden: null, evals_v1: turnExpectOf(turn, turnAt, report, defaults.threshold) }
+  })
+  const forbidden = scenario.expect?.tools?.forbidden ?? []
+  return {
+    id: scenario.id,
+    prompt: scenario.turns[0].user,
+    rubric: (judge?.rubric ?? '').trim(),
+    threshold,
+    required_tools: [],
+    golden: forbidden.length > 0 ? { forbidden_tools: [...forbidden] } : null,
+    runs: 1,
+    kind: 'hard',
+    tags: [...(scenario.tags ?? [])],
+    resilience: normaliseResilience({}, at, report),
+    conversation: { kind: 'turns', turns },
+    inputs: null
+  }
+}
+
+function turnExpectOf(turn: RawV1Turn, at: YamlPath, report: Report, defaultThreshold: number): EvalsV1TurnExpect {
+  const expect = turn.expect ?? {}
+  const tools = (expect.tools ?? []).map((t, j) => {
+    for (const [name, matcher] of Object.entries(t.args ?? {})) {
+      const pattern = matcher !== null && typeof matcher === 'object' && !Array.isArray(matcher) ? matcher.pattern : undefined
+      const problem = typeof pattern === 'string' ? patternProblem(pattern) : null
+      if (problem) report(problem, [...at, 'expect', 'tools', j, 'args', name, 'pattern'])
+    }
+    return { name: t.name, args: t.args ?? null, after_turn: t.afterTurn ?? null }
+  })
+  if (expect.result) checkRules(expect.result.assert, [...at, 'expect', 'result', 'assert'], report)
+  const screenshot = expect.widget?.screenshot
+  return {
+    tools,
+    result: expect.result ? { tool: expect.result.tool, assert: expect.result.assert } : null,
+    widget_fields: expect.widget?.fields ?? null,
+    widget_screenshot: screenshot ? { rubric: screenshot.rubric, threshold: screenshot.threshold ?? defaultThreshold, tool: screenshot.tool ?? null, args: screenshot.args ?? null } : null
+  }
+}
