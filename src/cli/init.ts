@@ -14,7 +14,7 @@ import { count } from '../util/words.js'
 import { buildSuite, type SuiteCounts } from './init/suite.js'
 import { buildWorkflow } from './init/workflow.js'
 import { buildEvalsV1Suite, serverBlockOf } from './init/evals-v1-suite.js'
-import { v1ShapeProblems } from '../convert/v1-shape.js'
+import { parseEvalsV1Suite } from '../config/evals-v1-suite.js'
 import { readWrittenConfig, type WrittenConfig } from './init/written-config.js'
 import { describeFlagError } from './parse-error.js'
 
@@ -261,11 +261,15 @@ function verifySuite(text: string, doc: Document, path: string): void {
   }
 }
 
-/** The evals/v1 suite reads back as built, and keeps the evals/v1 rules. */
+/** The evals/v1 suite reads back as built, and loads as one (its JSON Schema and every other check). */
 function verifyEvalsV1Suite(text: string, doc: Document, path: string): void {
   verifyRoundTrip(text, doc, path)
-  const problems = v1ShapeProblems(parse(text))
-  if (problems.length > 0) throw new Error(`internal error: ${path} as generated is not a valid evals/v1 suite:\n${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('\n')}`)
+  try {
+    parseEvalsV1Suite(text, path, { context: 'manual' })
+  } catch (error) {
+    if (error instanceof ConfigError) throw new Error(`internal error: ${path} as generated is not a valid evals/v1 suite:\n${error.message}`)
+    throw error
+  }
 }
 
 /** The suite's name: the folder it is written to (`evals`), else the server's. */
