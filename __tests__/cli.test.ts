@@ -52,7 +52,7 @@ describe('a usage or configuration error writes nothing', () => {
     ['an unknown flag', ['--eval-case', 'x.yaml'], "error: Unknown option '--eval-case'; did you mean --eval-cases?\n"],
     ['an underscore for a dash', ['--server_config', '{}'], "error: Unknown option '--server_config'; did you mean --server-config?\n"],
     ['no flags at all', [], 'error: --server-config: is required\n'],
-    ['a missing required flag', [...server], 'error: --eval-cases: is required\n'],
+    ['a missing required flag', [...server], 'error: --eval-cases: is required (or --eval-suite for an evals/v1 suite)\n'],
     ['a flag without its value', ['--filter'], "error: Option '--filter <value>' argument missing\n"],
     ['a bad flag value', [...server, '--eval-cases', 'bad.yaml', '--max-steps', 'ten'], "error: --max-steps: must be a whole number, got 'ten'\n"],
     ['a bad choice', [...server, '--eval-cases', 'bad.yaml', '--gate', 'strict'], "error: --gate: must be one of delta, absolute, both, got 'strict'\n"],

@@ -7,6 +7,7 @@ import { contextOf } from '../src/config/evals-v1-matrix.js'
 import { isEvalsV1Text, parseEvalsV1Suite, type EvalsV1Overrides } from '../src/config/evals-v1-suite.js'
 import { selectToolTests } from '../src/config/filter.js'
 import { noResilience } from '../src/config/resilience.js'
+import schema from '../schema/evals-v1.schema.json' with { type: 'json' }
 
 // An evals/v1 suite read and translated into our Suite: the upstream templates, every error path
 // located (file:line:column at a path), the matrix of clients, models and system prompts.
@@ -307,5 +308,24 @@ describe('every error names file:line:column and the path', () => {
     expect(messages(() => load(bomb))[0]).toMatch(/^suite\.yaml:\d+:\d+: too many aliases/)
     const deep = `${HEAD}flows: ${'['.repeat(70)}${']'.repeat(70)}\n`
     expect(messages(() => load(deep))[0]).toMatch(/^suite\.yaml:\d+:\d+: nested deeper than 64 levels/)
+  })
+})
+
+describe('the published schema', () => {
+  test('every key has a description and every object refuses unknown keys', () => {
+    const undescribed: string[] = []
+    const open: string[] = []
+    const walk = (node: unknown, at: string) => {
+      if (node === null || typeof node !== 'object') return
+      const n = node as { properties?: Record<string, { description?: string }>; type?: unknown; additionalProperties?: unknown }
+      if (n.properties) {
+        if (n.additionalProperties !== false) open.push(at)
+        for (const [key, value] of Object.entries(n.properties)) if (!value.description) undescribed.push(`${at}.${key}`)
+      }
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`)
+    }
+    walk(schema, '#')
+    expect(undescribed).toEqual([])
+    expect(open).toEqual([])
   })
 })

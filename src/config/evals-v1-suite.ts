@@ -116,7 +116,8 @@ export function parseEvalsV1Suite(text: string, file: string, overrides: EvalsV1
       gates: { toolErrorRateMax: gates.toolErrorRateMax ?? null, agentStepsP95Max: gates.agentStepsP95Max ?? null, tokensPerSuccessP95Max: gates.tokensPerSuccessP95Max ?? null },
       fail_on: [...(raw.ci?.failOn ?? [])],
       parallel_cases: raw.ci?.parallelCases ?? null,
-      not_run: notRun
+      // Flow by flow, clients before scenarios (indexes compared as numbers).
+      not_run: notRun.sort((a, b) => a.where.localeCompare(b.where, 'en', { numeric: true }))
     }
   }
   return {

@@ -105,7 +105,8 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
   const toolTests = options.toolTests === 'off' ? [] : suite.tool_tests
   const behaviour = options.skipBehaviour === null
   if (options.toolTests === 'only' && toolTests.length === 0) {
-    throw new ConfigError('has no tool_tests, but only tool tests were asked for: nothing would be evaluated', { file: options.evalCases, path: 'tool_tests' })
+    const what = suite.evals_v1 ? { text: 'has no checks', path: 'flows[].checks' } : { text: 'has no tool_tests', path: 'tool_tests' }
+    throw new ConfigError(`${what.text}, but only tool tests were asked for: nothing would be evaluated`, { file: options.evalCases, path: what.path })
   }
   // Without a key (a fork's pull request) and without tool tests, conformance alone runs, as asked.
   if (!behaviour && toolTests.length === 0 && options.missingKey) throw options.missingKey
@@ -121,6 +122,10 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
     const shown = ids.slice(0, 30).join(', ') + (ids.length > 30 ? `, … (${ids.length} in all)` : '')
     const what = behaviour && toolTests.length ? 'no case id and no tool test id' : toolTests.length ? 'no tool test id' : 'no case id'
     throw new ConfigError(`'${options.filter}' matches ${what} (case-sensitive substring); the ids are: ${shown || '(none)'}`, { input: names.filter })
+  }
+  if (suite.evals_v1 && suite.cases.length === 0 && toolTests.length === 0) {
+    const clients = suite.evals_v1.clients.some((c) => c.run) ? '' : ` (no client runs here: ${suite.evals_v1.not_run.filter((n) => n.what === 'client').map((n) => `${n.where}: ${n.reason}`).join('; ')})`
+    throw new ConfigError(`has no checks and no scenario to run${clients}: nothing would be evaluated; to run only the protocol checks, set ${Inputs.Conformance} to only`, { file: options.evalCases, path: 'flows' })
   }
   if (suite.cases.length === 0 && toolTests.length === 0) {
     throw new ConfigError(`has no cases and no tool tests: nothing would be evaluated; to run only the protocol checks, set ${Inputs.Conformance} to only`, { file: options.evalCases, path: 'cases' })
