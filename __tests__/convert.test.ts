@@ -58,6 +58,7 @@ describe('evals/v1 → eval_cases', () => {
     expect(suite.cases).toEqual([
       {
         id: 'destination-search-agent',
+        kind: 'hard',
         tags: ['agent'],
         turns: [{ user: 'Find destinations for tokyo and show them to me.', required_tools: [{ name: 'search_destinations', args: { query: 'tokyo' } }] }],
         forbidden_tools: ['book_hotel']
@@ -170,8 +171,8 @@ flows:
       expect: { is_error: true, contains: ['rain'], json: { '$.city': { pattern: '^par' } }, schema: { allOf: [{ type: 'object', required: ['temp'], properties: { temp: { type: 'number' } } }, { type: 'object' }] } }
     })
     // "any" matches an absent argument there: left out here; {any, requirePresent} is our "any".
-    expect(converted.cases).toEqual([{ id: 's1', turns: [{ user: 'hello', required_tools: [{ name: 'get_weather', args: { units: 'any', q: { contains: 'par' } } }] }], rubric: 'good', threshold: 0.6 }])
-    expect(out.text).toContain('contains on the text: ours reads the text (its text content, else the JSON of structuredContent); evals/v1 the string form of structuredContent')
+    expect(converted.cases).toEqual([{ id: 's1', kind: 'hard', turns: [{ user: 'hello', required_tools: [{ name: 'get_weather', args: { units: 'any', q: { contains: 'par' } } }] }], rubric: 'good', threshold: 0.6 }])
+    expect(out.text).toContain('contains on the text: ours reads the text (its text content, else the JSON of structuredContent); evals/v1 reads structuredContent')
   })
 })
 
@@ -203,6 +204,12 @@ describe('eval_cases → evals/v1', () => {
     expect(conversation.turns.map((t: { user: string }) => t.user)).toEqual(["What's the weather in Tokyo?", 'Book me a hotel there for 2 nights.'])
     expect(conversation.turns[1].expect.tools).toEqual([{ name: 'book_hotel', args: { city: 'Tokyo', nights: 2 } }])
   })
+})
+
+test('a scenario is a hard case: kind hard maps, kind soft is said to have no counterpart', () => {
+  const out = convertText('system_prompts: { default: hi }\ncases:\n  - { id: a, prompt: p, rubric: r, kind: hard }\n  - { id: b, prompt: p, rubric: r, kind: soft }\n')
+  expect(out.losses).toEqual(['cases[1].kind: no counterpart in evals/v1 scenarios: every run of a scenario must pass'])
+  expect(parse(convertText(out.text).text).cases.map((c: { kind: string }) => c.kind)).toEqual(['hard', 'hard'])
 })
 
 describe('round trips of the overlap are stable', () => {

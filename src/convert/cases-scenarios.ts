@@ -3,7 +3,7 @@ import type { JsonObject, Notes, Path } from './notes.js'
 
 const NO_SCENARIOS = 'no counterpart in evals/v1 scenarios'
 /** Case keys a scenario holds; every other key of a case is said to have no counterpart. */
-const CASE_KEYS = new Set(['id', 'prompt', 'turns', 'rubric', 'threshold', 'required_tools', 'forbidden_tools', 'tags'])
+const CASE_KEYS = new Set(['id', 'kind', 'prompt', 'turns', 'rubric', 'threshold', 'required_tools', 'forbidden_tools', 'tags'])
 const TURN_KEYS = new Set(['user', 'required_tools'])
 
 type RawCase = Record<string, Json>
@@ -16,6 +16,8 @@ export function caseToScenario(raw: RawCase, from: string, at: Path, notes: Note
     return null
   }
   for (const key of Object.keys(raw)) if (!CASE_KEYS.has(key)) notes.lost(`${from}.${key}`, at, NO_SCENARIOS)
+  // A scenario is a hard case (every run must pass); a soft floor has no counterpart.
+  if (raw.kind === 'soft') notes.lost(`${from}.kind`, at, `${NO_SCENARIOS}: every run of a scenario must pass`)
   const out: JsonObject = { id: String(raw.id) }
   if (Array.isArray(raw.tags) && raw.tags.length > 0) out.tags = raw.tags
   const turns: JsonObject[] = Array.isArray(raw.turns)

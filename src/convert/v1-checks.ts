@@ -107,7 +107,7 @@ class ExpectBuilder {
     const difference =
       tail === null
         ? 'ours reads the text of every text block, joined; evals/v1 the first block only'
-        : 'ours reads the text (its text content, else the JSON of structuredContent); evals/v1 the string form of structuredContent, which for an object is "[object Object]"'
+        : 'ours reads the text (its text content, else the JSON of structuredContent); evals/v1 reads structuredContent (as JSON here; eval-action\'s own runner reads an object as "[object Object]")'
     if (rule.kind === 'contains') {
       this.contains.push(needle)
       remark(`contains on the text: ${difference}`)

@@ -16,7 +16,8 @@ export function scenarioToCase(scenario: V1Scenario, id: string, from: string, a
     notes.lost(`${from}.turns`, at, `${NO_CASES}: a conversation case has at least one turn; the scenario is left out`)
     return null
   }
-  const out: JsonObject = { id }
+  // Every run of a scenario must pass there: a hard case here.
+  const out: JsonObject = { id, kind: 'hard' }
   if (scenario.tags && scenario.tags.length > 0) out.tags = scenario.tags
   out.turns = scenario.turns.map((turn, i) => turnOf(turn, `${from}.turns[${i}]`, [...at, 'turns', i], notes))
   const judge = scenario.expect?.judge
