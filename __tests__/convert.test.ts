@@ -92,6 +92,8 @@ describe('evals/v1 → eval_cases', () => {
     const out = convertText(template('blank.suite.yaml'))
     expect(out.losses).toContain('flows[0].checks[0] (mcp: listTools): no counterpart in eval_cases tool tests (they call tools only): the check is left out')
     expect(parse(out.text)).toEqual({})
+    expect(out.empty).toBe(true)
+    expect(run([join(TEMPLATES, 'blank.suite.yaml')]).stderr).toContain('warning: nothing is left to run')
   })
 
   test('every item without a counterpart is reported, and the rest maps', () => {
