@@ -51,6 +51,8 @@ describe('init --format evals-v1', () => {
     expect(result.stdout).toContain('mcp-server-evals --eval-suite evals/evals.suite.yaml --only-tool-tests')
 
     const text = readFileSync(join(work, 'evals/evals.suite.yaml'), 'utf8')
+    // No local schema is reachable from a temp dir: the published URL of the evals/v1 schema.
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=https://raw.githubusercontent.com/mcp-server-evals/mcp-server-evals/main/schema/evals-v1.schema.json')
     const suite = parse(text) as V1
     expect(v1Problems(text)).toEqual([])
     expect(suite.server).toEqual({ command: 'node', args: [EXAMPLE_SERVER] })

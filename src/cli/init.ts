@@ -44,6 +44,7 @@ const HINT = "Run 'mcp-server-evals init --help' for the flags."
 export const SCHEMA_URL = 'https://raw.githubusercontent.com/mcp-server-evals/mcp-server-evals/main/schema/eval-cases.schema.json'
 const PACKAGE_NAME = 'mcp-server-evals'
 const SCHEMA_FILE = join('schema', 'eval-cases.schema.json')
+const V1_SCHEMA_FILE = join('schema', 'evals-v1.schema.json')
 /** How long the server may take to start and list its tools. */
 const CONNECT_TIMEOUT_MS = 60_000
 
@@ -113,7 +114,7 @@ async function init(argv: string[], io: IO, env: NodeJS.ProcessEnv, cwd: string)
   const tools = await listTools(config, secrets)
 
   const server = serverBlockOf(written.json)
-  const suite = v1 ? buildEvalsV1Suite(tools, server, suiteNameOf(outDir)) : buildSuite(tools, schemaReference(outDir))
+  const suite = v1 ? buildEvalsV1Suite(tools, server, suiteNameOf(outDir), schemaReference(outDir, V1_SCHEMA_FILE)) : buildSuite(tools, schemaReference(outDir))
   const suiteText = render(suite.doc)
   const repoRoot = findUp(cwd, '.git')
   const evalCasesForWorkflow = toPosix(relative(repoRoot ?? cwd, resolve(cwd, targets.suite)))
@@ -206,14 +207,14 @@ async function listTools(config: ServerConfig, secrets: string[]): Promise<McpTo
  * it inside the same repository (this package installed in node_modules, or this package's own
  * clone), else the published URL (a relative path would break once the suite is committed).
  */
-export function schemaReference(outDir: string): string {
+export function schemaReference(outDir: string, schemaFile = SCHEMA_FILE): string {
   let dir = outDir
   for (;;) {
-    const candidates = [join(dir, 'node_modules', PACKAGE_NAME, SCHEMA_FILE)]
-    if (isThisPackage(dir)) candidates.unshift(join(dir, SCHEMA_FILE))
+    const candidates = [join(dir, 'node_modules', PACKAGE_NAME, schemaFile)]
+    if (isThisPackage(dir)) candidates.unshift(join(dir, schemaFile))
     for (const candidate of candidates) if (stat(candidate)?.isFile()) return toPosix(relative(outDir, candidate))
     const parent = dirname(dir)
-    if (stat(join(dir, '.git')) || parent === dir) return SCHEMA_URL
+    if (stat(join(dir, '.git')) || parent === dir) return SCHEMA_URL.replace(/eval-cases\.schema\.json$/, basename(schemaFile))
     dir = parent
   }
 }

@@ -26,12 +26,13 @@ export function serverBlockOf(json: Record<string, unknown>): V1Server {
  * drafts as the eval_cases suite of buildSuite. A check per tool that is safe to call (read-only),
  * a scenario per tool the model is offered, negative scenarios, and the server block.
  */
-export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: string): { doc: Document; counts: SuiteCounts } {
+export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: string, schemaRef: string): { doc: Document; counts: SuiteCounts } {
   const doc = new Document({})
   const root = doc.contents as YAMLMap
   const ids = new Ids()
   let todos = 0
   doc.commentBefore = [
+    ` yaml-language-server: $schema=${schemaRef}`,
     ' An evals/v1 suite (eval-action\'s newer format) written by `mcp-server-evals init --format evals-v1`',
     ' from the tools the server listed. Edit every line marked TODO: the placeholder arguments, and the',
     ' drafted prompts and rubrics. checks call tools directly, with no model and no key (run them alone',
