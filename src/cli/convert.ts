@@ -15,7 +15,7 @@ differ, a comment says how.
   --to FORMAT                 the format wanted: refused when FILE is in it already
   --output PATH               write there (never over an existing file) instead of stdout
 Exit 0 converted (with or without losses); 2 a bad flag, a bad suite (file:line), or PATH exists.
-The reference: ${docsLink('migrating-from-eval-action.md#from-eval-action-v1-evalsv1-suites')}`
+The reference: ${docsLink('cli.md#convert-between-eval_cases-and-evalsv1')}, the mapping: ${docsLink('migrating-from-eval-action.md#converting-between-the-formats')}`
 
 const CONVERT_OPTIONS = {
   to: { type: 'string' },
