@@ -20,6 +20,7 @@ import { emptyUsage, type TokenUsage } from '../src/llm/chat.js'
 import { checkAnswer, judgeRecovery } from '../src/resilience/recovery.js'
 import type {
   ConversationEntry,
+  EvalsV1Section,
   DialogueResult,
   FaultRecord,
   InjectionRecord,
@@ -1022,6 +1023,35 @@ export function conversationShape(): ResultsDocument {
   return gated({ ...built, metrics: computeMetrics(built.runs, cases) }, null)
 }
 
+/**
+ * An evals/v1 suite's document: the runs and tool tests of mixedShape, its `evals_v1` section (a
+ * hosted client and a widget screenshot not run) and its three gates as budgets, one exceeded.
+ */
+export function evalsV1Shape(): ResultsDocument {
+  const doc = mixedShape()
+  const config = doc.config && { ...doc.config, budgets: { ...doc.config.budgets, max_tool_error_rate: 0.5, max_agent_steps_p95: 2, max_tokens_per_success_p95: 1000 } }
+  const evals_v1: EvalsV1Section = {
+    api_version: 'mcp-use.com/evals/v1',
+    name: 'travel-smoke',
+    intent: 'The travel helper answers the weather and converts money.',
+    triggers: null,
+    flows: [{ id: 'main', checks: (doc.tool_tests?.tests ?? []).map((t) => t.id), scenarios: [...new Set(doc.runs.map((r) => r.case_id))] }],
+    clients: [
+      { flow: 'main', target: 'mcp-use', models: [...new Set(doc.runs.map((r) => r.model))], disallowed_tools: [], run_on: null, run: true, reason: null },
+      { flow: 'main', target: 'chatgpt', models: ['gpt-4o'], disallowed_tools: [], run_on: null, run: false, reason: 'target chatgpt runs only in its hosted service' }
+    ],
+    context: 'ci',
+    gates: { toolErrorRateMax: 0.5, agentStepsP95Max: 2, tokensPerSuccessP95Max: 1000 },
+    fail_on: ['toolErrorRate'],
+    parallel_cases: true,
+    not_run: [
+      { what: 'client', where: 'flows[0].clients[1]', reason: 'target chatgpt runs only in its hosted service' },
+      { what: 'widget_screenshot', where: 'flows[0].scenarios[0].turns[0].expect.widget.screenshot', reason: 'rendering an MCP App needs a browser host: not run, never counted as passed' }
+    ]
+  }
+  return gated(withTelemetry({ ...doc, config, evals_v1 }), null)
+}
+
 export const SHAPES: [string, () => ResultsDocument][] = [
   ['passed', passedShape],
   ['failed-with-baseline', failedWithBaselineShape],
@@ -1034,5 +1064,6 @@ export const SHAPES: [string, () => ResultsDocument][] = [
   ['unreachable', unreachableShape],
   ['resilience', resilienceShape],
   ['telemetry', telemetryShape],
-  ['conversation', conversationShape]
+  ['conversation', conversationShape],
+  ['evals-v1', evalsV1Shape]
 ]

@@ -43,7 +43,8 @@ describe('the action with eval_suite', () => {
     const ignored = core.notice.mock.calls.filter(([message]) => String(message).includes('accepted and ignored'))
     expect(ignored).toEqual([['evals_version and node_version: accepted and ignored: MCP Server Evals is the runner itself (it runs no @mcp-use/evals package and sets up no Node.js), so no version is read.', { title: 'MCP Server Evals' }]])
     const outputs = Object.fromEntries(core.setOutput.mock.calls)
-    expect([outputs.results_json, outputs.report_md, outputs.journal]).toEqual([join('eval-results', 'eval-results.json'), join('eval-results', 'report.md'), join('eval-results', 'eval-runs.jsonl')])
+    // results_json is eval-action's results.json (area D), beside our own document.
+    expect([outputs.results_json, outputs.report_md, outputs.journal]).toEqual([join('eval-results', 'results.json'), join('eval-results', 'report.md'), join('eval-results', 'eval-runs.jsonl')])
     expect(existsSync(join('eval-results', 'eval-results.json'))).toBe(true)
     expect(existsSync(join('eval-results', 'report.md'))).toBe(true)
   })

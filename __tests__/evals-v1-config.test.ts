@@ -298,6 +298,12 @@ describe('every error names file:line:column and the path', () => {
         expect.stringMatching(/^suite\.yaml:15:\d+ at flows\[0\]\.scenarios\[0\]\.turns\[0\]\.expect\.result\.assert\[0\]\.assert\[0\]\.pattern: /)
       ]
     ],
+    [
+      'an afterTurn later than its turn',
+      flow(`    scenarios:\n      - id: s\n        turns:\n          - user: hi\n            expect: {tools: [{name: t, afterTurn: 1}]}\n`),
+      ['suite.yaml:11:51 at flows[0].scenarios[0].turns[0].expect.tools[0].afterTurn: afterTurn 1 is later than this turn (0, counting from 0): the expectation is checked after this turn, when no call of a later turn exists yet, so it could never pass']
+    ],
+    ['an eval_cases.yaml read as evals/v1', 'system_prompts: {d: hi}\ncases: []\n', ['suite.yaml:1:1 at (top level): is not an evals/v1 suite: it has no apiVersion: mcp-use.com/evals/v1 (and no kind: EvalSuite); an eval_cases.yaml is given as eval_cases']],
     ['invalid YAML', `${HEAD}flows: [\n`, [expect.stringMatching(/^suite\.yaml:5:1: invalid YAML/)]]
   ])('%s', (_, text, expected) => {
     expect(messages(() => load(text))).toEqual(expected)

@@ -226,9 +226,9 @@ describe('media blocks', () => {
 
   test('outcomeOf carries a result’s media; an error answer has none', () => {
     const raw = (response: RawToolCall['response']): RawToolCall => ({ name: 't', args: {}, request: {}, response, latency_ms: 1 })
-    expect(outcomeOf(raw({ kind: 'result', result: { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] } }))).toEqual({ text: '[image: image/png]', isError: false, media: [image(PNG)] })
-    expect(outcomeOf(raw({ kind: 'result', result: { content: [{ type: 'text', text: 'hi' }] } }))).toEqual({ text: 'hi', isError: false })
-    expect(outcomeOf(raw({ kind: 'error', error: { code: -32603, message: 'boom' } }))).toEqual({ text: 'MCP error -32603: boom', isError: true })
+    expect(outcomeOf(raw({ kind: 'result', result: { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] } }))).toEqual({ text: '[image: image/png]', isError: false, result: { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }, media: [image(PNG)] })
+    expect(outcomeOf(raw({ kind: 'result', result: { content: [{ type: 'text', text: 'hi' }] } }))).toEqual({ text: 'hi', isError: false, result: { content: [{ type: 'text', text: 'hi' }] } })
+    expect(outcomeOf(raw({ kind: 'error', error: { code: -32603, message: 'boom' } }))).toEqual({ text: 'MCP error -32603: boom', isError: true, protocol_error: { code: -32603, message: 'boom' } })
   })
 })
 

@@ -123,7 +123,7 @@ describe('a modern server: input_required rounds (stdio)', () => {
       expect(retry.params).toMatchObject({ requestState: '0', inputResponses: { address: { action: 'accept' } } })
 
       const outcome = await session.callTool('order_item', ORDER, signal())
-      expect(outcome).toEqual({ text: ORDERED, isError: false, input_rounds: [expect.objectContaining({ via: 'input_required' })] })
+      expect(outcome).toEqual({ text: ORDERED, isError: false, result: expect.any(Object), input_rounds: [expect.objectContaining({ via: 'input_required' })] })
       expect(inputs.verdict([{ name: 'order_item', input_rounds: outcome.input_rounds }])).toEqual({
         declared: ['elicitation'],
         expected: ['elicitation'],

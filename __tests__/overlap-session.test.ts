@@ -32,7 +32,7 @@ const started = () => readFileSync(starts, 'utf8').split('\n').filter(Boolean).l
 async function openAndCall(sessions: SessionFactory): Promise<McpSession['era']> {
   const session = await sessions.open(new AbortController().signal)
   try {
-    await expect(session.callTool('echo', { text: 'hi' }, new AbortController().signal)).resolves.toEqual({ text: 'hi', isError: false })
+    await expect(session.callTool('echo', { text: 'hi' }, new AbortController().signal)).resolves.toMatchObject({ text: 'hi', isError: false })
     return session.era
   } finally {
     await session.close()

@@ -149,7 +149,7 @@ describeOnPosix('a normal close', () => {
     try {
       expect(session.era).toBe('legacy')
       expect(session.tools.map((t) => t.name)).toEqual(['add'])
-      await expect(session.callTool('add', { a: 2, b: 3 }, new AbortController().signal)).resolves.toEqual({ text: '5', isError: false })
+      await expect(session.callTool('add', { a: 2, b: 3 }, new AbortController().signal)).resolves.toMatchObject({ text: '5', isError: false })
       const records = readFileSync(pidFile, 'utf8').trim().split('\n').map((line) => line.split(' ').map(Number))
       // server/discover went to the session's own server (no throw-away sibling), which leads its own group.
       expect(records).toHaveLength(1)

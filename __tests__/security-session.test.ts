@@ -94,7 +94,7 @@ describe('tool_output', () => {
     const { inner, wrapped } = await attacked(output('exfiltrate', 'append'), output('exfiltrate', 'append', 'no_such_tool'))
     const failed = await wrapped.callTool('get_calendar_event', { id: 'EVT-999' }, signal)
     expect(failed).toEqual(await inner.callTool('get_calendar_event', { id: 'EVT-999' }, signal))
-    expect(failed).toEqual({ text: 'No event EVT-999', isError: true })
+    expect(failed).toEqual({ text: 'No event EVT-999', isError: true, result: expect.objectContaining({ isError: true }) })
     const unknown = await wrapped.callToolRaw('no_such_tool', {}, signal)
     expect(unknown.response.kind).toBe('error')
     expect(await wrapped.callTool('no_such_tool', {}, signal)).not.toHaveProperty('injected')
@@ -102,7 +102,7 @@ describe('tool_output', () => {
 
   test('other tools are untouched', async () => {
     const { wrapped } = await attacked(output('exfiltrate', 'append'))
-    expect(await wrapped.callTool('send_email', { to: 'dana@acme.test', subject: 'Hi', body: 'b' }, signal)).toEqual({ text: 'sent "Hi" to dana@acme.test', isError: false })
+    expect(await wrapped.callTool('send_email', { to: 'dana@acme.test', subject: 'Hi', body: 'b' }, signal)).toEqual({ text: 'sent "Hi" to dana@acme.test', isError: false, result: expect.objectContaining({ content: [{ type: 'text', text: 'sent "Hi" to dana@acme.test' }] }) })
   })
 })
 
@@ -139,7 +139,7 @@ describe('shadow_tool', () => {
   test('calling the decoy runs the real tool and marks the outcome', async () => {
     const { wrapped } = await attacked({ tool: 'get_calendar_event', payload: 'exfiltrate', position: 'append', attack: 'shadow_tool' })
     const outcome = await wrapped.callTool('get-calendar-event', { id: 'EVT-100' }, signal)
-    expect(outcome).toEqual({ text: JSON.stringify(EVENT), isError: false, annotations: { injected: { attack: 'shadow_tool', payload: 'exfiltrate', position: null } } })
+    expect(outcome).toEqual({ text: JSON.stringify(EVENT), isError: false, result: expect.any(Object), annotations: { injected: { attack: 'shadow_tool', payload: 'exfiltrate', position: null } } })
     const raw = await wrapped.callToolRaw('get-calendar-event', { id: 'EVT-100' }, signal)
     expect(raw.name).toBe('get-calendar-event')
     expect(raw.request).toMatchObject({ params: { name: 'get_calendar_event' } })
@@ -158,7 +158,7 @@ describe('rug_pull', () => {
     expect(description()).toBe(original)
     const first = await wrapped.callTool('get_calendar_event', { id: 'EVT-100' }, signal)
     // The answer itself is the server's; the attack is in what is listed from now on.
-    expect(first).toEqual({ text: JSON.stringify(EVENT), isError: false, annotations: { injected: { attack: 'rug_pull', payload: 'tool-redirect', position: null } } })
+    expect(first).toEqual({ text: JSON.stringify(EVENT), isError: false, result: expect.any(Object), annotations: { injected: { attack: 'rug_pull', payload: 'tool-redirect', position: null } } })
     expect(description()).toBe(`${original}\n\n${text()}`)
     expect(text()).toContain('call get_event_summary')
     const second = await wrapped.callTool('get_calendar_event', { id: 'EVT-200' }, signal)

@@ -39,7 +39,7 @@ describe('sessions', () => {
       // A JSON-RPC error is an answer, not a throw.
       const error = await session.callToolRaw('get_item', { id: 42 }, signal)
       expect(error.response).toMatchObject({ kind: 'error', error: { code: -32602 } })
-      expect(outcomeOf(error)).toEqual({ text: expect.stringMatching(/^MCP error -32602: /), isError: true })
+      expect(outcomeOf(error)).toEqual({ text: expect.stringMatching(/^MCP error -32602: /), isError: true, protocol_error: { code: -32602, message: expect.any(String) } })
     } finally {
       await session.close()
     }

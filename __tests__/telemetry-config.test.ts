@@ -31,6 +31,9 @@ describe('budgets: and pricing: in the YAML', () => {
   max_p95_run_s: 30
   max_p95_increase: 0.25
   max_cost_increase: 0
+  max_tool_error_rate: 0.25
+  max_agent_steps_p95: 12
+  max_tokens_per_success_p95: 0
   tools:
     search: { max_p95_ms: 800 }
     "db.query": { max_p95_ms: 2000 }
@@ -50,10 +53,10 @@ pricing:
       // 0 is a budget (no rise at all), not "off".
       max_cost_increase: 0,
       tools: { search: { max_p95_ms: 800 }, 'db.query': { max_p95_ms: 2000 } },
-      // The evals/v1 gates: not keys of eval_cases' budgets: here.
-      max_tool_error_rate: null,
-      max_agent_steps_p95: null,
-      max_tokens_per_success_p95: null
+      // The evals/v1 gates (metrics.gates) are keys of eval_cases' budgets: too; 0 is a limit, not "off".
+      max_tool_error_rate: 0.25,
+      max_agent_steps_p95: 12,
+      max_tokens_per_success_p95: 0
     })
     expect(suite.pricing).toEqual({ 'openai/gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 }, 'local/llama': { input_per_mtok: 0, output_per_mtok: 0 } })
   })
@@ -77,7 +80,7 @@ pricing:
     ['a fraction of a token', 'budgets:\n  max_tokens_per_run: 1.5\n', 'evals.yaml:5:23 at budgets.max_tokens_per_run: must be integer'],
     ['a negative ratio', 'budgets:\n  max_p95_increase: -0.1\n', 'evals.yaml:5:21 at budgets.max_p95_increase: must be >= 0'],
     ['a typo of a budget', 'budgets:\n  max_cost_usdd: 1\n', "evals.yaml:5:3 at budgets.max_cost_usdd: unknown key 'max_cost_usdd' (did you mean 'max_cost_usd'?)"],
-    ['an unknown budget', 'budgets:\n  max_spend: 1\n', "evals.yaml:5:3 at budgets.max_spend: unknown key 'max_spend'; known keys: max_cost_usd, max_cost_per_run_usd, max_tokens_per_run, max_p95_tool_ms, max_p95_run_s, max_p95_increase, max_cost_increase, tools"],
+    ['an unknown budget', 'budgets:\n  max_spend: 1\n', "evals.yaml:5:3 at budgets.max_spend: unknown key 'max_spend'; known keys: max_cost_usd, max_cost_per_run_usd, max_tokens_per_run, max_p95_tool_ms, max_p95_run_s, max_p95_increase, max_cost_increase, max_tool_error_rate, max_agent_steps_p95, max_tokens_per_success_p95, tools"],
     ['a typo in a tool budget', 'budgets:\n  tools:\n    search: { max_p95_mss: 800 }\n', "evals.yaml:6:15 at budgets.tools.search.max_p95_mss: unknown key 'max_p95_mss' (did you mean 'max_p95_ms'?)"],
     ['a tool budget without its number', 'budgets:\n  tools:\n    search: {}\n', "evals.yaml:6:13 at budgets.tools.search: missing required key 'max_p95_ms'"],
     ['a negative tool budget', 'budgets:\n  tools:\n    search: { max_p95_ms: -5 }\n', 'evals.yaml:6:27 at budgets.tools.search.max_p95_ms: must be > 0'],

@@ -55,7 +55,7 @@ describe('is_error', () => {
     expect(check.check).toBe('is_error')
     expect(check.passed).toBe(passed)
     expect(check.expected).toBe(isError ?? false)
-    expect(check.actual).toBe(response.kind === 'error' || response.is_error)
+    expect(check.actual).toBe(response.kind === 'error' || (response.kind === 'result' && response.is_error))
     expect(check.reason).toMatch(reason)
   })
   test('with no expectations, is_error is the only check', () => {

@@ -80,6 +80,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     behaviour,
     gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline },
     tool_tests: toolTests,
+    ...(suite.evals_v1 ? { evals_v1: suite.evals_v1 } : {}),
     ...(options.shard ? { shard: { ...options.shard, planned_total: whole.length, groups_total: planGroups(whole).length, groups: planGroups(plan).length } } : {})
   }
   const reused = options.resume && behaviour.status === 'ran' ? runsToReuse(options.journalPath, header.suite_hash, plan, warn) : []

@@ -10,7 +10,7 @@ import { ignoredInputsNotice } from './config/options.js'
 import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
-import { describeNotWritten, ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
+import { describeNotWritten, evalsV1Files, ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
 import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
@@ -155,11 +155,15 @@ interface Produced {
 /** Where the action writes its files (the journal's path is the document's own). */
 type ResultPaths = Required<Omit<OutputPaths, 'resultsPath'>> & { resultsPath: string }
 
-/** The default files, a shard's with its suffix (the shards' artifacts are downloaded into one directory). */
-function resultPaths(resultsPath: string, reportPath: string, shard: Shard | null): ResultPaths {
+/**
+ * The default files, a shard's with its suffix (the shards' artifacts are downloaded into one
+ * directory); an evals/v1 suite's results.json and metrics.json in `evalsV1Dir` (output_dir).
+ */
+function resultPaths(resultsPath: string, reportPath: string, shard: Shard | null, evalsV1Dir: string): ResultPaths {
   return {
     resultsPath,
     reportPath,
+    evalsV1Dir,
     junitPath: shardFileName(Defaults.JunitPath, shard),
     sarifPath: shardFileName(Defaults.SarifPath, shard),
     badgePath: shardFileName(Defaults.BadgePath, shard),
@@ -171,7 +175,7 @@ function resultPaths(resultsPath: string, reportPath: string, shard: Shard | nul
 const githubCache = () => import('./github/cache.js')
 
 async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<number> {
-  const produced: Produced = { publish: FALLBACK_PUBLISH, secrets: [], saves: [], paths: resultPaths(Defaults.ResultsPath, Defaults.ReportPath, null), updateSnapshots: false }
+  const produced: Produced = { publish: FALLBACK_PUBLISH, secrets: [], saves: [], paths: resultPaths(Defaults.ResultsPath, Defaults.ReportPath, null, ''), updateSnapshots: false }
   let doc: ResultsDocument
   let annotated = false
   let badConfiguration = false
@@ -194,15 +198,15 @@ async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<num
 /** The evaluation of the suite (or of one shard of it), with the cache restores before it and the saves it leaves for after publishing. */
 async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
   const given = readActionOptions()
-  produced.paths = resultPaths(given.resultsPath, given.reportPath, given.shard)
+  produced.paths = resultPaths(given.resultsPath, given.reportPath, given.shard, given.outputDir)
   produced.publish = forShard(readPublishOptions(), given.shard)
   const { publish } = produced
   const ignored = ignoredInputsNotice(given.ignoredInputs)
   if (ignored) core.notice(ignored, { title: 'MCP Server Evals' })
   let prepared = prepare(given, process.env)
-  // An evals/v1 suite puts the default files in its output_dir (eval-results).
+  // An evals/v1 suite puts the default files in its output_dir (eval-results), and its results.json and metrics.json.
   const { options, secrets } = prepared
-  produced.paths = resultPaths(options.resultsPath, options.reportPath, options.shard)
+  produced.paths = resultPaths(options.resultsPath, options.reportPath, options.shard, options.outputDir)
   produced.secrets = secrets
   produced.updateSnapshots = options.updateSnapshots
   // The runner masks exact strings: every encoded form we might print is masked too.
@@ -247,7 +251,8 @@ async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced
  * A shard that cannot be merged is a configuration error naming the input and the file.
  */
 async function mergeShardResults(merge: MergeOptions, unused: string[], produced: Produced, network: NetworkSteps): Promise<ResultsDocument> {
-  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null)
+  // An evals/v1 suite's results.json and metrics.json go in output_dir (eval-results), as an unsharded run's.
+  produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null, merge.outputDir)
   produced.publish = readPublishOptions()
   if (unused.length > 0) core.warning(`${unused.join(', ')}: not used with ${Inputs.Merge}, which merges the suite the shards' results documents hold.`)
   try {
@@ -306,7 +311,7 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   }
   // The journal is written as the runs finish: named (and uploaded) whenever it is there, a failure to write the rest included.
   if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
-  setActionOutputs(doc, writtenPaths(paths, files))
+  setActionOutputs(doc, writtenPaths(doc, paths, files))
   annotateResults(doc)
   if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
   // Cancelled: the comment says so first, then what a re-run needs, then the artifact.
@@ -346,13 +351,18 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   return doc.passed ? 0 : 1
 }
 
-/** The paths as outputs name them: each file this step wrote, '' (or absent) for one it did not. */
-function writtenPaths(paths: ResultPaths & { journalPath?: string }, files: readonly string[]): ResultPaths & { journalPath?: string } {
+/**
+ * The paths as outputs name them: each file this step wrote, '' (or absent) for one it did not.
+ * For an evals/v1 suite `results_json` is its results.json, as eval-action's output is (report_md
+ * is already output_dir's report.md).
+ */
+function writtenPaths(doc: ResultsDocument, paths: ResultPaths & { journalPath?: string }, files: readonly string[]): ResultPaths & { journalPath?: string } {
   const written = new Set(files.map((f) => resolve(f)))
   const named = (path: string | undefined) => (path && written.has(resolve(path)) ? path : '')
+  const results = doc.evals_v1 && paths.evalsV1Dir && !doc.shard ? evalsV1Files(paths.evalsV1Dir).results : paths.resultsPath
   return {
     ...paths,
-    resultsPath: named(paths.resultsPath),
+    resultsPath: named(results),
     reportPath: named(paths.reportPath),
     junitPath: named(paths.junitPath),
     sarifPath: named(paths.sarifPath),

@@ -3,8 +3,10 @@ import type { ChatClient, TokenUsage } from '../llm/chat.js'
 import type { McpSession } from '../mcp/session.js'
 import type { DialogueResult } from '../results/types.js'
 import { CancelledError } from '../execute/cancellation.js'
+import { checkEvalsV1Turn, hasTurnChecks } from '../scoring/evals-v1-turn.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import { boundForModel } from './bound.js'
+import { evalsV1Calls, turnCheckSession } from './evals-v1-calls.js'
 import { abortReason, runTurn, type Transcript, type TurnRecord, type TurnTask } from './run-agent.js'
 import { createSimulatedUser, type DialogueExchange, type SimulatedUserPlayer, type UserMove } from './simulated-user.js'
 
@@ -31,7 +33,9 @@ export interface DialogueRun {
 /**
  * Run a multi-turn case on one transcript and one session: each user message is appended and
  * the agent loop runs to a final answer (max_steps per turn). A turn that ends without one
- * (max_steps, an error, a cancel) ends the dialogue (`stopped`). Scripted turns run in order;
+ * (max_steps, an error, a cancel) ends the dialogue (`stopped`). Scripted turns run in order; a
+ * scripted turn with evals/v1 expectations that reached its final answer has them checked right
+ * then, on every call so far and through the live session (`TurnRecord.evals_v1`);
  * a simulated user writes each message until it says GOAL_REACHED, `stop_when` matches the
  * latest answer (case-insensitive, Python spellings allowed, as required_tools patterns), or
  * `max_turns` user messages were written. A failure of the simulated user (its LLM call failed,
@@ -41,8 +45,11 @@ export interface DialogueRun {
 export async function runConversation(conversation: Conversation, transcript: Transcript, task: TurnTask, deps: ConversationDeps): Promise<DialogueRun> {
   const turn = (user: string, simulated: boolean) => runTurn(transcript, { user, simulated }, task, deps.session, deps.llm, deps.signal)
   if (conversation.kind === 'turns') {
-    for (const scripted of conversation.turns) {
-      if ((await turn(scripted.user, false)).stop_reason !== 'final_answer') return scriptedRun('stopped')
+    for (const [index, scripted] of conversation.turns.entries()) {
+      const done = await turn(scripted.user, false)
+      if (done.stop_reason !== 'final_answer') return scriptedRun('stopped')
+      // An evals/v1 turn's expectations, on every call so far, while the session is live (a nested resource read).
+      if (hasTurnChecks(scripted.evals_v1)) done.evals_v1 = await checkEvalsV1Turn(scripted.evals_v1, evalsV1Calls(transcript), index, turnCheckSession(deps.session, deps.signal))
     }
     return scriptedRun('script_done')
   }

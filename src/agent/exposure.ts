@@ -21,8 +21,10 @@ export interface Exposure {
  * taking the prompt's arguments. Names the OpenAI API would reject are mapped to legal ones and
  * mapped back when the model calls them. As an MCP Apps host does, it keeps back what is meant
  * for an app, not the model: ui:// resources (isAppResource) and app-only tools (isAppOnlyTool).
+ * The tools named in `hidden` (the model's evals/v1 `disallowedTools`) are not offered either:
+ * having no function, a call to one is answered as a call to a tool that does not exist.
  */
-export function exposeServer(server: { tools: McpTool[]; resources: McpResource[]; prompts: McpPrompt[] }): Exposure {
+export function exposeServer(server: { tools: McpTool[]; resources: McpResource[]; prompts: McpPrompt[] }, hidden: readonly string[] = []): Exposure {
   const functions: ChatTool[] = []
   const targets = new Map<string, ExposedTarget>()
   const add = (wanted: string, description: string | undefined, parameters: Record<string, unknown>, target: ExposedTarget) => {
@@ -31,7 +33,7 @@ export function exposeServer(server: { tools: McpTool[]; resources: McpResource[
     functions.push({ type: 'function', function: { name, ...(description ? { description } : {}), parameters } })
   }
   // A tool that only runs as a task would fail every call this client makes (conformance warns about it).
-  for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required' && !isAppOnlyTool(t))) {
+  for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required' && !isAppOnlyTool(t) && !hidden.includes(t.name))) {
     add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name })
   }
   for (const resource of server.resources.filter((r) => !isAppResource(r))) {

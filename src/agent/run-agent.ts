@@ -2,6 +2,7 @@ import type { Json } from '../config/types.js'
 import type { ChatClient, ChatContentPart, ChatMessage } from '../llm/chat.js'
 import type { CallAnnotations, InputRound, LlmCallResult, MediaRecord } from '../results/types.js'
 import type { RunError, RunErrorStage } from '../results/primitives.js'
+import type { GoldenCheck } from '../results/scoring.js'
 import { ServerError, type CallOutcome, type McpSession } from '../mcp/session.js'
 import { CancelledError } from '../execute/cancellation.js'
 import { boundForModel } from './bound.js'
@@ -25,6 +26,10 @@ export interface ToolCallRecord {
   annotations?: CallAnnotations
   /** What the server asked the client during this call (unredacted; the record redacts it). */
   input_rounds?: InputRound[]
+  /** The raw tools/call result as the server sent it (CallOutcome.result), for the evals/v1 turn checks; the record keeps its structuredContent only. */
+  raw_result?: Record<string, unknown>
+  /** The JSON-RPC error the server answered with instead of a result. */
+  protocol_error?: { code: number; message: string; data?: unknown }
 }
 
 /** How a tool call the agent never sent to the server starts its result (the oracles skip such calls). */
@@ -68,6 +73,8 @@ export interface TurnRecord {
   llm_calls: number
   final_output: string | null
   stop_reason: Exclude<StopReason, 'skipped'>
+  /** A scripted evals/v1 turn's expectations, checked once it reached its final answer, with the session live (golden checks `tools`, `result`, `widget`); absent otherwise. */
+  evals_v1?: GoldenCheck[]
 }
 
 /** `skipped`: the run never started (the spend had reached max_cost_usd). */
@@ -84,10 +91,12 @@ export interface AgentTask {
   max_tool_result_chars: number
   /** Whether the model is sent the image blocks of tool results as images (src/agent/vision.ts decides). */
   vision: boolean
+  /** Tools not offered to this model (evals/v1 `disallowedTools`): a call to one is answered as a tool that does not exist. Absent: none. */
+  disallowed_tools?: readonly string[]
 }
 
 /** What every turn of one run shares: the model under test, its step limit per turn, the repeat, what it is shown of tool results. */
-export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt' | 'max_tool_result_chars' | 'vision'>
+export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt' | 'max_tool_result_chars' | 'vision' | 'disallowed_tools'>
 
 /** A user message of content parts: the images a step's tool results returned, not a user turn. */
 export function isMediaMessage(message: ChatMessage): message is { role: 'user'; content: ChatContentPart[] } {
@@ -163,7 +172,7 @@ export async function runTurn(
       waitingFor = `the model (${task.model})`
       // Listed again before every call, as a host that follows list_changed would: a tool whose
       // description changes mid-run (a rug pull) is seen changed.
-      const { functions, targets } = exposeServer(session)
+      const { functions, targets } = exposeServer(session, task.disallowed_tools)
       const response = await llm.complete({ model: task.model, messages: transcript.messages, tools: functions, temperature: 0, attempt: task.attempt }, signal)
       turn.llm_calls++
       transcript.llm_calls.push({ latency_ms: response.latency_ms, finish_reason: response.finish_reason, usage: response.usage, ...(response.cached ? { cached: true } : {}) })
@@ -255,6 +264,8 @@ async function executeCall(
   record.is_error = outcome.isError
   if (media.length) record.media = media.map((m) => m.record)
   for (const m of media) if (m.record.sent) images.push({ tool: record.name, media: m.media })
+  if (outcome.result) record.raw_result = outcome.result
+  if (outcome.protocol_error) record.protocol_error = outcome.protocol_error
   if (outcome.annotations) record.annotations = outcome.annotations
   if (outcome.input_rounds?.length) record.input_rounds = outcome.input_rounds
   return record

@@ -5,6 +5,7 @@ import {
   type BehaviourStatus,
   type Cancellation,
   type ConformanceSection,
+  type EvalsV1Section,
   type JournalInfo,
   type ResultsConfig,
   type ResultsDocument,
@@ -40,6 +41,8 @@ export interface DocumentParts {
   journal: JournalInfo | null
   /** One shard of a suite: its document gives no verdict (the merge does). Absent or null otherwise. */
   shard?: ShardSection | null
+  /** An evals/v1 suite's own section (the suite's `evals_v1`); absent or null for an eval_cases suite. */
+  evals_v1?: EvalsV1Section | null
 }
 
 /**
@@ -90,7 +93,9 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     changes: null,
     tool_tests: parts.tool_tests,
     telemetry,
-    shard
+    shard,
+    // Only an evals/v1 suite's document has the key: an eval_cases document stays as it was.
+    ...(parts.evals_v1 ? { evals_v1: parts.evals_v1 } : {})
   }
 }
 

@@ -6,7 +6,7 @@ import { bundledExample } from '../demo/example.js'
 import { startDemoModel, type DemoModel } from '../demo/model.js'
 import { prepare, type Prepared } from '../config/prepare.js'
 import { evaluate } from '../evaluate.js'
-import { describeNotWritten, writeResults } from '../output/write-results.js'
+import { describeNotWritten, evalsV1Lines, writeResults } from '../output/write-results.js'
 import { CANCEL_EXIT_CODES, watchSignals } from '../execute/cancellation.js'
 import { keptRunDirs } from '../execute/run-dirs.js'
 import { removeLiveRunDirsSync } from '../mcp/run-dirs.js'
@@ -231,7 +231,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       }
       if (values.demo) demo = await startDemoModel()
       const options = resolveOptions({
-        serverConfig: { value: text('server-config') ?? demoSources?.serverConfig, name: Flags.ServerConfig },
+        // --demo with --eval-suite: the demo model, and the suite's own server unless --server-config says otherwise.
+        serverConfig: { value: text('server-config') ?? (text('eval-suite') === undefined ? demoSources?.serverConfig : undefined), name: Flags.ServerConfig },
         evalCases: { value: text('eval-cases') ?? (text('eval-suite') === undefined ? demoSources?.evalCases : undefined), name: Flags.EvalCases },
         evalSuite: flag(Flags.EvalSuite),
         serverUrl: flag(Flags.ServerUrl),
@@ -330,7 +331,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     live.stop()
     let written: ReturnType<typeof writeResults>
     try {
-      written = writeResults(doc, { ...options, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
+      written = writeResults(doc, { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
     } catch (error) {
       // Never a success without its results document, whatever the verdict.
       io.stderr.write(`error: ${redactText(`${describeNotWritten(error, options.resultsPath)}; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
@@ -339,7 +340,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     say(formatSummaryLine(written.document))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)
-    io.stdout.write(`Results: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n`)
+    io.stdout.write(`Results: ${options.resultsPath}\n${evalsV1Lines(written.document, options.outputDir)}Report:  ${options.reportPath}\nJournal: ${options.journalPath}\n`)
     const kept = keptRunDirs(written.document.runs)
     if (kept) io.stdout.write(`Run dirs: ${kept.parent} (kept for ${count(kept.count, 'failed run')}, --keep-run-dirs)\n`)
     const cancelled = signals.received()

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { docsLink } from '../constants.js'
 import { ConfigError } from '../config/errors.js'
-import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
+import { evalsV1Lines, ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { checkOutputsApart, checkShardSet } from '../merge/check-shards.js'
 import { mergeShards } from '../merge/merge-document.js'
 import { formatMergeLines } from '../merge/merge-lines.js'
@@ -23,6 +23,7 @@ missing, duplicated or overlapping shards, are refused with a message naming the
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
+  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default eval-results)
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
@@ -57,7 +58,16 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
   const text = (name: string) => values[name] as string | undefined
   const flag = (name: string) => ({ value: text(name), name: `--${name}` })
   try {
-    const options = resolveMergeOptions({ patterns: positionals, resultsPath: flag('output'), reportPath: flag('report'), journal: flag('journal'), gate: flag('gate'), maxDrop: flag('max-drop'), baseline: flag('baseline') })
+    const options = resolveMergeOptions({
+      patterns: positionals,
+      resultsPath: flag('output'),
+      reportPath: flag('report'),
+      journal: flag('journal'),
+      gate: flag('gate'),
+      maxDrop: flag('max-drop'),
+      baseline: flag('baseline'),
+      outputDir: flag('output-dir')
+    })
     const shards = checkShardSet(readShardFiles(options.patterns))
     const asked = { junit: text('junit'), sarif: text('sarif'), comment: text('comment') }
     checkOutputsApart(shards, [
@@ -68,10 +78,12 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
     ])
     for (const line of formatMergeLines(shards)) io.stdout.write(`${line}\n`)
     const doc = mergeShards(shards, { gate: options.gate, journalPath: options.journalPath, warn: (message) => io.stderr.write(`warning: ${message}\n`) })
-    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif }, [])
+    // An evals/v1 suite's results.json and metrics.json: in --output-dir, else eval-results, as an unsharded run's.
+    const evalsV1Dir = options.outputDir
+    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif, evalsV1Dir }, [])
     if (asked.comment) writeCommentFile(asked.comment, written.document)
     io.stdout.write(
-      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\nReport:  ${options.reportPath}\nJournal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
+      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\n${evalsV1Lines(written.document, evalsV1Dir)}Report:  ${options.reportPath}\nJournal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
     )
     return written.document.passed ? 0 : 1
   } catch (error) {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { describeFlagError } from './parse-error.js'
-import { ResultsNotWrittenError, writeResults } from '../output/write-results.js'
+import { dirname } from 'node:path'
+import { evalsV1Lines, ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { applyGate } from '../execute/baseline.js'
 import { shapeProblem } from '../execute/record-shapes.js'
 import { describeSkippedLines, documentFromJournal, JournalError, readJournal } from '../execute/journal.js'
@@ -27,6 +28,7 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
+  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --from)
 The reference: ${docsLink('cli.md')}`
 
 /** The flags of the commands that render a document without running anything (`report`, `merge`): where to write, and how to gate. */
@@ -36,6 +38,7 @@ export const RENDER_OPTIONS = {
   junit: { type: 'string' },
   sarif: { type: 'string' },
   comment: { type: 'string' },
+  'output-dir': { type: 'string' },
   baseline: { type: 'string' },
   gate: { type: 'string' },
   'max-drop': { type: 'string' },
@@ -151,12 +154,14 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       resultsPath: (values.output as string | undefined) ?? (fromDocument ? undefined : Defaults.ResultsPath),
       reportPath: (values.report as string | undefined) ?? Defaults.ReportPath,
       junitPath: values.junit as string | undefined,
-      sarifPath: values.sarif as string | undefined
+      sarifPath: values.sarif as string | undefined,
+      // An evals/v1 suite's results.json and metrics.json: where its run wrote them (beside the document or journal read), unless told.
+      evalsV1Dir: (values['output-dir'] as string | undefined) || dirname(from)
     }
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined
     if (comment) writeCommentFile(comment, written.document)
-    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
+    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}${evalsV1Lines(written.document, paths.evalsV1Dir)}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
     return written.document.passed ? 0 : 1
   } catch (error) {
     if (error instanceof ResultsNotWrittenError) {

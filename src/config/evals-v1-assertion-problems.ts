@@ -48,7 +48,7 @@ export function assertionProblems(rule: EvalsV1Assertion, at: (string | number)[
   }
   const reads = FIELDS[kind]
   for (const key of Object.keys(rule)) {
-    if (key === 'kind' || reads.includes(key)) continue
+    if (key === 'kind' || reads.includes(key) || (rule as unknown as Record<string, unknown>)[key] === undefined) continue
     add(RULE_FIELDS.includes(key) ? `${kind} does not read ${key} (it would be ignored)` : `unknown key ${key}`, key)
   }
   if (rule.path !== undefined && reads.includes('path')) {
@@ -63,7 +63,7 @@ export function assertionProblems(rule: EvalsV1Assertion, at: (string | number)[
       if (rule.type !== undefined && !(EVALS_V1_TYPE_NAMES as readonly unknown[]).includes(rule.type)) add(`type must be one of ${EVALS_V1_TYPE_NAMES.join(', ')}`, 'type')
       break
     case 'equals':
-      if (!Object.hasOwn(rule, 'equals')) add('equals needs the value to compare with (equals: …)')
+      if (rule.equals === undefined) add('equals needs the value to compare with (equals: …)')
       break
     case 'contains':
       if (typeof rule.contains !== 'string') add('contains needs the text to look for (contains: …)', ...(rule.contains === undefined ? [] : ['contains']))

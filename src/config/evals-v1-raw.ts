@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import schema from '../../schema/evals-v1.schema.json' with { type: 'json' }
 import { ConfigError, ConfigErrors } from './errors.js'
+import { isObject } from '../util/objects.js'
 import type { EvalsV1Context } from '../results/evals-v1.js'
 import type { EvalsV1Assertion, Json } from './types.js'
 import { dotted, keyOffset, parseYamlFile, schemaErrors, type ParsedYaml, type SchemaDialect, type YamlPath } from './yaml-document.js'
@@ -76,6 +77,10 @@ let validate: ValidateFunction | undefined
 /** Parse evals/v1 YAML text and validate it against the schema. Throws ConfigError(s) naming file, line, column and path. */
 export function parseRawV1Suite(text: string, file: string): { raw: RawV1Suite; parsed: ParsedYaml } {
   const parsed = parseYamlFile(text, file)
+  // Not this format at all (eval_cases.yaml given as eval_suite): one error, not one per key.
+  if (isObject(parsed.data) && parsed.data.apiVersion === undefined && parsed.data.kind === undefined) {
+    throw new ConfigError(`is not an evals/v1 suite: it has no apiVersion: ${EVALS_V1_API_VERSION} (and no kind: EvalSuite); an eval_cases.yaml is given as eval_cases`, parsed.locate([]))
+  }
   validate ??= new Ajv2020({ allErrors: true, strict: false }).compile(schema)
   if (!validate(parsed.data)) throw new ConfigErrors(schemaErrors(validate.errors ?? [], parsed, EVALS_V1_DIALECT))
   return { raw: parsed.data as RawV1Suite, parsed }

@@ -66,7 +66,7 @@ export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Re
   const turns: ConversationTurn[] = scenario.turns.map((turn, k) => {
     const turnAt = [...at, 'turns', k]
     if (turn.expect?.widget?.screenshot) notRun.push({ what: 'widget_screenshot', where: where([...turnAt, 'expect', 'widget', 'screenshot']), reason: SCREENSHOT_NOT_RUN })
-    return { user: turn.user, rubric: null, threshold, required_tools: [], golden: null, evals_v1: turnExpectOf(turn, turnAt, report, defaults.threshold) }
+    return { user: turn.user, rubric: null, threshold, required_tools: [], golden: null, evals_v1: turnExpectOf(turn, k, turnAt, report, defaults.threshold) }
   })
   const forbidden = scenario.expect?.tools?.forbidden ?? []
   return {
@@ -85,9 +85,13 @@ export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Re
   }
 }
 
-function turnExpectOf(turn: RawV1Turn, at: YamlPath, report: Report, defaultThreshold: number): EvalsV1TurnExpect {
+function turnExpectOf(turn: RawV1Turn, index: number, at: YamlPath, report: Report, defaultThreshold: number): EvalsV1TurnExpect {
   const expect = turn.expect ?? {}
   const tools = (expect.tools ?? []).map((t, j) => {
+    // Checked after this turn, on the calls so far: no call of a later turn exists yet.
+    if (t.afterTurn !== undefined && t.afterTurn > index) {
+      report(`afterTurn ${t.afterTurn} is later than this turn (${index}, counting from 0): the expectation is checked after this turn, when no call of a later turn exists yet, so it could never pass`, [...at, 'expect', 'tools', j, 'afterTurn'])
+    }
     for (const [name, matcher] of Object.entries(t.args ?? {})) {
       const pattern = matcher !== null && typeof matcher === 'object' && !Array.isArray(matcher) ? matcher.pattern : undefined
       const problem = typeof pattern === 'string' ? patternProblem(pattern) : null

@@ -193,8 +193,8 @@ export function fileIsEvalsV1(path: string): boolean {
 
 /**
  * The default paths of the results document, the report and the journal: in `outputDir` when it is
- * set (`eval-results.json`, `report.md`, `eval-runs.jsonl`), else as ever; a path given wins, and a
- * shard's defaults get its suffix.
+ * set (`eval-results.json`, `report.md`, `eval-runs.jsonl`), else as ever; a path given is used as it
+ * is, and a shard's default files are its own (the shards' artifacts are downloaded into one directory).
  */
 export function placeOutputs(outputDir: string, shard: Shard | null, given: { resultsPath: string; reportPath: string; journalPath: string }): Pick<RunOptions, 'outputDir' | 'resultsPath' | 'reportPath' | 'journalPath'> {
   const inDir = (name: string) => (outputDir === '' ? shardFileName(name, shard) : join(outputDir, shardFileName(name, shard)))

@@ -28,6 +28,10 @@ export interface RunView {
   max_tool_result_chars: number
   vision: VisionVerdict
   tool_error_patterns: string[]
+  /** The tools this model is not offered (evals/v1 `disallowedTools`, `suite.disallowed_tools[model]`); empty: none. */
+  disallowed_tools: string[]
+  /** Whether the record keeps each call's structuredContent (`structured_content`): an evals/v1 suite's runs, or a case whose turns carry evals/v1 expectations. */
+  structured_content: boolean
 }
 
 /** The phase of a run that never reached its agent loop, its transcript filled in by `fill`. */

@@ -5,7 +5,7 @@ import type { EvalCase } from '../config/types.js'
 import { runKey } from '../plan/expand.js'
 import type { CacheStats } from '../llm/cache.js'
 import { emptyUsage, type TokenUsage } from '../llm/chat.js'
-import type { BehaviourStatus, Cancellation, ConformanceSection, ResultsConfig, ResultsDocument, RunResult, ShardPlan, ToolTestResult, ToolTestsPlan, ToolTestsSection } from '../results/types.js'
+import type { BehaviourStatus, Cancellation, ConformanceSection, EvalsV1Section, ResultsConfig, ResultsDocument, RunResult, ShardPlan, ToolTestResult, ToolTestsPlan, ToolTestsSection } from '../results/types.js'
 import { upgradeConfig, upgradeRun } from '../results/upgrade.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { isObject } from '../util/objects.js'
@@ -47,6 +47,8 @@ export type JournalRecord =
       tool_tests?: ToolTestsPlan | null
       /** Set when this evaluation is one shard of a suite (`planned` is then this shard's runs); absent otherwise. */
       shard?: ShardPlan
+      /** An evals/v1 suite's own section, for the document (a resumed run, `report --from`, the merge); absent for an eval_cases suite. */
+      evals_v1?: EvalsV1Section | null
     }
   | { type: 'conformance'; section: ConformanceSection }
   | { type: 'run'; run: RunResult }
@@ -235,6 +237,10 @@ function recordProblem(record: Record<string, unknown>): string | null {
       const plan = record.tool_tests
       if (plan !== undefined && plan !== null && !(isObject(plan) && Array.isArray(plan.ids) && plan.ids.every((id) => typeof id === 'string'))) return 'header.tool_tests is not a plan of tool tests'
       if (!isObject(record.config)) return 'header.config is missing'
+      if (record.evals_v1 !== undefined && record.evals_v1 !== null) {
+        const problem = shapeProblem('evalsV1', record.evals_v1, 'header.evals_v1')
+        if (problem) return problem
+      }
       return shapeProblem('config', upgradeConfig(record.config as unknown as ResultsConfig), 'header.config')
     }
     case 'run':
@@ -298,7 +304,8 @@ export function documentFromJournal(state: JournalState): ResultsDocument {
     },
     shard: header.shard
       ? { ...header.shard, suite_hash: header.suite_hash, planned: header.planned, cases: header.cases, tool_tests_plan: header.tool_tests ?? null, overhead: end?.overhead ?? emptyUsage() }
-      : null
+      : null,
+    evals_v1: header.evals_v1 ?? null
   })
 }
 

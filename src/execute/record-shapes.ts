@@ -19,7 +19,7 @@ function lenient(node: unknown): unknown {
   )
 }
 
-export type RecordShape = 'run' | 'toolTest' | 'conformance' | 'config' | 'usage' | 'document'
+export type RecordShape = 'run' | 'toolTest' | 'conformance' | 'config' | 'usage' | 'document' | 'evalsV1'
 
 let defs: unknown
 const compiled = new Map<RecordShape | 'baseline', ReturnType<typeof compileSchema>>()

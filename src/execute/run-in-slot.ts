@@ -40,7 +40,14 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
     // The layers in registry order: observed conformance innermost, the trace outermost.
     const agentSession = layers.wrap(session)
     const signal = runSignal(controller, deps.cancel)
-    const task = { model: spec.model, max_steps: settings.maxSteps, attempt: spec.attempt, max_tool_result_chars: context.view.max_tool_result_chars, vision: context.view.vision.vision }
+    const task = {
+      model: spec.model,
+      max_steps: settings.maxSteps,
+      attempt: spec.attempt,
+      max_tool_result_chars: context.view.max_tool_result_chars,
+      vision: context.view.vision.vision,
+      disallowed_tools: context.view.disallowed_tools
+    }
     // One session for the whole conversation: every turn talks to the same server.
     const dialogue = spec.case.conversation
       ? await runConversation(spec.case.conversation, transcript, task, { session: agentSession, llm: chat, userLlm: chat, signal })

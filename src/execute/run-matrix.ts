@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { prepareInputs } from '../agent/input-answers.js'
 import { startTranscript, type RunError } from '../agent/run-agent.js'
 import { visionOf } from '../agent/vision.js'
+import { scriptedTurns } from '../aggregate/turns.js'
 import { rootsWithRunDir } from '../config/run-dir.js'
 import type { Suite } from '../config/types.js'
 import { addUsage, emptyUsage } from '../llm/chat.js'
@@ -82,7 +83,13 @@ async function executeRun(spec: RunSpec, suite: Suite, settings: EngineSettings,
   const releaseAhead = await startingAhead.acquire()
   const layerList = deps.layers ?? RUN_LAYERS
   const transport = deps.sessions.transport ?? 'stdio'
-  const view: RunView = { max_tool_result_chars: suite.max_tool_result_chars, vision: visionOf(spec.model, suite.vision), tool_error_patterns: suite.tool_error_patterns }
+  const view: RunView = {
+    max_tool_result_chars: suite.max_tool_result_chars,
+    vision: visionOf(spec.model, suite.vision),
+    tool_error_patterns: suite.tool_error_patterns,
+    disallowed_tools: suite.disallowed_tools?.[spec.model] ?? [],
+    structured_content: suite.evals_v1 !== undefined || scriptedTurns(spec.case).some((turn) => turn.evals_v1 !== undefined)
+  }
   const overBudget = deps.cancel?.aborted ? null : deps.budget?.reached()
   if (overBudget) {
     releaseAhead()
@@ -152,7 +159,7 @@ async function executeRun(spec: RunSpec, suite: Suite, settings: EngineSettings,
 /** A finished run's judge calls and golden checks, in an urgent pool slot; nothing when there is nothing to score. */
 async function judgeInPool(spec: RunSpec, agentPhase: AgentPhase, suite: Suite, deps: EngineDeps, pool: Pool, runTrace: RunTrace | undefined, view: RunView): Promise<Scored> {
   const plan = scoringPlan(spec, agentPhase)
-  if (!(plan.judge || plan.golden || plan.turns.some((t) => t.judge || t.golden))) return NOTHING_SCORED
+  if (!(plan.judge || plan.golden || plan.turns.some((t) => t.judge || t.golden || t.evals_v1))) return NOTHING_SCORED
   const { transcript: ran } = agentPhase
   // A cancel while the run waits for, or is in, its judge calls leaves it unjudged: cancelled.
   const interrupted = () => {

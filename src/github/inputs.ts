@@ -82,7 +82,7 @@ export function readMergeOptions(): { options: MergeOptions; unused: string[] } 
   if (merge === '') return null
   maskSecretInputs()
   checkMergeWithoutShard(core.getInput(Inputs.Shard))
-  const options = resolveMergeOptions({ patterns: merge.split('\n'), gate: input(Inputs.Gate), maxDrop: input(Inputs.MaxDrop), baseline: input(Inputs.Baseline) })
+  const options = resolveMergeOptions({ patterns: merge.split('\n'), gate: input(Inputs.Gate), maxDrop: input(Inputs.MaxDrop), baseline: input(Inputs.Baseline), outputDir: input(Inputs.OutputDir) })
   return { options, unused: SUITE_INPUTS.filter((name) => core.getInput(name).trim() !== '') }
 }
 

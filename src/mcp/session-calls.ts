@@ -98,11 +98,26 @@ export function sessionCalls(ctx: CallContext): SessionCalls {
 
   return {
     callToolRaw,
-    readResource: (uri, signal) =>
-      readWindowed(`reading resource '${uri}'`, `resources/read ${uri}`, signal, async () => {
-        const result = await client.readResource({ uri }, { ...requestOptions(signal), cacheMode: 'bypass' })
-        return contentToText(result.contents.map((c) => ({ type: 'resource', resource: c })))
-      }),
+    readResource: async (uri, signal) => {
+      // The raw answer rides along for the evals/v1 assertions: `{contents}`, or the JSON-RPC error.
+      let result: Record<string, unknown> | undefined
+      let refusal: CallOutcome['protocol_error']
+      const outcome = await readWindowed(`reading resource '${uri}'`, `resources/read ${uri}`, signal, async () => {
+        try {
+          const read = await client.readResource({ uri }, { ...requestOptions(signal), cacheMode: 'bypass' })
+          result = read as Record<string, unknown>
+          return contentToText(read.contents.map((c) => ({ type: 'resource', resource: c })))
+        } catch (error) {
+          if (isPeerError(error)) {
+            const { code, message, data } = error as Error & { code: number; data?: unknown }
+            refusal = { code, message, ...(data !== undefined ? { data } : {}) }
+          }
+          throw error
+        }
+      })
+      if (outcome.isError) return refusal && outcome.text.startsWith('MCP error ') ? { ...outcome, protocol_error: refusal } : outcome
+      return result ? { ...outcome, result } : outcome
+    },
     getPrompt: (name, args, signal) =>
       readWindowed(`getting prompt '${name}'`, `prompts/get ${name}`, signal, async () => {
         const result = await client.getPrompt({ name, arguments: args }, requestOptions(signal))

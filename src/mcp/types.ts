@@ -84,6 +84,13 @@ export interface CallOutcome {
    * answer (a fault, an attack) or the call failed.
    */
   result?: Record<string, unknown>
+  /**
+   * The JSON-RPC error the server answered with (`isError` is true and `text` says it as the model
+   * sees it), for the evals/v1 assertions, which count it as an execution error; filled by
+   * tools/call (src/mcp/outcome.ts) and resources/read, absent otherwise (and where a fault
+   * replaced the answer).
+   */
+  protocol_error?: { code: number; message: string; data?: unknown }
   /** What the run layers' wrappers noted on this call (a fault, an attack, its span); absent when none did. */
   annotations?: CallAnnotations
   /** What the server asked the client during this call (MRTR rounds or legacy server requests); absent when nothing. */

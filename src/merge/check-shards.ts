@@ -42,6 +42,11 @@ function checkSameSuite(file: ShardFile, reference: ShardFile): void {
     const field = a && b && a.id === b.id ? firstDifference(a, b) : null
     throw field ? differs(`cases[${i}].${field.key} (case ${a!.id})`, field.mine, field.theirs) : differs(`cases[${i}]`, a?.id, b?.id)
   }
+  // An evals/v1 suite's own section (clients, gates, what was not run): one suite's shards say the same.
+  if (!same(mine.evals_v1 ?? null, theirs.evals_v1 ?? null)) {
+    const field = mine.evals_v1 && theirs.evals_v1 ? firstDifference(mine.evals_v1, theirs.evals_v1) : null
+    throw field ? differs(`evals_v1.${field.key}`, field.mine, field.theirs) : differs('evals_v1', mine.evals_v1 ? 'an evals/v1 suite' : 'none', theirs.evals_v1 ? 'an evals/v1 suite' : 'none')
+  }
   if (mine.shard.planned_total !== theirs.shard.planned_total) throw differs('the planned runs of the whole suite (planned_total)', mine.shard.planned_total, theirs.shard.planned_total)
   if (mine.shard.groups_total !== theirs.shard.groups_total) throw differs('the groups of the whole suite (groups_total)', mine.shard.groups_total, theirs.shard.groups_total)
   // What the configuration does not show: the eval cases file as written, the server's cwd and the names of its variables.

@@ -31,7 +31,9 @@ export function mergedJournal(shards: readonly ShardDocument[], gate: JournalGat
       cases: shard.cases,
       behaviour: plannedBehaviour(first),
       gate,
-      tool_tests: shard.tool_tests_plan
+      tool_tests: shard.tool_tests_plan,
+      // Shard 1's (checkShardSet has made sure every shard's is the same).
+      ...(first.evals_v1 ? { evals_v1: first.evals_v1 } : {})
     } satisfies JournalHeader
   ]
   if (first.conformance) records.push({ type: 'conformance', section: probedChecksOnly(first.conformance) })

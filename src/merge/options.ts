@@ -13,6 +13,8 @@ export interface MergeOptions {
   journalPath: string
   /** The merge's own verdict settings (a shard gives none). */
   gate: JournalGate
+  /** Where an evals/v1 suite's results.json and metrics.json go: output_dir / --output-dir, else `eval-results`, as an unsharded run of it. */
+  outputDir: string
 }
 
 /** The raw values, each with the name the user typed it under (for errors). */
@@ -24,6 +26,7 @@ interface RawMergeOptions {
   gate?: RawOption
   maxDrop?: RawOption
   baseline?: RawOption
+  outputDir?: RawOption
 }
 
 /** Throws ConfigError naming the input or flag. Defaults are an unsharded run's. */
@@ -36,6 +39,7 @@ export function resolveMergeOptions(raw: RawMergeOptions): MergeOptions {
     resultsPath,
     reportPath: text(raw.reportPath) || Defaults.ReportPath,
     journalPath: text(raw.journal) || join(dirname(resultsPath), Defaults.JournalFile),
-    gate: { mode: gate.gate, max_drop: gate.maxDrop, baseline: gate.baseline }
+    gate: { mode: gate.gate, max_drop: gate.maxDrop, baseline: gate.baseline },
+    outputDir: text(raw.outputDir) || Defaults.EvalsV1OutputDir
   }
 }

@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { renderBadge } from '../report/badge.js'
 import { renderJUnit } from '../report/junit.js'
 import { renderMarkdownReport } from '../report/markdown.js'
@@ -7,6 +7,8 @@ import { renderSarif } from '../report/sarif.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactDeep } from '../util/redact.js'
 import { writeFileReplacing } from '../util/write-file.js'
+import { evalsV1Metrics } from '../aggregate/evals-v1-metrics.js'
+import { evalsV1Results } from './evals-v1-results.js'
 
 /**
  * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
@@ -33,6 +35,13 @@ export interface OutputPaths {
   badgePath?: string
   /** One JSON file per run, with its whole transcript. */
   transcriptsDir?: string
+  /** An evals/v1 suite's document only: where @mcp-use/evals' `results.json` and `metrics.json` go (the output_dir); unset or '': not written. */
+  evalsV1Dir?: string
+}
+
+/** Where an evals/v1 suite's results.json and metrics.json are written in `dir`. */
+export function evalsV1Files(dir: string): { results: string; metrics: string } {
+  return { results: join(dir, 'results.json'), metrics: join(dir, 'metrics.json') }
 }
 
 /** Some files could not be rendered or written; the others were. */
@@ -58,9 +67,36 @@ export function describeNotWritten(error: unknown, resultsPath: string | undefin
   return `the results could not be written (${(error as Error).message}): ${wrote}`
 }
 
+/** The CLI's line naming an evals/v1 suite's results.json and metrics.json ("" for any other document). */
+export function evalsV1Lines(doc: ResultsDocument, dir: string | undefined): string {
+  if (!doc.evals_v1 || !dir || doc.shard) return ''
+  const files = evalsV1Files(dir)
+  return `evals/v1: ${files.results}, ${files.metrics}\n`
+}
+
 /**
- * Write the results document and everything rendered from it (report, JUnit XML, SARIF, badge,
- * per-run transcripts), with every secret redacted first. The results document is written first;
+ * results.json and metrics.json, when the document is an evals/v1 suite's and there is an
+ * output_dir; not for one shard's document, which gives no verdict (the merge writes them).
+ */
+function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, string, () => string][] {
+  if (!doc.evals_v1 || !paths.evalsV1Dir || doc.shard) return []
+  const files = evalsV1Files(paths.evalsV1Dir)
+  // Never over one of our own files (results_path: eval-results/results.json): that one is kept, this one refused.
+  const ours = new Set([paths.resultsPath, paths.reportPath, paths.junitPath, paths.sarifPath, paths.badgePath].flatMap((p) => (p ? [resolve(p)] : [])))
+  const apart = (path: string, render: () => string) => () => {
+    if (ours.has(resolve(path))) throw new Error(`it is also the path of another file written here; give that one another name`)
+    return render()
+  }
+  return [
+    [files.results, 'evals/v1 results.json', apart(files.results, () => `${JSON.stringify(withoutFloatNoise(evalsV1Results(doc, paths.resultsPath)), null, 2)}\n`)],
+    [files.metrics, 'evals/v1 metrics.json', apart(files.metrics, () => `${JSON.stringify(withoutFloatNoise(evalsV1Metrics(doc)), null, 2)}\n`)]
+  ]
+}
+
+/**
+ * Write the results document and everything rendered from it (an evals/v1 suite's results.json
+ * and metrics.json, report, JUnit XML, SARIF, badge, per-run transcripts), with every secret
+ * redacted first. The results document is written first;
  * a file that cannot be rendered or written does not keep the others from being written, and all
  * such failures are thrown at the end as one ResultsNotWrittenError, which says what was written.
  * Returns the texts and the files.
@@ -70,6 +106,8 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
   const texts: Record<string, string> = {}
   const outputs: [string | undefined, string, () => string][] = [
     [paths.resultsPath, 'results', () => `${JSON.stringify(safe, null, 2)}\n`],
+    // @mcp-use/evals' files, from the document alone (already redacted), right after it.
+    ...evalsV1Outputs(safe, paths),
     [paths.reportPath, 'report', () => renderMarkdownReport(safe)],
     [paths.junitPath, 'junit', () => renderJUnit(safe)],
     [paths.sarifPath, 'sarif', () => `${JSON.stringify(renderSarif(safe), null, 2)}\n`],

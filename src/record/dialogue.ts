@@ -2,6 +2,7 @@ import { scriptedTurns, turnCalls } from '../aggregate/turns.js'
 import type { AgentPhase } from '../execute/agent-phase.js'
 import type { RunSpec } from '../plan/expand.js'
 import type { DialogueResult, TurnResult } from '../results/types.js'
+import { hasTurnChecks } from '../scoring/evals-v1-turn.js'
 import { verdictOf, type Scored } from '../scoring/score-run.js'
 import { checkRequiredTools } from '../scoring/tool-assertions.js'
 import { judgeDetails } from './judge.js'
@@ -19,7 +20,7 @@ export function dialogueRecord(evalCase: RunSpec['case'], conversation: NonNulla
     const passed =
       turn.stop_reason === 'final_answer' &&
       (toolAssertions?.passed ?? true) &&
-      (script?.golden ? golden?.passed === true : true) &&
+      (script?.golden || hasTurnChecks(script?.evals_v1) ? golden?.passed === true : true) &&
       (script?.rubric ? verdict?.success === true : true)
     return {
       index: i + 1,

@@ -14,6 +14,8 @@ export interface ModelViewInputs {
   /** Answers the judge was given cut: the final one, or in a conversation any turn's (its judges see the dialogue). */
   judge_cuts: number
   conversation: boolean
+  /** The server's tools kept from this model (evals/v1 `disallowedTools`), in listing order; absent or empty: none. */
+  disallowed?: string[]
 }
 
 /** The run's ModelView: counts, the app resources kept from the model, and a sentence for each thing it was not shown. */
@@ -34,6 +36,8 @@ export function modelViewOf(inputs: ModelViewInputs): ModelView {
   const placeholders = (k: number) => (k === 1 ? 'was shown to the model as a text placeholder' : 'were shown to the model as text placeholders')
   for (const [reason, n] of reasons) notes.push(`${count(n, 'image')} ${placeholders(n)}: ${reason.replace(/\.$/, '')}.`)
   if (audio > 0) notes.push(`${count(audio, 'audio block')} ${placeholders(audio)}.`)
+  const disallowed = inputs.disallowed ?? []
+  if (disallowed.length > 0) notes.push(`${count(disallowed.length, 'tool')} ${disallowed.length === 1 ? 'was' : 'were'} not offered to this model (disallowedTools): ${disallowed.join(', ')}.`)
   if (inputs.judge_cuts > 0) {
     const which = inputs.conversation ? `${count(inputs.judge_cuts, 'answer')} of the dialogue` : 'The final answer'
     notes.push(`${which} given to the judge ${inputs.judge_cuts === 1 ? 'was' : 'were'} cut to ${chars} characters.`)

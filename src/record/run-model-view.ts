@@ -22,6 +22,7 @@ export function runModelView(spec: RunSpec, phase: AgentPhase, scored: Scored, v
     calls: transcript.tool_calls,
     app: appViewOf(phase.session!),
     judge_cuts: judgeCuts,
-    conversation: spec.case.conversation !== null
+    conversation: spec.case.conversation !== null,
+    disallowed: phase.session!.tools.filter((tool) => view.disallowed_tools.includes(tool.name)).map((tool) => tool.name)
   })
 }

@@ -1,4 +1,5 @@
-import { boundForRecord } from '../agent/bound.js'
+import { boundForRecord, recordBudget } from '../agent/bound.js'
+import type { Json } from '../config/types.js'
 import { reachedServer, type ToolCallRecord } from '../agent/run-agent.js'
 import type { AgentPhase, RunView } from '../execute/agent-phase.js'
 import type { CallShaping } from '../execute/run-layer.js'
@@ -29,6 +30,14 @@ export function toolCallResult(c: ToolCallRecord, phase: AgentPhase, redact: (te
     ...(c.input_rounds ? { input_rounds: redactRounds(c.input_rounds, redact) } : {}),
     ...(cut ? { cut: { total_chars: c.result.length, total_bytes: Buffer.byteLength(c.result, 'utf8'), shown_chars: shown, kept_chars: kept.shown } } : {}),
     ...(c.media?.length ? { media: c.media } : {}),
-    ...(errorPattern !== undefined ? { error_pattern: errorPattern } : {})
+    ...(errorPattern !== undefined ? { error_pattern: errorPattern } : {}),
+    ...(view?.structured_content ? structuredOf(c, limit) : {})
   }
+}
+
+/** A call's structuredContent for the record, when it has one whose JSON text fits what the record keeps of a result. */
+function structuredOf(c: ToolCallRecord, limit: number): Pick<ToolCallResult, 'structured_content'> {
+  const structured = c.raw_result?.structuredContent as Json | undefined
+  if (structured === undefined) return {}
+  return JSON.stringify(structured).length <= recordBudget(limit) ? { structured_content: structured } : {}
 }

@@ -1,5 +1,5 @@
 import type { CheckResult } from '../results/types.js'
-import type { AssertionCheck, BudgetCheck, ResultsDocument, RunResult, ToolTestAttempt, ToolTestResult } from '../results/types.js'
+import { isMethodStep, type AssertionCheck, type BudgetCheck, type ResultsDocument, type RunResult, type ToolTestAttempt, type ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
 import { endedWords, stopWords, turnChecked, turnJudgeWords } from './dialogue.js'
@@ -105,7 +105,8 @@ function toolTestsSuite(doc: ResultsDocument): Suite {
 function attemptDetails(test: ToolTestResult, attempt: ToolTestAttempt): string {
   const lines = [test.runs > 1 ? `attempt ${attempt.attempt} of ${test.runs}: ${attempt.status}` : attempt.status]
   for (const step of attempt.steps.filter((s) => !s.passed)) {
-    lines.push(`step ${step.index}: ${step.tool} ${JSON.stringify(step.args)} (${Math.round(step.latency_ms)} ms)`)
+    // An evals/v1 resource read or list takes no arguments: its label says what was asked.
+    lines.push(`step ${step.index}: ${step.tool}${isMethodStep(step) ? '' : ` ${JSON.stringify(step.args)}`} (${Math.round(step.latency_ms)} ms)`)
     if (step.response?.kind === 'error') lines.push(`  JSON-RPC error ${step.response.code}: ${step.response.message}`)
     for (const check of step.checks.filter((c) => !c.passed)) lines.push(...checkDetails(check))
   }

@@ -4,6 +4,7 @@ import { count } from '../util/words.js'
 import { renderRegressions, renderWhatChanged } from './changes.js'
 import { conformanceDigest, renderConformance } from './conformance.js'
 import { escapeMarkdown } from './escape.js'
+import { evalsV1Digest, renderEvalsV1 } from './evals-v1.js'
 import { renderFailures } from './failures.js'
 import { renderGate } from './gate-line.js'
 import { renderMatrix } from './matrix.js'
@@ -122,6 +123,12 @@ export const SECTIONS = {
     full: ({ doc, newIds }) => renderConformance(doc.conformance!, newIds),
     digest: ({ doc, newIds }) => conformanceDigest(doc.conformance!, newIds)
   },
+  // An evals/v1 suite: what it said beyond its cases and tool tests, and what of it did not run here.
+  'evals/v1 suite': {
+    state: (ctx) => (ctx.doc.evals_v1 ? overall(ctx) : null),
+    full: ({ doc }) => renderEvalsV1(doc),
+    digest: ({ doc }) => evalsV1Digest(doc)
+  },
   behaviour: {
     state: ({ doc, unreachable }) => (doc.behaviour.status === 'skipped' && doc.fatal_error === null && unreachable === null ? 'skipped' : null),
     full: ({ doc }) => ['## Behaviour evals — skipped', '', `> ${escapeMarkdown(doc.behaviour.reason ?? 'skipped')}`, ''],
@@ -134,7 +141,7 @@ export const SECTIONS = {
     full: (ctx) => {
       const { doc, verdict, shown } = ctx
       // Their own heading when another layer's section came before them (or failed, though it showed nothing).
-      const layers = doc.conformance || doc.tool_tests || shown.has('resilience') || shown.has('budgets') || (verdict.resilience !== null && !verdict.resilience.passed) || !verdict.budgets.passed
+      const layers = doc.conformance || doc.tool_tests || shown.has('resilience') || shown.has('budgets') || shown.has('evals/v1 suite') || (verdict.resilience !== null && !verdict.resilience.passed) || !verdict.budgets.passed
       return [...(layers ? ['## Behaviour evals', ''] : []), ...renderRuns(doc)]
     }
   },
@@ -195,6 +202,8 @@ export const REPORT_ORDER: readonly Slot[] = [
   // certain as a failing run, and cheaper to reproduce; a passing section is a line and a table.
   slot('tool tests'),
   slot('conformance'),
+  // What the suite said beyond its cases, the clients and screenshots not run, its gates: before the runs.
+  slot('evals/v1 suite'),
   slot('behaviour', ['skipped']),
   slot('resilience', ['passed'], ({ doc }) => doc.behaviour.status === 'ran' && doc.runs.length > 0),
   // Behaviour skipped, the tool tests' calls are measured too.
@@ -223,6 +232,8 @@ export const COMMENT_ORDER: readonly Slot[] = [
   slot('conformance', ['failed']),
   slot('tool tests', ['skipped']),
   slot('behaviour', ['skipped']),
+  // One line, only when part of the suite (a client, a screenshot) was not run here.
+  slot('evals/v1 suite'),
   slot('matrix'),
   slot('models'),
   slot('resilience', ['passed']),

@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import type { AssertionCheck, ResultsDocument, ToolTestAttempt, ToolTestResult, ToolTestsSection, ToolTestStepResult } from '../results/types.js'
+import { isMethodStep, type AssertionCheck, type ResultsDocument, type ToolTestAttempt, type ToolTestResult, type ToolTestsSection, type ToolTestStepResult } from '../results/types.js'
 import { toolTestPassed, toolTestsPassed } from '../aggregate/verdict.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
@@ -189,6 +189,10 @@ function responseLines(step: ToolTestStepResult): string[] {
     const data = response.data === null || response.data === undefined ? [] : ['', codeBlock(pretty(response.data, RESPONSE_LIMIT), 'json')]
     return [`Response: JSON-RPC error ${codeSpan(String(response.code))} — ${escapeMarkdown(response.message)}`, ...data, '']
   }
+  if (response.kind === 'value') {
+    const what = isMethodStep(step) && !step.tool.startsWith('resources/read ') ? 'the list as the server listed it' : 'the contents read'
+    return [`<details><summary>Response: ${what}</summary>`, '', codeBlock(pretty(response.value, RESPONSE_LIMIT), 'json'), '', '</details>', '']
+  }
   const value = response.structured_content ?? response.content
   return [
     `<details><summary>Response${response.is_error ? ' (isError: true)' : ''}${response.structured_content !== null ? ': structuredContent' : ': content'}</summary>`,
@@ -217,7 +221,9 @@ function failureDetails(test: ToolTestResult): string[] {
   const before = step ? attempt.steps.filter((s) => s.index < step.index) : attempt.steps
   if (before.length > 0) out.push(`${before.length === 1 ? 'Step' : 'Steps'} ${before.map((s) => s.index).join(', ')} passed: ${before.map((s) => codeSpan(s.tool)).join(' → ')}.`, '')
   if (step) {
-    out.push(`**Step ${step.index}:** ${codeSpan(step.tool)} · ${millis(step.latency_ms)}`, '', 'Arguments:', '', codeBlock(pretty(step.args, ARGS_LIMIT), 'json'), '')
+    out.push(`**Step ${step.index}:** ${codeSpan(step.tool)} · ${millis(step.latency_ms)}`, '')
+    // An evals/v1 resource read or list takes no arguments: its label says what was asked.
+    if (!isMethodStep(step)) out.push('Arguments:', '', codeBlock(pretty(step.args, ARGS_LIMIT), 'json'), '')
     const failed = step.checks.filter((c) => !c.passed)
     for (const check of failed) out.push(...checkLines(check))
     // A snapshot diff already shows the answer, line by line.

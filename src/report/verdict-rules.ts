@@ -16,6 +16,7 @@ export const VERDICT_RULES = [
   '   faults or plant attacks, every model × fault kind and model × payload reached its Layer 2',
   '   floor (a run where the fault never fired or the attack never arrived counts as not passed);',
   '4. every Layer 3 budget that is set held: cost, tokens and p95 latencies on what was measured,',
+  '   errors per run, agent steps and tokens per success (an evals/v1 suite\'s `metrics.gates`),',
   '   and, with a baseline, `max_p95_increase` and `max_cost_increase`; no run was skipped because',
   '   the spend reached `max_cost_usd`;',
   '5. the server could be started and reached, the evaluation was not cancelled and no planned',

@@ -125,7 +125,9 @@ export function withFaults(session: McpSession, faults: FaultSpec[], options: Fa
       if (!spec) return session.callTool(name, args, signal)
       const { raw, record, real } = await inject(name, args, signal, call, spec)
       if (real) options.observe?.(real)
-      return { ...outcomeOf(raw), annotations: { fault: record } }
+      // The answer is the fault's: no raw result of the server's goes with it (CallOutcome.result).
+      const { result: _result, protocol_error: _error, ...shown } = outcomeOf(raw)
+      return { ...shown, annotations: { fault: record } }
     },
     callToolRaw
   })

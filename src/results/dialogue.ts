@@ -79,7 +79,11 @@ export interface TurnResult {
   llm_calls: number
   /** Null when the turn sets no required_tools. */
   tool_assertions: ToolAssertions | null
-  /** Null when the turn sets no golden-set key (or it did not finish). */
+  /**
+   * The turn's golden-set checks, then its evals/v1 expectations' (`tools`, one per entry;
+   * `result`; `widget`), checked as the turn ended on every call so far. Null when the turn sets
+   * neither (or it did not finish: its expectations were not checked).
+   */
   golden_assertions: GoldenAssertions | null
   /** The turn's rubric verdict (the judge saw the dialogue up to this turn); null when the turn has no rubric or was not judged. */
   judge: JudgeDetails | null

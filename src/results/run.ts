@@ -51,6 +51,12 @@ export interface ToolCallResult {
   media?: MediaRecord[]
   /** The tool_error_patterns entry the result's text matched: a tool error in the metrics, though the server did not say isError. */
   error_pattern?: string
+  /**
+   * The result's structuredContent as the server sent it, in an evals/v1 suite's runs (what its
+   * `widget` fields and `result` assertions read); absent elsewhere, when the result had none, or
+   * when its JSON text is longer than the record keeps of a result (`result` keeps its text).
+   */
+  structured_content?: Json
 }
 
 /**

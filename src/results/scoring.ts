@@ -1,5 +1,6 @@
 import type { TokenUsage } from './primitives.js'
 import type { Json } from './suite.js'
+import type { AssertionCheck } from './tool-tests.js'
 
 /** What the scorers return as the record keeps it: required_tools checks, golden-set checks, the judge's verdict. */
 
@@ -26,6 +27,8 @@ export interface GoldenCheck {
   check: GoldenCheckName
   passed: boolean
   reason: string
+  /** `result` (an evals/v1 turn's): each assertion's own check, in order, as a tool test records them; absent on the other checks. */
+  assertions?: AssertionCheck[]
 }
 
 export interface GoldenAssertions {

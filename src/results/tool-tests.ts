@@ -23,10 +23,23 @@ export interface AssertionCheck {
   diff?: string
 }
 
-/** What the server answered to one tool test call. */
+/**
+ * What the server answered to one tool test call: a tools/call result, a JSON-RPC error, or
+ * (`value`) an evals/v1 resource read's `{contents}` or a list as the server listed it.
+ */
 export type StepResponse =
   | { kind: 'result'; is_error: boolean; content: Json[]; structured_content: Json | null }
   | { kind: 'error'; code: number; message: string; data: Json | null }
+  | { kind: 'value'; value: Json }
+
+/**
+ * Whether a step record is an evals/v1 resource read or list rather than a tools/call, by its
+ * label (`resources/read <uri>`, `tools/list`, `resources/list`, `prompts/list`): a tool name
+ * has no space, and MCP's naming rules keep `/` out of one.
+ */
+export function isMethodStep(step: { tool: string }): boolean {
+  return step.tool.startsWith('resources/read ') || /^(?:tools|resources|prompts)\/list$/.test(step.tool)
+}
 
 export interface ToolTestStepResult {
   /** 1-based. */

@@ -125,7 +125,7 @@ const TYPES: Record<(typeof EVALS_V1_TYPE_NAMES)[number], (value: Json) => boole
 }
 
 function jsonpathRule(rule: EvalsV1Assertion, root: Json, path: string): AssertionCheck {
-  const hasEquals = Object.hasOwn(rule, 'equals')
+  const hasEquals = rule.equals !== undefined
   const expected: Json = hasEquals ? (rule.equals as Json) : rule.type !== undefined ? { type: rule.type } : { exists: true }
   const selected = select(root, path)
   if (!selected.ok) return make('jsonpath', path, false, expected, null, selected.reason)
@@ -152,7 +152,7 @@ function valueRule(rule: EvalsV1Assertion, root: Json, path: string): AssertionC
   const { value } = selected
   switch (kind) {
     case 'equals': {
-      if (!Object.hasOwn(rule, 'equals')) return make(kind, path, false, null, value, 'the rule gives no value to equal')
+      if (rule.equals === undefined) return make(kind, path, false, null, value, 'the rule gives no value to equal')
       const passed = deepEqual(value, rule.equals as Json)
       return make(kind, path, passed, expected, value, passed ? `${path} equals ${show(expected)}` : `${path}: ${show(value)} does not equal ${show(expected)}`)
     }

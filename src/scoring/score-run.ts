@@ -8,7 +8,7 @@ import { emptyUsage } from '../llm/chat.js'
 import type { RunSpec } from '../plan/expand.js'
 import type { RunTrace } from '../telemetry/tracing.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './geval.js'
-import { checkGolden, type GoldenAssertions, type SemanticMatcher } from './golden.js'
+import { checkGolden, type GoldenAssertions, type GoldenCheck, type SemanticMatcher } from './golden.js'
 
 /** A judge's verdict (or the JudgeError in its place) and how long the judge took. */
 export interface Judged {
@@ -46,12 +46,14 @@ export function rubricsOf(evalCase: RunSpec['case']): string[] {
 export interface ScoringPlan {
   judge: boolean
   golden: GoldenExpectations | null
-  turns: { judge: boolean; golden: GoldenExpectations | null }[]
+  /** `evals_v1`: an evals/v1 turn's checks, made as the turn ended (TurnRecord.evals_v1), merged into its golden checks. */
+  turns: { judge: boolean; golden: GoldenExpectations | null; evals_v1: GoldenCheck[] | null }[]
 }
 
 /**
  * What to ask of the judge and the golden checks. A run that errored or was cancelled gets no
- * golden verdict; a turn is scored only when it reached its final answer.
+ * golden verdict; a turn is scored only when it reached its final answer (an evals/v1 turn's
+ * expectations, checked as it ended, count on the same terms).
  */
 export function scoringPlan(spec: RunSpec, phase: AgentPhase): ScoringPlan {
   const { transcript } = phase
@@ -62,7 +64,7 @@ export function scoringPlan(spec: RunSpec, phase: AgentPhase): ScoringPlan {
     golden: healthy ? spec.case.golden : null,
     turns: transcript.turns.map((turn, i) => {
       const finished = healthy && turn.stop_reason === 'final_answer'
-      return { judge: finished && Boolean(scripted[i]?.rubric), golden: finished ? (scripted[i]?.golden ?? null) : null }
+      return { judge: finished && Boolean(scripted[i]?.rubric), golden: finished ? (scripted[i]?.golden ?? null) : null, evals_v1: finished ? (turn.evals_v1 ?? null) : null }
     })
   }
 }
@@ -103,6 +105,7 @@ export async function scoreRun(
       if (deps.cancel?.aborted) return NOTHING_SCORED
     }
     if (wanted.golden) score.golden = await checkGolden(wanted.golden, turnCalls(transcript, turn), deps.semantic.match)
+    if (wanted.evals_v1) score.golden = withChecks(score.golden, wanted.evals_v1)
     turns.push(score)
   }
   if (deps.cancel?.aborted) return NOTHING_SCORED
@@ -112,6 +115,12 @@ export async function scoreRun(
     : undefined
   if (deps.cancel?.aborted) return NOTHING_SCORED
   return { judged, golden: plan.golden ? await checkGolden(plan.golden, transcript.tool_calls, deps.semantic.match) : null, turns }
+}
+
+/** Golden checks with more checks after them (an evals/v1 turn's expectations), passed when every one did. */
+function withChecks(golden: GoldenAssertions | null, more: GoldenCheck[]): GoldenAssertions {
+  const checks = [...(golden?.checks ?? []), ...more]
+  return { passed: checks.every((c) => c.passed), checks }
 }
 
 /** The judge's verdict (or the JudgeError in its place) and how long the judge took, in the run's trace when there is one. */

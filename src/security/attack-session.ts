@@ -74,7 +74,9 @@ export function withAttacks(session: McpSession, plan: AttackPlan): McpSession {
       // A payload that replaces the answer replaces its images too (as plantInResult drops its blocks).
       const replaced = answered && r.output.some((attack) => attack.position === 'replace')
       const { media: _replaced, ...kept } = outcome
-      return { ...(replaced ? kept : outcome), text, ...(injected ? { annotations: { ...outcome.annotations, injected } } : {}) }
+      // A planted payload is in the text only: the server's raw result no longer matches it (CallOutcome.result).
+      const { result: _raw, ...unplanted } = replaced ? kept : outcome
+      return { ...(answered && r.output.length > 0 ? unplanted : replaced ? kept : outcome), text, ...(injected ? { annotations: { ...outcome.annotations, injected } } : {}) }
     },
     async callToolRaw(name, args, signal): Promise<RawToolCall> {
       const r = route(name)

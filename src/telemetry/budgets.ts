@@ -1,5 +1,6 @@
 import type { Budgets } from '../config/types.js'
 import type { BudgetCheck, ModelTelemetry, TelemetrySection, ToolTelemetry } from '../results/types.js'
+import type { EvalsV1Figures } from '../aggregate/evals-v1-metrics.js'
 import { milliseconds, percent, wholeNumber } from '../util/words.js'
 
 /** A tool's p95 that rose by at most this many ms never fails max_p95_increase: timer noise, not a regression. */
@@ -22,13 +23,18 @@ const EPSILON = 1e-9
  * - max_cost_per_run_usd, max_tokens_per_run: per model, its costliest and its largest run.
  * - max_p95_tool_ms: each tool without its own `tools.<name>.max_p95_ms`, which is checked instead.
  * - max_p95_run_s: per model.
+ * - max_tool_error_rate, max_agent_steps_p95, max_tokens_per_success_p95 (evals/v1's
+ *   `metrics.gates`, also keys of eval_cases' `budgets:`): the whole evaluation's behaviour runs,
+ *   figured as @mcp-use/evals does (aggregate/evals-v1-metrics.ts), so each fails exactly when
+ *   its gate fails there. No run measured (or none passed, for tokens per success) passes, as
+ *   its figure of 0 does there.
  *
  * An unknown cost fails its check and says which models need a `pricing:` entry. A figure that
  * was not measured (a model none of whose runs started, a tool whose calls were all faulted, a
  * tool named under `tools` that was never called) passes with `actual` null and a reason that
  * says it was not checked: nothing measured cannot exceed a budget, and the report shows it.
  */
-export function checkBudgets(section: TelemetrySection, budgets: Budgets): BudgetCheck[] {
+export function checkBudgets(section: TelemetrySection, budgets: Budgets, figures?: EvalsV1Figures): BudgetCheck[] {
   const checks: BudgetCheck[] = []
   const unknown = section.cost_sources.unknown_models
   if (budgets.max_cost_usd !== null) {
@@ -99,8 +105,47 @@ export function checkBudgets(section: TelemetrySection, budgets: Budgets): Budge
       )
     }
   }
+  if (figures) checks.push(...evalsV1Checks(figures, budgets))
   return checks
 }
+
+/** The evals/v1 gates as budgets: the whole evaluation's figure against each limit set. */
+function evalsV1Checks(figures: EvalsV1Figures, budgets: Budgets): BudgetCheck[] {
+  const checks: BudgetCheck[] = []
+  const runs = `${figures.runs} ${figures.runs === 1 ? 'behaviour run' : 'behaviour runs'}`
+  const rate = budgets.max_tool_error_rate ?? null
+  if (rate !== null) {
+    const actual = figures.toolErrorRate
+    checks.push(
+      figures.runs === 0
+        ? notMeasured('max_tool_error_rate', null, rate, `no behaviour run was measured; max_tool_error_rate (${rateText(rate)}) was not checked`)
+        : check('max_tool_error_rate', null, rate, actual, `the tool error rate (failed expectations, judges and run errors per run) is ${rateText(actual)} (${wholeNumber(figures.errors)} ${figures.errors === 1 ? 'error' : 'errors'} in ${runs}), ${within(actual, rate)} max_tool_error_rate (${rateText(rate)})`)
+    )
+  }
+  const steps = budgets.max_agent_steps_p95 ?? null
+  if (steps !== null) {
+    const actual = figures.agentStepsP95
+    checks.push(
+      figures.runs === 0
+        ? notMeasured('max_agent_steps_p95', null, steps, `no behaviour run was measured; max_agent_steps_p95 (${wholeNumber(steps)}) was not checked`)
+        : check('max_agent_steps_p95', null, steps, actual, `the p95 of agent steps (model answers plus tool calls) over ${runs} is ${wholeNumber(actual)}, ${within(actual, steps)} max_agent_steps_p95 (${wholeNumber(steps)})`)
+    )
+  }
+  const tokens = budgets.max_tokens_per_success_p95 ?? null
+  if (tokens !== null) {
+    const actual = figures.tokensPerSuccessP95
+    const passed = `${figures.passed} ${figures.passed === 1 ? 'run' : 'runs'} that passed`
+    checks.push(
+      figures.passed === 0
+        ? notMeasured('max_tokens_per_success_p95', null, tokens, `no behaviour run passed; max_tokens_per_success_p95 (${wholeNumber(tokens)}) was not checked`)
+        : check('max_tokens_per_success_p95', null, tokens, actual, `the p95 of tokens (agent and judge) over the ${passed} is ${wholeNumber(actual)}, ${within(actual, tokens)} max_tokens_per_success_p95 (${wholeNumber(tokens)})`)
+    )
+  }
+  return checks
+}
+
+/** 0.33333333 → "0.333333": a rate to six significant digits, so a figure just over its limit does not read as equal to it. */
+const rateText = (n: number): string => String(Number(n.toPrecision(6)))
 
 /**
  * What the budgets fail the gate on: each failed check's reason, and when the spend stopped runs

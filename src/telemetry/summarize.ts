@@ -3,8 +3,9 @@ import type { Budgets, Pricing } from '../config/types.js'
 import { judgeSideUsage } from '../aggregate/summarize.js'
 import type { CacheStats } from '../llm/cache.js'
 import type { TokenUsage } from '../llm/chat.js'
-import type { CostSources, ModelTelemetry, RunResult, TelemetrySection, TokenTotals, ToolTelemetry, ToolTestsSection } from '../results/types.js'
+import { isMethodStep, type CostSources, type ModelTelemetry, type RunResult, type TelemetrySection, type TokenTotals, type ToolTelemetry, type ToolTestsSection } from '../results/types.js'
 import { checkBudgets } from './budgets.js'
+import { evalsV1Figures } from '../aggregate/evals-v1-metrics.js'
 import { callCost, roundUsd, sumCosts, type CallCost } from './cost.js'
 import { distribution, nearestRank } from './percentiles.js'
 import { isToolError } from '../scoring/tool-errors.js'
@@ -67,7 +68,7 @@ export function summarizeTelemetry(input: TelemetryInput): TelemetrySection {
     budgets: [],
     skipped_runs: runs.filter((r) => r.status === 'skipped').length
   }
-  return { ...section, budgets: checkBudgets(section, input.budgets) }
+  return { ...section, budgets: checkBudgets(section, input.budgets, evalsV1Figures(runs)) }
 }
 
 /** A run is measured when it started: not skipped by the budget, and its server came up. */
@@ -168,7 +169,8 @@ function toolTelemetry(runs: RunResult[], toolTests: ToolTestsSection | null): T
   }
   for (const step of (toolTests?.tests ?? []).flatMap((t) => t.attempts.flatMap((a) => a.steps))) {
     const response = step.response
-    if (!response) continue
+    // An evals/v1 resource read or list is not a tool's call.
+    if (!response || response.kind === 'value' || isMethodStep(step)) continue
     const bytes = utf8Bytes(response.kind === 'result' ? JSON.stringify(response.content) : response.message)
     samples.push({ name: step.tool, latency_ms: step.latency_ms, bytes, is_error: response.kind === 'error' || response.is_error, faulted: false })
   }

@@ -65,6 +65,7 @@ export function checkStep(input: StepCheckInput): AssertionCheck[] {
  */
 export function responseText(response: StepResponse): string {
   if (response.kind === 'error') return response.message
+  if (response.kind === 'value') return typeof response.value === 'string' ? response.value : JSON.stringify(response.value)
   return contentToText(response.content, response.structured_content ?? undefined)
 }
 
@@ -75,6 +76,7 @@ export function responseText(response: StepResponse): string {
  */
 export function responseValue(response: StepResponse): { ok: true; value: Json } | { ok: false; reason: string } {
   if (response.kind === 'error') return { ok: true, value: { code: response.code, message: response.message, data: response.data } }
+  if (response.kind === 'value') return { ok: true, value: response.value }
   if (response.structured_content !== null) return { ok: true, value: response.structured_content }
   const text = contentToText(response.content)
   if (text.trim() === '') return { ok: false, reason: 'the result has no structuredContent and no text content' }
@@ -87,14 +89,14 @@ export function responseValue(response: StepResponse): { ok: true; value: Json }
 }
 
 /** An isError result and a JSON-RPC error are both refusals. */
-const isRefusal = (response: StepResponse) => response.kind === 'error' || response.is_error
+const isRefusal = (response: StepResponse) => response.kind === 'error' || (response.kind === 'result' && response.is_error)
 
 function checkIsError(expected: boolean, response: StepResponse): AssertionCheck {
   const refused = isRefusal(response)
   const how =
     response.kind === 'error'
       ? `the call got a JSON-RPC error ${response.code}: ${excerpt(response.message, 200)}`
-      : response.is_error
+      : response.kind === 'result' && response.is_error
         ? `the result has isError: true${errorText(response)}`
         : 'the result is not an error'
   const passed = refused === expected
@@ -112,7 +114,7 @@ function errorText(response: StepResponse): string {
  * Only successful results are held to it: an error result carries no structured output.
  */
 function checkOutputSchema(tool: McpTool | undefined, response: StepResponse): AssertionCheck | undefined {
-  if (!tool?.outputSchema || response.kind === 'error' || response.is_error) return undefined
+  if (!tool?.outputSchema || response.kind !== 'result' || response.is_error) return undefined
   const schema = tool.outputSchema as Json
   if (response.structured_content === null) {
     return make('output_schema', null, false, schema, null, `${tool.name} declares an outputSchema, but the result has no structuredContent (the spec requires it)`)

@@ -2,12 +2,14 @@ import type { Json, ToolTest } from '../config/types.js'
 import { askedDuring, watchSession } from '../conformance/observe-session.js'
 import { cancellationOf } from '../execute/cancellation.js'
 import { ServerError, type McpSession, type RawToolCall, type SessionFactory } from '../mcp/session.js'
-import type { AssertionCheck, StepResponse, ToolTestAttempt, ToolTestResult, ToolTestStatus, ToolTestStepResult } from '../results/types.js'
+import type { AssertionCheck, ToolTestAttempt, ToolTestResult, ToolTestStatus, ToolTestStepResult } from '../results/types.js'
 import { meaningfulTail } from '../util/stderr-tail.js'
 import { createPool } from '../util/pool.js'
 import { redactDeep, redactText } from '../util/redact.js'
 import { captureValues, substituteCaptures } from './capture.js'
 import { checkStep, responseValue } from './expect.js'
+import { runEvalsV1Step } from './evals-v1-step.js'
+import { keptResponse, stepResponse } from './response.js'
 import type { SnapshotStore } from './snapshot.js'
 
 export interface ToolTestSettings {
@@ -27,9 +29,6 @@ export interface ToolTestDeps {
   /** Called with each test the moment all its attempts are done (the journal appends it). */
   onTestFinished?: (result: ToolTestResult, finished: number, total: number) => void
 }
-
-/** How much of a text content block a step record keeps (the checks saw all of it). */
-const KEPT_TEXT_CHARS = 4000
 
 /**
  * Run the tool tests: every attempt in a fresh session (a fresh process over stdio), steps in
@@ -121,6 +120,21 @@ async function runStep(
     const check: AssertionCheck = { check: 'capture', path: null, passed: false, expected: missing, actual: null, reason: `no value captured for ${missing.map((m) => `\${${m}}`).join(', ')}` }
     return { result: { ...base, latency_ms: 0, response: null, checks: [check], captured: {}, passed: false, observed: { calls: 0, findings: [] } }, values: {} }
   }
+  if (step.call || step.expect.asserts) {
+    // An evals/v1 check: exactly its assertions, on the raw answer; no captures or snapshots.
+    const outcome = await runEvalsV1Step(step, args, session, signal)
+    const findings = outcome.call ? observe(outcome.call) : []
+    const result: ToolTestStepResult = {
+      ...base,
+      latency_ms: outcome.latency_ms,
+      response: redactDeep(keptResponse(outcome.response), settings.secrets),
+      checks: redactDeep(outcome.checks, settings.secrets),
+      captured: {},
+      passed: outcome.checks.every((c) => c.passed),
+      observed: { calls: outcome.call ? 1 : 0, findings: redactDeep(findings, settings.secrets), asked: outcome.asked ? 1 : 0 }
+    }
+    return { result, values: {} }
+  }
   const call = await session.callToolRaw(step.tool, args, signal)
   const findings = observe(call)
   // Checked and captured as it came (a server env value such as "celsius" counts as a secret and
@@ -159,32 +173,4 @@ async function runStep(
     observed: { calls: 1, findings: redactDeep(findings, settings.secrets), asked: askedDuring(call) ? 1 : 0 }
   }
   return { result, values: captured }
-}
-
-/** The raw answer in the shape the document holds. */
-export function stepResponse(call: RawToolCall): StepResponse {
-  if (call.response.kind === 'error') {
-    const { code, message, data } = call.response.error
-    return { kind: 'error', code, message, data: (data ?? null) as Json }
-  }
-  const { result } = call.response
-  return {
-    kind: 'result',
-    is_error: result.isError === true,
-    content: (Array.isArray(result.content) ? result.content : []) as Json[],
-    structured_content: (result.structuredContent ?? null) as Json
-  }
-}
-
-/** What the document keeps of an answer: long text cut, binary data replaced by its size. */
-function keptResponse(response: StepResponse): StepResponse {
-  if (response.kind === 'error') return response
-  const content = response.content.map((block) => {
-    if (block === null || typeof block !== 'object' || Array.isArray(block)) return block
-    const kept: Record<string, Json> = { ...block }
-    if (typeof kept.text === 'string' && kept.text.length > KEPT_TEXT_CHARS) kept.text = `${kept.text.slice(0, KEPT_TEXT_CHARS)}… (${kept.text.length} characters)`
-    if (typeof kept.data === 'string') kept.data = `(${kept.data.length} characters of base64)`
-    return kept
-  })
-  return { ...response, content }
 }
