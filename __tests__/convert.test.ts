@@ -159,6 +159,8 @@ flows:
       'flows[0].scenarios[0].expect.judge.screenshot: no counterpart in eval_cases: the judge is not shown the widget (a screenshot needs a host page and a browser)'
     ])
     for (const line of out.losses) expect(out.text).toContain(`# ${line}`)
+    // It loads, the gates as the three budgets included.
+    expect(parseSuite(out.text, 'everything.eval_cases.yaml').budgets).toMatchObject({ max_tool_error_rate: 0.1, max_agent_steps_p95: 8, max_tokens_per_success_p95: 5000 })
     const converted = parse(out.text)
     expect(converted).toMatchObject({
       judge_model: 'openai/gpt-4o',

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliProcess } from '../__fixtures__/cli.js'
+import { scriptedBrain, startScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import type { ResultsDocument } from '../src/results/types.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { parseEvalsV1Suite } from '../src/config/evals-v1-suite.js'
 import { createSessionFactory } from '../src/mcp/session.js'
@@ -25,18 +27,46 @@ describe('examples/evals-v1', () => {
     }
   })
 
-  // The resource and list checks (starter's cities-resource, blank's list-tools) need area B's
-  // resources/read and list calls: once they run, every check of the three passes (exit 0).
-  test("their tool checks pass against the example server (the suite's own server block, from the repository root)", async () => {
-    for (const [file, check] of [
-      ['starter.suite.yaml', 'forecast-paris'],
-      ['mcp-apps.suite.yaml', 'search-tokyo-direct']
-    ]) {
-      const r = await runCliProcess(['--eval-suite', join(DIR, file), '--only-tool-tests', '--conformance', 'off', '--output-dir', join(work, check)], REPO)
-      expect({ file, stderr: r.stderr }).toEqual({ file, stderr: '' })
-      expect(r.stdout).toMatch(new RegExp(`^✓ tool test ${check} `, 'm'))
-      if (file === 'mcp-apps.suite.yaml') expect(r.code).toBe(0)
+  test.each([
+    ['blank.suite.yaml', ['list-tools']],
+    ['starter.suite.yaml', ['cities-resource', 'forecast-paris']],
+    ['mcp-apps.suite.yaml', ['search-tokyo-direct']]
+  ])("%s: every check passes against the example server (the suite's own server block, from the repository root)", async (file, checks) => {
+    const r = await runCliProcess(['--eval-suite', join(DIR, file), '--only-tool-tests', '--conformance', 'off', '--output-dir', join(work, file)], REPO)
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' })
+    for (const check of checks) expect(r.stdout).toMatch(new RegExp(`^✓ tool test ${check} `, 'm'))
+  })
+
+  describe('the mcp-apps scenario, with a scripted model', () => {
+    const search = { name: 'search_destinations', args: { query: 'Tokyo' } }
+    const scenario = async (calls: { name: string; args: unknown }[], dir: string) => {
+      const llm = await startScriptedLlm(scriptedBrain({ 'Find destinations for tokyo': { turns: [calls], answer: (results) => `Here they are: ${results[0]}` } }, () => 9))
+      try {
+        const r = await runCliProcess(['--eval-suite', join(DIR, 'mcp-apps.suite.yaml'), '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', 'off', '--output-dir', join(work, dir)], REPO)
+        const doc = JSON.parse(readFileSync(join(work, dir, 'eval-results.json'), 'utf8')) as ResultsDocument
+        return { code: r.code, doc }
+      } finally {
+        await llm.close()
+      }
     }
+
+    test("a model that searches passes the turn's tools, result and widget checks; the screenshot is recorded as not run", async () => {
+      const { code, doc } = await scenario([search], 'apps-pass')
+      expect(code).toBe(0)
+      const checks = doc.runs[0].dialogue?.turns?.[0]?.golden_assertions?.checks ?? []
+      expect(checks.map((c) => [c.check, c.passed])).toEqual([
+        ['tools', true],
+        ['result', true],
+        ['widget', true]
+      ])
+      expect(doc.evals_v1?.not_run.map((n) => n.where)).toEqual(['flows[0].scenarios[0].turns[0].expect.widget.screenshot'])
+    })
+
+    test('a model that also books a hotel fails on the forbidden tool', async () => {
+      const { code, doc } = await scenario([search, { name: 'book_hotel', args: { city: 'Tokyo', nights: 1 } }], 'apps-forbidden')
+      expect(code).toBe(1)
+      expect(doc.runs[0].success).toBe(false)
+    })
   })
 
   test('what the list and resource checks read is what the server says', async () => {
