@@ -97,6 +97,10 @@ describe('init --format evals-v1', () => {
     const text = readFileSync(join(work, 'evals/evals.suite.yaml'), 'utf8')
     expect((parse(text) as V1).server).toEqual({ command: 'node', args: [INIT_SERVER], env: { API_TOKEN: '${SERVER_TOKEN}' } })
     expect(text).not.toContain('tok-1234567890-secret')
+    // A destructive tool gets a scenario only with a review note, and a negative scenario forbids it.
+    const flow = (parse(text) as V1).flows[0]
+    expect(flow.scenarios.find((s) => s.id === 'no-tool-when-only-asking')?.expect.tools?.forbidden).toEqual(['delete_item'])
+    expect(text).toContain('TODO: review (this scenario lets a model call a destructive tool')
     const workflow = readFileSync(join(work, 'evals/mcp-evals.yml'), 'utf8')
     expect(workflow).toContain('SERVER_TOKEN: ${{ secrets.SERVER_TOKEN }}')
     expect(workflow).not.toContain('server_config')
