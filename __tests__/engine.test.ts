@@ -23,7 +23,7 @@ describe('the engine against real servers and a scripted LLM', () => {
     expect(doc.summary).toMatchObject({ total: 2, passed: 2, failed: 0, errored: 0, pass_rate: 1 })
     const run = doc.runs[0]
     expect(run).toMatchObject({ case_id: 'weather', model: 'm/a', prompt_name: 'default', success: true, rubric_passed: true, tools_passed: true, status: 'passed' })
-    expect(run.server).toMatchObject({ era: 'modern', protocol_version: '2026-07-28', tools: 6 })
+    expect(run.server).toMatchObject({ era: 'modern', protocol_version: '2026-07-28', tools: 8 })
     expect(run.tool_calls[0]).toMatchObject({ name: 'get_weather', args: { city: 'Paris' }, is_error: false })
     expect(run.tool_calls[0].result).toContain('light rain')
     expect(run.tool_calls[0].latency_ms).toBeGreaterThanOrEqual(0)

@@ -70,7 +70,7 @@ describe('init against the example server', () => {
 
     const tools = await withServer(EXAMPLE_SERVER, async (s) => s.tools)
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name)
-    expect(readOnly).toHaveLength(5)
+    expect(readOnly).toHaveLength(7)
     // One tool test per read-only tool, expecting only what nothing was called to learn: no error.
     expect(data.tool_tests.map((t) => t.tool)).toEqual(readOnly)
     for (const t of data.tool_tests) expect(t.expect).toEqual({ is_error: false })
@@ -120,7 +120,7 @@ describe('init against the example server', () => {
     expect(step?.env).toBeUndefined()
     expect(workflow.jobs.evals.steps.map((s) => s.uses ?? 'run')).toEqual(['actions/checkout@v5', 'actions/setup-node@v5', 'run', 'mcp-server-evals/mcp-server-evals@v1'])
 
-    expect(result.stdout).toContain('Wrote evals/eval_cases.yaml: 5 tool tests, 8 behaviour cases (2 negative)')
+    expect(result.stdout).toContain('Wrote evals/eval_cases.yaml: 7 tool tests, 10 behaviour cases (2 negative)')
     expect(result.stdout).toContain('Wrote evals/mcp-evals.yml')
     expect(result.stdout).toContain(`--server-config '${config}' --eval-cases evals/eval_cases.yaml --only-tool-tests`)
     expect(result.stdout).toContain('.github/workflows/mcp-evals.yml')
@@ -132,7 +132,7 @@ describe('init against the example server', () => {
     const doc = parseDocument(text)
     const tests = doc.get('tool_tests') as { items: YAMLMap[] }
     const complete = tests.items.filter((item) => !String(item).includes('TODO'))
-    expect(complete.map((item) => item.get('tool'))).toEqual(['get_weather', 'convert_currency'])
+    expect(complete.map((item) => item.get('tool'))).toEqual(['get_weather', 'convert_currency', 'get_forecast', 'search_destinations'])
     await withServer(EXAMPLE_SERVER, async (session) => {
       for (const item of complete) {
         const js = item.toJSON() as { tool: string; args: Record<string, unknown> }

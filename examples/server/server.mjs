@@ -21,6 +21,32 @@ const ATTRACTIONS = {
   sydney: ['Opera House', 'Bondi Beach', 'Taronga Zoo']
 }
 
+const CITY_NAMES = { paris: 'Paris', tokyo: 'Tokyo', 'new york': 'New York', sydney: 'Sydney' }
+const COUNTRIES = { paris: 'France', tokyo: 'Japan', 'new york': 'United States', sydney: 'Australia' }
+const DESTINATIONS_UI = 'ui://travel/destination-cards.html'
+/** The MCP Apps view: renders the tool result it is given (ui/notifications/tool-result) as cards. */
+const DESTINATIONS_HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Destinations</title>
+<style>body{font-family:sans-serif;margin:0;padding:12px}.card{border:1px solid #ccc;border-radius:8px;padding:8px 12px;margin:0 0 8px}h2{margin:0;font-size:18px}</style>
+</head><body><main id="cards">Waiting for the tool result…</main>
+<script>
+window.addEventListener('message', (event) => {
+  const data = event.data && event.data.params && event.data.params.structuredContent
+  if (!data || !Array.isArray(data.results)) return
+  const main = document.getElementById('cards')
+  main.replaceChildren(...data.results.map((r) => {
+    const card = document.createElement('section')
+    card.className = 'card'
+    const title = document.createElement('h2')
+    title.textContent = r.city + ', ' + r.country
+    const list = document.createElement('p')
+    list.textContent = r.attractions.join(' · ')
+    card.append(title, list)
+    return card
+  }))
+})
+</script></body></html>
+`
 const GUEST_MESSAGE = 'Whose name should the hotel booking be under? Give the guest name.'
 const GUEST_SCHEMA = { type: 'object', properties: { name: { type: 'string', description: 'Guest name' } }, required: ['name'] }
 /** A stable booking reference for the same booking. */
@@ -145,11 +171,64 @@ export function createTravelServer() {
     }
   )
 
+  // Structured output (outputSchema + structuredContent, with the same JSON as text): the tool the
+  // evals/v1 starter template checks (outputSchemaValid, jsonpath on $.structuredContent).
+  server.registerTool(
+    'get_forecast',
+    {
+      description: 'A three-day forecast for a city, as structured data: high and low in Celsius and the condition per day.',
+      annotations: { readOnlyHint: true },
+      inputSchema: z.object({ city: z.string().describe('City name, e.g. "Paris"').meta({ examples: ['Paris'] }) }),
+      outputSchema: z.object({
+        city: z.string().describe('The city, as the server names it'),
+        days: z.array(z.object({ day: z.number().int(), condition: z.string(), high_c: z.number(), low_c: z.number() })).describe('One entry per day, from tomorrow')
+      })
+    },
+    async ({ city }) => {
+      const key = cityKey(city)
+      const w = WEATHER[key]
+      if (!w) return failure(`Unknown city: ${city}. Known cities: ${Object.keys(WEATHER).join(', ')}`)
+      const forecast = { city: CITY_NAMES[key], days: [0, 1, 2].map((i) => ({ day: i + 1, condition: w.condition, high_c: w.temperature_c + 2 - i, low_c: w.temperature_c - 6 - i })) }
+      return { ...text(forecast), structuredContent: forecast }
+    }
+  )
+
+  // An MCP Apps tool: it links a ui:// resource (HTML a host renders with the result) and answers
+  // with structuredContent: the tool the evals/v1 mcp-apps template checks (widget fields).
+  server.registerTool(
+    'search_destinations',
+    {
+      description: 'Find destinations whose name or attractions match a query; a host that supports MCP Apps shows them as cards.',
+      annotations: { readOnlyHint: true },
+      inputSchema: z.object({ query: z.string().describe('A city or an attraction, e.g. "tokyo" or "beach"').meta({ examples: ['tokyo'] }) }),
+      outputSchema: z.object({
+        query: z.string().describe('The query as searched: trimmed, in lower case'),
+        results: z.array(z.object({ city: z.string(), country: z.string(), attractions: z.array(z.string()) })).describe('Matching destinations, best first')
+      }),
+      _meta: { ui: { resourceUri: DESTINATIONS_UI } }
+    },
+    async ({ query }) => {
+      const q = cityKey(query)
+      const results = Object.keys(ATTRACTIONS)
+        .filter((key) => q !== '' && (key.includes(q) || ATTRACTIONS[key].some((a) => a.toLowerCase().includes(q))))
+        .map((key) => ({ city: CITY_NAMES[key], country: COUNTRIES[key], attractions: ATTRACTIONS[key] }))
+      const found = { query: q, results }
+      return { ...text(found), structuredContent: found }
+    }
+  )
+
   server.registerResource(
     'supported-cities',
     'travel://cities',
     { description: 'The list of cities this server knows about', mimeType: 'application/json' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(Object.keys(WEATHER)) }] })
+  )
+
+  server.registerResource(
+    'destination-cards',
+    DESTINATIONS_UI,
+    { description: 'The MCP Apps view of search_destinations: one card per destination', mimeType: 'text/html;profile=mcp-app' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: DESTINATIONS_HTML }] })
   )
 
   server.registerPrompt(

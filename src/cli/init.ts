@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync, unlinkSync, writeFileSync, type Stats } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { parseArgs, isDeepStrictEqual } from 'node:util'
 import { parse, type Document } from 'yaml'
 import { docsLink } from '../constants.js'
@@ -13,22 +13,28 @@ import { redactDeep, redactText, secretForms, MIN_SECRET_LENGTH } from '../util/
 import { count } from '../util/words.js'
 import { buildSuite, type SuiteCounts } from './init/suite.js'
 import { buildWorkflow } from './init/workflow.js'
+import { buildEvalsV1Suite, serverBlockOf } from './init/evals-v1-suite.js'
+import { parseEvalsV1Suite } from '../config/evals-v1-suite.js'
 import { readWrittenConfig, type WrittenConfig } from './init/written-config.js'
 import { describeFlagError } from './parse-error.js'
 
-export const INIT_USAGE = `mcp-server-evals init --server-config <json|file> [--out DIR]: connect to the server, list its
-tools and write a starting suite, never over an existing file:
+export const INIT_USAGE = `mcp-server-evals init --server-config <json|file> [--out DIR] [--format eval-cases|evals-v1]: connect
+to the server, list its tools and write a starting suite, never over an existing file:
   DIR/eval_cases.yaml         a tool test per read-only tool (readOnlyHint), a behaviour case per tool,
                               negative cases; every guess marked TODO
+  DIR/evals.suite.yaml        with --format evals-v1, the same drafts as an evals/v1 suite: a check per
+                              read-only tool, a scenario per tool, negative scenarios, the server block
   DIR/mcp-evals.yml           a GitHub Actions workflow for it (move it to .github/workflows/)
   --server-config JSON|PATH   the MCP server, as for an evaluation; \${NAME} placeholders stay placeholders
   --out DIR                   where to write (default evals/)
+  --format FORMAT             eval-cases (default: eval-action's eval_cases.yaml) or evals-v1
 Exit 0 written; 1 the server could not be started or listed; 2 bad flags or config, or a file exists.
 The reference: ${docsLink('cli.md#init-a-starting-suite-from-the-server-itself')}`
 
 const INIT_OPTIONS = {
   'server-config': { type: 'string' },
   out: { type: 'string' },
+  format: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 const INIT_FLAGS = Object.keys(INIT_OPTIONS)
@@ -38,6 +44,7 @@ const HINT = "Run 'mcp-server-evals init --help' for the flags."
 export const SCHEMA_URL = 'https://raw.githubusercontent.com/mcp-server-evals/mcp-server-evals/main/schema/eval-cases.schema.json'
 const PACKAGE_NAME = 'mcp-server-evals'
 const SCHEMA_FILE = join('schema', 'eval-cases.schema.json')
+const V1_SCHEMA_FILE = join('schema', 'evals-v1.schema.json')
 /** How long the server may take to start and list its tools. */
 const CONNECT_TIMEOUT_MS = 60_000
 
@@ -84,6 +91,8 @@ async function init(argv: string[], io: IO, env: NodeJS.ProcessEnv, cwd: string)
     io.stdout.write(`${INIT_USAGE}\n`)
     return 0
   }
+  const format = (values.format as string | undefined) ?? 'eval-cases'
+  if (format !== 'eval-cases' && format !== 'evals-v1') throw new InitError(`--format: '${format}' is not a format (eval-cases or evals-v1)`, 2, true)
   const given = values['server-config'] as string | undefined
   if (given === undefined || given.trim() === '') throw new InitError('--server-config: is required', 2, true)
   let config: ServerConfig
@@ -97,21 +106,23 @@ async function init(argv: string[], io: IO, env: NodeJS.ProcessEnv, cwd: string)
   const out = (values.out as string | undefined) ?? 'evals'
   if (out.trim() === '') throw new InitError('--out: must not be empty', 2, true)
   const outDir = resolve(cwd, out)
-  const targets = { suite: join(out, 'eval_cases.yaml'), workflow: join(out, 'mcp-evals.yml') }
+  const v1 = format === 'evals-v1'
+  const targets = { suite: join(out, v1 ? 'evals.suite.yaml' : 'eval_cases.yaml'), workflow: join(out, 'mcp-evals.yml') }
   checkTargets(outDir, out, [targets.suite, targets.workflow], cwd)
 
   const secrets = serverSecrets(config)
   const tools = await listTools(config, secrets)
 
-  const schemaRef = schemaReference(outDir)
-  const suite = buildSuite(tools, schemaRef)
+  const server = serverBlockOf(written.json)
+  const suite = v1 ? buildEvalsV1Suite(tools, server, suiteNameOf(outDir), schemaReference(outDir, V1_SCHEMA_FILE)) : buildSuite(tools, schemaReference(outDir))
   const suiteText = render(suite.doc)
   const repoRoot = findUp(cwd, '.git')
   const evalCasesForWorkflow = toPosix(relative(repoRoot ?? cwd, resolve(cwd, targets.suite)))
-  const workflow = buildWorkflow(written, evalCasesForWorkflow)
+  const workflow = buildWorkflow(written, evalCasesForWorkflow, v1 ? { input: 'eval_suite', serverConfig: server.leftOut.length > 0 } : undefined)
   const workflowText = render(workflow.doc, { nullStr: '' })
 
-  verifySuite(suiteText, suite.doc, targets.suite)
+  if (v1) verifyEvalsV1Suite(suiteText, suite.doc, targets.suite)
+  else verifySuite(suiteText, suite.doc, targets.suite)
   verifyRoundTrip(workflowText, workflow.doc, targets.workflow)
   // Belt and braces: nothing a placeholder stood for, and no literal init took out, is in a file.
   const forbidden = [...(config.expanded ?? []), ...written.removed]
@@ -126,7 +137,7 @@ async function init(argv: string[], io: IO, env: NodeJS.ProcessEnv, cwd: string)
     [resolve(cwd, targets.suite), suiteText, targets.suite],
     [resolve(cwd, targets.workflow), workflowText, targets.workflow]
   ])
-  io.stdout.write(summary(tools, suite.counts, targets, given, written, workflow.secrets))
+  io.stdout.write(summary(tools, suite.counts, targets, given, written, workflow.secrets, v1))
   return 0
 }
 
@@ -196,14 +207,14 @@ async function listTools(config: ServerConfig, secrets: string[]): Promise<McpTo
  * it inside the same repository (this package installed in node_modules, or this package's own
  * clone), else the published URL (a relative path would break once the suite is committed).
  */
-export function schemaReference(outDir: string): string {
+export function schemaReference(outDir: string, schemaFile = SCHEMA_FILE): string {
   let dir = outDir
   for (;;) {
-    const candidates = [join(dir, 'node_modules', PACKAGE_NAME, SCHEMA_FILE)]
-    if (isThisPackage(dir)) candidates.unshift(join(dir, SCHEMA_FILE))
+    const candidates = [join(dir, 'node_modules', PACKAGE_NAME, schemaFile)]
+    if (isThisPackage(dir)) candidates.unshift(join(dir, schemaFile))
     for (const candidate of candidates) if (stat(candidate)?.isFile()) return toPosix(relative(outDir, candidate))
     const parent = dirname(dir)
-    if (stat(join(dir, '.git')) || parent === dir) return SCHEMA_URL
+    if (stat(join(dir, '.git')) || parent === dir) return SCHEMA_URL.replace(/eval-cases\.schema\.json$/, basename(schemaFile))
     dir = parent
   }
 }
@@ -251,6 +262,22 @@ function verifySuite(text: string, doc: Document, path: string): void {
   }
 }
 
+/** The evals/v1 suite reads back as built, and loads as one (its JSON Schema and every other check). */
+function verifyEvalsV1Suite(text: string, doc: Document, path: string): void {
+  verifyRoundTrip(text, doc, path)
+  try {
+    parseEvalsV1Suite(text, path, { context: 'manual' })
+  } catch (error) {
+    if (error instanceof ConfigError) throw new Error(`internal error: ${path} as generated is not a valid evals/v1 suite:\n${error.message}`)
+    throw error
+  }
+}
+
+/** The suite's name: the folder it is written to (`evals`), else the server's. */
+function suiteNameOf(outDir: string): string {
+  return basename(outDir) || 'mcp-server'
+}
+
 function containsSecret(text: string, secrets: string[]): boolean {
   return secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).some((s) => secretForms(s).some((form) => text.includes(form)))
 }
@@ -260,11 +287,12 @@ function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 
-function summary(tools: McpTool[], counts: SuiteCounts, targets: { suite: string; workflow: string }, given: string, written: WrittenConfig, secrets: string[]): string {
+function summary(tools: McpTool[], counts: SuiteCounts, targets: { suite: string; workflow: string }, given: string, written: WrittenConfig, secrets: string[], v1: boolean): string {
   const readOnly = counts.toolTests
+  const [tests, cases] = v1 ? ['check', 'scenario'] : ['tool test', 'behaviour case']
   const lines = [
     `Listed ${count(tools.length, 'tool')} (${readOnly} read-only${counts.destructive.length ? `, ${counts.destructive.length} destructive` : ''}).`,
-    `Wrote ${targets.suite}: ${count(counts.toolTests, 'tool test')}, ${count(counts.cases, 'behaviour case')} (${counts.negativeCases} negative), ${count(counts.todos, 'TODO')}.`,
+    `Wrote ${targets.suite}: ${count(counts.toolTests, tests)}, ${count(counts.cases, cases)} (${counts.negativeCases} negative), ${count(counts.todos, 'TODO')}.`,
     `Wrote ${targets.workflow}: a GitHub Actions workflow for it.`
   ]
   if (written.introduced.length > 0) {
@@ -274,12 +302,14 @@ function summary(tools: McpTool[], counts: SuiteCounts, targets: { suite: string
   }
   if (written.absolutePaths.length > 0) lines.push(`Note: the server config has absolute paths (${written.absolutePaths.join(', ')}): on a runner, make them relative to the repository root.`)
   const serverArg = written.fromFile && written.introduced.length === 0 ? given.trim() : JSON.stringify(written.json)
+  const suiteFlag = v1 ? `--eval-suite ${shellQuote(targets.suite)}` : `--eval-cases ${shellQuote(targets.suite)}`
+  const serverFlag = v1 ? '' : `--server-config ${shellQuote(serverArg)} `
   lines.push(
     '',
     'Next steps:',
     `  1. Edit the TODOs in ${targets.suite}: placeholder arguments, then the drafted prompts and rubrics.`,
     `  2. Run the tool tests, the free layer (no model, no key):`,
-    `       mcp-server-evals --server-config ${shellQuote(serverArg)} --eval-cases ${shellQuote(targets.suite)} --only-tool-tests`,
+    `       mcp-server-evals ${serverFlag}${suiteFlag} --only-tool-tests`,
     `  3. Run everything with a key: OPENROUTER_API_KEY=… and the same command without --only-tool-tests.`,
     `  4. Move ${targets.workflow} to .github/workflows/mcp-evals.yml and add the repository secrets OPENROUTER_API_KEY${secrets.length ? `, ${secrets.join(', ')}` : ''}.`
   )

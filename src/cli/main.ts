@@ -27,13 +27,15 @@ import { describeFlagError } from './parse-error.js'
 import { REPORT_USAGE, reportCommand } from './report.js'
 import { INIT_USAGE, initCommand } from './init.js'
 import { MERGE_USAGE, mergeCommand } from './merge.js'
+import { CONVERT_USAGE, convertCommand } from './convert.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --eval-suite <file> [--server-url URL | --server-config <json|file>] [options]
        mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
        mcp-server-evals merge FILE_OR_GLOB... [--output PATH] [--comment PATH] [options]
-       mcp-server-evals init --server-config <json|file> [--out DIR]
+       mcp-server-evals init --server-config <json|file> [--out DIR] [--format eval-cases|evals-v1]
+       mcp-server-evals convert FILE [--to eval-cases|evals-v1] [--output PATH]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
@@ -114,7 +116,9 @@ ${REPORT_USAGE}
 
 ${MERGE_USAGE}
 
-${INIT_USAGE}`
+${INIT_USAGE}
+
+${CONVERT_USAGE}`
 
 const HINT = "Run 'mcp-server-evals --help' for the options."
 
@@ -194,6 +198,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (argv[0] === 'report') return reportCommand(argv.slice(1), io)
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io)
   if (argv[0] === 'init') return initCommand(argv.slice(1), io)
+  if (argv[0] === 'convert') return convertCommand(argv.slice(1), io)
   const usageError = (message: string, hint = true) => {
     io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
     return 2

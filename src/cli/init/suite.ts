@@ -50,43 +50,47 @@ export function showName(name: string): string {
 
 /** `${` is a capture reference in a tool test's arguments: a value from the server keeps it literal. */
 function escapeCaptures(value: Json): Json {
-  if (typeof value === 'string') return value.replace(/\$\{/g, '$${')
+  // A function, so the replacement's `$$` is not read as the pattern for one `$`.
+  if (typeof value === 'string') return value.replace(/\$\{/g, () => '$${')
   if (Array.isArray(value)) return value.map(escapeCaptures)
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeCaptures(v)]))
   return value
 }
 
-const comment = (text: string) => ` ${text}`
+export const comment = (text: string) => ` ${text}`
 
 /** A key scalar, optionally with a comment line (or lines) above it and a blank line before. */
-function key(name: string, before?: string, space = false): Scalar {
+export function key(name: string, before?: string, space = false): Scalar {
   const k = new Scalar(name)
   if (before !== undefined) k.commentBefore = before
   if (space) k.spaceBefore = true
   return k
 }
 
-function map(doc: Document, entries: [string | Scalar, unknown][]): YAMLMap {
+export function map(doc: Document, entries: [string | Scalar, unknown][]): YAMLMap {
   const m = new YAMLMap()
   for (const [k, v] of entries) m.items.push(new Pair(typeof k === 'string' ? new Scalar(k) : k, isNode(v) ? v : doc.createNode(v)))
   return m
 }
 
-function flowSeq(doc: Document, items: string[]): Node {
+export function flowSeq(doc: Document, items: string[]): Node {
   const seq = doc.createNode(items) as YAMLSeq
   seq.flow = true
   return seq
 }
 
-/** Drafted arguments as a block map: each placeholder carries its `# TODO` on its own line. */
-function argumentsNode(doc: Document, fields: [string, Drafted][]): Node {
+/**
+ * Drafted arguments as a block map: each placeholder carries its `# TODO` on its own line.
+ * `captures`: a `${` from the server is escaped, as a tool test's arguments read it (evals/v1 ones do not).
+ */
+export function argumentsNode(doc: Document, fields: [string, Drafted][], captures = true): Node {
   const m = new YAMLMap()
   if (fields.length === 0) m.flow = true
   for (const [name, d] of fields) {
     let value: Node
-    if (d.kind === 'object') value = argumentsNode(doc, d.fields)
+    if (d.kind === 'object') value = argumentsNode(doc, d.fields, captures)
     else {
-      value = doc.createNode(escapeCaptures(d.value)) as Node
+      value = doc.createNode(captures ? escapeCaptures(d.value) : d.value) as Node
       if (d.kind === 'placeholder') {
         if (value instanceof YAMLMap || value instanceof YAMLSeq) value.flow = true
         value.comment = comment(d.todo)
@@ -105,11 +109,21 @@ function givenValues(fields: [string, Drafted][]): string {
     .join(', ')
 }
 
-function draftPrompt(tool: McpTool, fields: [string, Drafted][]): string {
+export function draftPrompt(tool: McpTool, fields: [string, Drafted][]): string {
   const description = (tool.description ?? '').length > MAX_DESCRIPTION ? `${(tool.description ?? '').slice(0, MAX_DESCRIPTION)}…` : (tool.description ?? '')
   const values = givenValues(fields)
   const ask = description.trim() === '' ? `TODO: a request that needs the ${tool.name} tool.` : `I need help with this: ${description}`
   return values ? `${ask}\nUse ${values}.` : ask
+}
+
+/** A tool init calls without a model: marked read-only, and runnable outside a task. */
+export function safeToCall(tool: McpTool): boolean {
+  return tool.annotations?.readOnlyHint === true && tool.execution?.taskSupport !== 'required'
+}
+
+/** The tools marked destructive (and not read-only). */
+export function destructiveTools(tools: McpTool[]): string[] {
+  return tools.filter((t) => t.annotations?.destructiveHint === true && t.annotations?.readOnlyHint !== true).map((t) => t.name)
 }
 
 /**
@@ -141,9 +155,9 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
   )
 
   // Tool tests: read-only tools only (a call of any other tool could change something).
-  const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true && t.execution?.taskSupport !== 'required')
+  const readOnly = tools.filter(safeToCall)
   const untested = tools.filter((t) => !readOnly.includes(t)).map((t) => t.name)
-  const destructive = tools.filter((t) => t.annotations?.destructiveHint === true && t.annotations?.readOnlyHint !== true).map((t) => t.name)
+  const destructive = destructiveTools(tools)
   const tests = new YAMLSeq()
   if (readOnly.length === 0) tests.flow = true
   for (const tool of readOnly) {

@@ -10,7 +10,14 @@ const NODE_COMMANDS = new Set(['node', 'npx', 'npm', 'tsx'])
  * written (placeholders kept, each read from a repository secret through the step's env), the
  * generated suite, the OpenRouter key from the repository secrets.
  */
-export function buildWorkflow(config: WrittenConfig, evalCasesPath: string): { doc: Document; secrets: string[] } {
+export interface WorkflowSuite {
+  /** The input that names the suite: `eval_cases` (eval_cases.yaml) or `eval_suite` (an evals/v1 suite). */
+  input: 'eval_cases' | 'eval_suite'
+  /** Pass server_config: always for eval_cases; for evals/v1 only when its server block cannot hold the config. */
+  serverConfig: boolean
+}
+
+export function buildWorkflow(config: WrittenConfig, evalCasesPath: string, suite: WorkflowSuite = { input: 'eval_cases', serverConfig: true }): { doc: Document; secrets: string[] } {
   const doc = new Document({})
   const root = doc.contents as YAMLMap
   const secrets = secretNames(config.json)
@@ -81,14 +88,15 @@ export function buildWorkflow(config: WrittenConfig, evalCasesPath: string): { d
       const introduced = config.introduced.some((i) => i.name === name)
       set(env, name, `\${{ secrets.${name} }}`, introduced ? { after: 'TODO: add this repository secret (init took its value out of the server config)' } : undefined)
     }
-    set(run, 'env', env, { before: ' Secrets go in through the env and ${NAME} placeholders in server_config, never pasted into the JSON.' })
+    const where = suite.serverConfig ? 'server_config, never pasted into the JSON' : "the suite's server block, never pasted into it"
+    set(run, 'env', env, { before: ` Secrets go in through the env and \${NAME} placeholders in ${where}.` })
   }
   const inputs = map()
   const serverConfig = new Scalar(JSON.stringify(config.json))
   serverConfig.type = Scalar.QUOTE_SINGLE
   if (config.absolutePaths.length > 0) serverConfig.comment = ' TODO: absolute paths will not exist on the runner: make them relative to the repository root'
-  set(inputs, 'server_config', serverConfig)
-  set(inputs, 'eval_cases', evalCasesPath)
+  if (suite.serverConfig) set(inputs, 'server_config', serverConfig)
+  set(inputs, suite.input, evalCasesPath)
   set(inputs, 'openrouter_api_key', '${{ secrets.OPENROUTER_API_KEY }}')
   set(run, 'with', inputs)
   steps.items.push(run)
