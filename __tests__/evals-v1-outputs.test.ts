@@ -111,8 +111,10 @@ describe("results.json in @mcp-use/evals' shape", () => {
   const results = evalsV1Results(doc, 'eval-results/eval-results.json')
 
   test("the top level: theirs in their order, then ours", () => {
-    expect(Object.keys(results)).toEqual(['suite', 'passed', 'checks', 'scenarios', 'metrics', 'document', 'notRun'])
+    expect(Object.keys(results)).toEqual(['suite', 'passed', 'checks', 'scenarios', 'metrics', 'document', 'notRun', 'notRunParts'])
     expect([results.suite, results.passed, results.document]).toEqual(['smoke', false, 'eval-results/eval-results.json'])
+    // The parts of the suite not run here are the document's evals_v1.not_run, as they are.
+    expect(results.notRunParts).toEqual(doc.evals_v1?.not_run)
   })
 
   test("a scenario: ScenarioRunResult's fields by their names, then attempt and status", () => {

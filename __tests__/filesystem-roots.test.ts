@@ -76,7 +76,9 @@ describe('server-filesystem with roots and no directory argument', () => {
     const signal = new AbortController().signal
     const session = await createSessionFactory(config, { probeTimeoutMs: 3000 }).open(signal)
     try {
-      expect(await session.callTool('list_directory', { path: dir }, signal)).toEqual({ isError: true, text: `Access denied - path outside allowed directories: ${dir} not in ` })
+      const text = `Access denied - path outside allowed directories: ${dir} not in `
+      // The raw result rides along for the evals/v1 assertions.
+      expect(await session.callTool('list_directory', { path: dir }, signal)).toEqual({ isError: true, text, result: { content: [{ type: 'text', text }], isError: true } })
       expect(session.sessionRounds()).toEqual([])
     } finally {
       await session.close()

@@ -64,6 +64,14 @@ export const demoBrain: Responder = scriptedBrain(
         return `Booked 2 nights in Tokyo for ${b.guest}; your booking reference is ${b.reference}.`
       }
     },
+    // The evals/v1 mcp-apps template (examples/evals-v1/mcp-apps.suite.yaml).
+    'destinations for tokyo': {
+      turns: [[{ name: 'search_destinations', args: { query: 'tokyo' } }]],
+      answer: (results) => {
+        const found = JSON.parse(results[0]) as { results: { city: string; country: string; attractions: string[] }[] }
+        return found.results.map((d) => `${d.city}, ${d.country}: ${d.attractions.join(', ')}`).join('. ') + '.'
+      }
+    },
     'What can you help me with': {
       turns: [],
       answer: 'I can check the weather, convert currencies, tell you a city’s time zone, suggest attractions and plan trips.'

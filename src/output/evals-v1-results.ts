@@ -1,13 +1,14 @@
 import { agentStepsOf, checkAttempts, clientOf, evalsV1Metrics, isScenarioRun, runErrors, usageOf, type EvalsV1SuiteMetrics, type EvalsV1Usage } from '../aggregate/evals-v1-metrics.js'
-import type { AssertionCheck, GoldenCheck, Json, JudgeDetails, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt } from '../results/types.js'
+import type { AssertionCheck, EvalsV1NotRun, GoldenCheck, Json, JudgeDetails, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt } from '../results/types.js'
 
 /**
  * `results.json` as @mcp-use/evals writes it (runSuite.ts: `{suite, passed, checks, scenarios,
  * metrics}`, its CheckResult and ScenarioRunResult key for key), from the results document
  * alone, for an evals/v1 suite. Ours after theirs, where a reader of theirs never looks: on a
  * check its `attempt`, on a scenario its `attempt` and `status`, and at the top the path of our
- * whole results `document` and the runs that never ran (`notRun`: skipped by max_cost_usd,
- * cancelled), which have no verdict and are in no figure.
+ * whole results `document`, the runs that never ran (`notRun`: skipped by max_cost_usd,
+ * cancelled), which have no verdict and are in no figure, and the parts of the suite not run here
+ * (`notRunParts`: hosted clients, clients whose runOn excludes this run, screenshots).
  */
 
 /** @mcp-use/evals' AssertOutcome. */
@@ -78,13 +79,16 @@ export interface EvalsV1ResultsJson {
   /** Our whole results document, where it was written; null when it was not. */
   document: string | null
   notRun: EvalsV1NotRunScenario[]
+  /** The parts of the suite not run here, with where and why (hosted clients, runOn, screenshots): the document's `evals_v1.not_run`. */
+  notRunParts: EvalsV1NotRun[]
 }
 
 /** Our assertion names as evals/v1 names its kinds (`is_error` was `executionError`, `output_schema` was `outputSchemaValid`). */
 const KIND_OF: Partial<Record<AssertionCheck['check'], string>> = { is_error: 'executionError', output_schema: 'outputSchemaValid' }
 
-/** The call's answer as the raw result evals/v1 kept (`{content, structuredContent, isError}`); undefined for a JSON-RPC error or no answer. */
+/** The call's answer as the raw result evals/v1 kept (`{content, structuredContent, isError}`, a read's `{contents}`, a list); undefined for a JSON-RPC error or no answer. */
 function outputOf(response: StepResponse | null): Json | undefined {
+  if (response?.kind === 'value') return response.value
   if (!response || response.kind !== 'result') return undefined
   return { content: response.content, ...(response.structured_content !== null ? { structuredContent: response.structured_content } : {}), isError: response.is_error }
 }
@@ -176,6 +180,7 @@ export function evalsV1Results(doc: ResultsDocument, documentPath: string | unde
     scenarios: doc.runs.filter(isScenarioRun).map((run) => scenarioResult(run, doc)),
     metrics: evalsV1Metrics(doc),
     document: documentPath ?? null,
-    notRun: doc.runs.filter((run) => !isScenarioRun(run)).map((run) => notRun(run, doc))
+    notRun: doc.runs.filter((run) => !isScenarioRun(run)).map((run) => notRun(run, doc)),
+    notRunParts: doc.evals_v1?.not_run ?? []
   }
 }
