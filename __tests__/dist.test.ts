@@ -93,7 +93,7 @@ describeDist('dist/index.js (the action)', () => {
     })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
     expect(readOutputs(join(work, 'out')).cost_usd).toBe(String(doc.telemetry!.overall.spent_usd))
-    expect(doc).toMatchObject({ version: 8, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
+    expect(doc).toMatchObject({ version: 9, passed: true, summary: { total: 2, passed: 2 }, tool_tests: { total: 1, passed: 1 }, config: { models: ['openai/gpt-4o-mini'], filter: 'paris' } })
     expect(doc.runs.map((r) => [r.case_id, r.prompt_name])).toEqual([
       ['weather-paris', 'default'],
       ['weather-paris', 'terse']

@@ -191,7 +191,7 @@ describe('writeResults: results.json and metrics.json beside the document', () =
     const dir = tempDir()
     const paths = { resultsPath: join(dir, 'results.json'), reportPath: join(dir, 'report.md'), evalsV1Dir: dir }
     expect(() => writeResults(evalsV1Document([evalsRun()]), paths, [])).toThrow(/results\.json: the evals\/v1 results\.json could not be rendered \(it is also the path of another file written here/)
-    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).version).toBe(8)
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).version).toBe(9)
     expect(existsSync(join(dir, 'metrics.json'))).toBe(true)
   })
 })

@@ -102,7 +102,7 @@ describe('loadBaseline', () => {
     writeFileSync(join(dir, 'old.json'), '[{"case_id": "eval-action array"}]')
     expect(loadBaseline(join(dir, 'old.json'), (w) => warnings.push(w))).toBeNull()
     expect(warnings).toHaveLength(2)
-    expect(warnings[1]).toContain('not a results document of version 1, 2, 3, 4, 5, 6, 7 or 8')
+    expect(warnings[1]).toContain('not a results document of version 1, 2, 3, 4, 5, 6, 7, 8 or 9')
     expect(loadBaseline('')).toBeNull()
   })
 })

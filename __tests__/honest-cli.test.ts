@@ -110,7 +110,7 @@ describe('report --from eval-results.json [--baseline old.json]', () => {
     writeFileSync('x.json', '{"hello": 1}')
     const { code, stderr } = await runCli(['report', '--from', 'x.json'])
     expect(code).toBe(2)
-    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1, 2, 3, 4, 5, 6, 7 or 8) nor a run journal')
+    expect(stderr).toContain('error: --from x.json is JSON but neither a results document (eval-results.json, version 1, 2, 3, 4, 5, 6, 7, 8 or 9) nor a run journal')
   })
 })
 
@@ -152,7 +152,7 @@ describe('review: what a hostile or old document cannot do', () => {
     const { code, stderr } = await runCli(['report', '--from', 'v1.json', '--baseline', 'v1.json', '--output', 'v2.json'])
     expect(stderr).not.toContain('No baseline')
     expect(code).toBe(1)
-    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 8, gate: { baseline: { source: 'v1.json' } }, changes: { regressions: [] } })
+    expect(JSON.parse(readFileSync('v2.json', 'utf8'))).toMatchObject({ version: 9, gate: { baseline: { source: 'v1.json' } }, changes: { regressions: [] } })
   })
 
   test('report: an unknown flag gets "did you mean"', async () => {

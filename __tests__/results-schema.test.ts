@@ -96,12 +96,22 @@ const version7 = () => asVersion(goldenDocument(), 7)
 const version6 = () => asVersion(goldenDocument(), 6)
 const version5 = () => asVersion(goldenDocument(), 5)
 
-describe('older documents and journals read as version 8', () => {
+describe('older documents and journals read as version 9', () => {
+  test('version 8 (before evals/v1): read as it is, with no evals_v1 section, and it matches the schema', () => {
+    const old = { ...goldenDocument(), version: 8 }
+    expect(old).not.toHaveProperty('evals_v1')
+    const doc = upgradeDocument(old)!
+    expect(doc.version).toBe(9)
+    expect(doc.evals_v1 ?? null).toBeNull()
+    expect({ ...doc, version: 8 }).toEqual(old)
+    expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
+  })
+
   test('version 7: shard null and config.server_reuse run, and it matches the schema', () => {
     const old = version7()
     expect(old).not.toHaveProperty('shard')
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(8)
+    expect(doc.version).toBe(9)
     expect(doc.shard).toBeNull()
     expect(doc.config?.server_reuse).toBe('run')
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
@@ -110,7 +120,7 @@ describe('older documents and journals read as version 8', () => {
   test('version 6: runs get model_view and run_dir null, the telemetry is kept as written, and it matches the schema', () => {
     const old = version6()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(8)
+    expect(doc.version).toBe(9)
     expect(doc.runs.every((r) => r.model_view === null && r.run_dir === null)).toBe(true)
     expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
@@ -119,7 +129,7 @@ describe('older documents and journals read as version 8', () => {
   test('version 5: runs get dialogue and inputs null, the telemetry is kept as written, and it matches the schema', () => {
     const old = version5()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(8)
+    expect(doc.version).toBe(9)
     expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null && r.model_view === null)).toBe(true)
     expect(doc.telemetry).toEqual((old as { telemetry: unknown }).telemetry)
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
@@ -130,7 +140,7 @@ describe('older documents and journals read as version 8', () => {
     old.version = 4
     delete old.telemetry
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(8)
+    expect(doc.version).toBe(9)
     expect(doc.runs.every((r) => r.dialogue === null && r.inputs === null)).toBe(true)
     expect(doc.telemetry?.tools.length).toBeGreaterThan(0)
   })
@@ -144,6 +154,6 @@ describe('older documents and journals read as version 8', () => {
   })
 
   test('an unknown version is not read', () => {
-    expect(upgradeDocument({ ...version5(), version: 9 })).toBeNull()
+    expect(upgradeDocument({ ...version5(), version: 10 })).toBeNull()
   })
 })

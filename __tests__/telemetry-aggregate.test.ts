@@ -193,7 +193,7 @@ describe('upgradeDocument: versions 1 to 7', () => {
   test('a version 4 document gets the Layer 3 defaults and telemetry computed from its runs, and matches the schema', () => {
     const old = version4()
     const doc = upgradeDocument(old)!
-    expect(doc.version).toBe(8)
+    expect(doc.version).toBe(9)
     expect(doc.config).toMatchObject({ budgets: NO_BUDGETS, pricing: {} })
     expect(doc.summary.skipped).toBe(0)
     expect(doc.gate?.trends).toEqual([])

@@ -5,7 +5,8 @@ import { ConfigError } from '../config/errors.js'
 import type { ResultsDocument, ShardSection } from '../results/types.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
-import { RESULTS_VERSION } from '../results/types.js'
+/** The results version that brought the shard section. */
+const SHARDS_SINCE = 8
 import { shapeProblem } from '../execute/record-shapes.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { byCodeUnits } from '../util/text.js'
@@ -90,7 +91,7 @@ function readShardFile(path: string): ShardFile {
   if (document.fatal_error !== null) throw new MergeError(`${path}: this shard's evaluation could not run: ${document.fatal_error}; fix that and run the shard again`)
   if (!document.shard) {
     const version = (data as { version: number }).version
-    const why = version < RESULTS_VERSION ? `it was written by results version ${version}, before shards existed (version ${RESULTS_VERSION})` : 'it is the results of an unsharded run'
+    const why = version < SHARDS_SINCE ? `it was written by results version ${version}, before shards existed (version ${SHARDS_SINCE})` : 'it is the results of an unsharded run'
     throw new MergeError(`${path}: is not a shard's results (it has no shard section: ${why}); merge the results of runs with shard: I/N`)
   }
   return { path, document: document as ShardDocument }

@@ -12,6 +12,11 @@ import type { ToolTestsSection } from './tool-tests.js'
 /** The one results document: its version, configuration, summary, groups and metrics, and the sections each layer adds. */
 
 /**
+ * 9: evals/v1 suites — `evals_v1`; tool test step responses of kind `value` and the check
+ * names `jsonpath`, `equals`, `resource`, `widget` and `call`; `structured_content` on tool calls;
+ * the golden checks `tools`, `result` and `widget` (with `assertions`); the budgets
+ * max_tool_error_rate, max_agent_steps_p95 and max_tokens_per_success_p95.
+ * 8: shard — the document of one shard of a suite split across jobs.
  * 7: what the model sees — `cut`, `media` and `error_pattern` on tool calls, `model_view` and
  * `run_dir` on runs.
  * 6: conversations and server input — `dialogue` and `inputs` on runs, `input_rounds` on tool
@@ -24,7 +29,7 @@ import type { ToolTestsSection } from './tool-tests.js'
  * 3: `tool_tests`, `observed` on every run, and the conformance era `unreachable`.
  * 2: `changes`, `conformance.tools`, and `pass_rate` null when nothing ran. Versions 1 and 2 are still read.
  */
-export const RESULTS_VERSION = 8
+export const RESULTS_VERSION = 9
 
 export const GEVAL_METRIC_NAME = 'Response Quality [GEval]'
 

@@ -2,7 +2,7 @@ import { NO_BUDGETS } from './suite.js'
 import { RESULTS_VERSION, type ResultsConfig, type ResultsDocument, type RunResult } from './types.js'
 
 /** The versions a baseline or `report --from` may be: the current one and every one before. */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, RESULTS_VERSION]
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8, RESULTS_VERSION]
 
 /**
  * A saved document's fields as the current version holds them, and the version it was written in;
