@@ -1,3 +1,4 @@
+import { judgeModelOverride, modelsOverride } from './model-overrides.js'
 import { Inputs } from '../constants.js'
 import type { EvalsV1Context, EvalsV1NotRun } from '../results/evals-v1.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
@@ -85,7 +86,7 @@ export function parseEvalsV1Suite(text: string, file: string, overrides: EvalsV1
   const gates = raw.metrics?.gates ?? {}
   const suite: Suite = {
     source: file,
-    judge_model: firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.defaults?.judgeModel ?? DEFAULT_JUDGE_MODEL,
+    judge_model: judgeModelOverride(overrides) ?? raw.defaults?.judgeModel ?? DEFAULT_JUDGE_MODEL,
     models: matrix.models,
     system_prompts: matrix.system_prompts,
     // No client runs here: the scenarios do not run, as in @mcp-use/evals (the clients say why in evals_v1.not_run).
@@ -125,22 +126,4 @@ export function parseEvalsV1Suite(text: string, file: string, overrides: EvalsV1
     server: raw.server ? { data: raw.server, locate } : null,
     defaults: { timeoutMs: raw.defaults?.timeoutMs ?? null, maxAgentSteps: raw.defaults?.maxAgentSteps ?? null, parallelCases: raw.ci?.parallelCases ?? null }
   }
-}
-
-/** The models input, else EVAL_MODELS, as in eval_cases: split on commas and lines, trimmed, empties dropped, each once. */
-function modelsOverride(overrides: SuiteOverrides): string[] | undefined {
-  const list = firstNonEmpty(overrides.models, overrides.envModels)
-  if (list === undefined) return undefined
-  return [
-    ...new Set(
-      list
-        .split(/[,\n]/)
-        .map((m) => m.trim())
-        .filter((m) => m.length > 0)
-    )
-  ]
-}
-
-function firstNonEmpty(...values: (string | undefined)[]): string | undefined {
-  return values.find((v) => v !== undefined && v.trim() !== '')?.trim()
 }

@@ -1,3 +1,4 @@
+import { judgeModelOverride, modelsOverride } from './model-overrides.js'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
@@ -108,7 +109,7 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   const yamlModels = modelsOf(raw.models, report)
   const visionPatterns = patternsOf(raw.vision_models, 'vision_models', report)
   const toolErrorPatterns = patternsOf(raw.tool_error_patterns, 'tool_error_patterns', report)
-  const judgeModel = firstNonEmpty(overrides.judgeModel, overrides.envJudgeModel) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL
+  const judgeModel = judgeModelOverride(overrides) ?? raw.judge_model ?? DEFAULT_JUDGE_MODEL
   const locate = (path: (string | number)[]) => at(nodeOffset(doc, path), dotted(path))
   const cases: EvalCase[] = rawCases.map(({ c, path: casePath }) => {
     const threshold = c.threshold ?? DEFAULT_THRESHOLD
@@ -133,7 +134,7 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
   return {
     source: file,
     judge_model: judgeModel,
-    models: pickModels(overrides, yamlModels?.ids),
+    models: modelsOverride(overrides) ?? yamlModels?.ids ?? [DEFAULT_MODEL],
     system_prompts: Object.entries(raw.system_prompts ?? {}).map(([name, text]) => ({ name, text })),
     cases,
     tool_tests: toolTests,
@@ -183,29 +184,6 @@ function patternsOf(patterns: string[] | undefined, key: string, report: Report)
     if (problem) report(problem, [key, i])
   })
   return [...list]
-}
-
-/**
- * eval-action: a non-empty EVAL_MODELS is split on commas, trimmed, empties dropped ("," means zero
- * models); a model named twice there (or in the models input) runs once.
- */
-function pickModels(overrides: SuiteOverrides, fromYaml: string[] | undefined): string[] {
-  const list = firstNonEmpty(overrides.models, overrides.envModels)
-  if (list !== undefined) {
-    return [
-      ...new Set(
-        list
-          .split(/[,\n]/)
-          .map((m) => m.trim())
-          .filter((m) => m.length > 0)
-      )
-    ]
-  }
-  return fromYaml ?? [DEFAULT_MODEL]
-}
-
-function firstNonEmpty(...values: (string | undefined)[]): string | undefined {
-  return values.find((v) => v !== undefined && v.trim() !== '')?.trim()
 }
 
 /** The keys of which a case gives exactly one. */
