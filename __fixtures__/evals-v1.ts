@@ -1,3 +1,8 @@
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { readFileSync } from 'node:fs'
+import { parse as parseYaml } from 'yaml'
+import { parseEvalsV1Suite } from '../src/config/evals-v1-suite.js'
+import { fixturePath } from './harness.js'
 import { assembleDocument } from '../src/aggregate/document.js'
 import { NO_BUDGETS, type Budgets } from '../src/config/types.js'
 import type { EvalsV1Section, GoldenCheck, ResultsDocument, RunResult, TurnResult } from '../src/results/types.js'
@@ -77,4 +82,17 @@ export function evalsV1Document(runs: RunResult[], options: { budgets?: Partial<
     journal: null,
     evals_v1: options.section === undefined ? evalsV1Section() : options.section
   })
+}
+
+const v1Schema = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(fixturePath('../schema/evals-v1.schema.json'), 'utf8')) as object)
+
+/** What our evals/v1 loaders say of a text: the published JSON Schema's errors, else the loader's (empty: accepted). */
+export function v1Problems(text: string): string[] {
+  if (!v1Schema(parseYaml(text))) return (v1Schema.errors ?? []).map((e) => `${e.instancePath} ${e.message}`)
+  try {
+    parseEvalsV1Suite(text, 'suite.yaml', { context: 'manual' })
+    return []
+  } catch (error) {
+    return [(error as Error).message]
+  }
 }

@@ -4,26 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { runCliProcess } from '../__fixtures__/cli.js'
+import { v1Problems } from '../__fixtures__/evals-v1.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { convertCommand } from '../src/cli/convert.js'
 import { parseSuite } from '../src/config/suite.js'
 import { convertSuite } from '../src/convert/convert.js'
 import { readSuiteText } from '../src/convert/read.js'
-import { parseEvalsV1Suite } from '../src/config/evals-v1-suite.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 
 
-const v1Schema = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(fixturePath('../schema/evals-v1.schema.json'), 'utf8')) as object)
-/** What our evals/v1 loaders say of a text: the JSON Schema's errors, else the loader's (empty: accepted). */
-function v1Problems(text: string): string[] {
-  if (!v1Schema(parse(text))) return (v1Schema.errors ?? []).map((e) => `${e.instancePath} ${e.message}`)
-  try {
-    parseEvalsV1Suite(text, 'suite.yaml', { context: 'manual' })
-    return []
-  } catch (error) {
-    return [(error as Error).message]
-  }
-}
 
 const TEMPLATES = fixturePath('../examples/evals-v1')
 const EXAMPLE_CASES = fixturePath('../examples/eval_cases.yaml')
