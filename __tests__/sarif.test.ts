@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { failedWithBaselineShape, invalidConfigurationShape, passedShape, resilienceShape } from '../__fixtures__/report-shapes.js'
+import { failedWithBaselineShape, invalidConfigurationShape, passedShape, resilienceShape, toolTestsFailedShape, toolTestsOnlyPassedShape } from '../__fixtures__/report-shapes.js'
 import { SARIF_SCHEMA, plain, renderSarif, type SarifLog } from '../src/report/sarif.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
@@ -36,6 +36,7 @@ describe('the SARIF log is valid SARIF 2.1.0', () => {
     ['tool poisoning and a succeeded attack', resilienceShape],
     ['a passing evaluation with a warning', passedShape],
     ['a clean evaluation: no results', cleanDocument],
+    ['failed tool tests with hostile answers', toolTestsFailedShape],
     ['an invalid configuration: no conformance, no runs', invalidConfigurationShape]
   ] as const)('%s', (_, build) => {
     const log = roundTrip(renderSarif(build()))
@@ -102,6 +103,26 @@ describe('what it reports', () => {
     expect(result.properties).toMatchObject({ case: 'attractions-exfiltrate', model: 'anthropic/claude-sonnet-4.5', prompt: 'default', payload: 'exfiltrate', tool: 'get_attractions', succeeded: 1, delivered: 1 })
     const rule = renderSarif(doc).runs[0].tool.driver.rules[result.ruleIndex]
     expect(rule.properties).toMatchObject({ tags: ['mcp', 'security', 'prompt-injection', 'tool_output'], 'security-severity': '8.0' })
+  })
+
+  test('a failed tool test: an error naming its failing step and assertions; passed, errored and cancelled tests are not reported', () => {
+    expect(resultsOf(toolTestsOnlyPassedShape()).filter((r) => r.ruleId.startsWith('tool-test/'))).toEqual([])
+    const doc = toolTestsFailedShape()
+    const results = resultsOf(doc).filter((r) => r.ruleId.startsWith('tool-test/'))
+    // weather-json, unknown-city-refused, intro-page and search-flaky failed; crash errored (the server, not the answer), fast-enough passed.
+    expect(results.map((r) => r.ruleId)).toEqual(['tool-test/weather-json', 'tool-test/unknown-city-refused', 'tool-test/intro-page', 'tool-test/search-flaky'])
+    expect(results.every((r) => r.level === 'error')).toBe(true)
+    const refused = results[1]
+    expect(refused.message.text.split('\n')).toEqual(['Tool test unknown-city-refused failed: step 1, get_weather {"city":"Atlantis"}.', expect.stringMatching(/^is_error: /)])
+    expect(refused.properties).toMatchObject({ test: 'unknown-city-refused', tool: 'get_weather', failed_checks: 1 })
+    expect(results[3].message.text).toMatch(/^Tool test search-flaky failed \(attempt 2 of 3\): step 1, search_docs/)
+    // The server's text (in the arguments sent and in the answer) is plain text: no link to click.
+    expect(results[0].message.text).toContain('https[:]//evil.example')
+    expect(results.some((r) => r.message.text.includes('://'))).toBe(false)
+    const rule = renderSarif(doc).runs[0].tool.driver.rules[refused.ruleIndex]
+    expect(rule).toMatchObject({ id: 'tool-test/unknown-city-refused', defaultConfiguration: { level: 'error' }, properties: { tags: ['mcp', 'tool-test', 'correctness'] } })
+    // Its identity across runs is the test's id.
+    expect(resultsOf(toolTestsFailedShape()).find((r) => r.ruleId === refused.ruleId)?.partialFingerprints).toEqual(refused.partialFingerprints)
   })
 
   test('repeats of one case × model are one result, counted; an undelivered attack is no finding', () => {

@@ -51,7 +51,8 @@ Options (eval-action's flags first):
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
   --junit PATH                also write JUnit XML there
-  --sarif PATH                also write SARIF 2.1.0 there (conformance and tool-poisoning findings, succeeded attacks)
+  --sarif PATH                also write SARIF 2.1.0 there (conformance and tool-poisoning findings, failed tool
+                              tests, succeeded attacks)
   --concurrency N             runs at once, and tool test attempts at once (default 4)
   --base-url URL              OpenAI-compatible endpoint (default https://openrouter.ai/api/v1)
   --models LIST               comma-separated models, overrides the YAML and EVAL_MODELS

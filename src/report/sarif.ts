@@ -3,12 +3,13 @@ import { EVIDENCE_WORDS } from './resilience.js'
 import { createHash } from 'node:crypto'
 import type { CheckResult } from '../conformance/types.js'
 import { MODERN_VERSION } from '../conformance/types.js'
-import type { AttackEvidence, AttackVerdict, ResultsDocument, RunResult } from '../results/types.js'
+import type { AttackEvidence, AttackVerdict, ResultsDocument, RunResult, ToolTestResult } from '../results/types.js'
 import { TOOL_NAME } from '../version.js'
 
 /**
  * SARIF 2.1.0, for `github/codeql-action/upload-sarif`: the conformance findings (failures and
- * warnings, the tool-poisoning scan among them) and the attacks that succeeded, so a repository's
+ * warnings, the tool-poisoning scan among them), the tool tests that failed (eval_cases'
+ * `tool_tests`, an evals/v1 suite's checks) and the attacks that succeeded, so a repository's
  * code-scanning view shows them. Only the subset GitHub reads is emitted; the types say what.
  */
 
@@ -18,6 +19,7 @@ const INFORMATION_URI = 'https://github.com/mcp-server-evals/mcp-server-evals'
 const SPEC_URI = `https://modelcontextprotocol.io/specification/${MODERN_VERSION}`
 const CONFORMANCE_HELP = `${INFORMATION_URI}#protocol-conformance-layer-0`
 const LAYER2_HELP = `${INFORMATION_URI}#resilience-and-security-layer-2`
+const TOOL_TESTS_HELP = `${INFORMATION_URI}/blob/main/docs/tool-tests.md`
 /** Our own key beside the one upload-sarif computes from the file (primaryLocationLineHash), which is the same line for every result. */
 const FINGERPRINT_KEY = 'mcpServerEvals/v1'
 const MESSAGE_CHARS = 4000
@@ -84,6 +86,7 @@ export function renderSarif(doc: ResultsDocument): SarifLog {
     if (check.status !== 'fail' && check.status !== 'warn') continue
     add(conformanceRule(check), conformanceResult(check))
   }
+  for (const test of doc.tool_tests?.tests ?? []) if (test.status === 'failed') add(toolTestRule(test, doc), toolTestResult(test))
   for (const finding of succeededAttacks(doc.runs)) add(attackRule(finding.attack), attackResult(finding))
   return {
     $schema: SARIF_SCHEMA,
@@ -168,6 +171,44 @@ function conformanceResult(check: CheckResult): Omit<SarifResult, 'ruleId' | 'ru
     // A check is one finding per server: its id is its identity across runs.
     partialFingerprints: { [FINGERPRINT_KEY]: fingerprint('conformance', check.id) },
     properties: { check: plain(check.id, 100), status: check.status, severity: check.severity }
+  }
+}
+
+// ——— Tool tests ———
+
+const toolTestRuleId = (test: ToolTestResult) => `tool-test/${ruleIdPart(test.id)}`
+
+function toolTestRule(test: ToolTestResult, doc: ResultsDocument): SarifRule {
+  const id = plain(test.id, 200)
+  const what = doc.evals_v1 ? 'evals/v1 check' : 'tool test'
+  return {
+    id: toolTestRuleId(test),
+    shortDescription: { text: `Tool test ${id} failed` },
+    fullDescription: { text: `The ${what} ${id}: direct calls of the server with assertions on the answers, no model.` },
+    help: { text: 'A deterministic test of the server failed: a call answered differently from what the suite expects. The job summary shows each step with its arguments, the answer and every assertion.' },
+    helpUri: TOOL_TESTS_HELP,
+    defaultConfiguration: { level: 'error' },
+    properties: { tags: ['mcp', 'tool-test', 'correctness'], precision: 'very-high' }
+  }
+}
+
+/** The first failed attempt's failing step: its call and the assertions that failed, in words. */
+function toolTestResult(test: ToolTestResult): Omit<SarifResult, 'ruleId' | 'ruleIndex' | 'locations'> {
+  const attempt = test.attempts.find((a) => a.status === 'failed')
+  const step = attempt?.steps.find((s) => !s.passed)
+  const failed = (step?.checks ?? []).filter((c) => !c.passed)
+  const attempts = test.runs > 1 ? ` (attempt ${attempt?.attempt ?? '?'} of ${test.runs})` : ''
+  const lines = [
+    `Tool test ${test.id} failed${attempts}${step ? `: step ${step.index}, ${step.tool} ${JSON.stringify(step.args) ?? ''}` : ''}.`,
+    ...failed.slice(0, EVIDENCE_SHOWN).map((c) => `${c.check}${c.path ? ` ${c.path}` : ''}: ${c.reason}`),
+    ...(failed.length > EVIDENCE_SHOWN ? [`(${failed.length - EVIDENCE_SHOWN} more in the job summary.)`] : [])
+  ]
+  return {
+    level: 'error',
+    message: { text: plain(lines.join('\n')) },
+    // A test's id is its identity across runs.
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint('tool-test', test.id) },
+    properties: { test: plain(test.id, 200), tool: plain(step?.tool ?? '', 200), failed_checks: failed.length }
   }
 }
 
