@@ -75,7 +75,7 @@ describe('evals/v1 widget fields', () => {
   test('every mismatched key is named, an absent one too', () => {
     const result = matchWidgetFields({ query: 'Mango', total: 1, page: 1 }, { query: 'mango', total: 1 })
     expect(result.passed).toBe(false)
-    expect(result.reason).toBe('widget fields differ from structuredContent: query: expected "Mango", got "mango"; page: expected 1, got (absent)')
+    expect(result.reason).toBe('2 widget fields differ from structuredContent: query: expected "Mango", got "mango"; page: expected 1, got (absent)')
   })
 
   test('no structuredContent object fails', () => {

@@ -106,7 +106,7 @@ describe('a tools/call checked by assert[]', () => {
       '$.structuredContent does not contain "rain" (case-insensitive)',
       '$.structuredContent.city does not match /^lyon$/i',
       '$.structuredContent.conditions does not conform to the schema: (root) must NOT have more than 1 items',
-      'field "city": expected "Oslo", got "Paris"',
+      'a widget field differs from structuredContent: city: expected "Oslo", got "Paris"',
       'read ui://widget/weather.html; 1 of 1 nested assertion failed: contains $.text: $.text does not contain "iframe" (case-insensitive)',
       'reading config://missing failed: JSON-RPC error -32602: Resource not found: config://missing'
     ])

@@ -159,7 +159,7 @@ describe('evals/v1 scenario turns on the conversation engine', () => {
     ])
     expect(turns[1].golden_assertions!.checks.map((c) => [c.check, c.passed, c.reason])).toEqual([
       ['tools', true, 'search_fruit called with matching arguments (call 2, turn 2)'],
-      ['widget', true, 'search_fruit, call 2, turn 2: 1 widget field match structuredContent']
+      ['widget', true, 'search_fruit, call 2, turn 2: the widget field matches structuredContent']
     ])
     expect(turns[2].golden_assertions!.checks.map((c) => [c.check, c.passed, c.reason])).toEqual([
       ['tools', true, 'search_fruit called with matching arguments (call 1, turn 1)'],
@@ -199,7 +199,7 @@ describe('evals/v1 scenario turns on the conversation engine', () => {
         'resource $.structuredContent.details_uri: read fruit://none; 1 of 1 nested assertion failed: contains $: $ does not contain "TROPICAL" (case-insensitive)'
     )
     expect(first.golden_assertions!.checks[2].reason).toBe(
-      'search_fruit, call 1, turn 1: widget fields differ from structuredContent: query: expected "Mango", got "durian"; total: expected 1, got 0'
+      'search_fruit, call 1, turn 1: 2 widget fields differ from structuredContent: query: expected "Mango", got "durian"; total: expected 1, got 0'
     )
     expect(second.golden_assertions!.checks).toEqual([
       { check: 'tools', passed: false, reason: 'search_fruit was not called at or after turn 2 (afterTurn 1)' },
@@ -213,7 +213,7 @@ describe('evals/v1 scenario turns on the conversation engine', () => {
     expect(third.golden_assertions!.checks[1].reason).toMatch(/^search_fruit, call 1, turn 1: 1 of 1 assertion failed: equals: \$\.structuredContent\.query: .*durian/)
     const reasons = failureReasons(run)
     expect(reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^turn 1: tools: no call of search_fruit matched/), expect.stringMatching(/^turn 2: tools: search_fruit was not called at or after turn 2/)]))
-    expect(renderMarkdownReport(doc)).toContain('❌ `widget` — search\\_fruit, call 1, turn 1: widget fields differ from structuredContent')
+    expect(renderMarkdownReport(doc)).toContain('❌ `widget` — search\\_fruit, call 1, turn 1: 2 widget fields differ from structuredContent')
     expect(renderJUnit(doc)).toContain('turn 3: result: search_fruit, call 1, turn 1: 1 of 1 assertion failed')
     // The journal redacts the new fields as all of a record: a secret in the server's answer, in a reason, in an assertion's record.
     expect(JSON.stringify(run)).toMatch(/durian/)

@@ -101,7 +101,7 @@ describe('an evals/v1 turn’s result and widget expectations', () => {
 
   test('widget fields read this turn’s last call (not an earlier turn’s); a turn without a call fails', async () => {
     const widget = expectOf({ widget_fields: { query: 'mango' } })
-    expect(await checkEvalsV1Turn(widget, CALLS.slice(0, 1), 0, sessionOf({}))).toEqual([{ check: 'widget', passed: true, reason: 'search, call 1, turn 1: 1 widget field match structuredContent' }])
+    expect(await checkEvalsV1Turn(widget, CALLS.slice(0, 1), 0, sessionOf({}))).toEqual([{ check: 'widget', passed: true, reason: 'search, call 1, turn 1: the widget field matches structuredContent' }])
     // Turn 2's last call is buy (a JSON-RPC error): no structuredContent.
     expect(await checkEvalsV1Turn(widget, CALLS, 1, sessionOf({}))).toEqual([{ check: 'widget', passed: false, reason: 'buy, call 3, turn 2: the call returned no structuredContent object' }])
     expect(await checkEvalsV1Turn(widget, CALLS, 2, sessionOf({}))).toEqual([

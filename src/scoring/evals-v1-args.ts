@@ -62,8 +62,8 @@ export function matchWidgetFields(expected: Record<string, Json>, structured: Js
     .map(([key, value]) => `${key}: expected ${jsonText(value)}, got ${Object.hasOwn(content, key) ? jsonText(content[key]) : '(absent)'}`)
   const keys = Object.keys(expected).length
   return mismatched.length === 0
-    ? { passed: true, reason: `${keys} widget field${keys === 1 ? '' : 's'} match structuredContent` }
-    : { passed: false, reason: `widget field${mismatched.length === 1 ? '' : 's'} differ from structuredContent: ${mismatched.join('; ')}` }
+    ? { passed: true, reason: keys === 1 ? 'the widget field matches structuredContent' : `${keys} widget fields match structuredContent` }
+    : { passed: false, reason: `${mismatched.length === 1 ? 'a widget field differs' : `${mismatched.length} widget fields differ`} from structuredContent: ${mismatched.join('; ')}` }
 }
 
 /** JSON equality, objects compared whatever their key order. */

@@ -3,6 +3,7 @@ import type { Json } from '../config/types.js'
 import type { AssertionCheck } from '../results/tool-tests.js'
 import type { EvalsV1Assertion } from '../results/suite.js'
 import { deepEqual, show, trimForReport } from '../tooltests/matchers.js'
+import { matchWidgetFields } from './evals-v1-args.js'
 import { evalsV1Path, fromResultPath } from '../util/evals-v1-paths.js'
 import { validateAgainst as validate } from '../util/json-schema.js'
 import { compilePath } from '../util/jsonpath.js'
@@ -215,20 +216,14 @@ async function resourceRule(rule: EvalsV1Assertion, ctx: AssertionContext): Prom
   return make('resource', fromPath ?? null, false, uri, actual, `read ${uri}; ${failed.length} of ${count(nested.length, 'nested assertion')} failed: ${why}`)
 }
 
+/** `widget`: its fields against structuredContent, key by key, as a turn's `expect.widget.fields` (matchWidgetFields). */
 function widgetRule(rule: EvalsV1Assertion, root: Json): AssertionCheck {
   const path = '$.structuredContent'
   const fields = rule.fields ?? {}
   const structured = isObject(root) ? root.structuredContent : undefined
-  if (!isObject(structured)) return make('widget', path, false, fields, null, 'the result has no structuredContent object to read widget fields from')
-  const sc = structured as Record<string, Json>
-  const keys = Object.keys(fields)
-  const actual: Json = Object.fromEntries(keys.filter((k) => Object.hasOwn(sc, k)).map((k) => [k, sc[k]]))
-  const mismatches = keys.flatMap((key) => {
-    if (!Object.hasOwn(sc, key)) return [`field ${show(key)} is missing (expected ${show(fields[key])})`]
-    return deepEqual(sc[key], fields[key]) ? [] : [`field ${show(key)}: expected ${show(fields[key])}, got ${show(sc[key])}`]
-  })
-  if (mismatches.length) return make('widget', path, false, fields, actual, mismatches.join('; '))
-  return make('widget', path, true, fields, actual, keys.length ? `${count(keys.length, 'widget field')} match` : 'structuredContent is present (no fields to compare)')
+  const { passed, reason } = matchWidgetFields(fields, structured)
+  const actual: Json = isObject(structured) ? Object.fromEntries(Object.keys(fields).filter((k) => Object.hasOwn(structured, k)).map((k) => [k, (structured as Record<string, Json>)[k]])) : null
+  return make('widget', path, passed, fields, actual, reason)
 }
 
 type Selected = { ok: true; found: false } | { ok: true; found: true; value: Json } | { ok: false; reason: string }
