@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import type { Json } from '../src/config/types.js'
-import { argMismatch, argMatches, argsMismatches, jsonEqual, matchWidgetFields } from '../src/scoring/evals-v1-args.js'
+import { argMismatch, argMatches, argsMismatches, matchWidgetFields } from '../src/scoring/evals-v1-args.js'
+import { deepEqual as jsonEqual } from '../src/tooltests/matchers.js'
 
 // @mcp-use/evals' argMatchers.ts, rule by rule, each passing and failing (and the defects fixed).
 describe('evals/v1 argument matchers', () => {
@@ -83,7 +84,7 @@ describe('evals/v1 widget fields', () => {
     expect(matchWidgetFields({ a: 1 }, [1])).toMatchObject({ passed: false })
   })
 
-  test('jsonEqual: nested objects in any key order, arrays in order', () => {
+  test('JSON equality (deepEqual): nested objects in any key order, arrays in order', () => {
     expect(jsonEqual({ a: { b: 1, c: [1, { d: 2, e: 3 }] } }, { a: { c: [1, { e: 3, d: 2 }], b: 1 } })).toBe(true)
     expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false)
     expect(jsonEqual(1, '1')).toBe(false)

@@ -1,5 +1,6 @@
 import type { Json } from '../config/types.js'
-import { isObject, sortKeys } from '../util/objects.js'
+import { deepEqual } from '../tooltests/matchers.js'
+import { isObject } from '../util/objects.js'
 import { compileMatcherPattern } from '../util/matcher-pattern.js'
 
 /**
@@ -40,7 +41,7 @@ export function argMatches(matcher: Json, actual: Json): boolean {
       }
     }
   }
-  return jsonEqual(matcher, actual)
+  return deepEqual(matcher, actual)
 }
 
 /** Every mismatched argument of one call (empty: the call matches every matcher), in the matchers' order. */
@@ -58,17 +59,12 @@ export function matchWidgetFields(expected: Record<string, Json>, structured: Js
   if (!isObject(structured)) return { passed: false, reason: 'the call returned no structuredContent object' }
   const content = structured as Record<string, Json>
   const mismatched = Object.entries(expected)
-    .filter(([key, value]) => !(Object.hasOwn(content, key) && jsonEqual(value, content[key])))
+    .filter(([key, value]) => !(Object.hasOwn(content, key) && deepEqual(value, content[key])))
     .map(([key, value]) => `${key}: expected ${jsonText(value)}, got ${Object.hasOwn(content, key) ? jsonText(content[key]) : '(absent)'}`)
   const keys = Object.keys(expected).length
   return mismatched.length === 0
     ? { passed: true, reason: keys === 1 ? 'the widget field matches structuredContent' : `${keys} widget fields match structuredContent` }
     : { passed: false, reason: `${mismatched.length === 1 ? 'a widget field differs' : `${mismatched.length} widget fields differ`} from structuredContent: ${mismatched.join('; ')}` }
-}
-
-/** JSON equality, objects compared whatever their key order. */
-export function jsonEqual(a: Json, b: Json): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b))
 }
 
 /** `{any: true, requirePresent: true}`. */
