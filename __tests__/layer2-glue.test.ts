@@ -46,7 +46,7 @@ describe('from before Layer 2', () => {
     const v3 = asVersion(golden(), 3)
     v3.changes = { conformance: null, tools: { added: [], removed: [], changed: [] }, cost_usd: { baseline: null, current: null }, median_run_s: { baseline: null, current: null }, regressions: [] }
     const doc = upgradeDocument(v3)!
-    expect(doc.version).toBe(8)
+    expect(doc.version).toBe(9)
     expect(doc.summary.resilience).toBeNull()
     expect(doc.config?.resilience_floors).toEqual({ min_recovery_rate: null, min_attack_resistance: null })
     expect(doc.runs.every((r) => r.recovery === null && r.answer_check === null && r.security === null)).toBe(true)
