@@ -270,6 +270,11 @@ describe('every error names file:line:column and the path', () => {
     ['an unknown key, with did you mean', flow(`    scenarios:\n      - id: s\n        turns: [{user: hi}]\n        expct: {}\n`), ["suite.yaml:10:9 at flows[0].scenarios[0].expct: unknown key 'expct' (did you mean 'expect'?)"]],
     ['an unknown top-level key', `${HEAD}flow: []\nflows: [{id: a, type: agent, scenarios: []}]\n`, ["suite.yaml:4:1 at flow: unknown key 'flow' (did you mean 'flows'?)"]],
     [
+      'a misspelt assertion kind, with did you mean',
+      flow(`    checks:\n      - id: c\n        call: {mcp: listTools}\n        assert: [{kind: contians}]\n    scenarios: []\n`),
+      ["suite.yaml:10:25 at flows[0].checks[0].assert[0].kind: must be equal to one of the allowed values (executionError, outputSchemaValid, jsonpath, equals, contains, pattern, schema, resource, widget) (did you mean 'contains'?)"]
+    ],
+    [
       'a check without a call target',
       flow(`    checks:\n      - id: c\n        call: {}\n        assert: []\n    scenarios: []\n`),
       ["suite.yaml:9:15 at flows[0].checks[0].call: missing required key 'tool' (or 'resource', or 'mcp'): a check calls a tool, reads a resource or lists"]

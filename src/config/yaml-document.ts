@@ -195,7 +195,16 @@ function schemaError(error: ErrorObject, doc: Document, at: At, dialect: SchemaD
       return new ConfigError(`missing required key '${missingProperty}' (needed by ${property})`, at(nodeOffset(doc, path), dotted(path)))
     }
   }
-  return new ConfigError(dialect.describe?.(error) ?? describe(error), at(nodeOffset(doc, path), dotted(path)))
+  return new ConfigError((dialect.describe?.(error) ?? describe(error)) + enumHint(error, doc, path), at(nodeOffset(doc, path), dotted(path)))
+}
+
+/** For a value outside an enum, the allowed value it was probably meant to be: ` (did you mean 'contains'?)`, else ''. */
+function enumHint(error: ErrorObject, doc: Document, path: YamlPath): string {
+  if (error.keyword !== 'enum') return ''
+  const value = doc.getIn(path)
+  const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.filter((v): v is string => typeof v === 'string')
+  const hint = typeof value === 'string' ? nearest(value, allowed) : undefined
+  return hint ? ` (did you mean '${hint}'?)` : ''
 }
 
 function describe(error: ErrorObject): string {
