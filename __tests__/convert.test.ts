@@ -42,7 +42,9 @@ describe('evals/v1 → eval_cases', () => {
   test('the overlap maps: executionError ↔ is_error, $.structuredContent.x ↔ $.x, scenarios ↔ turns, judge ↔ rubric, forbidden ↔ forbidden_tools', () => {
     const out = convertText(template('mcp-apps.suite.yaml'))
     const suite = parse(out.text)
-    expect(suite.tool_tests).toEqual([{ id: 'search-tokyo-direct', tool: 'search_destinations', args: { query: 'tokyo' }, expect: { is_error: false, json: { '$.results[0].city': { equals: 'Tokyo' } } } }])
+    expect(suite.tool_tests).toEqual([{ id: 'search-tokyo-direct', tool: 'search_destinations', args: { query: 'tokyo' }, expect: { is_error: false, json: { '$.results[0].city': { equals: 'Tokyo' }, '$.query': { equals: 'tokyo' } } } }])
+    // Widget fields are JSON equality with structuredContent's keys: a json matcher each, said in a comment.
+    expect(out.text).toContain('# flows[0].checks[0].assert[2] (kind: widget): widget fields as json matchers on structuredContent ($.query: equals)')
     expect(suite.cases).toEqual([
       {
         id: 'destination-search-agent',
@@ -54,7 +56,6 @@ describe('evals/v1 → eval_cases', () => {
     ])
     // What has no counterpart: a comment at its place and a line on stderr.
     const losses = [
-      'flows[0].checks[0].assert[2] (kind: widget): no counterpart in eval_cases tool tests (no widget fields)',
       'flows[0].scenarios[0].turns[0].expect.result (tool: search_destinations): no counterpart in eval_cases: a case asserts on the calls\' arguments, not on their results',
       'flows[0].scenarios[0].turns[0].expect.widget.fields: no counterpart in eval_cases: a case has no widget fields',
       'flows[0].scenarios[0].turns[0].expect.widget.screenshot: no counterpart in eval_cases: a widget screenshot needs a host page and a browser'
@@ -63,8 +64,9 @@ describe('evals/v1 → eval_cases', () => {
       expect(out.losses).toContain(line)
       expect(out.text).toContain(`# ${line}`)
     }
-    // The widget loss sits right above the tool test it came from.
+    // The widget comment sits right above the tool test it came from.
     expect(out.text).toMatch(/# flows\[0\]\.checks\[0\]\.assert\[2\] \(kind: widget\).*\n {2}- id: search-tokyo-direct/)
+    expect(out.losses.some((l) => l.includes('kind: widget'))).toBe(false)
   })
 
   test('outputSchemaValid is a comment, not a loss; a resource check is a loss; the server is printed as server_config', () => {

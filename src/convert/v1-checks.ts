@@ -77,8 +77,16 @@ class ExpectBuilder {
         this.schemas.push(nest(tail, rule.schema))
         return
       }
+      case 'widget': {
+        // Each field is JSON equality with structuredContent's key: a json matcher per key.
+        const fields = Object.entries(rule.fields ?? {})
+        if (fields.length === 0) return lost(' (the rule gives no fields)')
+        for (const [key, value] of fields) this.matcher([key], { equals: value }, label)
+        remark(`widget fields as json matchers on structuredContent (${fields.map(([key]) => rfcPath([key])).join(', ')}: equals)`)
+        return
+      }
       default:
-        lost(rule.kind === 'resource' ? ` (a tool test reads no resource${rule.uri ? `: ${rule.uri}` : ''})` : rule.kind === 'widget' ? ' (no widget fields)' : '')
+        lost(rule.kind === 'resource' ? ` (a tool test reads no resource${rule.uri ? `: ${rule.uri}` : ''})` : '')
     }
   }
 
