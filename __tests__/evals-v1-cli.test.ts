@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
+import { fromUpstreamRun } from '../src/cli/run-alias.js'
 
 // The CLI on an evals/v1 suite, the real example server behind it: --eval-suite, the server from
 // the suite, output_dir's default, and the runner flags accepted with one notice.
@@ -41,6 +42,17 @@ describe('mcp-server-evals --eval-suite', () => {
     expect(readdirSync('eval-results').sort()).toEqual(expect.arrayContaining(['eval-results.json', 'report.md']))
     expect(existsSync('eval-results.json')).toBe(false)
     expect(code).toBe(0)
+  })
+
+  test("@mcp-use/evals' own command line: `run --eval-suite … --output DIR` writes its files in DIR", async () => {
+    writeFileSync('suite.yaml', SUITE)
+    const { code, stdout } = await runCli(['run', '--eval-suite', 'suite.yaml', '--output', 'upstream-out', '--conformance', 'only'], { NODE_BIN: process.execPath })
+    expect(code).toBe(0)
+    expect(stdout).toContain(`evals/v1: ${join('upstream-out', 'results.json')}, ${join('upstream-out', 'metrics.json')}\n`)
+    expect(readdirSync('upstream-out').sort()).toEqual(expect.arrayContaining(['eval-results.json', 'metrics.json', 'report.md', 'results.json']))
+    // Without `run`, --output is ours: the results document's path.
+    expect(fromUpstreamRun(['--eval-suite', 's.yaml', '--output', 'x.json'])).toEqual(['--eval-suite', 's.yaml', '--output', 'x.json'])
+    expect(fromUpstreamRun(['run', '--output=dir', '--filter', 'a', '--skip-agent'])).toEqual(['--output-dir=dir', '--filter', 'a', '--only-tool-tests'])
   })
 
   test('--eval-suite with --eval-cases: a usage error', async () => {

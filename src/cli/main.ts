@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { fromUpstreamRun } from './run-alias.js'
 import { ConfigError, ConfigErrors } from '../config/errors.js'
 import { docsLink, Flags } from '../constants.js'
 import { ignoredInputsNotice, resolveOptions } from '../config/options.js'
@@ -31,6 +32,7 @@ import { CONVERT_USAGE, convertCommand } from './convert.js'
 
 const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
        mcp-server-evals --eval-suite <file> [--server-url URL | --server-config <json|file>] [options]
+       mcp-server-evals run --eval-suite <file> [--output DIR] [options]   (@mcp-use/evals' spelling: --output is --output-dir)
        mcp-server-evals --demo [options]
        mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
        mcp-server-evals merge FILE_OR_GLOB... [--output PATH] [--comment PATH] [options]
@@ -200,6 +202,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io)
   if (argv[0] === 'init') return initCommand(argv.slice(1), io)
   if (argv[0] === 'convert') return convertCommand(argv.slice(1), io)
+  argv = fromUpstreamRun(argv)
   const usageError = (message: string, hint = true) => {
     io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
     return 2
