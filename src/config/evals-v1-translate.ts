@@ -1,3 +1,4 @@
+import { escapeCaptures } from './placeholders.js'
 import { assertionProblems } from './evals-v1-assertion-problems.js'
 import type { RawV1Check, RawV1Scenario, RawV1Turn } from './evals-v1-raw.js'
 import type { EvalsV1NotRun } from '../results/evals-v1.js'
@@ -30,26 +31,10 @@ export function toolTestOfCheck(check: RawV1Check, at: YamlPath, report: Report)
   const label = call === undefined ? (tool ?? '') : call.kind === 'resource' ? `resources/read ${call.uri}` : call.method
   return {
     id: check.id,
-    steps: [{ tool: label, ...(call ? { call } : {}), args: literalArgs(check.call.args ?? {}), expect: { asserts: check.assert }, capture: {} }],
+    steps: [{ tool: label, ...(call ? { call } : {}), args: escapeCaptures(check.call.args ?? {}) as Record<string, Json>, expect: { asserts: check.assert }, capture: {} }],
     runs: 1,
     tags: []
   }
-}
-
-/**
- * A check's arguments are sent as written: `${` is not a capture here (a check has one step),
- * so it is escaped for the tool test runner, which reads `$${` as a literal `${`.
- */
-function literalArgs(args: Record<string, Json>): Record<string, Json> {
-  const escape = (value: Json): Json =>
-    typeof value === 'string'
-      ? value.replaceAll('${', () => '$${')
-      : Array.isArray(value)
-        ? value.map(escape)
-        : value !== null && typeof value === 'object'
-          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escape(v)]))
-          : value
-  return escape(args) as Record<string, Json>
 }
 
 /**

@@ -34,3 +34,20 @@ function strings(value: Json): string[] {
   if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings)
   return []
 }
+
+/** A value sent as written in a tool test's arguments: every `${` escaped as `$${` (a function, so the replacement's `$$` is not read as one `$`). */
+export function escapeCaptures(value: Json): Json {
+  return mapStrings(value, (text) => text.replaceAll('${', () => '$${'))
+}
+
+/** The value a tool test sends for its arguments as written, when they hold no placeholder: `$${` back to `${`. */
+export function unescapeCaptures(value: Json): Json {
+  return mapStrings(value, (text) => text.replaceAll('$${', () => '${'))
+}
+
+function mapStrings(value: Json, change: (text: string) => string): Json {
+  if (typeof value === 'string') return change(value)
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change))
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, change)]))
+  return value
+}

@@ -1,6 +1,8 @@
 import type { EvalsV1Assertion, Json } from '../config/types.js'
 import type { JsonObject, Notes, Path } from './notes.js'
 import { rfcTokens, v1Path } from './paths.js'
+import { unescapeCaptures } from '../config/placeholders.js'
+import { escapeRegExp } from '../util/text.js'
 
 const NO_CHECKS = 'no counterpart in evals/v1 checks'
 /** Where evals/v1 finds the text ours reads (its first text block; ours joins them all). */
@@ -11,15 +13,6 @@ const MATCHER_RULES = new Set(['equals', 'contains', 'pattern', 'exists'])
 type RawTest = Record<string, Json>
 
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v)
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/** `$${` is a literal `${` in a tool test's arguments; evals/v1 arguments have no captures. */
-function unescapeCaptures(value: Json): Json {
-  if (typeof value === 'string') return value.replace(/\$\$\{/g, () => '${')
-  if (Array.isArray(value)) return value.map(unescapeCaptures)
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unescapeCaptures(v)]))
-  return value
-}
 
 /** One eval_cases tool test as an evals/v1 check, or null (a multi-step test). */
 export function toolTestToCheck(test: RawTest, from: string, at: Path, notes: Notes): JsonObject | null {
@@ -59,7 +52,7 @@ function jsonRules(path: string, matcher: Json, from: string, at: Path, notes: N
     return []
   }
   if (matcher === 'any') return [{ kind: 'jsonpath', path: v1 }]
-  if (typeof matcher === 'string') return [{ kind: 'pattern', path: v1, pattern: `^${escapeRegex(matcher)}$` }]
+  if (typeof matcher === 'string') return [{ kind: 'pattern', path: v1, pattern: `^${escapeRegExp(matcher)}$` }]
   if (!isObject(matcher) || !Object.keys(matcher).every((k) => [...MATCHER_RULES, 'gte', 'gt', 'lte', 'lt', 'number', 'tolerance', 'length'].includes(k))) {
     return [{ kind: 'jsonpath', path: v1, equals: matcher }]
   }

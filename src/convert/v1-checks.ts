@@ -1,3 +1,4 @@
+import { escapeCaptures } from '../config/placeholders.js'
 import { patternProblem } from '../config/expectations.js'
 import type { EvalsV1Assertion, Json } from '../config/types.js'
 import type { JsonObject, Notes, Path } from './notes.js'
@@ -9,14 +10,6 @@ const NO_TOOL_TESTS = 'no counterpart in eval_cases tool tests'
 const DEFAULT_PATH = '$.structuredContent'
 /** The one path outside structuredContent that has a near counterpart: the first text block (ours joins them all). */
 const FIRST_TEXT = '$.content[0].text'
-
-/** `${` is a capture reference in a tool test's arguments: a literal one is written `$${`. */
-export function escapeCaptures(value: Json): Json {
-  if (typeof value === 'string') return value.replace(/\$\{/g, () => '$${')
-  if (Array.isArray(value)) return value.map(escapeCaptures)
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeCaptures(v)]))
-  return value
-}
 
 /**
  * One evals/v1 check as an eval_cases tool test (single-call form), or null when it calls no

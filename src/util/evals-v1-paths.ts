@@ -1,4 +1,4 @@
-import { compilePath } from './jsonpath.js'
+import { pathProblem } from './jsonpath.js'
 
 /**
  * evals/v1's JSONPaths on our RFC 9535 implementation. @mcp-use/evals reads a subset (`$`,
@@ -8,10 +8,10 @@ import { compilePath } from './jsonpath.js'
  * Shared by the suite loader (which reports a path that does not parse) and the assertion engine.
  */
 export function evalsV1Path(path: string): string {
-  const problem = tryCompile(path)
+  const problem = pathProblem(path)
   if (!problem) return path
   const rewritten = upstreamSpelling(path)
-  if (rewritten !== undefined && !tryCompile(rewritten)) return rewritten
+  if (rewritten !== undefined && !pathProblem(rewritten)) return rewritten
   if (/^\$(?:\.|$)/.test(path)) {
     const digits = /\.(\d+)(?=\.|\[|$)/.exec(path)
     if (digits) throw new Error(`invalid JSONPath ${JSON.stringify(path)}: .${digits[1]} is not a member name; write [${digits[1]}] for an array index or ['${digits[1]}'] for a key`)
@@ -40,15 +40,6 @@ export function fromResultPath(uri: string): string | undefined {
   const inner = FROM_RESULT.exec(uri)?.[1]
   if (inner === undefined) return undefined
   return inner.startsWith('$') ? inner : `$.${inner}`
-}
-
-function tryCompile(path: string): string | undefined {
-  try {
-    compilePath(path)
-    return undefined
-  } catch (error) {
-    return (error as Error).message
-  }
 }
 
 // RFC 9535's member-name-shorthand: a name-first character, then name characters.

@@ -1,5 +1,6 @@
 import { Document, Pair, Scalar, YAMLMap, YAMLSeq, isNode, type Node } from 'yaml'
-import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, type Json } from '../../config/types.js'
+import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL } from '../../config/types.js'
+import { escapeCaptures } from '../../config/placeholders.js'
 import type { McpTool } from '../../mcp/session.js'
 import { countPlaceholders, draftArguments, toJson, type Drafted } from './arguments.js'
 import { isAppOnlyTool } from '../../agent/exposure.js'
@@ -46,15 +47,6 @@ export function kebab(name: string): string {
 /** A tool name as it may appear in a comment: as it is when plain, else JSON-quoted on one line. */
 export function showName(name: string): string {
   return /^[A-Za-z0-9_.-]+$/.test(name) ? name : JSON.stringify(name)
-}
-
-/** `${` is a capture reference in a tool test's arguments: a value from the server keeps it literal. */
-function escapeCaptures(value: Json): Json {
-  // A function, so the replacement's `$$` is not read as the pattern for one `$`.
-  if (typeof value === 'string') return value.replace(/\$\{/g, () => '$${')
-  if (Array.isArray(value)) return value.map(escapeCaptures)
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeCaptures(v)]))
-  return value
 }
 
 export const comment = (text: string) => ` ${text}`
