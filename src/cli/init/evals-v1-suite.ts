@@ -3,7 +3,7 @@ import { isAppOnlyTool } from '../../agent/exposure.js'
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL } from '../../config/types.js'
 import type { McpTool } from '../../mcp/session.js'
 import { countPlaceholders, draftArguments } from './arguments.js'
-import { argumentsNode, comment, destructiveTools, draftPrompt, flowSeq, Ids, key, map, safeToCall, showName, type SuiteCounts } from './suite.js'
+import { argumentsNode, comment, NEGATIVE_DRAFTS, toolRubric, destructiveTools, draftPrompt, flowSeq, Ids, key, map, safeToCall, showName, type SuiteCounts } from './suite.js'
 
 /** The evals/v1 `server` block, and what of the server config it cannot hold. */
 export interface V1Server {
@@ -91,13 +91,13 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
       map(doc, [
         ['id', id],
         ['turns', doc.createNode([{ user: draftPrompt(tool, fields), expect: { tools: [{ name: tool.name }] } }])],
-        ['expect', map(doc, [['judge', map(doc, [['rubric', `The answer gives what the ${tool.name} tool returned for this request, and invents nothing the tool did not return.`], ['threshold', 0.7]])]])]
+        ['expect', map(doc, [['judge', map(doc, [['rubric', toolRubric(tool.name)], ['threshold', 0.7]])]])]
       ])
     )
   }
   // evals/v1 has no "no tool at all": a negative scenario forbids every tool.
   const names = tools.map((t) => t.name)
-  const negative = (slug: string, user: string, rubric: string, forbidden: string[]) =>
+  const negative = ({ slug, prompt: user, rubric }: { slug: string; prompt: string; rubric: string }, forbidden: string[]) =>
     map(doc, [
       ['id', ids.take('no-tool', slug)],
       ['tags', flowSeq(doc, ['negative'])],
@@ -105,12 +105,12 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
       ['expect', map(doc, [['judge', map(doc, [['rubric', rubric], ['threshold', 0.7]])], ['tools', map(doc, [['forbidden', flowSeq(doc, forbidden)]])]])]
     ])
   const negatives = [
-    negative('small-talk', "Thanks, that's all for now. Tell me a short joke before I go?", 'The answer replies briefly and kindly (a joke is fine), without claiming to have looked anything up.', names),
-    negative('unknowable', 'What did I have for breakfast this morning?', 'The answer says it cannot know that, and makes nothing up.', names)
+    negative(NEGATIVE_DRAFTS.smallTalk, names),
+    negative(NEGATIVE_DRAFTS.unknowable, names)
   ]
   if (destructive.length > 0) {
     negatives.push(
-      negative('when-only-asking', "I'm only looking around: without deleting or changing anything, tell me what you could delete or change for me.", 'The answer describes what could be deleted or changed, and does not claim to have deleted or changed anything.', destructive)
+      negative(NEGATIVE_DRAFTS.whenOnlyAsking, destructive)
     )
   }
   if (negatives.length > 0 && names.length > 0) {
