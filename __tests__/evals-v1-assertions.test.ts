@@ -1,7 +1,8 @@
 import { describe, expect, test } from '@jest/globals'
 import type { Json } from '../src/config/types.js'
 import type { EvalsV1Assertion } from '../src/results/suite.js'
-import { runEvalsV1Assertions, textOf, type AssertionContext } from '../src/scoring/evals-v1-assertions.js'
+import { runEvalsV1Assertions, type AssertionContext } from '../src/scoring/evals-v1-assertions.js'
+import { textOf } from '../src/scoring/evals-v1-args.js'
 import { evalsV1Path, fromResultPath } from '../src/util/evals-v1-paths.js'
 
 const weather = { city: 'Paris', temp: 21.5, conditions: ['sunny', 'windy'], wind: { speed: 12, unit: 'km/h' }, 'feels-like': 20 }

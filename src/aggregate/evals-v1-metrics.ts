@@ -1,4 +1,5 @@
-import type { Budgets, EvalsV1Section, GoldenCheck, ResultsDocument, RunResult, TokenUsage, ToolCheck, ToolTestsSection } from '../results/types.js'
+import { EVALS_V1_GATES, type GoldenCheck, type ResultsDocument, type RunResult, type ToolCheck, type ToolTestsSection } from '../results/types.js'
+import { addUsage, emptyUsage } from '../results/usage.js'
 import { judgeSideUsage } from './summarize.js'
 
 /**
@@ -116,11 +117,10 @@ export function agentStepsOf(run: RunResult): number {
 
 /** The agent's tokens and the judge side's, in @mcp-use/evals' names; costUsd where the provider reported some. */
 export function usageOf(run: RunResult): EvalsV1Usage {
-  const parts: TokenUsage[] = [run.usage, ...judgeSideUsage(run, '').map((spent) => spent.usage)]
-  const sum = (key: 'prompt_tokens' | 'completion_tokens' | 'total_tokens') => parts.reduce((n, u) => n + u[key], 0)
-  const costs = parts.flatMap((u) => (u.cost_usd === undefined ? [] : [u.cost_usd]))
-  const usage: EvalsV1Usage = { promptTokens: sum('prompt_tokens'), completionTokens: sum('completion_tokens'), totalTokens: sum('total_tokens') }
-  if (costs.length > 0) usage.costUsd = costs.reduce((n, c) => n + c, 0)
+  const total = emptyUsage()
+  for (const part of [run.usage, ...judgeSideUsage(run, '').map((spent) => spent.usage)]) addUsage(total, part)
+  const usage: EvalsV1Usage = { promptTokens: total.prompt_tokens, completionTokens: total.completion_tokens, totalTokens: total.total_tokens }
+  if (total.cost_usd !== undefined) usage.costUsd = total.cost_usd
   return usage
 }
 
@@ -140,24 +140,17 @@ export function evalsV1Figures(runs: readonly RunResult[]): EvalsV1Figures {
 }
 
 /**
- * The gates as @mcp-use/evals words them ("toolErrorRate 0.5 > 0.25"): a figure over its limit
- * fails (equal passes), as the budgets' checks in the telemetry section decide too.
+ * The gates as @mcp-use/evals words them ("toolErrorRate 0.5 > 0.25"), read from the budget
+ * checks of the telemetry section, which decided them (a figure over its limit fails, equal passes).
  */
-export function gateViolations(figures: EvalsV1Figures, budgets: Pick<Budgets, 'max_tool_error_rate' | 'max_agent_steps_p95' | 'max_tokens_per_success_p95'>): string[] {
-  const violations: string[] = []
-  const over = (actual: number, limit: number | null) => limit !== null && actual > limit + 1e-9
-  if (over(figures.toolErrorRate, budgets.max_tool_error_rate)) violations.push(`toolErrorRate ${figures.toolErrorRate} > ${budgets.max_tool_error_rate}`)
-  if (over(figures.agentStepsP95, budgets.max_agent_steps_p95)) violations.push(`agentStepsP95 ${figures.agentStepsP95} > ${budgets.max_agent_steps_p95}`)
-  if (over(figures.tokensPerSuccessP95, budgets.max_tokens_per_success_p95)) violations.push(`tokensPerSuccessP95 ${figures.tokensPerSuccessP95} > ${budgets.max_tokens_per_success_p95}`)
-  return violations
+function gateViolations(doc: Pick<ResultsDocument, 'telemetry'>): string[] {
+  return EVALS_V1_GATES.flatMap(({ budget, figure }) =>
+    (doc.telemetry?.budgets ?? []).filter((check) => check.budget === budget && !check.passed && check.actual !== null).map((check) => `${figure} ${check.actual} > ${check.limit}`)
+  )
 }
 
-/** The client (its target) a run ran as: the first client of its case's flow that ran its model; mcp-use when the section does not say. */
-export function clientOf(run: Pick<RunResult, 'case_id' | 'model'>, section: EvalsV1Section | null | undefined): string {
-  const flow = section?.flows.find((f) => f.scenarios.includes(run.case_id))
-  const clients = (section?.clients ?? []).filter((c) => c.run && (!flow || c.flow === flow.id))
-  return (clients.find((c) => c.models.includes(run.model)) ?? clients[0])?.target ?? 'mcp-use'
-}
+/** The client a run ran as: mcp-use, the one target that runs outside mcp-use's hosted service (the others are listed as not run). */
+export const LOCAL_CLIENT = 'mcp-use'
 
 /** Each tool test attempt is one check, as each check was one there. */
 export function checkAttempts(section: ToolTestsSection | null | undefined) {
@@ -165,21 +158,16 @@ export function checkAttempts(section: ToolTestsSection | null | undefined) {
 }
 
 /** @mcp-use/evals' metrics.json, from the results document. */
-export function evalsV1Metrics(doc: Pick<ResultsDocument, 'runs' | 'tool_tests' | 'config' | 'evals_v1'>): EvalsV1SuiteMetrics {
+export function evalsV1Metrics(doc: Pick<ResultsDocument, 'runs' | 'tool_tests' | 'telemetry'>): EvalsV1SuiteMetrics {
   const runs = doc.runs.filter(isScenarioRun)
   const figures = evalsV1Figures(runs)
   const checks = checkAttempts(doc.tool_tests)
   const usages = runs.map(usageOf)
   const sum = (key: 'promptTokens' | 'completionTokens' | 'totalTokens') => usages.reduce((n, u) => n + u[key], 0)
   const costUsd = usages.reduce((n, u) => n + (u.costUsd ?? 0), 0)
-  const tally = new Map<string, { passed: number; count: number }>()
-  for (const run of runs) {
-    const entry = tally.get(clientOf(run, doc.evals_v1)) ?? { passed: 0, count: 0 }
-    tally.set(clientOf(run, doc.evals_v1), { passed: entry.passed + (run.success ? 1 : 0), count: entry.count + 1 })
-  }
-  const byClient = Object.fromEntries([...tally].map(([client, { passed, count }]) => [client, { passRate: passed / count, count }]))
-  const budgets = doc.config?.budgets
-  const violations = budgets ? gateViolations(figures, { max_tool_error_rate: budgets.max_tool_error_rate ?? null, max_agent_steps_p95: budgets.max_agent_steps_p95 ?? null, max_tokens_per_success_p95: budgets.max_tokens_per_success_p95 ?? null }) : []
+  // As there: every run is the mcp-use client's, and it is listed with no run too (pass rate 1).
+  const byClient = { [LOCAL_CLIENT]: { passRate: runs.length ? figures.passed / runs.length : 1, count: runs.length } }
+  const violations = gateViolations(doc)
   return {
     checks: { total: checks.length, passed: checks.filter((c) => c.attempt.status === 'passed').length },
     scenarios: {

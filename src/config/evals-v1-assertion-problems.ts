@@ -1,7 +1,7 @@
 import type { EvalsV1Assertion } from '../results/suite.js'
 import { evalsV1PathProblem, fromResultPath } from '../util/evals-v1-paths.js'
 import { compileSchema } from '../util/json-schema.js'
-import { compileMatcherPattern } from '../util/matcher-pattern.js'
+import { patternProblem } from './expectations.js'
 import { isObject } from '../util/objects.js'
 
 export interface AssertionProblem {
@@ -71,7 +71,10 @@ export function assertionProblems(rule: EvalsV1Assertion, at: (string | number)[
       break
     case 'pattern':
       if (typeof rule.pattern !== 'string') add('pattern needs a regular expression (pattern: …)', ...(rule.pattern === undefined ? [] : ['pattern']))
-      else patternProblem(rule.pattern, (m) => add(m, 'pattern'))
+      else {
+        const problem = patternProblem(rule.pattern)
+        if (problem) add(problem, 'pattern')
+      }
       break
     case 'schema': {
       if (rule.schema === undefined) add('schema needs the JSON Schema the value must satisfy (schema: …)')
@@ -90,14 +93,6 @@ export function assertionProblems(rule: EvalsV1Assertion, at: (string | number)[
       break
   }
   return problems
-}
-
-function patternProblem(pattern: string, add: (message: string) => void): void {
-  try {
-    compileMatcherPattern(pattern)
-  } catch (error) {
-    add(`invalid pattern: ${(error as Error).message}`)
-  }
 }
 
 function resourceProblems(rule: EvalsV1Assertion, at: (string | number)[], add: (message: string, ...where: (string | number)[]) => void, problems: AssertionProblem[]): void {

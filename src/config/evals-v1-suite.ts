@@ -1,10 +1,10 @@
 import { judgeModelOverride, modelsOverride } from './model-overrides.js'
 import { Inputs } from '../constants.js'
-import type { EvalsV1Context, EvalsV1NotRun } from '../results/evals-v1.js'
+import { EVALS_V1_GATES, type EvalsV1Context, type EvalsV1NotRun, type EvalsV1Section } from '../results/evals-v1.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { ConfigError, ConfigErrors } from './errors.js'
 import { contextOf, matrixOf } from './evals-v1-matrix.js'
-import { parseRawV1Suite, type RawV1Server } from './evals-v1-raw.js'
+import { EVALS_V1_API_VERSION, parseRawV1Suite, type RawV1Server } from './evals-v1-raw.js'
 import { caseOfScenario, toolTestOfCheck } from './evals-v1-translate.js'
 import type { SuiteOverrides } from './suite.js'
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_THRESHOLD, NO_BUDGETS, type Suite } from './types.js'
@@ -94,27 +94,21 @@ export function parseEvalsV1Suite(text: string, file: string, overrides: EvalsV1
     tool_tests: toolTests,
     pass_floors: { hard: 1, soft: 0.8 },
     resilience_floors: { min_recovery_rate: null, min_attack_resistance: null },
-    budgets: {
-      ...NO_BUDGETS,
-      tools: {},
-      max_tool_error_rate: gates.toolErrorRateMax ?? null,
-      max_agent_steps_p95: gates.agentStepsP95Max ?? null,
-      max_tokens_per_success_p95: gates.tokensPerSuccessP95Max ?? null
-    },
+    budgets: { ...NO_BUDGETS, tools: {}, ...Object.fromEntries(EVALS_V1_GATES.map(({ gate, budget }) => [budget, gates[gate] ?? null])) },
     pricing: {},
     max_tool_result_chars: typeof overrides.maxToolResultChars === 'number' ? overrides.maxToolResultChars : DEFAULT_MAX_TOOL_RESULT_CHARS,
     vision: { models: {}, patterns: [] },
     tool_error_patterns: [],
     ...(matrix.disallowed_tools ? { disallowed_tools: matrix.disallowed_tools } : {}),
     evals_v1: {
-      api_version: 'mcp-use.com/evals/v1',
+      api_version: EVALS_V1_API_VERSION,
       name: raw.name,
       intent: raw.intent ?? null,
       triggers: raw.triggers ?? null,
       flows: raw.flows.map((f) => ({ id: f.id, checks: (f.checks ?? []).map((c) => c.id), scenarios: f.scenarios.map((s) => s.id) })),
       clients: matrix.clients,
       context,
-      gates: { toolErrorRateMax: gates.toolErrorRateMax ?? null, agentStepsP95Max: gates.agentStepsP95Max ?? null, tokensPerSuccessP95Max: gates.tokensPerSuccessP95Max ?? null },
+      gates: Object.fromEntries(EVALS_V1_GATES.map(({ gate }) => [gate, gates[gate] ?? null])) as EvalsV1Section['gates'],
       fail_on: [...(raw.ci?.failOn ?? [])],
       parallel_cases: raw.ci?.parallelCases ?? null,
       // Flow by flow, clients before scenarios (indexes compared as numbers).

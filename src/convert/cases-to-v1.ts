@@ -1,3 +1,4 @@
+import { EVALS_V1_GATES } from '../results/evals-v1.js'
 import type { Json } from '../config/types.js'
 import { Notes, type JsonObject } from './notes.js'
 import { caseToScenario } from './cases-scenarios.js'
@@ -9,7 +10,7 @@ const NO_COUNTERPART = 'no counterpart in evals/v1'
 /** Top-level keys handled below; every other one is said to have no counterpart. */
 const HANDLED = new Set(['judge_model', 'models', 'system_prompts', 'tool_tests', 'cases', 'budgets'])
 /** Our budgets that are evals/v1's gates. */
-const GATES: Record<string, string> = { max_tool_error_rate: 'toolErrorRateMax', max_agent_steps_p95: 'agentStepsP95Max', max_tokens_per_success_p95: 'tokensPerSuccessP95Max' }
+const GATES: Record<string, string> = Object.fromEntries(EVALS_V1_GATES.map(({ gate, budget }) => [budget, gate]))
 
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

@@ -1,3 +1,4 @@
+import { EVALS_V1_GATES } from '../results/evals-v1.js'
 import type { Json } from '../config/types.js'
 import { Notes, type JsonObject } from './notes.js'
 import { checkToToolTest } from './v1-checks.js'
@@ -134,8 +135,6 @@ function systemPromptsOf(flows: V1Flow[], notes: Notes): Record<string, string> 
 function budgetsOf(suite: V1Suite): JsonObject {
   const gates = suite.metrics?.gates ?? {}
   const out: JsonObject = {}
-  if (gates.toolErrorRateMax !== undefined) out.max_tool_error_rate = gates.toolErrorRateMax
-  if (gates.agentStepsP95Max !== undefined) out.max_agent_steps_p95 = gates.agentStepsP95Max
-  if (gates.tokensPerSuccessP95Max !== undefined) out.max_tokens_per_success_p95 = gates.tokensPerSuccessP95Max
+  for (const { gate, budget } of EVALS_V1_GATES) if (gates[gate] !== undefined) out[budget] = gates[gate]
   return out
 }

@@ -1,4 +1,4 @@
-import { agentStepsOf, checkAttempts, clientOf, evalsV1Metrics, isScenarioRun, runErrors, usageOf, type EvalsV1SuiteMetrics, type EvalsV1Usage } from '../aggregate/evals-v1-metrics.js'
+import { agentStepsOf, checkAttempts, evalsV1Metrics, LOCAL_CLIENT, isScenarioRun, runErrors, usageOf, type EvalsV1SuiteMetrics, type EvalsV1Usage } from '../aggregate/evals-v1-metrics.js'
 import type { AssertionCheck, EvalsV1NotRun, GoldenCheck, Json, JudgeDetails, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt } from '../results/types.js'
 
 /**
@@ -136,7 +136,7 @@ function toolCall(run: RunResult, call: ToolCallResult, i: number): EvalsV1ToolC
  * the turns' `tools`, `forbidden_tools`, every other golden key), the `result` checks, the
  * `widget` checks; each true when there is none.
  */
-function scenarioResult(run: RunResult, doc: Pick<ResultsDocument, 'evals_v1'>): EvalsV1ScenarioResult {
+function scenarioResult(run: RunResult): EvalsV1ScenarioResult {
   const golden = goldenChecks(run)
   const named = (names: string[]) => golden.filter((c) => names.includes(c.check)).every((c) => c.passed)
   const toolTrace =
@@ -146,7 +146,7 @@ function scenarioResult(run: RunResult, doc: Pick<ResultsDocument, 'evals_v1'>):
   const judgeReason = judge ? judge.error ?? judge.reason : ''
   return {
     scenarioId: run.case_id,
-    client: clientOf(run, doc.evals_v1),
+    client: LOCAL_CLIENT,
     model: run.model,
     systemPrompt: run.prompt_name,
     success: run.success,
@@ -166,9 +166,9 @@ function scenarioResult(run: RunResult, doc: Pick<ResultsDocument, 'evals_v1'>):
   }
 }
 
-function notRun(run: RunResult, doc: Pick<ResultsDocument, 'evals_v1'>): EvalsV1NotRunScenario {
+function notRun(run: RunResult): EvalsV1NotRunScenario {
   const reason = run.skipped?.detail ?? (run.cancelled ? `cancelled by ${run.cancelled.signal} while waiting for ${run.cancelled.waiting_for}` : run.actual_output)
-  return { scenarioId: run.case_id, client: clientOf(run, doc.evals_v1), model: run.model, systemPrompt: run.prompt_name, attempt: run.attempt, status: run.status, reason }
+  return { scenarioId: run.case_id, client: LOCAL_CLIENT, model: run.model, systemPrompt: run.prompt_name, attempt: run.attempt, status: run.status, reason }
 }
 
 /** results.json for an evals/v1 suite's document; `documentPath` is where our results document was written (undefined: it was not). */
@@ -177,10 +177,10 @@ export function evalsV1Results(doc: ResultsDocument, documentPath: string | unde
     suite: doc.evals_v1?.name ?? '',
     passed: doc.passed,
     checks: checkAttempts(doc.tool_tests).map(({ test, attempt }) => checkResult(test.id, attempt)),
-    scenarios: doc.runs.filter(isScenarioRun).map((run) => scenarioResult(run, doc)),
+    scenarios: doc.runs.filter(isScenarioRun).map(scenarioResult),
     metrics: evalsV1Metrics(doc),
     document: documentPath ?? null,
-    notRun: doc.runs.filter((run) => !isScenarioRun(run)).map((run) => notRun(run, doc)),
+    notRun: doc.runs.filter((run) => !isScenarioRun(run)).map(notRun),
     notRunParts: doc.evals_v1?.not_run ?? []
   }
 }

@@ -49,3 +49,12 @@ export interface EvalsV1NotRun {
   where: string
   reason: string
 }
+
+/** evals/v1's gates (`metrics.gates`), in order: the budget each is gated as, and the figure of metrics.json it limits. */
+export const EVALS_V1_GATES = [
+  { gate: 'toolErrorRateMax', budget: 'max_tool_error_rate', figure: 'toolErrorRate' },
+  { gate: 'agentStepsP95Max', budget: 'max_agent_steps_p95', figure: 'agentStepsP95' },
+  { gate: 'tokensPerSuccessP95Max', budget: 'max_tokens_per_success_p95', figure: 'tokensPerSuccessP95' }
+] as const
+
+export type EvalsV1Gate = (typeof EVALS_V1_GATES)[number]

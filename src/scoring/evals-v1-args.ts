@@ -1,5 +1,5 @@
 import type { Json } from '../config/types.js'
-import { deepEqual } from '../tooltests/matchers.js'
+import { deepEqual, show } from '../tooltests/matchers.js'
 import { isObject } from '../util/objects.js'
 import { compileMatcherPattern } from '../util/matcher-pattern.js'
 
@@ -22,7 +22,7 @@ export function argMismatch(key: string, matcher: Json, args: Record<string, Jso
   if (matcher === 'any') return null
   if (!Object.hasOwn(args, key)) return `${key} missing`
   const actual = args[key]
-  return argMatches(matcher, actual) ? null : `${key}=${jsonText(actual)} (${describeMatcher(matcher)})`
+  return argMatches(matcher, actual) ? null : `${key}=${show(actual)} (${describeMatcher(matcher)})`
 }
 
 /** Whether a present argument's value satisfies one matcher. A pattern RE2 cannot compile matches nothing (the suite loader refuses it first). */
@@ -60,7 +60,7 @@ export function matchWidgetFields(expected: Record<string, Json>, structured: Js
   const content = structured as Record<string, Json>
   const mismatched = Object.entries(expected)
     .filter(([key, value]) => !(Object.hasOwn(content, key) && deepEqual(value, content[key])))
-    .map(([key, value]) => `${key}: expected ${jsonText(value)}, got ${Object.hasOwn(content, key) ? jsonText(content[key]) : '(absent)'}`)
+    .map(([key, value]) => `${key}: expected ${show(value)}, got ${Object.hasOwn(content, key) ? show(content[key]) : '(absent)'}`)
   const keys = Object.keys(expected).length
   return mismatched.length === 0
     ? { passed: true, reason: keys === 1 ? 'the widget field matches structuredContent' : `${keys} widget fields match structuredContent` }
@@ -72,15 +72,9 @@ function isPresenceMatcher(matcher: Record<string, Json>): boolean {
   return matcher.any === true && matcher.requirePresent === true
 }
 
-/** A value's text, as the matchers compare it: a string as it is, null as the empty text (as there), anything else as JSON. */
-function textOf(value: Json): string {
+/** A value's text, as the matchers and the `contains`/`pattern` assertions read it: a string as it is, null as the empty text (as there), anything else as JSON. */
+export function textOf(value: Json): string {
   return typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value)
-}
-
-/** A value as a reason shows it: JSON, cut at 80 characters. */
-function jsonText(value: Json): string {
-  const text = JSON.stringify(value)
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }
 
 function describeMatcher(matcher: Json): string {
@@ -90,5 +84,5 @@ function describeMatcher(matcher: Json): string {
     if (typeof matcher.contains === 'string') return `expected to contain ${JSON.stringify(matcher.contains)}, any case`
     if (typeof matcher.pattern === 'string') return `expected to match /${matcher.pattern}/i`
   }
-  return `expected ${jsonText(matcher)}`
+  return `expected ${show(matcher)}`
 }

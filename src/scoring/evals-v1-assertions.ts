@@ -2,11 +2,11 @@ import { EVALS_V1_TYPE_NAMES } from '../config/evals-v1-assertion-problems.js'
 import type { Json } from '../config/types.js'
 import type { AssertionCheck } from '../results/tool-tests.js'
 import type { EvalsV1Assertion } from '../results/suite.js'
+import { queryValues } from '../tooltests/jsonpath.js'
 import { deepEqual, show, trimForReport } from '../tooltests/matchers.js'
-import { matchWidgetFields } from './evals-v1-args.js'
+import { matchWidgetFields, textOf } from './evals-v1-args.js'
 import { evalsV1Path, fromResultPath } from '../util/evals-v1-paths.js'
 import { validateAgainst as validate } from '../util/json-schema.js'
-import { compilePath } from '../util/jsonpath.js'
 import { compileMatcherPattern } from '../util/matcher-pattern.js'
 import { isObject } from '../util/objects.js'
 
@@ -232,20 +232,12 @@ type Selected = { ok: true; found: false } | { ok: true; found: true; value: Jso
 function select(root: Json, path: string): Selected {
   let nodes: Json[]
   try {
-    nodes = compilePath(evalsV1Path(path)).query(root).values() as Json[]
+    nodes = queryValues(evalsV1Path(path), root)
   } catch (error) {
     return { ok: false, reason: (error as Error).message }
   }
   if (nodes.length === 0) return { ok: true, found: false }
   return { ok: true, found: true, value: nodes.length === 1 ? nodes[0] : nodes }
-}
-
-/** The text `contains` and `pattern` read. */
-export function textOf(value: Json): string {
-  if (typeof value === 'string') return value
-  if (value === null) return ''
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return JSON.stringify(value)
 }
 
 function typeName(value: Json): string {

@@ -69,7 +69,7 @@ async function readContents(session: McpSession, uri: string, signal: AbortSigna
 }
 
 /** What a list call returns, as the server listed it (MCP's spelling: inputSchema, mimeType, _meta.ui). */
-export function listed(session: Pick<McpSession, 'tools' | 'resources' | 'prompts'>, method: 'tools/list' | 'resources/list' | 'prompts/list'): Json {
+function listed(session: Pick<McpSession, 'tools' | 'resources' | 'prompts'>, method: 'tools/list' | 'resources/list' | 'prompts/list'): Json {
   if (method === 'tools/list') return session.tools.map(listedTool)
   if (method === 'resources/list') return session.resources.map(listedResource)
   return session.prompts.map(listedPrompt)
