@@ -359,7 +359,7 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
 function writtenPaths(doc: ResultsDocument, paths: ResultPaths & { journalPath?: string }, files: readonly string[]): ResultPaths & { journalPath?: string } {
   const written = new Set(files.map((f) => resolve(f)))
   const named = (path: string | undefined) => (path && written.has(resolve(path)) ? path : '')
-  const results = doc.evals_v1 && paths.evalsV1Dir && !doc.shard ? evalsV1Files(paths.evalsV1Dir).results : paths.resultsPath
+  const results = evalsV1Files(doc, paths.evalsV1Dir)?.results ?? paths.resultsPath
   return {
     ...paths,
     resultsPath: named(results),

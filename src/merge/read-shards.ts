@@ -5,11 +5,12 @@ import { ConfigError } from '../config/errors.js'
 import type { ResultsDocument, ShardSection } from '../results/types.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
-/** The results version that brought the shard section. */
-const SHARDS_SINCE = 8
 import { shapeProblem } from '../execute/record-shapes.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { byCodeUnits } from '../util/text.js'
+
+/** The results version that brought the shard section. */
+const SHARDS_SINCE = 8
 
 /**
  * Why the shards cannot be merged: a file that is missing, unreadable or not a shard's results, or

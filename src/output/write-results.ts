@@ -39,8 +39,13 @@ export interface OutputPaths {
   evalsV1Dir?: string
 }
 
-/** Where an evals/v1 suite's results.json and metrics.json are written in `dir`. */
-export function evalsV1Files(dir: string): { results: string; metrics: string } {
+/**
+ * Where an evals/v1 suite's results.json and metrics.json go: `dir` (output_dir), when the
+ * document is an evals/v1 suite's and is not one shard's (a shard gives no verdict: the merge
+ * writes them); null for any other document, or without a directory.
+ */
+export function evalsV1Files(doc: Pick<ResultsDocument, 'evals_v1' | 'shard'>, dir: string | undefined): { results: string; metrics: string } | null {
+  if (!doc.evals_v1 || !dir || doc.shard) return null
   return { results: join(dir, 'results.json'), metrics: join(dir, 'metrics.json') }
 }
 
@@ -69,18 +74,14 @@ export function describeNotWritten(error: unknown, resultsPath: string | undefin
 
 /** The CLI's line naming an evals/v1 suite's results.json and metrics.json ("" for any other document). */
 export function evalsV1Lines(doc: ResultsDocument, dir: string | undefined): string {
-  if (!doc.evals_v1 || !dir || doc.shard) return ''
-  const files = evalsV1Files(dir)
-  return `evals/v1: ${files.results}, ${files.metrics}\n`
+  const files = evalsV1Files(doc, dir)
+  return files ? `evals/v1: ${files.results}, ${files.metrics}\n` : ''
 }
 
-/**
- * results.json and metrics.json, when the document is an evals/v1 suite's and there is an
- * output_dir; not for one shard's document, which gives no verdict (the merge writes them).
- */
+/** results.json and metrics.json, where evalsV1Files puts them. */
 function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, string, () => string][] {
-  if (!doc.evals_v1 || !paths.evalsV1Dir || doc.shard) return []
-  const files = evalsV1Files(paths.evalsV1Dir)
+  const files = evalsV1Files(doc, paths.evalsV1Dir)
+  if (!files) return []
   // Never over one of our own files (results_path: eval-results/results.json): that one is kept, this one refused.
   const ours = new Set([paths.resultsPath, paths.reportPath, paths.junitPath, paths.sarifPath, paths.badgePath].flatMap((p) => (p ? [resolve(p)] : [])))
   const apart = (path: string, render: () => string) => () => {

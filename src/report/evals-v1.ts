@@ -1,3 +1,4 @@
+import { significant } from '../util/text.js'
 import { evalsV1Figures, type EvalsV1Figures } from '../aggregate/evals-v1-metrics.js'
 import type { EvalsV1Client, EvalsV1NotRun, EvalsV1Section, ResultsDocument } from '../results/types.js'
 import { count } from '../util/words.js'
@@ -23,7 +24,7 @@ const WHAT: Record<EvalsV1NotRun['what'], [string, string]> = {
 function gateLines(section: EvalsV1Section, doc: ResultsDocument, figures: EvalsV1Figures): string[] {
   const checks = doc.telemetry?.budgets ?? []
   const gates: [string, number | null, string, number, string][] = [
-    ['toolErrorRateMax', section.gates.toolErrorRateMax, 'max_tool_error_rate', figures.toolErrorRate, `tool error rate ${round(figures.toolErrorRate)} (${count(figures.errors, 'error')} in ${count(figures.runs, 'run')})`],
+    ['toolErrorRateMax', section.gates.toolErrorRateMax, 'max_tool_error_rate', figures.toolErrorRate, `tool error rate ${significant(figures.toolErrorRate)} (${count(figures.errors, 'error')} in ${count(figures.runs, 'run')})`],
     ['agentStepsP95Max', section.gates.agentStepsP95Max, 'max_agent_steps_p95', figures.agentStepsP95, `agent steps p95 ${figures.agentStepsP95}`],
     ['tokensPerSuccessP95Max', section.gates.tokensPerSuccessP95Max, 'max_tokens_per_success_p95', figures.tokensPerSuccessP95, `tokens per success p95 ${figures.tokensPerSuccessP95} (over ${count(figures.passed, 'run')} that passed)`]
   ]
@@ -39,7 +40,6 @@ function gateLines(section: EvalsV1Section, doc: ResultsDocument, figures: Evals
   ]
 }
 
-const round = (n: number) => String(Number(n.toPrecision(6)))
 
 function clientLine(client: EvalsV1Client): string {
   const models = client.models.length ? client.models.map((m) => escapeMarkdown(m)).join(', ') : 'the default model'

@@ -1,3 +1,4 @@
+import { significant } from '../util/text.js'
 import type { Budgets } from '../config/types.js'
 import type { BudgetCheck, ModelTelemetry, TelemetrySection, ToolTelemetry } from '../results/types.js'
 import type { EvalsV1Figures } from '../aggregate/evals-v1-metrics.js'
@@ -118,8 +119,8 @@ function evalsV1Checks(figures: EvalsV1Figures, budgets: Budgets): BudgetCheck[]
     const actual = figures.toolErrorRate
     checks.push(
       figures.runs === 0
-        ? notMeasured('max_tool_error_rate', null, rate, `no behaviour run was measured; max_tool_error_rate (${rateText(rate)}) was not checked`)
-        : check('max_tool_error_rate', null, rate, actual, `the tool error rate (failed expectations, judges and run errors per run) is ${rateText(actual)} (${wholeNumber(figures.errors)} ${figures.errors === 1 ? 'error' : 'errors'} in ${runs}), ${within(actual, rate)} max_tool_error_rate (${rateText(rate)})`)
+        ? notMeasured('max_tool_error_rate', null, rate, `no behaviour run was measured; max_tool_error_rate (${significant(rate)}) was not checked`)
+        : check('max_tool_error_rate', null, rate, actual, `the tool error rate (failed expectations, judges and run errors per run) is ${significant(actual)} (${wholeNumber(figures.errors)} ${figures.errors === 1 ? 'error' : 'errors'} in ${runs}), ${within(actual, rate)} max_tool_error_rate (${significant(rate)})`)
     )
   }
   const steps = budgets.max_agent_steps_p95 ?? null
@@ -145,7 +146,6 @@ function evalsV1Checks(figures: EvalsV1Figures, budgets: Budgets): BudgetCheck[]
 }
 
 /** 0.33333333 → "0.333333": a rate to six significant digits, so a figure just over its limit does not read as equal to it. */
-const rateText = (n: number): string => String(Number(n.toPrecision(6)))
 
 /**
  * What the budgets fail the gate on: each failed check's reason, and when the spend stopped runs

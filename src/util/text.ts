@@ -48,3 +48,6 @@ export function trimEvidence(value: unknown, max = 600): string {
 
 /** Strings in code-unit order (what `<` says): the same order on every machine, unlike localeCompare. */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** A number as a sentence shows it: six significant digits, no trailing zeros or float noise (0.1 + 0.2 is "0.3"). */
+export const significant = (n: number): string => String(Number(n.toPrecision(6)))
