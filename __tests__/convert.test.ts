@@ -86,6 +86,16 @@ describe('evals/v1 → eval_cases', () => {
     expect(run([join(TEMPLATES, 'blank.suite.yaml')]).stderr).toContain('warning: nothing is left to run')
   })
 
+  test('an eval_cases suite whose only tool test has steps: nothing is left to run, and that is said', () => {
+    const file = join(work, 'chain.yaml')
+    writeFileSync(file, 'tool_tests:\n  - id: chain\n    steps:\n      - { tool: list_sections }\n      - { tool: get_page, args: { path: /intro } }\n')
+    const out = convertText(readFileSync(file, 'utf8'), 'chain.yaml')
+    expect([out.to, out.empty]).toEqual(['evals-v1', true])
+    expect(out.text).toContain('# Nothing here runs yet: an evals/v1 suite needs at least one check or scenario.')
+    expect(run([file]).stderr).toContain('warning: nothing is left to run: an evals/v1 suite needs at least one check or scenario to load')
+    expect(convertText(readFileSync(fixturePath('../examples/eval_cases.yaml'), 'utf8'), 'eval_cases.yaml').empty).toBe(false)
+  })
+
   test('every item without a counterpart is reported, and the rest maps', () => {
     const suite = `apiVersion: mcp-use.com/evals/v1
 kind: EvalSuite

@@ -74,7 +74,8 @@ export function convertCommand(argv: string[], io: IO = process, cwd = process.c
     }
   }
   for (const line of conversion.losses) io.stderr.write(`${line}\n`)
-  if (conversion.empty) io.stderr.write('warning: nothing is left to run: an eval_cases suite needs at least one tool test or case to load\n')
+  const needs = conversion.to === 'eval-cases' ? 'an eval_cases suite needs at least one tool test or case' : 'an evals/v1 suite needs at least one check or scenario'
+  if (conversion.empty) io.stderr.write(`warning: nothing is left to run: ${needs} to load\n`)
   const target = conversion.to === 'evals-v1' ? 'an evals/v1 suite' : 'an eval_cases suite'
   io.stderr.write(`Converted ${file} to ${target}${output ? ` in ${output}` : ''}: ${conversion.losses.length === 0 ? 'nothing without a counterpart' : `${conversion.losses.length} item${conversion.losses.length === 1 ? '' : 's'} without a counterpart (above, and as comments in the output)`}.\n`)
   return 0

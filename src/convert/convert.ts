@@ -37,5 +37,8 @@ export function convertSuite(read: ReadSuite, file: string): Conversion {
     `Converted by \`mcp-server-evals convert\` from ${shown}, an eval_cases suite.`,
     'A "no counterpart" comment marks what evals/v1 cannot say; the other comments say where meanings differ.'
   ]
-  return { to: 'evals-v1', text: renderWithNotes(value, notes.all, header), losses: notes.lossLines(), empty: false }
+  const flows = (value.flows ?? []) as { checks?: unknown[]; scenarios?: unknown[] }[]
+  const empty = flows.every((flow) => !flow.checks?.length && !flow.scenarios?.length)
+  if (empty) header.push('Nothing here runs yet: an evals/v1 suite needs at least one check or scenario.')
+  return { to: 'evals-v1', text: renderWithNotes(value, notes.all, header), losses: notes.lossLines(), empty }
 }
