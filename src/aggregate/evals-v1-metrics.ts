@@ -1,4 +1,4 @@
-import { EVALS_V1_GATES, type GoldenCheck, type ResultsDocument, type RunResult, type ToolCheck, type ToolTestsSection } from '../results/types.js'
+import { EVALS_V1_GATES, LOCAL_TARGET, type GoldenCheck, type ResultsDocument, type RunResult, type ToolCheck, type ToolTestsSection } from '../results/types.js'
 import { addUsage, emptyUsage } from '../results/usage.js'
 import { judgeSideUsage } from './summarize.js'
 
@@ -149,8 +149,6 @@ function gateViolations(doc: Pick<ResultsDocument, 'telemetry'>): string[] {
   )
 }
 
-/** The client a run ran as: mcp-use, the one target that runs outside mcp-use's hosted service (the others are listed as not run). */
-export const LOCAL_CLIENT = 'mcp-use'
 
 /** Each tool test attempt is one check, as each check was one there. */
 export function checkAttempts(section: ToolTestsSection | null | undefined) {
@@ -166,7 +164,7 @@ export function evalsV1Metrics(doc: Pick<ResultsDocument, 'runs' | 'tool_tests' 
   const sum = (key: 'promptTokens' | 'completionTokens' | 'totalTokens') => usages.reduce((n, u) => n + u[key], 0)
   const costUsd = usages.reduce((n, u) => n + (u.costUsd ?? 0), 0)
   // As there: every run is the mcp-use client's, and it is listed with no run too (pass rate 1).
-  const byClient = { [LOCAL_CLIENT]: { passRate: runs.length ? figures.passed / runs.length : 1, count: runs.length } }
+  const byClient = { [LOCAL_TARGET]: { passRate: runs.length ? figures.passed / runs.length : 1, count: runs.length } }
   const violations = gateViolations(doc)
   return {
     checks: { total: checks.length, passed: checks.filter((c) => c.attempt.status === 'passed').length },

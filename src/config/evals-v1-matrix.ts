@@ -1,3 +1,4 @@
+import { LOCAL_TARGET } from '../results/evals-v1.js'
 import { ConfigError } from './errors.js'
 import type { EvalsV1Client, EvalsV1Context, EvalsV1NotRun } from '../results/evals-v1.js'
 import type { RawV1Client, RawV1Flow } from './evals-v1-raw.js'
@@ -12,7 +13,7 @@ import { dotted, type YamlPath } from './yaml-document.js'
 export const DEFAULT_SYSTEM_PROMPTS: Record<string, string> = { default: 'You are a helpful assistant with MCP tools.' }
 
 /** A flow without `clients` has this one. */
-const DEFAULT_CLIENT: RawV1Client = { target: 'mcp-use' }
+const DEFAULT_CLIENT: RawV1Client = { target: LOCAL_TARGET }
 
 /**
  * What `runOn` is matched against: this job's event under GitHub Actions (pull_request*, push,
@@ -57,7 +58,7 @@ export function matrixOf(flows: RawV1Flow[], context: EvalsV1Context, override: 
     }
   })
   const decided = (first.clients ?? [DEFAULT_CLIENT]).map((client) => {
-    const hosted = client.target !== 'mcp-use'
+    const hosted = client.target !== LOCAL_TARGET
     const outside = !hosted && client.runOn !== undefined && !client.runOn.includes(context)
     const reason = hosted
       ? `target ${client.target} runs only in its hosted service; MCP Server Evals runs the mcp-use clients`

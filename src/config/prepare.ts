@@ -64,11 +64,11 @@ export function prepare(given: RunOptions, env: NodeJS.ProcessEnv, disk: ConfigD
   if (given.evalSuite !== '' || fileIsEvalsV1(given.evalCases)) {
     const input = given.evalSuite !== '' ? names.evalSuite : names.evalCases
     const loaded = renamingInput(Inputs.EvalSuite, input, () => loadEvalsV1Suite(given.evalCases, { ...overrides, context: contextOf(env), maxToolResultChars: given.maxToolResultChars }))
-    server = resolveServer(given, { block: loaded.server, file: given.evalCases }, env, names).server
+    server = resolveServer(given, { block: loaded.server, file: given.evalCases }, env, names)
     fromYaml = loaded.suite
     options = withEvalsV1Defaults(given, loaded.defaults)
   } else {
-    server = resolveServer(given, undefined, env, names).server
+    server = resolveServer(given, undefined, env, names)
     fromYaml = renamingInput(Inputs.EvalCases, names.evalCases, () =>
       loadSuiteFile(given.evalCases, { ...overrides, transport: server.kind, timeoutSeconds: given.timeoutSeconds, maxToolResultChars: given.maxToolResultChars })
     )

@@ -8,9 +8,6 @@ import type { YamlPath } from './yaml-document.js'
 // server_config, then an evals/v1 suite's `server:` block. Each is validated as server_config is
 // (`${NAME}` from the environment, the values it puts in kept secret), and its errors name it.
 
-/** Where the server came from. */
-export type ServerSource = 'server_url' | 'server_config' | 'suite'
-
 export interface ServerSourceNames {
   serverUrl: string
   serverConfig: string
@@ -26,19 +23,19 @@ export function resolveServer(
   suite: { block: V1ServerBlock | null; file: string } | undefined,
   env: NodeJS.ProcessEnv,
   names: ServerSourceNames
-): { server: ServerConfig; source: ServerSource } {
+): ServerConfig {
   const url = given.serverUrl.trim()
-  if (url !== '') return { server: serverFromUrl(url, env, names.serverUrl), source: 'server_url' }
+  if (url !== '') return serverFromUrl(url, env, names.serverUrl)
   if (given.serverConfig.trim() !== '' || suite === undefined) {
     // As before for eval_cases: an empty server_config is "is required".
-    return { server: parseServerConfig(given.serverConfig, { env, input: names.serverConfig }), source: 'server_config' }
+    return parseServerConfig(given.serverConfig, { env, input: names.serverConfig })
   }
   if (suite.block === null) {
     const urlName = isFlag(names.serverUrl) ? names.serverUrl : `the ${names.serverUrl} input`
     const configName = isFlag(names.serverConfig) ? names.serverConfig : `the ${names.serverConfig} input`
     throw new ConfigError(`no server to evaluate: give ${configName} (JSON: {"url"} or {"command","args","env"}), ${urlName}, or a server: key in the suite (url, or command with args and env)`, { file: suite.file })
   }
-  return { server: serverFromSuite(suite.block, env), source: 'suite' }
+  return serverFromSuite(suite.block, env)
 }
 
 /** server_url as a Streamable HTTP server_config `{url}`: `${NAME}` expanded, its values secret. */

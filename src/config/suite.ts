@@ -4,7 +4,7 @@ import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { Inputs } from '../constants.js'
 import { ConfigError, ConfigErrors } from './errors.js'
-import { dedupe, dotted, MAX_ALIAS_COUNT, MAX_YAML_DEPTH, nodeOffset, parseYamlFile, schemaErrors, type SchemaDialect } from './yaml-document.js'
+import { dedupe, dotted, nodeOffset, parseYamlFile, schemaErrors, type SchemaDialect } from './yaml-document.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
 import { budgetsOf, pricingOf, type RawBudgets } from './budgets.js'
@@ -148,9 +148,6 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     tool_error_patterns: toolErrorPatterns
   }
 }
-
-/** Kept where they were first exported. */
-export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH }
 
 /** One `models:` entry as the YAML has it: a model id, or `{ id, vision }`. */
 type RawModelEntry = string | { id: string; vision?: boolean }

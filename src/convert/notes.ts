@@ -39,11 +39,6 @@ export class Notes {
   }
 }
 
-/** `flows[0].checks[1]` from a path (`$`-less, as our configuration errors write paths). */
-export function dotted(path: Path): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('')
-}
-
 /** A note as one line: where it is in the input, and what it says. */
 export function line(note: Note): string {
   return note.from === '' ? note.text : `${note.from}: ${note.text}`

@@ -1,5 +1,5 @@
-import { agentStepsOf, checkAttempts, evalsV1Metrics, LOCAL_CLIENT, isScenarioRun, runErrors, usageOf, type EvalsV1SuiteMetrics, type EvalsV1Usage } from '../aggregate/evals-v1-metrics.js'
-import type { AssertionCheck, EvalsV1NotRun, GoldenCheck, Json, JudgeDetails, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt } from '../results/types.js'
+import { agentStepsOf, checkAttempts, evalsV1Metrics, isScenarioRun, runErrors, usageOf, type EvalsV1SuiteMetrics, type EvalsV1Usage } from '../aggregate/evals-v1-metrics.js'
+import { LOCAL_TARGET, type AssertionCheck, type EvalsV1NotRun, GoldenCheck, Json, JudgeDetails, ResultsDocument, RunResult, StepResponse, ToolCallResult, ToolTestAttempt } from '../results/types.js'
 
 /**
  * `results.json` as @mcp-use/evals writes it (runSuite.ts: `{suite, passed, checks, scenarios,
@@ -146,7 +146,7 @@ function scenarioResult(run: RunResult): EvalsV1ScenarioResult {
   const judgeReason = judge ? judge.error ?? judge.reason : ''
   return {
     scenarioId: run.case_id,
-    client: LOCAL_CLIENT,
+    client: LOCAL_TARGET,
     model: run.model,
     systemPrompt: run.prompt_name,
     success: run.success,
@@ -168,7 +168,7 @@ function scenarioResult(run: RunResult): EvalsV1ScenarioResult {
 
 function notRun(run: RunResult): EvalsV1NotRunScenario {
   const reason = run.skipped?.detail ?? (run.cancelled ? `cancelled by ${run.cancelled.signal} while waiting for ${run.cancelled.waiting_for}` : run.actual_output)
-  return { scenarioId: run.case_id, client: LOCAL_CLIENT, model: run.model, systemPrompt: run.prompt_name, attempt: run.attempt, status: run.status, reason }
+  return { scenarioId: run.case_id, client: LOCAL_TARGET, model: run.model, systemPrompt: run.prompt_name, attempt: run.attempt, status: run.status, reason }
 }
 
 /** results.json for an evals/v1 suite's document; `documentPath` is where our results document was written (undefined: it was not). */

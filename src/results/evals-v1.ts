@@ -30,6 +30,9 @@ export interface EvalsV1Section {
 
 export type EvalsV1Context = 'ci' | 'manual' | 'release' | 'cron'
 
+/** The one client target that runs outside mcp-use's hosted service: the client every run here is. */
+export const LOCAL_TARGET = 'mcp-use'
+
 export interface EvalsV1Client {
   flow: string
   target: 'mcp-use' | 'inspector' | 'chatgpt' | 'ai-sdk' | 'claude-agent-sdk'

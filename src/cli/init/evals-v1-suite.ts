@@ -1,3 +1,5 @@
+import { EVALS_V1_API_VERSION } from '../../config/evals-v1-raw.js'
+import { LOCAL_TARGET } from '../../results/evals-v1.js'
 import { Document, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml'
 import { isAppOnlyTool } from '../../agent/exposure.js'
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL } from '../../config/types.js'
@@ -39,7 +41,7 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
     ' with --only-tool-tests); scenarios give a real model the prompt and the tools, and a judge scores the answer.'
   ].join('\n')
   const set = (m: YAMLMap, k: string | Scalar, v: unknown) => m.items.push(new Pair(typeof k === 'string' ? new Scalar(k) : k, v instanceof YAMLMap || v instanceof YAMLSeq || v instanceof Scalar ? v : doc.createNode(v)))
-  set(root, 'apiVersion', 'mcp-use.com/evals/v1')
+  set(root, 'apiVersion', EVALS_V1_API_VERSION)
   set(root, 'kind', 'EvalSuite')
   set(root, 'name', name)
   const serverNode = doc.createNode(server.block) as YAMLMap
@@ -50,7 +52,7 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
   const flow = new YAMLMap()
   set(flow, 'id', 'main')
   set(flow, 'type', 'agent')
-  set(flow, 'clients', doc.createNode([{ target: 'mcp-use', models: [DEFAULT_MODEL] }]))
+  set(flow, 'clients', doc.createNode([{ target: LOCAL_TARGET, models: [DEFAULT_MODEL] }]))
   set(flow, 'systemPrompts', map(doc, [['default', 'You are a helpful assistant.\nUse the available tools to answer; never invent what a tool did not return.\n']]))
 
   const safe = tools.filter(safeToCall)
