@@ -1,5 +1,6 @@
 import type { Json } from '../config/types.js'
 import type { McpSession } from '../mcp/session.js'
+import { resourceContents } from '../mcp/resource-contents.js'
 import type { EvalsV1Call, TurnCheckSession } from '../scoring/evals-v1-turn.js'
 import { reachedServer, type Transcript } from './run-agent.js'
 
@@ -22,15 +23,10 @@ export function evalsV1Calls(transcript: Pick<Transcript, 'tool_calls' | 'turns'
   }))
 }
 
-/** The live session as the checks use it: a read that fails (an isError outcome, no contents) throws with the server's text. */
+/** The live session as the checks use it: a read that fails throws with the server's text, as in a check (resourceContents). */
 export function turnCheckSession(session: Pick<McpSession, 'tools' | 'readResource'>, signal: AbortSignal): TurnCheckSession {
   return {
     outputSchemaOf: (tool) => session.tools.find((t) => t.name === tool)?.outputSchema as Json | undefined,
-    readResource: async (uri) => {
-      const outcome = await session.readResource(uri, signal)
-      if (outcome.isError) throw new Error(outcome.text || `reading ${uri} failed`)
-      if (!outcome.result) throw new Error('the read returned no contents')
-      return outcome.result as Json
-    }
+    readResource: (uri) => resourceContents(session, uri, signal)
   }
 }

@@ -42,6 +42,11 @@ export interface AssertionContext {
   readResource: (uri: string) => Promise<Json>
 }
 
+/** A JSON-RPC error as the rules read it: `$` is `{error: {code, message, data}}`, and it is the protocol error executionError counts. */
+export function refusalContext(error: { code: number; message: string; data?: unknown }): Pick<AssertionContext, 'root' | 'protocolError'> {
+  return { root: { error: { code: error.code, message: error.message, data: (error.data ?? null) as Json } }, protocolError: { code: error.code, message: error.message } }
+}
+
 type Defaults = { value: string; jsonpath: string }
 const TOP: Defaults = { value: '$.structuredContent', jsonpath: '$' }
 const NESTED: Defaults = { value: '$', jsonpath: '$' }

@@ -2,7 +2,7 @@ import type { EvalsV1Assertion, EvalsV1ToolExpect, EvalsV1TurnExpect, Json } fro
 import type { GoldenCheck, GoldenCheckName } from '../results/scoring.js'
 import type { AssertionCheck } from '../results/tool-tests.js'
 import { argsMismatches, matchWidgetFields } from './evals-v1-args.js'
-import { runEvalsV1Assertions, type AssertionContext } from './evals-v1-assertions.js'
+import { refusalContext, runEvalsV1Assertions, type AssertionContext } from './evals-v1-assertions.js'
 
 /**
  * An evals/v1 scenario turn's expectations, checked after the turn on every call so far, as
@@ -75,12 +75,10 @@ async function checkResult(expected: { tool: string; assert: EvalsV1Assertion[] 
   const at = `${expected.tool}, ${where(index, call)}`
   if (call.not_sent !== undefined) return no('result', `${at}: the call was not sent to the server (${call.not_sent})`)
   if (!call.raw && !call.protocol_error) return no('result', `${at}: the call has no raw result to check`)
-  const refusal = call.protocol_error
+  // A JSON-RPC error reads as an evals/v1 check's does.
   const context: AssertionContext = {
-    // A JSON-RPC error reads as `{error: {code, message, data}}`, as an evals/v1 check's does.
-    root: refusal ? { error: { code: refusal.code, message: refusal.message, data: (refusal.data ?? null) as Json } } : (call.raw as Json),
+    ...(call.protocol_error ? refusalContext(call.protocol_error) : { root: call.raw as Json }),
     outputSchema: session.outputSchemaOf(call.name),
-    ...(refusal ? { protocolError: { code: refusal.code, message: refusal.message } } : {}),
     readResource: (uri) => session.readResource(uri)
   }
   // Never throws: a failed read fails its own rule.

@@ -2,7 +2,8 @@ import type { Json, ToolTestStep } from '../config/types.js'
 import { askedDuring } from '../conformance/observe-session.js'
 import type { McpPrompt, McpResource, McpSession, McpTool, RawToolCall } from '../mcp/session.js'
 import type { AssertionCheck, StepResponse } from '../results/types.js'
-import { runEvalsV1Assertions, type AssertionContext } from '../scoring/evals-v1-assertions.js'
+import { refusalContext, runEvalsV1Assertions, type AssertionContext } from '../scoring/evals-v1-assertions.js'
+import { resourceContents } from '../mcp/resource-contents.js'
 import { stepResponse } from './response.js'
 
 /** One evals/v1 check's call and its `assert[]`, as the runner records it. */
@@ -25,7 +26,7 @@ export interface EvalsV1StepOutcome {
  * attempt timed out) throws, as a tools/call does, and the attempt is an error.
  */
 export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Json>, session: McpSession, signal: AbortSignal): Promise<EvalsV1StepOutcome> {
-  const readResource = (uri: string) => readContents(session, uri, signal)
+  const readResource = (uri: string) => resourceContents(session, uri, signal)
   const rules = step.expect.asserts ?? []
   const call = step.call
   if (call?.kind === 'list') {
@@ -42,7 +43,7 @@ export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Js
     const refusal = outcome.protocol_error
     if (refusal) {
       const data = (refusal.data ?? null) as Json
-      const ctx: AssertionContext = { root: { error: { code: refusal.code, message: refusal.message, data } }, protocolError: refusal, readResource }
+      const ctx: AssertionContext = { ...refusalContext(refusal), readResource }
       return { response: { kind: 'error', code: refusal.code, message: refusal.message, data }, latency_ms, checks: await runEvalsV1Assertions(rules, ctx), asked }
     }
     // The read could not go on for want of an answer to the server's question: no verdict.
@@ -55,17 +56,9 @@ export async function runEvalsV1Step(step: ToolTestStep, args: Record<string, Js
   const outputSchema = tool?.outputSchema as Json | undefined
   const ctx: AssertionContext =
     raw.response.kind === 'error'
-      ? { root: { error: { code: raw.response.error.code, message: raw.response.error.message, data: (raw.response.error.data ?? null) as Json } }, protocolError: raw.response.error, outputSchema, readResource }
+      ? { ...refusalContext(raw.response.error), outputSchema, readResource }
       : { root: raw.response.result as Json, outputSchema, readResource }
   return { response: stepResponse(raw), latency_ms: raw.latency_ms, checks: await runEvalsV1Assertions(rules, ctx), call: raw, asked: askedDuring(raw) }
-}
-
-/** A resource's `{contents}` for a `resource` assertion; a refusal or a failure throws with what the server said. */
-async function readContents(session: McpSession, uri: string, signal: AbortSignal): Promise<Json> {
-  const outcome = await session.readResource(uri, signal)
-  if (outcome.protocol_error) throw new Error(`JSON-RPC error ${outcome.protocol_error.code}: ${outcome.protocol_error.message}`)
-  if (outcome.isError) throw new Error(outcome.text)
-  return (outcome.result ?? { contents: [{ uri, text: outcome.text }] }) as Json
 }
 
 /** What a list call returns, as the server listed it (MCP's spelling: inputSchema, mimeType, _meta.ui). */
