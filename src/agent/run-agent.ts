@@ -93,10 +93,12 @@ export interface AgentTask {
   vision: boolean
   /** Tools not offered to this model (evals/v1 `disallowedTools`): a call to one is answered as a tool that does not exist. Absent: none. */
   disallowed_tools?: readonly string[]
+  /** Keep each call's raw result and JSON-RPC error on its record (`raw_result`, `protocol_error`), for the evals/v1 turn checks; absent: not kept (an eval_cases run holds no copy of every answer). */
+  keep_raw_results?: boolean
 }
 
 /** What every turn of one run shares: the model under test, its step limit per turn, the repeat, what it is shown of tool results. */
-export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt' | 'max_tool_result_chars' | 'vision' | 'disallowed_tools'>
+export type TurnTask = Pick<AgentTask, 'model' | 'max_steps' | 'attempt' | 'max_tool_result_chars' | 'vision' | 'disallowed_tools' | 'keep_raw_results'>
 
 /** A user message of content parts: the images a step's tool results returned, not a user turn. */
 export function isMediaMessage(message: ChatMessage): message is { role: 'user'; content: ChatContentPart[] } {
@@ -264,8 +266,8 @@ async function executeCall(
   record.is_error = outcome.isError
   if (media.length) record.media = media.map((m) => m.record)
   for (const m of media) if (m.record.sent) images.push({ tool: record.name, media: m.media })
-  if (outcome.result) record.raw_result = outcome.result
-  if (outcome.protocol_error) record.protocol_error = outcome.protocol_error
+  if (task.keep_raw_results && outcome.result) record.raw_result = outcome.result
+  if (task.keep_raw_results && outcome.protocol_error) record.protocol_error = outcome.protocol_error
   if (outcome.annotations) record.annotations = outcome.annotations
   if (outcome.input_rounds?.length) record.input_rounds = outcome.input_rounds
   return record

@@ -46,7 +46,8 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
       attempt: spec.attempt,
       max_tool_result_chars: context.view.max_tool_result_chars,
       vision: context.view.vision.vision,
-      disallowed_tools: context.view.disallowed_tools
+      disallowed_tools: context.view.disallowed_tools,
+      keep_raw_results: context.view.structured_content
     }
     // One session for the whole conversation: every turn talks to the same server.
     const dialogue = spec.case.conversation
