@@ -76,7 +76,7 @@ export function withAttacks(session: McpSession, plan: AttackPlan): McpSession {
       const { media: _replaced, ...kept } = outcome
       // A planted payload is in the text only: the server's raw result no longer matches it (CallOutcome.result).
       const { result: _raw, ...unplanted } = replaced ? kept : outcome
-      return { ...(answered && r.output.length > 0 ? unplanted : replaced ? kept : outcome), text, ...(injected ? { annotations: { ...outcome.annotations, injected } } : {}) }
+      return { ...(answered && r.output.length > 0 ? unplanted : outcome), text, ...(injected ? { annotations: { ...outcome.annotations, injected } } : {}) }
     },
     async callToolRaw(name, args, signal): Promise<RawToolCall> {
       const r = route(name)
