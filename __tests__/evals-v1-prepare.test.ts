@@ -29,7 +29,8 @@ const ACTION: Record<string, string> = {
   timeoutSeconds: 'timeout_seconds',
   resultsPath: 'results_path',
   reportPath: 'report_path',
-  journal: 'journal'
+  journal: 'journal',
+  toolTests: 'tool_tests'
 }
 const FLAGS: Record<string, string> = Object.fromEntries(Object.entries(ACTION).map(([k, v]) => [k, `--${v.replaceAll('_', '-')}`]))
 
@@ -175,6 +176,11 @@ describe('the filter and the runner inputs', () => {
     expect(errorOf(() => prepare(options({ evalSuite: hosted }), {})).message).toBe(
       `${hosted} at flows: has no checks and no scenario to run (no client runs here: flows[0].clients[0]: target chatgpt runs only in its hosted service; MCP Server Evals runs the mcp-use clients): nothing would be evaluated; to run only the protocol checks, set conformance to only`
     )
+  })
+
+  test('only tool tests asked of a suite with no check: nothing would be evaluated, said at its flows', () => {
+    const scenariosOnly = file('scenarios.yaml', `${HEAD}server: {url: 'http://127.0.0.1:9/mcp'}\nflows:\n  - id: main\n    type: agent\n    scenarios: [{id: s1, turns: [{user: hi}]}]\n`)
+    expect(errorOf(() => prepare(options({ evalSuite: scenariosOnly, toolTests: 'only' }), {})).message).toBe(`${scenariosOnly} at flows: has no checks, but only tool tests were asked for: nothing would be evaluated`)
   })
 
   test('evals_version and node_version: accepted, one notice for both', () => {

@@ -105,7 +105,7 @@ function checkPlan(suite: Suite, options: RunOptions, names: { filter: string; m
   const toolTests = options.toolTests === 'off' ? [] : suite.tool_tests
   const behaviour = options.skipBehaviour === null
   if (options.toolTests === 'only' && toolTests.length === 0) {
-    const what = suite.evals_v1 ? { text: 'has no checks', path: 'flows[].checks' } : { text: 'has no tool_tests', path: 'tool_tests' }
+    const what = suite.evals_v1 ? { text: 'has no checks', path: 'flows' } : { text: 'has no tool_tests', path: 'tool_tests' }
     throw new ConfigError(`${what.text}, but only tool tests were asked for: nothing would be evaluated`, { file: options.evalCases, path: what.path })
   }
   // Without a key (a fork's pull request) and without tool tests, conformance alone runs, as asked.
