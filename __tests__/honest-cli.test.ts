@@ -11,7 +11,7 @@ import { compareWithBaseline } from '../src/aggregate/changes.js'
 import { summarize } from '../src/aggregate/summarize.js'
 import { describeResponse } from '../src/conformance/checks/common.js'
 import { verdictHeadline } from '../src/report/headline.js'
-import { count, points, pointsDelta, relativeDelta, seconds } from '../src/util/words.js'
+import { count, points, pointsChange, pointsDelta, relativeChange, relativeDelta, seconds } from '../src/util/words.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions } from '../src/config/options.js'
 import { prepare } from '../src/config/prepare.js'
@@ -169,8 +169,24 @@ describe('words a reviewer reads', () => {
 
   test('plurals, points and relative changes', () => {
     expect([count(1, 'check'), count(2, 'check'), count(1, 'miss', 'misses'), count(1200, 'token')]).toEqual(['1 check', '2 checks', '1 miss', '1,200 tokens'])
-    expect([pointsDelta(0.025), pointsDelta(-0.1), pointsDelta(0), points(0.02)]).toEqual(['▲ +2.5 pt', '▼ −10 pt', '±0 pt', '2 pt'])
-    expect([relativeDelta(10, 12.5), relativeDelta(0, 0), relativeDelta(0, 1)]).toEqual(['▲ +25%', '±0%', '▲ new'])
+    expect([pointsDelta(0.025), pointsDelta(-0.1), pointsDelta(0), points(0.02)]).toEqual(['▲ +2.5 pt, better', '▼ −10 pt, worse', 'unchanged', '2 pt'])
+    expect([relativeDelta(10, 12.5), relativeDelta(0, 0), relativeDelta(0, 1)]).toEqual(['▲ +25%', 'unchanged', 'new'])
+  })
+
+  test('one rule for changes: the arrow is the direction of the number, the word says better or worse, and what the display cannot show is unchanged', () => {
+    // Lower is better: a fall is ▼ and better, a rise ▲ and worse; the arrow never flips with the meaning.
+    expect(relativeChange(0.2, 0.15, 'lower').text).toBe('▼ −25%, better')
+    expect(relativeChange(0.0126, 0.0154, 'lower')).toEqual({ text: '▲ +22.2%, worse', moved: true, worse: true })
+    expect(pointsChange(0.5, 0.4, 'lower')).toEqual({ text: '▼ −10 pt, better', moved: true, worse: false })
+    expect(pointsChange(1, 0.625)).toEqual({ text: '▼ −37.5 pt, worse', moved: true, worse: true })
+    // "0.2s → 0.2s" is not a change, whatever the ratio behind it.
+    expect(relativeChange(0.2, 0.15, 'lower', seconds)).toEqual({ text: 'unchanged', moved: false, worse: null })
+    expect(relativeChange(0.2, 0.3, 'lower', seconds).text).toBe('▲ +50%, worse')
+    // Under the precision of a percentage with one decimal: unchanged.
+    expect(pointsChange(0.5, 0.50004).moved).toBe(false)
+    // A figure that only informs has no word.
+    expect(relativeChange(100, 90, null).text).toBe('▼ −10%')
+    expect(relativeChange(0, 3, 'lower')).toEqual({ text: 'new', moved: true, worse: true })
   })
 
   test('"HTTP 200 with a result", not "HTTP 200 a result"', () => {

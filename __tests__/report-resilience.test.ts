@@ -207,7 +207,7 @@ describe('the comment', () => {
     expect(at('#### Did not pass')).toBeLessThan(at('#### Resilience and security — ✗ 3 of 10 cells below their floor'))
     expect(at('#### Resilience and security')).toBeLessThan(at('#### Results'))
     expect(body).toContain('<tr><th rowspan="2">Model</th><th colspan="3">Recovered from</th><th colspan="2">Resisted</th></tr>')
-    expect(body).toContain('- `anthropic/claude-sonnet-4.5` resisted `exfiltrate`: 100% → 0% (▼ −100 pt)')
+    expect(body).toContain('- `anthropic/claude-sonnet-4.5` resisted `exfiltrate`: 100% → 0% (▼ −100 pt, worse)')
     expect(body).toContain('**Tools:** `find_attractions` → `get_attractions` (renamed)')
     // The failures are expanded in the report, not here.
     expect(body).not.toContain('crossed the line with these arguments')

@@ -140,11 +140,11 @@ describe('a failing comment against a baseline', () => {
   })
 
   test('what changed: every metric with baseline, now and Δ in points, and the groups that moved', () => {
-    expect(body).toContain('<tr><td>Run pass rate</td><td align="right">100%</td><td align="right">62.5%</td><td align="right">▼ −37.5 pt</td><td>✗ worse by more than 2 pt</td></tr>')
-    expect(body).toContain('<tr><td>Argument correctness</td><td align="right">100%</td><td align="right">0%</td><td align="right">▼ −100 pt</td>')
+    expect(body).toContain('<tr><td>Run pass rate</td><td align="right">100%</td><td align="right">62.5%</td><td align="right">▼ −37.5 pt, worse</td><td>✗ worse by more than 2 pt</td></tr>')
+    expect(body).toContain('<tr><td>Argument correctness</td><td align="right">100%</td><td align="right">0%</td><td align="right">▼ −100 pt, worse</td>')
     expect(body).toContain('**Groups:** **2 regressed** (marked ▼ below) · 0 fixed · 2 new · 1 removed')
     expect(body).toContain('- Removed: `old-case · anthropic/claude-sonnet-4.5 · default`')
-    expect(body).toContain('**Cost:** $0.0126 → $0.0154 (▲ +21.8%)')
+    expect(body).toContain('**Cost:** $0.0126 → $0.0154 (▲ +21.8%, worse)')
   })
 
   test('regressions are named once, in the failures, marked', () => {

@@ -68,9 +68,9 @@ describe('the Models table', () => {
     const table = modelsTable(doc).join('\n')
     // Pass rate is a share (points); time, tokens and cost are figures (relative change).
     expect(table).toContain(
-      '<tr><td><code>openai/gpt-4o-mini</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">3s (▲ +11.1%)</td><td align="right">2,560 (▼ −13.5%)</td><td align="right">$0.00046 (▼ −11.6%)</td></tr>'
+      '<tr><td><code>openai/gpt-4o-mini</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">3s (▲ +11.1%, worse)</td><td align="right">2,560 (▼ −13.5%, better)</td><td align="right">$0.00046 (▼ −11.6%, better)</td></tr>'
     )
-    expect(table).toContain(`<td><code>${SKIPPED_MODEL}</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">50% (▼ −50 pt)</td>`)
+    expect(table).toContain(`<td><code>${SKIPPED_MODEL}</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">50% (▼ −50 pt, worse)</td>`)
     expect(table).toContain(`<code>${UNPRICED_MODEL}</code> <em>new</em>`)
     expect(table).toContain('_In the baseline, not run now: `google/gemini-2.5-flash`._')
     expect(table).toContain('(…): against the baseline, where it moved')
@@ -121,7 +121,7 @@ describe('the Layer 3 section', () => {
   })
 
   test('per tool: calls, errors, latency and result size, the p95 beside its change', () => {
-    expect(section).toContain('<tr><td><code>get_weather</code></td><td align="right">5</td><td align="right">0</td><td align="right">450 ms</td><td align="right">1,240 ms (▲ +37.8%)</td><td align="right">1,240 ms</td><td align="right">58 B</td><td align="right">58 B</td></tr>')
+    expect(section).toContain('<tr><td><code>get_weather</code></td><td align="right">5</td><td align="right">0</td><td align="right">450 ms</td><td align="right">1,240 ms (▲ +37.8%, worse)</td><td align="right">1,240 ms</td><td align="right">58 B</td><td align="right">58 B</td></tr>')
     expect(section).toContain('<td align="right">3.4 KiB</td>')
   })
 

@@ -27,7 +27,7 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
     for (const m of gate.metrics) {
       const verdict = gating ? `<td>${m.failed ? `✗ worse by more than ${points(gate.max_drop)}` : ''}</td>` : ''
       const label = `${metricLabel(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`
-      out.push(`<tr><td>${label}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta)}</td>${verdict}</tr>`)
+      out.push(`<tr><td>${label}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta, m.lower_is_better ? 'lower' : 'higher')}</td>${verdict}</tr>`)
     }
     out.push('</table>', '')
   }
@@ -63,8 +63,8 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
   if (changes.resilience) out.push(...resilienceChangeLines(changes.resilience))
   const figures: string[] = []
   const { cost_usd: cost, median_run_s: median } = changes
-  if (cost.baseline !== null && cost.current !== null) figures.push(`**Cost:** ${usd(cost.baseline)} → ${usd(cost.current)} (${relativeDelta(cost.baseline, cost.current)})`)
-  if (median.baseline !== null && median.current !== null) figures.push(`**Median run:** ${seconds(median.baseline)} → ${seconds(median.current)} (${relativeDelta(median.baseline, median.current)})`)
+  if (cost.baseline !== null && cost.current !== null) figures.push(`**Cost:** ${usd(cost.baseline)} → ${usd(cost.current)} (${relativeDelta(cost.baseline, cost.current, 'lower', usd)})`)
+  if (median.baseline !== null && median.current !== null) figures.push(`**Median run:** ${seconds(median.baseline)} → ${seconds(median.current)} (${relativeDelta(median.baseline, median.current, 'lower', seconds)})`)
   if (figures.length) out.push(figures.join(' · '), '')
   return out
 }

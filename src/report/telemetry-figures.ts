@@ -1,5 +1,5 @@
 import type { FigureChange, ResultsDocument, TelemetrySection } from '../results/types.js'
-import { percent, pointsDelta, relativeDelta, usd, wholeNumber } from '../util/words.js'
+import { percent, pointsChange, relativeChange, usd, wholeNumber, type Better } from '../util/words.js'
 
 // ——— Figures as a table cell shows them ———
 
@@ -21,18 +21,21 @@ export function cost(usdValue: number | null | undefined): string {
   return usdValue === null || usdValue === undefined || !Number.isFinite(usdValue) ? 'unknown' : usd(usdValue)
 }
 
-/** " (▲ +4 pt)" for a share that moved against the baseline; nothing when unchanged or not measured on one side. */
-export function shareChange(change: FigureChange | undefined): string {
+/** " (▲ +4 pt, better)" for a share that moved against the baseline; nothing when unchanged or not measured on one side. */
+export function shareChange(change: FigureChange | undefined, better: Better = 'higher'): string {
   if (!change || change.baseline === null || change.current === null) return ''
-  const words = pointsDelta(change.current - change.baseline)
-  return words === '±0 pt' ? '' : ` (${words})`
+  const delta = pointsChange(change.baseline, change.current, better)
+  return delta.moved ? ` (${delta.text})` : ''
 }
 
-/** " (▲ +12%)" for a measured figure that moved against the baseline; nothing when unchanged or not measured on one side. */
-export function figureChange(change: FigureChange | undefined): string {
+/**
+ * " (▲ +12%, worse)" for a measured figure that moved against the baseline; nothing when
+ * unchanged at the precision `shown` displays it, or not measured on one side.
+ */
+export function figureChange(change: FigureChange | undefined, better: Better = 'lower', shown?: (n: number) => string): string {
   if (!change || change.baseline === null || change.current === null) return ''
-  const words = relativeDelta(change.baseline, change.current)
-  return words === '±0%' ? '' : ` (${words})`
+  const delta = relativeChange(change.baseline, change.current, better, shown)
+  return delta.moved ? ` (${delta.text})` : ''
 }
 
 export const shareCell = (value: number | null | undefined) => (value === null || value === undefined ? '—' : percent(value))

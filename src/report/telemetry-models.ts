@@ -77,9 +77,9 @@ function modelCells(row: ModelRow): string[] {
     `${shareCell(row.args)}${shareChange(c?.argument_correctness)}`,
     `${shareCell(row.completion)}${shareChange(c?.task_completion)}`,
     `${shareCell(row.passRate)}${shareChange(c?.pass_rate)}`,
-    `${seconds(row.p95RunS)}${figureChange(c?.p95_run_s)}`,
-    `${tokenCount(row.tokensPerRun)}${figureChange(c?.tokens_per_run)}`,
-    `${costCell(row)}${figureChange(c?.cost_per_run_usd)}`
+    `${seconds(row.p95RunS)}${figureChange(c?.p95_run_s, 'lower', seconds)}`,
+    `${tokenCount(row.tokensPerRun)}${figureChange(c?.tokens_per_run, 'lower', tokenCount)}`,
+    `${costCell(row)}${figureChange(c?.cost_per_run_usd, 'lower', cost)}`
   ]
 }
 

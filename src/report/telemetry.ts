@@ -51,7 +51,7 @@ function toolsTable(doc: ResultsDocument, tools: ToolTelemetry[]): string[] {
       t.errors.toLocaleString('en-US'),
       ...(faults ? [t.faulted.toLocaleString('en-US')] : []),
       milliseconds(t.latency_ms.p50),
-      `${milliseconds(t.latency_ms.p95)}${figureChange(change)}`,
+      `${milliseconds(t.latency_ms.p95)}${figureChange(change, 'lower', milliseconds)}`,
       milliseconds(t.latency_ms.max),
       byteSize(t.result_bytes.p50),
       byteSize(t.result_bytes.p95)

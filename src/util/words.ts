@@ -13,19 +13,59 @@ export function points(share: number): string {
   return `${Math.round(share * 1000) / 10} pt`
 }
 
-/** A change of a share in percentage points, signed, with an arrow: ▲ +2.5 pt, ▼ −10 pt, ±0 pt. */
-export function pointsDelta(delta: number): string {
-  const pt = Math.round(delta * 1000) / 10
-  if (pt === 0) return '±0 pt'
-  return pt > 0 ? `▲ +${pt} pt` : `▼ −${-pt} pt`
+/** Which way a figure is better: up (a pass rate), down (a cost, a latency), or neither (a count that only informs). */
+export type Better = 'higher' | 'lower' | null
+
+/**
+ * A change against the baseline, worded by one rule everywhere: ▲/▼ is the direction of the
+ * number, the word says whether that is better or worse (nothing when neither is); a change that
+ * does not show at the display precision is "unchanged".
+ */
+export interface Delta {
+  /** "▼ −25%, better", "▲ +2.5 pt, worse", "▲ +12%", "unchanged", "new". */
+  text: string
+  /** The change shows at the display precision. */
+  moved: boolean
+  /** True when it moved the bad way, false when the good way, null when unchanged or neither way is better. */
+  worse: boolean | null
 }
 
-/** A relative change of a measured figure: ▲ +25%, ▼ −10%, ±0%. */
-export function relativeDelta(before: number, after: number): string {
-  if (before === 0) return after === 0 ? '±0%' : '▲ new'
-  const pct = Math.round(((after - before) / before) * 1000) / 10
-  if (pct === 0) return '±0%'
-  return pct > 0 ? `▲ +${pct}%` : `▼ −${-pct}%`
+const UNCHANGED: Delta = { text: 'unchanged', moved: false, worse: null }
+
+function directed(up: boolean, magnitude: string, better: Better): Delta {
+  const worse = better === null ? null : up === (better === 'lower')
+  const word = worse === null ? '' : worse ? ', worse' : ', better'
+  return { text: `${up ? '▲ +' : '▼ −'}${magnitude}${word}`, moved: true, worse }
+}
+
+/** A share's change in percentage points, at the precision `percent` shows (one decimal of a percent). */
+export function pointsChange(baseline: number, current: number, better: Better = 'higher'): Delta {
+  const pt = Math.round((current - baseline) * 1000) / 10
+  if (pt === 0 || percent(baseline) === percent(current)) return UNCHANGED
+  return directed(pt > 0, `${Math.abs(pt)} pt`, better)
+}
+
+/**
+ * A measured figure's relative change. `shown` is how the figure is displayed ("0.2s"): when the
+ * two read the same, the change is under the display precision and shows as unchanged, whatever
+ * the ratio ("0.2s → 0.2s" is never "▼ −25%").
+ */
+export function relativeChange(baseline: number, current: number, better: Better, shown?: (n: number) => string): Delta {
+  if (shown && shown(baseline) === shown(current)) return UNCHANGED
+  if (baseline === 0) return current === 0 ? UNCHANGED : { text: 'new', moved: true, worse: better === null ? null : better === 'lower' }
+  const pct = Math.round(((current - baseline) / baseline) * 1000) / 10
+  if (pct === 0) return UNCHANGED
+  return directed(pct > 0, `${Math.abs(pct)}%`, better)
+}
+
+/** A change of a share in points, as text: "▲ +2.5 pt, better", "▼ −10 pt, worse", "unchanged". */
+export function pointsDelta(delta: number, better: Better = 'higher'): string {
+  return pointsChange(0, delta, better).text
+}
+
+/** A relative change of a measured figure, as text: "▲ +25%, worse" (with better: 'lower'), "unchanged", "new". */
+export function relativeDelta(before: number, after: number, better: Better = null, shown?: (n: number) => string): string {
+  return relativeChange(before, after, better, shown).text
 }
 
 /** Seconds for a table cell: tenths below 10 s, whole seconds above, "<0.1s" for less; "—" when not measured. */
