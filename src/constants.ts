@@ -147,3 +147,11 @@ export const Defaults = {
 const DOCS_URL = 'https://github.com/mcp-server-evals/mcp-server-evals/blob/main/docs'
 /** A docs page (and anchor) as a link; `__tests__/docs-links.test.ts` checks every one the source names. */
 export const docsLink = (page: string) => `${DOCS_URL}/${page}`
+
+/**
+ * The two commands the docs and the CLI's own hints give for the CLI: one inside a clone of this
+ * repository (dist/cli is committed, so it needs no install), one anywhere else (npm fetches the
+ * tagged repository and runs its bin). No `mcp-server-evals` package is published on npm.
+ */
+export const CLI_IN_CLONE = 'node dist/cli/index.js'
+export const CLI_ANYWHERE = 'npx github:mcp-server-evals/mcp-server-evals#v1'
