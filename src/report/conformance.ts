@@ -1,7 +1,7 @@
 import type { CheckResult, ConformanceReport } from '../results/types.js'
 import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
-import { codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { count } from '../util/words.js'
 
 const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' }
@@ -53,7 +53,7 @@ export function eraLine(section: ConformanceSection): string {
  * break them at their hyphens (and a copied id must stay searchable, so no non-breaking hyphens).
  */
 export function checkId(id: string): string {
-  return `<code>${escapeHtml(id)}</code>`
+  return codeHtml(id)
 }
 
 /** How much of a finding's message one line shows (the report's fold holds the rest). */
