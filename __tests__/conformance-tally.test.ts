@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
+import { conformanceOnlyShape } from '../__fixtures__/report-shapes.js'
 import { OBSERVED_CHECKS } from '../src/conformance/observed.js'
-import { renderConformance } from '../src/report/conformance.js'
+import { checkTally, renderConformance } from '../src/report/conformance.js'
+import { renderJUnit } from '../src/report/junit.js'
 import type { CheckResult, ConformanceSection, ResultsDocument } from '../src/results/types.js'
 
 // The console, the report and the comment say one tally of conformance. The probes finish before
@@ -107,5 +109,21 @@ describe('the report’s conformance section', () => {
     expect(lines).toContain('<details><summary>Which checks passed (1) and which were skipped (3)</summary>')
     expect(lines).toContain('**Skipped, why two (2):** <code>s2</code> · <code>s3</code>')
     expect(lines).toContain('4 checks: 1 passed, 3 skipped')
+  })
+})
+
+describe('JUnit counts the same checks', () => {
+  const suiteOf = (xml: string) => /<testsuite name="conformance[^"]*" tests="(\d+)" failures="(\d+)" errors="\d+" skipped="(\d+)"/.exec(xml)!.slice(1).map(Number)
+
+  test('tests, failures and skips are the tally’s; a failure the gate lets through is said, not a plain pass', () => {
+    const doc = conformanceOnlyShape()
+    const c = counted(doc.conformance!.checks)
+    expect(checkTally(doc.conformance!)).toBe(`${c.total} checks: ${c.pass} passed, ${c.fail} failed, 1 warning, ${c.skip} skipped`)
+    expect(suiteOf(renderJUnit(doc))).toEqual([c.total, c.fail, c.skip])
+    const never = { ...doc, conformance: { ...doc.conformance!, fail_on: 'never' as const } }
+    const xml = renderJUnit(never)
+    expect(suiteOf(xml)).toEqual([c.total, 0, c.skip])
+    const failed = doc.conformance!.checks.find((check) => check.status === 'fail')!
+    expect(xml).toMatch(new RegExp(`name="${failed.id}" time="0">\\n\\s*<system-out>failed \\(not gating: conformance fail_on is never\\): `))
   })
 })
