@@ -7,6 +7,8 @@
  * nobody sees are shown, as ⟨U+XXXX⟩.
  */
 
+import { codePoint } from '../util/text.js'
+
 const ZWSP = '\u200b'
 /** Bidi overrides and other invisible controls that can make a report lie about its content. */
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g
@@ -39,7 +41,7 @@ function clean(text: string): string {
 
 /** Code's text with the characters nobody sees made visible: `a⟨U+200B⟩b`. */
 function shown(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(UNSEEN, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`)
+  return text.replace(/\r\n?/g, '\n').replace(UNSEEN, (c) => `⟨${codePoint(c)}⟩`)
 }
 
 const entities = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/`/g, '&#96;')
