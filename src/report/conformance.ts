@@ -60,7 +60,7 @@ export function checkId(id: string): string {
 const SUMMARY_CHARS = 300
 
 /** One line per failure and warning, new ones (against the baseline) marked *new*. */
-function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>): string[] {
+export function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>): string[] {
   const lines: string[] = []
   if (section.error) lines.push(`- ✗ **The server could not be probed:** ${escapeMarkdown(section.error)}`)
   for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
