@@ -103,6 +103,12 @@ describe('the report’s conformance section', () => {
     expect(lines).not.toMatch(/^- [✗⚠]/m)
   })
 
+  test('a server’s message cannot end the fold early: no tag, no blank line in its summary', () => {
+    const lines = renderConformance(section([check('a-check', 'fail', 'x\n\n</summary></details><img src=x> @octo')]))
+    const summary = lines.find((l) => l.startsWith('<details><summary>✗'))!
+    expect(summary).toBe('<details><summary>✗ <code>a-check</code> (error) — x  &lt;/summary&gt;&lt;/details&gt;&lt;img src=x&gt; @\u200bocto</summary>')
+  })
+
   test('skips grouped by reason, largest first, with the checks of each folded', () => {
     const lines = renderConformance(section([check('p1', 'pass', 'ok'), check('s1', 'skip', 'why one'), check('s2', 'skip', 'why two'), check('s3', 'skip', 'why two')])).join('\n')
     expect(lines).toContain('– 3 skipped: 2 × why two · 1 × why one')
