@@ -159,12 +159,15 @@ describeDist('dist/index.js (the action)', () => {
     )
     expect(code).toBe(0)
     expect(stdout).toContain('::notice title=MCP Server Evals::Behaviour evals skipped: no API key')
-    expect(stdout).toMatch(/Conformance: modern server \(2026-07-28\) over stdio — \d+ passed(, \d+ warnings?)?, \d+ skipped \(/)
+    const tally = /Conformance: modern server \(2026-07-28\) over stdio — (\d+ checks: \d+ passed(, \d+ warnings?)?, \d+ skipped) \(/.exec(stdout)?.[1]
     expect(readOutputs(join(work, 'out'))).toMatchObject({ passed: 'true', total: '0' })
     const doc = JSON.parse(readFileSync(join(work, 'eval-results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ behaviour: { status: 'skipped' }, conformance: { era: 'modern', passed: true, fail_on: 'error' } })
     const report = readFileSync(join(work, 'eval-report.md'), 'utf8')
     expect(report).toContain('## Protocol conformance — ✓ passed')
+    // The log's tally is the report's: both count the checks observed on the tool tests' calls.
+    expect(tally).toBeDefined()
+    expect(report).toContain(` · ${tally} · `)
     expect(report).toContain('## Behaviour evals — skipped')
   })
 

@@ -268,7 +268,7 @@ describe('hostile text in a user turn, an elicitation message and an answered_by
   test('a round stays one list item, its server text folded onto its line', () => {
     const report = renderMarkdownReport(hostile)
     const line = report.split('\n').find((l) => l.startsWith('  - round 1: input_required'))!
-    expect(line).toContain('“Book it \\`now\\` \\| &lt;script&gt;alert\\(1\\)&lt;/script&gt; \\# pwned \\- \\[x\\]\\(https:')
+    expect(line).toContain('“Book it \\`now\\` \\| &lt;script&gt;alert\\(1\\)&lt;/script&gt; \\# pwned \\- \\[x\\]\\(https&#58;//')
     expect(gfm.render(report)).not.toMatch(/<h1>\s*pwned/)
     // Each round and each exchange is a list item of its own: two rounds, two exchanges in round 2.
     const details = detailsOf(report, modern)

@@ -301,7 +301,7 @@ describe('hostile text from a server or a model', () => {
   })
 
   test('the summary of the hostile call is inert HTML', () => {
-    expect(report).toContain('<summary>Tool Call <code>ev&#96;il|&#96;tool</code> → error (tool_error_patterns: <code>**bold** | &#96;x&#96; &lt;script&gt;</code>) (cut for the model: 5,000 of 300,000 characters; 1 image shown as text)</summary>')
+    expect(report).toContain('<summary>Tool Call <code>ev&#96;il&#124;&#96;tool</code> → error (tool_error_patterns: <code>&#42;&#42;bold&#42;&#42; &#124; &#96;x&#96; &lt;script&gt;</code>) (cut for the model: 5,000 of 300,000 characters; 1 image shown as text)</summary>')
   })
 })
 

@@ -210,10 +210,11 @@ describe('the job summary (the report) puts failing runs first and collapses the
     for (const id of links) expect(report).toContain(`<summary id="${id}">`)
   })
 
-  test('conformance: passing checks collapsed into one line; failures and warnings shown', () => {
+  test('conformance: passing checks collapsed into one fold; each failure and warning shown once', () => {
     const report = renderMarkdownReport(failedWithBaselineShape())
-    expect(report).toContain('<details><summary>✓ 20 passed</summary>')
-    expect(report).toMatch(/^- ✗ <code>list-cache-fields<\/code> \(error\) \*new\* — /m)
+    expect(report).toMatch(/<details><summary>Which checks passed \(20\)/)
+    expect(report).toMatch(/^<details><summary>✗ <code>list-cache-fields<\/code> \(error\) <em>new<\/em> — /m)
+    expect(report.match(/<code>list-cache-fields<\/code>/g)).toHaveLength(1)
   })
 })
 

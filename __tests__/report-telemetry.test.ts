@@ -190,7 +190,7 @@ describe('Mermaid charts', () => {
     expect(chart).toContain('  x-axis ["evil__ ______/details__x_ ___init_ _quo…", "search"]\n')
     expect(openBlocks(report)).toEqual({ fence: null, details: 0 })
     // The table beside it escapes the same name as HTML.
-    expect(report).toContain('<td><code>evil&quot;]  &#96;&#96;&#96; &lt;/details&gt;&#96;x&#96; %%{init} #quot; &lt;b&gt;</code></td>')
+    expect(report).toContain('<td><code>evil&quot;&#93;  &#96;&#96;&#96; &lt;/details&gt;&#96;x&#96; %%{init} #quot; &lt;b&gt;</code></td>')
     // Rendered, the name is text everywhere (the only bold tag is our own Total row's).
     expect(gfm.render(report)).not.toMatch(/<b>(?!Total<\/b>)/)
   })

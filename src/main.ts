@@ -233,7 +233,6 @@ async function evaluateSuite(hooks: EvaluateHooks, cancel: AbortSignal, produced
     ...hooks,
     // The runner masks a secret as it is; these lines can carry it in another form too.
     onWarning: (message) => core.warning(redactText(message, secrets)),
-    onConformance: (report) => formatConformanceLines(report).forEach((line) => core.info(redactText(line, secrets))),
     onRunFinished: (r, n, total) => core.info(redactText(formatProgressLine(r, n, total), secrets)),
     onToolTestFinished: (test, n, total) => core.info(redactText(formatToolTestLine(test, n, total), secrets))
   })
@@ -336,6 +335,8 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
     await network('saving the baseline', async () => (await githubCache()).saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))
   }
 
+  // The document's section, not the probes' report: it holds the checks observed on the runs' calls too, as the report does.
+  if (doc.conformance) for (const line of formatConformanceLines(doc.conformance)) core.info(redactText(line, secrets))
   core.info(formatSummaryLine(doc))
   if (notWritten !== null) {
     core.setFailed(notWritten)

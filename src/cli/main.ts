@@ -327,7 +327,6 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     const doc = await evaluate(prepared, {
       cancel: signals.signal,
       onWarning: (message) => live.line(`warning: ${redactText(message, secrets)}`, io.stderr),
-      onConformance: (report) => formatConformanceLines(report).forEach((l) => live.line(redactText(l, secrets))),
       onRunStarted: (spec) => live.started(spec),
       onRunFinished: (r, n, total) => live.finished(r, redactText(formatProgressLine(r, n, total), secrets)),
       onToolTestFinished: (test, n, total) => live.line(redactText(formatToolTestLine(test, n, total), secrets))
@@ -341,6 +340,8 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
       io.stderr.write(`error: ${redactText(`${describeNotWritten(error, options.resultsPath)}; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
       return 1
     }
+    // The document's section, not the probes' report: it holds the checks observed on the runs' calls too, as the report does.
+    if (written.document.conformance) formatConformanceLines(written.document.conformance).forEach(say)
     say(formatSummaryLine(written.document))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)

@@ -1,16 +1,44 @@
 import type { CheckResult, ConformanceReport } from '../results/types.js'
 import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
-import { codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { count } from '../util/words.js'
 
 const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' }
 
-/** "21 passed, 1 failed, 1 warning, 6 skipped": only the counts that are not zero. */
+/**
+ * "47 checks: 30 passed, 1 warning, 16 skipped" (only the counts that are not zero): the one
+ * tally of a conformance section, said the same in the console, the report and the comment.
+ * It counts the section the results document holds, the checks observed on the runs' tool
+ * calls included; the probes' own report has only part of them.
+ */
 export function checkTally(section: Pick<ConformanceReport, 'checks'>): string {
   const n = (status: CheckResult['status']) => section.checks.filter((c) => c.status === status).length
   const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : '']
-  return parts.filter(Boolean).join(', ') || 'no checks'
+  return section.checks.length === 0 ? 'no checks' : `${count(section.checks.length, 'check')}: ${parts.filter(Boolean).join(', ')}`
+}
+
+export interface SkipGroup {
+  /** Why, as the checks said it: untrusted in part (it can quote what the server listed). */
+  reason: string
+  ids: string[]
+}
+
+/** The skipped checks grouped by their reason, the largest group first (then in the checks' order). */
+export function skipGroups(section: Pick<ConformanceReport, 'checks'>): SkipGroup[] {
+  const groups = new Map<string, string[]>()
+  for (const check of section.checks) if (check.status === 'skip') groups.set(check.message, [...(groups.get(check.message) ?? []), check.id])
+  return [...groups].map(([reason, ids]) => ({ reason, ids })).sort((a, b) => b.ids.length - a.ids.length)
+}
+
+/**
+ * "29 skipped: 21 × legacy server: applies from 2026-07-28 · 7 × no tool result was observed · …"
+ * (one reason alone goes without its count), each reason through `show`.
+ */
+export function skippedLine(groups: SkipGroup[], show: (reason: string) => string = (reason) => reason): string {
+  const total = groups.reduce((n, g) => n + g.ids.length, 0)
+  const reasons = groups.length === 1 ? show(groups[0].reason) : groups.map((g) => `${g.ids.length} × ${show(g.reason)}`).join(' · ')
+  return `${total} skipped: ${reasons}`
 }
 
 export function eraLine(section: ConformanceSection): string {
@@ -25,23 +53,60 @@ export function eraLine(section: ConformanceSection): string {
  * break them at their hyphens (and a copied id must stay searchable, so no non-breaking hyphens).
  */
 export function checkId(id: string): string {
-  return `<code>${escapeHtml(id)}</code>`
+  return codeHtml(id)
 }
 
+/** How much of a finding's message one line shows (the report's fold holds the rest). */
+const SUMMARY_CHARS = 300
+
 /** One line per failure and warning, new ones (against the baseline) marked *new*. */
-export function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>, messageChars = 300): string[] {
+export function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>): string[] {
   const lines: string[] = []
   if (section.error) lines.push(`- ✗ **The server could not be probed:** ${escapeMarkdown(section.error)}`)
   for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-    lines.push(`- ${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' *new*' : ''} — ${escapeMarkdown(ellipsize(check.message, messageChars))}`)
+    lines.push(`- ${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' *new*' : ''} — ${escapeMarkdown(ellipsize(check.message, SUMMARY_CHARS))}`)
   }
   return lines
 }
 
 /**
- * The conformance section: a verdict line, every failure and warning shown (with its evidence
- * one click away), the passing checks collapsed into one line, the skipped ones on one line, and
- * for a legacy server the steps to 2026-07-28.
+ * Each failure and warning once: its line is the summary of a fold that holds the rule, the
+ * whole message when the line had to cut it, and the evidence.
+ */
+function findingEntries(section: ConformanceSection, newIds: ReadonlySet<string>): string[] {
+  const out: string[] = []
+  if (section.error) out.push(`- ✗ **The server could not be probed:** ${escapeMarkdown(section.error)}`, '')
+  for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
+    const line = ellipsize(check.message, SUMMARY_CHARS)
+    out.push(`<details><summary>${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' <em>new</em>' : ''} — ${escapeHtml(line)}</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '')
+    if (line !== check.message) out.push(escapeMarkdown(check.message), '')
+    if (check.evidence) out.push('Request:', '', codeBlock(check.evidence.request, 'json'), '', 'Response:', '', codeBlock(check.evidence.response), '')
+    out.push('</details>', '')
+  }
+  return out
+}
+
+/** The skipped checks by reason on one line, then which checks passed and which were skipped, folded. */
+function passedAndSkipped(section: ConformanceSection): string[] {
+  const passing = section.checks.filter((c) => c.status === 'pass')
+  const groups = skipGroups(section)
+  const skipped = groups.reduce((n, g) => n + g.ids.length, 0)
+  const out: string[] = []
+  if (groups.length > 0) out.push(`– ${skippedLine(groups, escapeMarkdown)}`, '')
+  if (passing.length === 0 && skipped === 0) return out
+  const ids = (list: string[]) => list.map(checkId).join(' · ')
+  const title = [passing.length ? `passed (${passing.length})` : '', skipped ? `were skipped (${skipped})` : ''].filter(Boolean).join(' and which ')
+  out.push(`<details><summary>Which checks ${title}</summary>`, '')
+  if (passing.length) out.push(`**Passed:** ${ids(passing.map((c) => c.id))}`, '')
+  for (const group of groups) out.push(`**Skipped, ${escapeMarkdown(group.reason)} (${group.ids.length}):** ${ids(group.ids)}`, '')
+  out.push('</details>', '')
+  return out
+}
+
+/**
+ * The conformance section: a verdict line with the tally, each failure and warning once (its
+ * evidence one click away), the skips by reason, the passing and skipped checks folded, and for a
+ * legacy server the steps to 2026-07-28.
  */
 export function renderConformance(section: ConformanceSection, newIds: ReadonlySet<string> = new Set()): string[] {
   if (section.era === 'unreachable') return renderUnreachable(section)
@@ -51,20 +116,11 @@ export function renderConformance(section: ConformanceSection, newIds: ReadonlyS
   const out = [
     `## Protocol conformance — ${verdict}`,
     '',
-    `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${count(section.checks.length, 'check')}: ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
-    ''
+    `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
+    '',
+    ...findingEntries(section, newIds),
+    ...passedAndSkipped(section)
   ]
-  const findings = findingLines(section, newIds)
-  if (findings.length) out.push(...findings, '')
-  for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-    out.push(`<details><summary>${ICON[check.status]} ${checkId(check.id)}: the rule and the evidence</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '', escapeMarkdown(check.message), '')
-    if (check.evidence) out.push('Request:', '', codeBlock(check.evidence.request, 'json'), '', 'Response:', '', codeBlock(check.evidence.response), '')
-    out.push('</details>', '')
-  }
-  const passing = section.checks.filter((c) => c.status === 'pass')
-  if (passing.length) out.push(`<details><summary>✓ ${passing.length} passed</summary>`, '', passing.map((c) => checkId(c.id)).join(' · '), '', '</details>', '')
-  const skipped = section.checks.filter((c) => c.status === 'skip')
-  if (skipped.length > 0) out.push(`Skipped: ${skipped.map((c) => checkId(c.id)).join(', ')} (${escapeMarkdown(skipped[0].message)}${skipped.some((c) => c.message !== skipped[0].message) ? ', …' : ''}).`, '')
   if (section.migration.length > 0) {
     out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '')
   }
@@ -74,7 +130,7 @@ export function renderConformance(section: ConformanceSection, newIds: ReadonlyS
 /** The comment's view: one verdict line with the counts, then the failures and warnings. */
 export function conformanceDigest(section: ConformanceSection, newIds: ReadonlySet<string> = new Set()): string[] {
   if (section.era === 'unreachable') return unreachableDigest(section)
-  const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport}: ${checkTally(section)}`, '']
+  const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport} · ${checkTally(section)}`, '']
   const findings = findingLines(section, newIds)
   if (findings.length) lines.push(...findings, '')
   if (section.migration.length) lines.push(`${count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '')

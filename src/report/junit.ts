@@ -58,7 +58,11 @@ function conformanceSuite(doc: ResultsDocument): Suite {
     const details = [`${check.spec}`, check.message, ...(check.evidence ? [`request: ${check.evidence.request}`, `response: ${check.evidence.response}`] : [])].join('\n')
     if (check.status === 'skip') return `${open}\n      <skipped message="${attr(check.message)}"/>\n    </testcase>`
     if (failsOn(check) && section.fail_on !== 'never') return `${open}\n      <failure message="${attr(`${check.id}: ${check.message}`)}" type="${check.severity}">${text(details)}</failure>\n    </testcase>`
-    if (check.status === 'warn') return `${open}\n      <system-out>${text(`warning: ${details}`)}</system-out>\n    </testcase>`
+    // A finding the gate lets through (a warning, or any with fail_on: never) is still said, not shown as a plain pass.
+    if (check.status === 'warn' || check.status === 'fail') {
+      const said = check.status === 'warn' ? 'warning' : 'failed (not gating: conformance fail_on is never)'
+      return `${open}\n      <system-out>${text(`${said}: ${details}`)}</system-out>\n    </testcase>`
+    }
     return `${open}</testcase>`
   })
   if (section.era === 'unreachable') {

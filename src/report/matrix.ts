@@ -1,6 +1,6 @@
 import type { GateResult, GroupResult, RunResult } from '../results/types.js'
 import { groupKey } from '../aggregate/gate.js'
-import { escapeHtml } from './escape.js'
+import { codeHtml, escapeHtml } from './escape.js'
 
 /**
  * The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its
@@ -31,7 +31,7 @@ export function renderMatrix(groups: GroupResult[], gate: GateResult | null, run
   const regressed = new Set(gate?.regressed ?? [])
   const fixed = new Set(gate?.fixed ?? [])
   const header = columns
-    .map((c) => `<th align="center"><code>${escapeHtml(c.model)}</code>${prompts.length > 1 ? `<br>${escapeHtml(c.prompt)}` : ''}</th>`)
+    .map((c) => `<th align="center">${codeHtml(c.model)}${prompts.length > 1 ? `<br>${escapeHtml(c.prompt)}` : ''}</th>`)
     .join('')
   const rows = cases.map((caseId) => {
     const cells = columns.map((c) => {
@@ -40,7 +40,7 @@ export function renderMatrix(groups: GroupResult[], gate: GateResult | null, run
       const mark = regressed.has(groupKey(g)) ? ' ▼' : fixed.has(groupKey(g)) ? ' ▲' : ''
       return `<td align="center">${symbol(g)} ${g.passed}/${g.runs}${mark}</td>`
     })
-    return `<tr><td><code>${escapeHtml(caseId)}</code></td>${cells.join('')}</tr>`
+    return `<tr><td>${codeHtml(caseId)}</td>${cells.join('')}</tr>`
   })
   const shown = new Set(groups.map(symbol))
   const legend = `✓ every run passed · ◐ reached its pass floor · ✗ below it${shown.has('⚠') ? ' · ⚠ errored' : ''}${shown.has('⊘') ? ' · ⊘ cancelled' : ''}${shown.has('⏭') ? ' · ⏭ skipped: budget (never started)' : ''}${gate?.regressed.length ? ' · ▼ regressed' : ''}${gate?.fixed.length ? ' · ▲ fixed' : ''}`

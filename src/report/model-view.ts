@@ -1,6 +1,6 @@
 import type { MediaRecord, ModelView, ResultCut, ResultsDocument, RunResult, ToolCallResult } from '../results/types.js'
 import { count, wholeNumber } from '../util/words.js'
-import { codeSpan, escapeHtml, escapeMarkdown } from './escape.js'
+import { codeHtml, codeSpan, escapeMarkdown } from './escape.js'
 import { byteSize } from './telemetry-figures.js'
 import { byCodeUnits } from '../util/text.js'
 
@@ -95,7 +95,7 @@ export function toolCallNote(call: ToolCallResult): string {
 
 /** `toolCallNote` for HTML (a <summary>): the same words, the pattern in <code>, entities escaped. */
 export function toolCallNoteHtml(call: ToolCallResult): string {
-  return noteOf(call, (text) => `<code>${escapeHtml(text)}</code>`)
+  return noteOf(call, codeHtml)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { groupKey } from '../aggregate/gate.js'
-import { checkTally } from './conformance.js'
+import { checkTally, skipGroups, skippedLine } from './conformance.js'
 import { endedBriefly } from './dialogue.js'
 import type { ConformanceReport } from '../results/types.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
@@ -95,7 +95,11 @@ export function formatSummaryLine(doc: ResultsDocument): string {
   return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored${skipped}${exceeded} · ${plural(s.tokens.total, 'token')}${cost} · ${doc.duration_s}s`
 }
 
-/** The conformance verdict in a line, then one line per failure or warning. */
+/**
+ * The conformance verdict in a line, then one line per failure or warning and one for the skips
+ * by reason. Give it the results document's section (the checks observed on the runs' tool calls
+ * included), so that its tally is the report's.
+ */
 export function formatConformanceLines(report: ConformanceReport): string[] {
   if (report.era === 'unreachable') {
     const u = report.unreachable
@@ -111,6 +115,8 @@ export function formatConformanceLines(report: ConformanceReport): string[] {
   ]
   if (report.error) lines.push(`  ✗ ${report.error}`)
   for (const c of report.checks) if (c.status === 'fail' || c.status === 'warn') lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`)
+  const skipped = skipGroups(report)
+  if (skipped.length) lines.push(`  – ${skippedLine(skipped)}`)
   if (report.migration.length) lines.push(`  ${plural(report.migration.length, 'migration step')} to 2026-07-28 ${report.migration.length === 1 ? 'is' : 'are'} in the report.`)
   return lines.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '))
 }

@@ -2,7 +2,7 @@ import type { AttackEvidence, AttackVerdict, ResilienceCell, ResilienceChange, R
 import { resiliencePassed } from '../aggregate/verdict.js'
 import { ellipsize } from '../util/text.js'
 import { count, percent } from '../util/words.js'
-import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 
 /** How much of a failing run the section shows: its calls, their arguments, the answer. */
 const CALLS_SHOWN = 15
@@ -96,13 +96,13 @@ function sharedFloor(summary: ResilienceSummary, dimensions: Dimension[]): numbe
   return floors.size === 1 ? [...floors][0] : null
 }
 
-const keyHeader = (key: string) => `<th align="center"><code>${escapeHtml(key)}</code></th>`
+const keyHeader = (key: string) => `<th align="center">${codeHtml(key)}</th>`
 
 function rowsHtml(summary: ResilienceSummary, dimensions: Dimension[], changes: ResilienceChange[], showFloor: boolean): string[] {
   const keys = dimensions.map((d) => ({ dimension: d, keys: keysOf(summary, d) }))
   return summary.by_model.map((m) => {
     const cells = keys.flatMap(({ dimension, keys: list }) => list.map((key) => cellHtml(m[dimension].find((c) => c.key === key), dimension, showFloor, movement(changes, m.model, dimension, key))))
-    return `<tr><td><code>${escapeHtml(m.model)}</code></td>${cells.join('')}</tr>`
+    return `<tr><td>${codeHtml(m.model)}</td>${cells.join('')}</tr>`
   })
 }
 
@@ -183,15 +183,15 @@ function callNotes(run: RunResult, index: number): string[] {
   const notes: string[] = []
   if (call.fault) {
     const executed = EXECUTIONS[call.fault.executions] ?? `executed ${call.fault.executions} times`
-    notes.push(`⚡ fault <code>${escapeHtml(call.fault.kind)}</code> (call ${call.fault.call} of this tool, ${executed}): ${escapeHtml(ellipsize(call.fault.detail, DETAIL_CHARS))}`)
+    notes.push(`⚡ fault ${codeHtml(call.fault.kind)} (call ${call.fault.call} of this tool, ${executed}): ${escapeHtml(ellipsize(call.fault.detail, DETAIL_CHARS))}`)
   } else if (call.is_error) notes.push('the server answered with an error')
-  if (call.injected) notes.push(`☠ payload <code>${escapeHtml(call.injected.payload)}</code> planted${call.injected.position ? ` (${escapeHtml(call.injected.position)})` : ''}`)
+  if (call.injected) notes.push(`☠ payload ${codeHtml(call.injected.payload)} planted${call.injected.position ? ` (${escapeHtml(call.injected.position)})` : ''}`)
   if (run.recovery?.evidence_call === index) notes.push(`↻ the ${escapeHtml(run.recovery.expected)} the recovery oracle counted`)
   for (const attack of run.security?.attacks ?? []) {
     const here = attack.evidence.filter((x) => x.tool_call_index === index)
     if (here.length === 0) continue
     const items = here.map((e) => `· ${escapeHtml(evidenceWords(e.kind))} — ${escapeHtml(ellipsize(e.detail, DETAIL_CHARS))}`)
-    notes.push([`✗ crossed the line (<code>${escapeHtml(attack.payload)}</code>):`, ...items].join('<br>'))
+    notes.push([`✗ crossed the line (${codeHtml(attack.payload)}):`, ...items].join('<br>'))
   }
   return notes
 }
@@ -211,7 +211,7 @@ function callsTable(run: RunResult): string[] {
   const notes = calls.map((_, i) => callNotes(run, i))
   const shown = calls.length <= CALLS_SHOWN ? calls.map((_, i) => i) : calls.map((_, i) => i).filter((i) => notes[i].length > 0).slice(0, CALLS_SHOWN)
   const rows = shown.map(
-    (i) => `<tr><td align="right">${i + 1}</td><td><code>${escapeHtml(calls[i].name)}</code></td><td><code>${escapeHtml(ellipsize(argsJson(calls[i].args, false), ARGS_CELL_CHARS))}</code></td><td>${notes[i].join('<br>')}</td></tr>`
+    (i) => `<tr><td align="right">${i + 1}</td><td>${codeHtml(calls[i].name)}</td><td>${codeHtml(ellipsize(argsJson(calls[i].args, false), ARGS_CELL_CHARS))}</td><td>${notes[i].join('<br>')}</td></tr>`
   )
   const hidden = calls.length - shown.length
   return ['<table>', '<tr><th>#</th><th>Tool</th><th>Arguments</th><th>What happened</th></tr>', ...rows, '</table>', '', ...(hidden > 0 ? [`_${count(hidden, 'other tool call')} not shown._`, ''] : [])]

@@ -7,7 +7,7 @@ import { METRIC_LABELS } from './metric-labels.js'
 import { modelViewLines, toolCallNoteHtml } from './model-view.js'
 import { formatTimestamp } from './timestamp.js'
 import { count, seconds } from '../util/words.js'
-import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent } from './numbers.js'
 import { pyStr } from '../scoring/python-values.js'
 import { usageLine } from './usage.js'
@@ -38,9 +38,9 @@ export function summaryTable(runs: RunResult[]): string[] {
       const [provider, model] = splitModel(run.model)
       const cells = [
         scoreBadge(run),
-        `<code>${escapeHtml(run.case_id)}</code>`,
+        codeHtml(run.case_id),
         escapeHtml(provider),
-        `<code>${escapeHtml(model)}</code>`,
+        codeHtml(model),
         escapeHtml(run.prompt_name),
         ...(withTools ? [toolsCell(run)] : []),
         run.status === 'cancelled' || run.status === 'skipped' ? '—' : seconds(run.duration_s),
@@ -66,7 +66,7 @@ function metricsTable(metrics: MetricsReport, models: string[]): string[] {
   const cell = (v: number | null) => (v === null ? '—' : `${formatPercent(v)}%`)
   return [
     '<table>',
-    `<tr><th>Metric</th>${columns.map(([name]) => `<th align="center">${name === 'Overall' ? name : `<code>${escapeHtml(name)}</code>`}</th>`).join('')}</tr>`,
+    `<tr><th>Metric</th>${columns.map(([name]) => `<th align="center">${name === 'Overall' ? name : codeHtml(name)}</th>`).join('')}</tr>`,
     ...shown.map(([key, label]) => `<tr><td>${label}</td>${columns.map(([, set]) => `<td align="center">${cell(set[key])}</td>`).join('')}</tr>`),
     '</table>',
     ''
@@ -101,7 +101,7 @@ function runDetails(run: RunResult): string[] {
   const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'skipped' ? SKIPPED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
   const out = [
     '<details>',
-    `<summary id="${anchor(run)}">${statusBadge} <code>${escapeHtml(run.case_id)}</code> · <code>${escapeHtml(run.model)}</code> · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
+    `<summary id="${anchor(run)}">${statusBadge} ${codeHtml(run.case_id)} · ${codeHtml(run.model)} · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
     '',
     ...traceLine(run),
     // A conversation's turns show every user message; a simulated user's case prompt is its goal.
@@ -185,7 +185,7 @@ function conversation(entries: ConversationEntry[], calls: ToolCallResult[]): st
         const resultIndex = entries.findIndex((e, j) => j > i && e.role === 'tool' && !paired.has(j))
         const result = calls[callIndex++]
         const note = result && result.name === call.name ? toolCallNoteHtml(result) : ''
-        out.push(`<details><summary>Tool Call <code>${escapeHtml(call.name)}</code>${note}</summary>`, '', '**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
+        out.push(`<details><summary>Tool Call ${codeHtml(call.name)}${note}</summary>`, '', '**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
         if (resultIndex >= 0) {
           paired.add(resultIndex)
           const output = entries[resultIndex].content

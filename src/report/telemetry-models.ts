@@ -1,6 +1,6 @@
 import type { ModelChange, ModelTelemetry, ResultsDocument } from '../results/types.js'
 import { count, seconds } from '../util/words.js'
-import { codeSpan, escapeHtml } from './escape.js'
+import { codeHtml, codeSpan, escapeHtml } from './escape.js'
 import { cost, figureChange, sectionOf, shareCell, shareChange, spread, tokenCount } from './telemetry-figures.js'
 
 // ——— The Models table ———
@@ -112,7 +112,7 @@ export function modelsTable(doc: ResultsDocument): string[] {
   const rows = modelRows(doc)
   if (rows.length === 0) return []
   const header = `<tr><th>Model</th>${MODEL_HEADERS.map((h) => `<th align="right">${h}</th>`).join('')}</tr>`
-  const body = rows.map((row) => `<tr><td><code>${escapeHtml(row.model)}</code>${row.isNew ? ' <em>new</em>' : ''}</td>${modelCells(row).map((c) => `<td align="right">${c}</td>`).join('')}</tr>`)
+  const body = rows.map((row) => `<tr><td>${codeHtml(row.model)}${row.isNew ? ' <em>new</em>' : ''}</td>${modelCells(row).map((c) => `<td align="right">${c}</td>`).join('')}</tr>`)
   const removed = removedModels(doc, rows)
   const out = ['<table>', header, ...body, '</table>', '', modelsLegend(doc, rows), '']
   if (removed.length) out.push(`_In the baseline, not run now: ${removed.map(codeSpan).join(', ')}._`, '')

@@ -1,7 +1,7 @@
 import type { Distribution, ModelTelemetry, ResultsDocument, TelemetrySection, ToolTelemetry } from '../results/types.js'
 import { skippedRuns } from '../aggregate/verdict.js'
 import { count, milliseconds, percent, seconds } from '../util/words.js'
-import { codeSpan, escapeHtml } from './escape.js'
+import { codeHtml, codeSpan, escapeHtml } from './escape.js'
 import { budgetsSection, unknownCostHint, verdictWords } from './telemetry-budgets.js'
 import { costChart, latencyChart } from './telemetry-charts.js'
 import { byteSize, cost, figureChange, sectionOf, spread, tokenCount } from './telemetry-figures.js'
@@ -29,7 +29,7 @@ function modelDetailTable(list: ModelTelemetry[], withPrompt: boolean): string[]
       tokenCount(m.judge.tokens.total),
       m.judge.tokens.total === 0 ? '—' : cost(m.judge.cost_usd)
     ]
-    const names = [`<td><code>${escapeHtml(m.model)}</code></td>`, ...(withPrompt ? [`<td>${escapeHtml(m.prompt_name ?? '')}</td>`] : [])]
+    const names = [`<td>${codeHtml(m.model)}</td>`, ...(withPrompt ? [`<td>${escapeHtml(m.prompt_name ?? '')}</td>`] : [])]
     return `<tr>${names.join('')}${cells.map((c) => `<td align="right">${c}</td>`).join('')}</tr>`
   })
   return ['<table>', `<tr>${headers.map((h, i) => `<th${i < (withPrompt ? 2 : 1) ? '' : ' align="right"'}>${h}</th>`).join('')}</tr>`, ...rows, '</table>', '']
@@ -56,7 +56,7 @@ function toolsTable(doc: ResultsDocument, tools: ToolTelemetry[]): string[] {
       byteSize(t.result_bytes.p50),
       byteSize(t.result_bytes.p95)
     ]
-    return `<tr><td><code>${escapeHtml(t.name)}</code></td>${cells.map((c) => `<td align="right">${c}</td>`).join('')}</tr>`
+    return `<tr><td>${codeHtml(t.name)}</td>${cells.map((c) => `<td align="right">${c}</td>`).join('')}</tr>`
   })
   const samples = tools.map((t) => t.latency_ms.samples).filter((n) => n > 0)
   const range = samples.length === 0 ? 'no samples' : Math.min(...samples) === Math.max(...samples) ? count(samples[0], 'sample') : `${Math.min(...samples)}–${Math.max(...samples)} samples`

@@ -3,7 +3,7 @@ import { isMethodStep, type AssertionCheck, type ResultsDocument, type ToolTestA
 import { toolTestPassed, toolTestsPassed } from '../aggregate/verdict.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
-import { blockquote, codeBlock, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 
 /** How much of a failing call the report shows: arguments, response, values, diff, stderr. */
 const ARGS_LIMIT = 1500
@@ -138,7 +138,7 @@ export function toolTestsTable(tests: ToolTestResult[]): string[] {
   const rows = tests.map((test) => {
     const why = toolTestFailureWords(test)
     const cells = [
-      `<td><code>${escapeHtml(test.id)}</code></td>`,
+      `<td>${codeHtml(test.id)}</td>`,
       `<td align="center">${toolTestSymbol(test)}</td>`,
       `<td align="center">${attemptsCell(test)}</td>`,
       `<td align="right">${latencyCell(test)}</td>`,
@@ -208,10 +208,10 @@ function responseLines(step: ToolTestStepResult): string[] {
 function failureDetails(test: ToolTestResult): string[] {
   const failures = failingAttempts(test)
   const failure = firstFailure(test)
-  const id = `<code>${escapeHtml(test.id)}</code>`
+  const id = codeHtml(test.id)
   if (!failure) return []
   const { attempt, step } = failure
-  const where = [attemptWords(test, attempt), step ? `step ${step.index} <code>${escapeHtml(step.tool)}</code>` : attempt.status === 'error' ? 'could not finish' : ''].filter(Boolean).join(', ')
+  const where = [attemptWords(test, attempt), step ? `step ${step.index} ${codeHtml(step.tool)}` : attempt.status === 'error' ? 'could not finish' : ''].filter(Boolean).join(', ')
   const out = [`<details><summary>${toolTestSymbol(test)} ${id}${where ? `: ${where}` : ''}</summary>`, '']
   if (test.runs > 1) {
     const marks = test.attempts.map((a) => `${a.attempt} ${a.status === 'passed' && a.steps.every((s) => s.passed) ? '✓' : (SYMBOLS[a.status === 'passed' ? 'failed' : a.status] ?? '✗')}`)

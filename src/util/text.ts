@@ -22,6 +22,11 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
+/** A character by its code point, as Unicode names it: `U+200B`. */
+export function codePoint(char: string): string {
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+}
+
 export function firstLine(text: string): string {
   return text.split('\n')[0]
 }

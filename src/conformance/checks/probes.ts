@@ -116,7 +116,8 @@ export function checkInvalidArguments(probe: ProbeData): CheckResult {
     probed.capped.length ? `not called, over ${MAX_INVALID_ARGUMENT_CALLS} tools: ${list(probed.capped)}` : ''
   ].filter(Boolean)
   const tail = notes.length ? `; ${notes.join('; ')}` : ''
-  if (probed.calls.length === 0) return skipped(INVALID_ARGUMENTS, `no tool was called${tail}`)
+  // The skip's reason is shown grouped with others: "no tool was called — not annotated …", not "…; not called, …".
+  if (probed.calls.length === 0) return skipped(INVALID_ARGUMENTS, `no tool was called${notes.length ? ` — ${notes.map((n) => n.replace(/^not called, /, '')).join('; ')}` : ''}`)
   const wrong = probed.calls.filter(({ exchange }) => resultOf(exchange)?.isError !== true)
   if (wrong.length) {
     const what = wrong.map(({ tool, broken, exchange }) => `${tool} ${broken} got ${describeResponse(exchange)}`)

@@ -3,6 +3,7 @@ import type { CheckResult } from '../types.js'
 import { failed, isObject, passed, skipped, type CheckSpec } from './common.js'
 import { listedTools, pageListing, type Tool } from './schemas.js'
 import { toolListProblem, unreadableToolList } from './responses.js'
+import { codePoint } from '../../util/text.js'
 
 /**
  * Static tool-poisoning scan (no model): a tool's description and schemas reach the model as
@@ -73,7 +74,7 @@ function textsOf(tool: Tool): { where: string; text: string }[] {
 
 /** `U+E0049` for a character nobody sees (and for other control and format characters). */
 export function showHidden(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\u{E0000}-\u{E007F}\u180E\u00AD]/gu, (c) => (c === '\n' || c === '\t' ? ' ' : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`))
+  return text.replace(/[\p{Cc}\p{Cf}\u{E0000}-\u{E007F}\u180E\u00AD]/gu, (c) => (c === '\n' || c === '\t' ? ' ' : codePoint(c)))
 }
 
 function excerpt(text: string, index: number, length: number, max = 60): string {
@@ -108,7 +109,7 @@ export function scanTool(tool: Tool): PoisoningFinding[] {
     if (hidden.length > 0) {
       const tags = hidden.filter((m) => m[0].codePointAt(0)! >= 0xe0000).map((m) => m[0])
       const decoded = decodeTags(tags)
-      const codes = [...new Set(hidden.map((m) => `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`))]
+      const codes = [...new Set(hidden.map((m) => codePoint(m[0])))]
       const what = `hidden Unicode (${hidden.length} × ${codes.slice(0, 3).join(', ')}${codes.length > 3 ? ', …' : ''})${decoded ? `, decoded: "${decoded.length > 60 ? `${decoded.slice(0, 60)}…` : decoded}"` : ''}`
       add('hidden-unicode', what, hidden[0].index, 1)
     }
