@@ -194,10 +194,11 @@ export function checkTrends(current: TelemetrySection, baseline: TelemetrySectio
   const rise = budgets.max_p95_increase
   if (rise !== null) {
     for (const tool of current.tools) {
-      const before = baseline.tools.find((t) => t.name === tool.name)?.latency_ms.p95 ?? null
+      const then = baseline.tools.find((t) => t.name === tool.name)
+      const before = then?.latency_ms.p95 ?? null
       const after = tool.latency_ms.p95
-      if (before !== null && after !== null) {
-        const samples = { before: baseline.tools.find((t) => t.name === tool.name)!.latency_ms.samples, after: tool.latency_ms.samples, noun: 'calls' }
+      if (then && before !== null && after !== null) {
+        const samples = { before: then.latency_ms.samples, after: tool.latency_ms.samples, noun: 'calls' }
         checks.push(trend('max_p95_increase', tool.name, rise, before, after, { what: `tool '${tool.name}': p95 latency`, unit: milliseconds, floor: TREND_FLOORS.tool_p95_ms, samples }))
       }
     }
