@@ -64,7 +64,7 @@ describe('init --format evals-v1', () => {
     // The workflow names the suite with eval_suite; the server is the suite's own block.
     const workflow = parse(readFileSync(join(work, 'evals/mcp-evals.yml'), 'utf8')) as { jobs: { evals: { steps: { uses?: string; with?: Record<string, string> }[] } } }
     const step = workflow.jobs.evals.steps.find((s) => s.uses?.startsWith('mcp-server-evals/'))
-    expect(step?.with).toEqual({ eval_suite: 'evals/evals.suite.yaml', openrouter_api_key: '${{ secrets.OPENROUTER_API_KEY }}' })
+    expect(step?.with).toEqual({ eval_suite: 'evals/evals.suite.yaml', openrouter_api_key: '${{ secrets.OPENROUTER_API_KEY }}', baseline: 'auto' })
 
     // Converted, it is an eval_cases suite our loader takes, and the checks with all their arguments from the schema pass.
     const converted = convertSuite(readSuiteText(text, 'evals.suite.yaml'), 'evals.suite.yaml').text

@@ -116,7 +116,7 @@ describe('init against the example server', () => {
     }
     expect(Object.keys(workflow.on)).toContain('pull_request')
     const step = workflow.jobs.evals.steps.find((s) => s.uses === 'mcp-server-evals/mcp-server-evals@v1')
-    expect(step?.with).toEqual({ server_config: config, eval_cases: 'evals/eval_cases.yaml', openrouter_api_key: '${{ secrets.OPENROUTER_API_KEY }}' })
+    expect(step?.with).toEqual({ server_config: config, eval_cases: 'evals/eval_cases.yaml', openrouter_api_key: '${{ secrets.OPENROUTER_API_KEY }}', baseline: 'auto' })
     expect(step?.env).toBeUndefined()
     expect(workflow.jobs.evals.steps.map((s) => s.uses ?? 'run')).toEqual(['actions/checkout@v5', 'actions/setup-node@v5', 'run', 'mcp-server-evals/mcp-server-evals@v1'])
 

@@ -136,13 +136,16 @@ describe('evaluateGate: budgets in every mode, trends against the baseline', () 
   })
 
   test.each(['delta', 'absolute', 'both'] as const)('%s: a trend budget against the baseline is checked and gates', (mode) => {
-    const doc = assembleDocument(parts([picked(1, 100), picked(2, 300)], config({ max_p95_increase: 0.25 })))
-    const gate = evaluateGate(doc, source(baseline), mode, 0.02)
+    // 20 calls a side: enough for a p95 to be compared (telemetry/budgets.ts P95_MIN_SAMPLES).
+    const calls = (ms: number) => Array.from({ length: 20 }, (_, i) => picked(i + 1, ms))
+    const before = assembleDocument(parts(calls(200)))
+    const doc = assembleDocument(parts(calls(500), config({ max_p95_increase: 0.25 })))
+    const gate = evaluateGate(doc, source(before), mode, 0.02)
     expect(gate.trends).toEqual([
-      expect.objectContaining({ budget: 'max_p95_increase', subject: 'search', baseline: 200, actual: 300, passed: false }),
+      expect.objectContaining({ budget: 'max_p95_increase', subject: 'search', baseline: 200, actual: 500, passed: false }),
       expect.objectContaining({ budget: 'max_p95_increase', subject: 'm', passed: true })
     ])
-    expect(gate.reasons).toEqual(["tool 'search': p95 latency rose from 200 ms to 300 ms (+50%), more than max_p95_increase (+25%)"])
+    expect(gate.reasons).toEqual(["tool 'search': p95 latency rose from 200 ms to 500 ms (+150%, +300 ms over 20 and 20 calls), more than max_p95_increase (+25%) and its 200 ms floor"])
     expect(gate.passed).toBe(false)
     expect(evaluateGate(doc, null, mode, 0.02)).toMatchObject({ trends: [], passed: true })
   })
@@ -235,7 +238,9 @@ describe('upgradeDocument: versions 1 to 7', () => {
     const tool = baseline.telemetry!.tools[0]
     const slower = golden()
     slower.config = { ...slower.config!, budgets: budgets({ max_p95_increase: 0.1 }) }
-    slower.telemetry = { ...slower.telemetry!, tools: [{ ...tool, latency_ms: { ...tool.latency_ms, p95: tool.latency_ms.p95! + 1000 } }] }
+    // Enough calls on both sides for the p95s to be compared.
+    baseline.telemetry!.tools[0] = { ...tool, latency_ms: { ...tool.latency_ms, samples: 20 } }
+    slower.telemetry = { ...slower.telemetry!, tools: [{ ...tool, latency_ms: { ...tool.latency_ms, samples: 20, p95: tool.latency_ms.p95! + 1000 } }] }
     const gate = evaluateGate(slower, { document: baseline, source: 'v4.json' }, 'delta', 1)
     expect(gate.trends).toContainEqual(expect.objectContaining({ budget: 'max_p95_increase', subject: tool.name, passed: false }))
   })

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import type { BudgetCheck, TelemetrySection } from '../src/results/types.js'
-import { budgetReasons, checkBudgets, checkTrends, RUN_NOISE_S, TOOL_NOISE_MS, usd } from '../src/telemetry/budgets.js'
+import { budgetReasons, checkBudgets, checkTrends, P95_MIN_SAMPLES, TREND_FLOORS, usd } from '../src/telemetry/budgets.js'
 import { budgets, modelRow, section, toolRow } from '../__fixtures__/telemetry-sections.js'
 
 const brief = (checks: BudgetCheck[]) => checks.map((c) => [c.budget, c.subject, c.actual, c.passed])
@@ -130,13 +130,17 @@ describe('budgetReasons', () => {
 })
 
 describe('checkTrends against a baseline', () => {
+  // Every p95 here rests on 20 samples, all equal, unless a test says otherwise: enough to be compared.
+  const many = (p95: number, n = P95_MIN_SAMPLES) => Array<number>(n).fill(p95)
+  const runs = (s: number, cost: number | null, n = P95_MIN_SAMPLES) => Array.from({ length: n }, () => ({ s, tokens: 100, usd: cost }))
   const before = section({
-    tools: [toolRow('search', [400]), toolRow('quick', [10]), toolRow('gone', [5])],
-    models: [modelRow('a', [{ s: 10, tokens: 100, usd: 0.01 }]), modelRow('b', [{ s: 1, tokens: 100, usd: null }]), modelRow('old', [{ s: 1, tokens: 1, usd: 1 }])]
+    tools: [toolRow('search', many(400)), toolRow('quick', many(10)), toolRow('gone', many(5))],
+    // Binary fractions: a mean of 20 equal costs is exact.
+    models: [modelRow('a', runs(10, 0.5)), modelRow('b', runs(1, null)), modelRow('old', runs(1, 1))]
   })
-  const trend = (tools: [string, number][], models: [string, number, number | null][], set: Parameters<typeof budgets>[0]) =>
+  const trend = (tools: [string, number][], models: [string, number, number | null][], set: Parameters<typeof budgets>[0], n = P95_MIN_SAMPLES) =>
     checkTrends(
-      section({ tools: tools.map(([name, p95]) => toolRow(name, [p95])), models: models.map(([model, s, cost]) => modelRow(model, [{ s, tokens: 100, usd: cost }])) }),
+      section({ tools: tools.map(([name, p95]) => toolRow(name, many(p95, n))), models: models.map(([model, s, cost]) => modelRow(model, runs(s, cost, n))) }),
       before,
       budgets(set)
     )
@@ -145,43 +149,62 @@ describe('checkTrends against a baseline', () => {
     expect(trend([['search', 10_000]], [['a', 100, 1]], { max_p95_tool_ms: 1 })).toEqual([])
   })
 
-  test('max_p95_increase: a rise up to the ratio passes, past it fails, naming both figures and the budget', () => {
-    const equal = trend([['search', 500]], [], { max_p95_increase: 0.25 })
-    expect(equal).toEqual([{ budget: 'max_p95_increase', subject: 'search', limit: 0.25, actual: 500, baseline: 400, passed: true, reason: "tool 'search': p95 latency 400 ms → 500 ms (+25%), within max_p95_increase (+25%)" }])
-    const over = trend([['search', 501]], [], { max_p95_increase: 0.25 })
-    expect(over[0]).toMatchObject({ passed: false, reason: "tool 'search': p95 latency rose from 400 ms to 501 ms (+25.2%), more than max_p95_increase (+25%)" })
+  test('max_p95_increase: a rise up to the ratio passes, past it (and past the floor) fails, naming both figures, the rise and the budget', () => {
+    const equal = trend([['search', 600]], [], { max_p95_increase: 0.5 })
+    expect(equal).toEqual([{ budget: 'max_p95_increase', subject: 'search', limit: 0.5, actual: 600, baseline: 400, passed: true, reason: "tool 'search': p95 latency 400 ms → 600 ms (+50%), within max_p95_increase (+50%)" }])
+    const over = trend([['search', 601]], [], { max_p95_increase: 0.5 })
+    expect(over[0]).toMatchObject({
+      passed: false,
+      reason: "tool 'search': p95 latency rose from 400 ms to 601 ms (+50.2%, +201 ms over 20 and 20 calls), more than max_p95_increase (+50%) and its 200 ms floor"
+    })
   })
 
   test('a fall always passes', () => {
     expect(trend([['search', 100]], [['a', 5, 0.001]], { max_p95_increase: 0, max_cost_increase: 0 }).every((c) => c.passed)).toBe(true)
   })
 
-  test('timer noise: a rise of at most 25 ms (tools) or 0.25 s (runs) never fails, one more does', () => {
-    expect(TOOL_NOISE_MS).toBe(25)
-    expect(RUN_NOISE_S).toBe(0.25)
-    const noisy = trend([['quick', 35]], [['a', 10.25, 0.01]], { max_p95_increase: 0.01 })
+  test('the floors: a rise past the ratio but of at most 200 ms (tools) or 2 s (runs) passes and says so; just over fails', () => {
+    expect(TREND_FLOORS).toEqual({ tool_p95_ms: 200, run_p95_s: 2, cost_per_run_usd: 0.0001 })
+    // The case: 40 ms → 70 ms on an unchanged server.
+    const jitter = checkTrends(section({ tools: [toolRow('quick', many(70))] }), section({ tools: [toolRow('quick', many(40))] }), budgets({ max_p95_increase: 0.5 }))
+    expect(jitter[0]).toMatchObject({ passed: true, reason: "tool 'quick': p95 latency 40 ms → 70 ms (+75%): +30 ms is under the 200 ms floor of max_p95_increase (+50%)" })
+    const noisy = trend([['quick', 210]], [['a', 12, 0.01]], { max_p95_increase: 0.01 })
     expect(brief(noisy)).toEqual([
-      ['max_p95_increase', 'quick', 35, true],
-      ['max_p95_increase', 'a', 10.25, true]
+      ['max_p95_increase', 'quick', 210, true],
+      ['max_p95_increase', 'a', 12, true]
     ])
-    expect(noisy[0].reason).toBe("tool 'quick': p95 latency 10 ms → 35 ms (+250%), a rise within the 25 ms timer noise of max_p95_increase (+1%)")
-    const real = trend([['quick', 36]], [['a', 10.26, 0.01]], { max_p95_increase: 0.01 })
+    expect(noisy[1].reason).toBe("model 'a': p95 run time 10 s → 12 s (+20%): +2 s is under the 2 s floor of max_p95_increase (+1%)")
+    const real = trend([['quick', 211]], [['a', 12.01, 0.01]], { max_p95_increase: 0.01 })
     expect(brief(real)).toEqual([
-      ['max_p95_increase', 'quick', 36, false],
-      ['max_p95_increase', 'a', 10.26, false]
+      ['max_p95_increase', 'quick', 211, false],
+      ['max_p95_increase', 'a', 12.01, false]
     ])
-    expect(real[1].reason).toBe("model 'a': p95 run time rose from 10 s to 10.26 s (+2.6%), more than max_p95_increase (+1%)")
+    expect(real[1].reason).toBe("model 'a': p95 run time rose from 10 s to 12.01 s (+20.1%, +2.01 s over 20 and 20 runs), more than max_p95_increase (+1%) and its 2 s floor")
   })
 
-  test('max_cost_increase: per model, the mean cost per run', () => {
-    expect(brief(trend([], [['a', 10, 0.0125]], { max_cost_increase: 0.25 }))).toEqual([['max_cost_increase', 'a', 0.0125, true]])
-    const over = trend([], [['a', 10, 0.01250001]], { max_cost_increase: 0.25 })
-    expect(over[0]).toMatchObject({ passed: false, baseline: 0.01 })
-    expect(over[0].reason).toBe("model 'a': cost per run rose from $0.01 to $0.0125 (+25%), more than max_cost_increase (+25%)")
+  test('samples: a p95 of fewer than 20 on either side is its slowest sample, so a rise past ratio and floor still passes, saying how many there were', () => {
+    const few = trend([['search', 4000]], [['a', 100, 0.01]], { max_p95_increase: 0.5 }, P95_MIN_SAMPLES - 1)
+    expect(few.map((c) => [c.subject, c.passed, c.reason])).toEqual([
+      ['search', true, "tool 'search': p95 latency 400 ms → 4,000 ms (+900%): too few calls to compare (20 in the baseline, 19 now; a p95 of fewer than 20 is the slowest one), so max_p95_increase (+50%) does not apply"],
+      ['a', true, "model 'a': p95 run time 10 s → 100 s (+900%): too few runs to compare (20 in the baseline, 19 now; a p95 of fewer than 20 is the slowest one), so max_p95_increase (+50%) does not apply"]
+    ])
+    expect(brief(trend([['search', 4000]], [['a', 100, 0.01]], { max_p95_increase: 0.5 }, P95_MIN_SAMPLES)).map((c) => c[3])).toEqual([false, false])
+  })
+
+  test('max_cost_increase: per model, the mean cost per run, past the ratio and its $0.0001 floor', () => {
+    expect(brief(trend([], [['a', 10, 0.625]], { max_cost_increase: 0.25 }))).toEqual([['max_cost_increase', 'a', 0.625, true]])
+    const over = trend([], [['a', 10, 0.625 + 2 ** -20]], { max_cost_increase: 0.25 })
+    expect(over[0]).toMatchObject({ passed: false, baseline: 0.5 })
+    expect(over[0].reason).toBe("model 'a': cost per run rose from $0.50 to $0.625 (+25%, +$0.125), more than max_cost_increase (+25%) and its $0.0001 floor")
+    // The cost is a mean over every run: one run is enough, but not a rise of a hundredth of a cent.
+    const cheap = checkTrends(section({ models: [modelRow('c', [{ s: 1, tokens: 1, usd: 0.0002 }])] }), section({ models: [modelRow('c', [{ s: 1, tokens: 1, usd: 0.0001 }])] }), budgets({ max_cost_increase: 0.5 }))
+    expect(cheap[0]).toMatchObject({ passed: true, reason: "model 'c': cost per run $0.0001 → $0.0002 (+100%): +$0.0001 is under the $0.0001 floor of max_cost_increase (+50%)" })
+    const dearer = checkTrends(section({ models: [modelRow('c', [{ s: 1, tokens: 1, usd: 0.00021 }])] }), section({ models: [modelRow('c', [{ s: 1, tokens: 1, usd: 0.0001 }])] }), budgets({ max_cost_increase: 0.5 }))
+    expect(dearer[0].passed).toBe(false)
   })
 
   test('an unknown cost on either side is not compared: the check passes and says so', () => {
-    const checks = trend([], [['a', 10, null], ['b', 1, 0.01]], { max_cost_increase: 0 })
+    const checks = trend([], [['a', 10, null], ['b', 1, 0.5]], { max_cost_increase: 0 })
     expect(checks.map((c) => [c.subject, c.passed, c.reason])).toEqual([
       ['a', true, "model 'a': cost per run is unknown now; max_cost_increase (+0%) was not checked"],
       ['b', true, "model 'b': cost per run is unknown in the baseline; max_cost_increase (+0%) was not checked"]
@@ -193,10 +216,10 @@ describe('checkTrends against a baseline', () => {
     expect(checks).toEqual([])
   })
 
-  test('a p95 that rose from 0 fails past the noise', () => {
-    const zero = section({ tools: [toolRow('instant', [0])] })
-    const checks = checkTrends(section({ tools: [toolRow('instant', [100])] }), zero, budgets({ max_p95_increase: 10 }))
-    expect(checks[0]).toMatchObject({ passed: false, reason: "tool 'instant': p95 latency rose from 0 ms to 100 ms, more than max_p95_increase (+1000%)" })
+  test('a p95 that rose from 0 fails past the floor', () => {
+    const zero = section({ tools: [toolRow('instant', many(0))] })
+    const checks = checkTrends(section({ tools: [toolRow('instant', many(300))] }), zero, budgets({ max_p95_increase: 10 }))
+    expect(checks[0]).toMatchObject({ passed: false, reason: "tool 'instant': p95 latency rose from 0 ms to 300 ms (+300 ms over 20 and 20 calls), more than max_p95_increase (+1000%) and its 200 ms floor" })
   })
 })
 

@@ -4,10 +4,25 @@ import type { BudgetCheck, ModelTelemetry, TelemetrySection, ToolTelemetry } fro
 import type { EvalsV1Figures } from '../aggregate/evals-v1-metrics.js'
 import { milliseconds, percent, wholeNumber } from '../util/words.js'
 
-/** A tool's p95 that rose by at most this many ms never fails max_p95_increase: timer noise, not a regression. */
-export const TOOL_NOISE_MS = 25
-/** A model's p95 run time that rose by at most this many seconds never fails max_p95_increase. */
-export const RUN_NOISE_S = 0.25
+/**
+ * The floors of the trend budgets: a rise of at most this much never fails, whatever the ratio.
+ * Chosen from the example's own unchanged reruns on a loaded 2-core machine (docs/telemetry.md#trend-budgets):
+ * the p95 of 20 tool calls moved by up to 172 ms, of 20 runs by up to 2 s, in 99 of 100 resamplings.
+ */
+export const TREND_FLOORS = {
+  /** A tool's p95 latency, in ms. */
+  tool_p95_ms: 200,
+  /** A model's p95 run time, in seconds. */
+  run_p95_s: 2,
+  /** A model's mean cost per run, in USD: counted, not timed, so only the answers' length moves it. */
+  cost_per_run_usd: 0.0001
+} as const
+
+/**
+ * The fewest samples on each side for a p95 to be compared: by nearest rank, the p95 of fewer
+ * than 20 is the largest sample, and one slow call on a busy runner is not a trend.
+ */
+export const P95_MIN_SAMPLES = 20
 
 /** Float slack at a boundary: a figure equal to its limit passes, whatever the arithmetic says. */
 const EPSILON = 1e-9
@@ -166,8 +181,10 @@ export function budgetReasons(section: TelemetrySection | null): string[] {
  * The trend budgets against a baseline's telemetry, per subject measured on both sides (a tool or
  * model on one side only, or without a figure there, is not compared):
  * - max_p95_increase: each tool's p95 latency and each model's p95 run time may rise by at most
- *   this ratio; a rise of at most TOOL_NOISE_MS (tools) or RUN_NOISE_S (runs) never fails.
- * - max_cost_increase: each model's mean cost per run may rise by at most this ratio. When the
+ *   this ratio. A rise past it fails only when it is also over the metric's floor (TREND_FLOORS)
+ *   and both p95s rest on at least P95_MIN_SAMPLES samples; the reason says which rule let it pass.
+ * - max_cost_increase: each model's mean cost per run may rise by at most this ratio, and fails
+ *   only past the cost floor (a mean over every run needs no sample count). When the
  *   cost is unknown on either side the check passes and says it could not be compared: a
  *   baseline written without `pricing:` must not fail every pull request.
  * `actual` is the figure now and `baseline` the figure before; `limit` is the ratio.
@@ -177,14 +194,22 @@ export function checkTrends(current: TelemetrySection, baseline: TelemetrySectio
   const rise = budgets.max_p95_increase
   if (rise !== null) {
     for (const tool of current.tools) {
-      const before = baseline.tools.find((t) => t.name === tool.name)?.latency_ms.p95 ?? null
+      const then = baseline.tools.find((t) => t.name === tool.name)
+      const before = then?.latency_ms.p95 ?? null
       const after = tool.latency_ms.p95
-      if (before !== null && after !== null) checks.push(trend('max_p95_increase', tool.name, rise, before, after, { what: `tool '${tool.name}': p95 latency`, unit: milliseconds, noise: TOOL_NOISE_MS }))
+      if (then && before !== null && after !== null) {
+        const samples = { before: then.latency_ms.samples, after: tool.latency_ms.samples, noun: 'calls' }
+        checks.push(trend('max_p95_increase', tool.name, rise, before, after, { what: `tool '${tool.name}': p95 latency`, unit: milliseconds, floor: TREND_FLOORS.tool_p95_ms, samples }))
+      }
     }
     for (const model of current.models) {
-      const before = modelIn(baseline, model)?.run_s.p95 ?? null
+      const then = modelIn(baseline, model)
+      const before = then?.run_s.p95 ?? null
       const after = model.run_s.p95
-      if (before !== null && after !== null) checks.push(trend('max_p95_increase', model.model, rise, before, after, { what: `model '${model.model}': p95 run time`, unit: secs, noise: RUN_NOISE_S }))
+      if (then && before !== null && after !== null) {
+        const samples = { before: then.run_s.samples, after: model.run_s.samples, noun: 'runs' }
+        checks.push(trend('max_p95_increase', model.model, rise, before, after, { what: `model '${model.model}': p95 run time`, unit: secs, floor: TREND_FLOORS.run_p95_s, samples }))
+      }
     }
   }
   const costRise = budgets.max_cost_increase
@@ -206,23 +231,42 @@ export function checkTrends(current: TelemetrySection, baseline: TelemetrySectio
               passed: true,
               reason: `${what} is unknown ${before === null ? (after === null ? 'on both sides' : 'in the baseline') : 'now'}; max_cost_increase (+${percent(costRise)}) was not checked`
             }
-          : trend('max_cost_increase', model.model, costRise, before, after, { what, unit: usd, noise: 0 })
+          : trend('max_cost_increase', model.model, costRise, before, after, { what, unit: usd, floor: TREND_FLOORS.cost_per_run_usd })
       )
     }
   }
   return checks
 }
 
-function trend(budget: BudgetCheck['budget'], subject: string, limit: number, before: number, after: number, figure: { what: string; unit: (n: number) => string; noise: number }): BudgetCheck {
+interface TrendFigure {
+  what: string
+  unit: (n: number) => string
+  /** The rise at or under which the check passes whatever the ratio. */
+  floor: number
+  /** For a p95: how many samples each side's figure rests on. */
+  samples?: { before: number; after: number; noun: string }
+}
+
+/**
+ * One trend check. Past the ratio it still passes, and says why, when the rise is within the
+ * floor or a p95 rests on too few samples; only a rise that clears all three fails.
+ */
+function trend(budget: BudgetCheck['budget'], subject: string, limit: number, before: number, after: number, figure: TrendFigure): BudgetCheck {
   const ratio = before === 0 ? (after > 0 ? Infinity : 0) : after / before - 1
-  const change = Number.isFinite(ratio) ? ` (${ratio >= 0 ? '+' : '−'}${percent(Math.abs(ratio))})` : ''
-  const over = ratio > limit + EPSILON
-  const noise = over && after - before <= figure.noise + EPSILON
-  const passed = !over || noise
-  const reason = passed
-    ? `${figure.what} ${figure.unit(before)} → ${figure.unit(after)}${change}, ${noise ? `a rise within the ${figure.unit(figure.noise)} timer noise of` : 'within'} ${budget} (+${percent(limit)})`
-    : `${figure.what} rose from ${figure.unit(before)} to ${figure.unit(after)}${change}, more than ${budget} (+${percent(limit)})`
-  return { budget, subject, limit, actual: after, baseline: before, passed, reason }
+  const relative = Number.isFinite(ratio) ? `${ratio >= 0 ? '+' : '−'}${percent(Math.abs(ratio))}` : null
+  const figures = `${figure.what} ${figure.unit(before)} → ${figure.unit(after)}${relative ? ` (${relative})` : ''}`
+  const allowed = `${budget} (+${percent(limit)})`
+  const result = (passed: boolean, reason: string): BudgetCheck => ({ budget, subject, limit, actual: after, baseline: before, passed, reason })
+  if (ratio <= limit + EPSILON) return result(true, `${figures}, within ${allowed}`)
+  const rise = `+${figure.unit(after - before)}`
+  if (after - before <= figure.floor + EPSILON) return result(true, `${figures}: ${rise} is under the ${figure.unit(figure.floor)} floor of ${allowed}`)
+  const samples = figure.samples
+  if (samples && Math.min(samples.before, samples.after) < P95_MIN_SAMPLES) {
+    const { before: then, after: now, noun } = samples
+    return result(true, `${figures}: too few ${noun} to compare (${then} in the baseline, ${now} now; a p95 of fewer than ${P95_MIN_SAMPLES} is the slowest one), so ${allowed} does not apply`)
+  }
+  const shown = [relative, samples ? `${rise} over ${samples.before} and ${samples.after} ${samples.noun}` : rise].filter(Boolean).join(', ')
+  return result(false, `${figure.what} rose from ${figure.unit(before)} to ${figure.unit(after)} (${shown}), more than ${allowed} and its ${figure.unit(figure.floor)} floor`)
 }
 
 const modelIn = (section: TelemetrySection, model: ModelTelemetry) => section.models.find((m) => m.model === model.model)

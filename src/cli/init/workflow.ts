@@ -33,7 +33,7 @@ export function buildWorkflow(config: WrittenConfig, evalCasesPath: string, suit
   const map = () => new YAMLMap()
 
   doc.commentBefore = [
-    ' Evaluate the MCP server on every pull request (written by `mcp-server-evals init`).',
+    " Evaluate the MCP server on every pull request (written by MCP Server Evals' `init`).",
     ' Move it to .github/workflows/mcp-evals.yml, and add OPENROUTER_API_KEY to the repository secrets',
     ` (Settings → Secrets and variables → Actions)${secrets.length ? `, and ${secrets.join(', ')}` : ''}.`,
     ' Without the key (a pull request from a fork gets no secrets) only the free layers run.'
@@ -42,12 +42,29 @@ export function buildWorkflow(config: WrittenConfig, evalCasesPath: string, suit
   set(root, 'name', 'MCP evals')
   const on = map()
   set(on, 'pull_request', null)
+  // Without runs on the default branch no baseline is ever saved, and `baseline: auto` never engages the delta gate.
+  const push = map()
+  const branches = new YAMLSeq()
+  branches.flow = true
+  branches.items.push(doc.createNode('main'))
+  set(push, 'branches', branches, { after: 'TODO: your default branch, if not main: its green runs are the baseline' })
+  set(on, 'push', push)
   set(on, 'workflow_dispatch', null)
   set(root, 'on', on, { space: true })
   const permissions = map()
   set(permissions, 'contents', 'read')
   set(permissions, 'pull-requests', 'write', { after: 'the sticky comment' })
   set(root, 'permissions', permissions, { space: true })
+  const concurrency = map()
+  set(concurrency, 'group', 'mcp-evals-${{ github.event.pull_request.number || github.ref }}')
+  set(concurrency, 'cancel-in-progress', "${{ github.event_name == 'pull_request' }}")
+  set(root, 'concurrency', concurrency, {
+    space: true,
+    before: [
+      ' One run per pull request: a new push cancels the one still in flight (its model calls cost money).',
+      ' Pushes to the default branch are never cancelled, so each green one is kept as the baseline.'
+    ].join('\n')
+  })
 
   const steps = new YAMLSeq()
   const step = (entries: [string, unknown, { before?: string; after?: string }?][], before?: string) => {
@@ -98,12 +115,13 @@ export function buildWorkflow(config: WrittenConfig, evalCasesPath: string, suit
   if (suite.serverConfig) set(inputs, 'server_config', serverConfig)
   set(inputs, suite.input, evalCasesPath)
   set(inputs, 'openrouter_api_key', '${{ secrets.OPENROUTER_API_KEY }}')
+  set(inputs, 'baseline', 'auto', { after: 'gate against the last green results of the default branch' })
   set(run, 'with', inputs)
   steps.items.push(run)
 
   const job = map()
   set(job, 'runs-on', 'ubuntu-latest')
-  set(job, 'timeout-minutes', 30)
+  set(job, 'timeout-minutes', 30, { after: "a server or provider that hangs stops here, not after GitHub's 6 hours" })
   set(job, 'steps', steps)
   const jobs = map()
   set(jobs, 'evals', job)
