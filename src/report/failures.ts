@@ -58,7 +58,8 @@ export function renderFailures(doc: ResultsDocument, heading: string, seeAlso: s
   const runs = listed.reduce((n, g) => n + runsOf(doc, g).filter(notPassing).length, 0)
   const tally = [
     ...(listed.length ? [`${count(runs, 'run')} in ${count(cases.length, 'case')}`] : []),
-    ...(skipped.length ? [`${count(skipped.length, 'group')} skipped (budget)`] : []),
+    // Counted as the headline counts them: runs, not groups.
+    ...(skipped.length ? [`${count(skipped.flatMap((g) => runsOf(doc, g)).filter((r) => r.status === 'skipped').length, 'run')} skipped (budget)`] : []),
     ...others
   ]
   const out = [`${heading} Did not pass — ${tally.join(' · ')}`, '']
