@@ -77,6 +77,11 @@ describe('budgets against the baseline', () => {
     expect(validate({ ...now, changes })).toBe(true)
   })
 
+  test('a trend budget is a comparison with this baseline already: not listed again', () => {
+    const gate = { ...now.gate!, trends: now.gate!.trends.map((t) => ({ ...t, passed: false })) }
+    expect(compareWithBaseline({ ...now, gate }, gate, { document: now, source: 'b.json' }).budgets).toEqual([])
+  })
+
   test('a budget the baseline did not check is new', () => {
     const unset: ResultsDocument = { ...now, telemetry: now.telemetry && { ...now.telemetry, budgets: [] } }
     expect(compareWithBaseline(now, now.gate!, { document: unset, source: 'b.json' }).budgets?.map((b) => b.baseline)).toEqual([null, null])

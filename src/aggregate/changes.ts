@@ -38,7 +38,8 @@ export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, base
       current: snapshot(runsOf(doc, group).find((r) => r.status !== 'passed'))
     })),
     tool_tests: toolTestChanges(doc.tool_tests, before.tool_tests),
-    budgets: budgetChanges([...(doc.telemetry?.budgets ?? []), ...gate.trends], [...(before.telemetry?.budgets ?? []), ...(before.gate?.trends ?? [])])
+    // The absolute budgets: a trend budget is itself a comparison with this baseline, said where the budgets are.
+    budgets: budgetChanges(doc.telemetry?.budgets ?? [], before.telemetry?.budgets ?? [])
   }
 }
 
@@ -59,9 +60,9 @@ function toolTestChanges(now: ToolTestsSection | null, then: ToolTestsSection | 
 }
 
 /**
- * The budgets that fail now and did not in the baseline, by budget and subject: it held there, or
- * it was not checked there (a budget set since, a tool or model that is new). One that failed in
- * both is not news.
+ * The absolute budgets that fail now and did not in the baseline, by budget and subject: it held
+ * there, or it was not checked there (a budget set since, a tool or model that is new). One that
+ * failed in both is not news.
  */
 function budgetChanges(now: BudgetCheck[], then: BudgetCheck[]): BudgetChange[] {
   const key = (c: BudgetCheck) => JSON.stringify([c.budget, c.subject])

@@ -92,6 +92,7 @@ function toolTestChangeLines(t: ToolTestChanges): string[] {
   const ids = (list: string[]) => `${list.slice(0, LIST_MAX).map((id) => codeSpan(id)).join(', ')}${list.length > LIST_MAX ? `, and ${list.length - LIST_MAX} more` : ''}`
   const regressed = t.regressed.map((x) => x.id)
   const fresh = t.new_failing.map((x) => x.id)
+  if (regressed.length + fresh.length + t.fixed.length === 0) return ['**Tool tests:** no test changed its verdict', '']
   const parts = [
     regressed.length ? `**${regressed.length} regressed** (passed in the baseline): ${ids(regressed)}` : '0 regressed',
     ...(fresh.length ? [`${fresh.length} new and not passing: ${ids(fresh)}`] : []),

@@ -79,7 +79,7 @@ export interface Changes {
   regressions: { group: string; baseline: RunSnapshot | null; current: RunSnapshot | null }[]
   /** The tool tests against the baseline's, by id; null when either side has none that ran. Absent in documents before it was added. */
   tool_tests?: ToolTestChanges | null
-  /** The budgets (absolute and trends) that fail now and did not in the baseline. Absent in documents before it was added. */
+  /** The absolute budgets that fail now and did not in the baseline (trend budgets compare with it already). Absent in documents before it was added. */
   budgets?: BudgetChange[]
 }
 
