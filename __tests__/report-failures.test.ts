@@ -105,7 +105,6 @@ describe('one case failing in every run, for one reason', () => {
     mode = 'broken'
     doc = await evaluateWith(dir, { baseline: join(dir, 'baseline.json'), resultsPath: join(dir, 'now.json') })
     body = renderComment(doc, CONTEXT)
-    if (process.env.SHOW_COMMENT) writeFileSync(process.env.SHOW_COMMENT, body)
   }, 60_000)
 
   test('the comment says it once, for the case: every model and prompt, the check and what was called', () => {
