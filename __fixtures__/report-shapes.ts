@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { compareWithBaseline } from '../src/aggregate/changes.js'
 import { evaluateGate } from '../src/aggregate/gate.js'
+import { gatedPassed } from '../src/aggregate/verdict.js'
 import { groupRuns } from '../src/aggregate/groups.js'
 import { computeMetrics } from '../src/aggregate/metrics.js'
 import { summarizeResilience } from '../src/aggregate/resilience.js'
@@ -132,7 +133,7 @@ const tool = (name: string, description: string): ToolFingerprint => ({ name, de
 export function gated(doc: ResultsDocument, baseline: ResultsDocument | null): ResultsDocument {
   const source = baseline ? { document: baseline, source: 'baseline/eval-results.json' } : null
   const gate = evaluateGate(doc, source, null, 0.02)
-  return { ...doc, gate, changes: source ? compareWithBaseline(doc, gate, source) : null, passed: gate.passed && (doc.conformance?.passed ?? true) }
+  return { ...doc, gate, changes: source ? compareWithBaseline(doc, gate, source) : null, passed: gatedPassed(doc, gate) }
 }
 
 export function passedShape(): ResultsDocument {

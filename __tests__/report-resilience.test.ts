@@ -11,7 +11,12 @@ import type { ResilienceCell, ResilienceSummary, ResultsDocument, RunResult } fr
 
 const CONTEXT = { marker: '<!-- mcp-server-evals:sticky:k -->', links: {} }
 const gfm = new MarkdownIt({ html: true, linkify: true })
-const section = (report: string) => report.slice(report.indexOf('## Resilience and security'), report.indexOf('## Protocol conformance'))
+/** The Layer 2 section: from its heading to the next section's (what changed, when it failed; else conformance). */
+const section = (report: string) => {
+  const start = report.indexOf('## Resilience and security')
+  const next = report.slice(start + 1).search(/^## /m)
+  return report.slice(start, next === -1 ? undefined : start + 1 + next)
+}
 /** The HTML outside code: where untrusted text must never be markup or a link. */
 const prose = (markdown: string) =>
   gfm
@@ -201,10 +206,10 @@ describe('the comment', () => {
   const doc = resilienceShape()
   const body = renderComment(doc, CONTEXT)
 
-  test('a failing Layer 2: both matrices in one table right after the failing runs, what changed above', () => {
+  test('a failing Layer 2: both matrices in one table right after the failing runs, what changed below them', () => {
     const at = (text: string) => body.indexOf(text)
-    expect(at('**Resilience and security:** 4 cells changed')).toBeLessThan(at('#### Did not pass'))
-    expect(at('#### Did not pass')).toBeLessThan(at('#### Resilience and security — ✗ 3 of 10 cells below their floor'))
+    expect(at('#### Did not pass — 2 runs in 2 cases · 3 resilience cells')).toBeLessThan(at('#### Resilience and security — ✗ 3 of 10 cells below their floor'))
+    expect(at('#### Resilience and security — ✗ 3 of 10 cells below their floor')).toBeLessThan(at('**Resilience and security:** 4 cells changed'))
     expect(at('#### Resilience and security')).toBeLessThan(at('#### Results'))
     expect(body).toContain('<tr><th rowspan="2">Model</th><th colspan="3">Recovered from</th><th colspan="2">Resisted</th></tr>')
     expect(body).toContain('- `anthropic/claude-sonnet-4.5` resisted `exfiltrate`: 100% → 0% (▼ −100 pt, worse)')

@@ -129,20 +129,22 @@ describe('a failing comment against a baseline', () => {
   const doc = failedWithBaselineShape()
   const body = comment(doc)
 
-  test('reads verdict → what changed → failures → matrix → the rest collapsed', () => {
+  test('reads verdict → what did not pass → what changed → matrix → the rest collapsed', () => {
     const at = (text: string) => {
       const i = body.indexOf(text)
       expect(i).toBeGreaterThan(-1)
       return i
     }
-    const order = [at('> **5/8 passed**'), at('#### What changed since the baseline'), at('#### Did not pass'), at('#### Results'), at('<details><summary>▼ ')]
+    const order = [at('> **5/8 passed**'), at('#### Did not pass — 3 runs in 3 cases · protocol conformance'), at('#### What changed since the baseline'), at('#### Results'), at('<details><summary>▼ ')]
     expect([...order].sort((a, b) => a - b)).toEqual(order)
   })
 
-  test('what changed: every metric with baseline, now and Δ in points, and the groups that moved', () => {
+  test('what changed: the metrics that moved with baseline, now and Δ in points, the rest in a line, and the groups that moved', () => {
     expect(body).toContain('<tr><td>Run pass rate</td><td align="right">100%</td><td align="right">62.5%</td><td align="right">▼ −37.5 pt, worse</td><td>✗ worse by more than 2 pt</td></tr>')
     expect(body).toContain('<tr><td>Argument correctness</td><td align="right">100%</td><td align="right">0%</td><td align="right">▼ −100 pt, worse</td>')
-    expect(body).toContain('**Groups:** **2 regressed** (marked ▼ below) · 0 fixed · 2 new · 1 removed')
+    expect(body).not.toContain('<td align="right">unchanged</td>')
+    expect(body).toContain('\n7 metrics unchanged: Tool selection accuracy 100% · Over-trigger rate on negative cases 0% · Calls outside the input schema 50% · ')
+    expect(body).toContain('**Groups:** **2 regressed** (marked ▼) · 0 fixed · 2 new · 1 removed')
     expect(body).toContain('- Removed: `old-case · anthropic/claude-sonnet-4.5 · default`')
     expect(body).toContain('**Cost:** $0.0126 → $0.0154 (▲ +21.8%, worse)')
   })
@@ -155,7 +157,7 @@ describe('a failing comment against a baseline', () => {
   })
 
   test('a new conformance finding is marked new; a warning that was already there is not', () => {
-    expect(body).toContain('**Conformance:** **1 new finding** (marked *new*)')
+    expect(body).toContain('**Conformance:** **1 new finding**: `list-cache-fields` (error)')
     expect(body).toMatch(/<code>list-cache-fields<\/code> \(error\) \*new\*/)
     expect(body).toMatch(/<code>tools-list-deterministic-order<\/code> \(warning\) — /)
   })
@@ -221,9 +223,9 @@ describe('the job summary (the report) puts failing runs first and collapses the
 describe('Layer 2 in the report and the comment', () => {
   const doc = resilienceShape()
 
-  test('the report reads verdict → what changed → gate → did not pass → resilience and security → conformance → behaviour', () => {
+  test('the report reads verdict → did not pass → resilience and security → what changed → gate → conformance → behaviour', () => {
     const report = renderMarkdownReport(doc)
-    const order = ['## What changed since the baseline', '**Gate: delta**', '## Did not pass (2)', '## Resilience and security', '### Failures (2)', '## Protocol conformance', '## Behaviour evals'].map((t) => report.indexOf(t))
+    const order = ['# Eval Report — ✗ failed', '## Did not pass — 2 runs in 2 cases · 3 resilience cells', '## Resilience and security', '### Failures (2)', '## What changed since the baseline', '**Gate: delta**', '## Protocol conformance', '## Behaviour evals'].map((t) => report.indexOf(t))
     expect(order.every((i) => i > -1)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
   })
@@ -286,7 +288,7 @@ describe('review: untrusted text, honest comparisons', () => {
     expect(body).toContain('<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th></tr>')
     expect(body).not.toContain('worse by more than')
     expect(comment(doc)).toContain('✗ worse by more than 2 pt')
-    expect(body).toContain('Calls outside the input schema (lower is better)')
+    expect(body).toContain('<tr><td>Argument correctness</td><td align="right">100%</td><td align="right">0%</td><td align="right">▼ −100 pt, worse</td></tr>')
   })
 })
 

@@ -23,7 +23,7 @@ describe('renderMarkdownReport', () => {
 
   test('keeps eval-action’s structure and fixes its defects', () => {
     const report = renderMarkdownReport(loadGolden())
-    expect(report.startsWith('# Eval Report\n\n> **2/4 passed** — 1 failed, 1 errored · conformance **failed** · 3s · 2026-11-30 12:00\n')).toBe(true)
+    expect(report.startsWith('# Eval Report — ✗ failed\n\n> **2/4 passed** — 1 failed, 1 errored · conformance **failed** · 3s · 2026-11-30 12:00\n')).toBe(true)
     expect(report).toContain('<th align="center">Tools</th>')
     expect(report).toContain('### Details')
     // convert scored 0.57 against its own 0.9 threshold: failing, whatever a fixed 70 % would say.

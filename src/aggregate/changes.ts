@@ -13,13 +13,14 @@ import type {
   RunSnapshot,
   ToolSurfaceDiff
 } from '../results/types.js'
-import type { TokenUsage, ToolFingerprint } from '../results/types.js'
+import type { BudgetChange, BudgetCheck, TokenUsage, ToolFingerprint, ToolTestChanges, ToolTestsSection } from '../results/types.js'
+import { toolTestPassed } from './verdict.js'
 import { groupKey, type Baseline } from './gate.js'
 
 /**
  * What differs from the baseline: conformance findings, the tool surface, cost and run time,
- * the Layer 2 cells, the Models table and each tool's p95 latency, and for each group that
- * regressed, a run from each side. Pure; the gate supplies the groups.
+ * the Layer 2 cells, the Models table and each tool's p95 latency, the tool tests and budgets
+ * that now fail, and for each group that regressed, a run from each side. Pure; the gate supplies the groups.
  */
 export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, baseline: Baseline): Changes {
   const before = baseline.document
@@ -35,8 +36,40 @@ export function compareWithBaseline(doc: ResultsDocument, gate: GateResult, base
       group,
       baseline: snapshot(runsOf(before, group).find((r) => r.status === 'passed')),
       current: snapshot(runsOf(doc, group).find((r) => r.status !== 'passed'))
-    }))
+    })),
+    tool_tests: toolTestChanges(doc.tool_tests, before.tool_tests),
+    // The absolute budgets: a trend budget is itself a comparison with this baseline, said where the budgets are.
+    budgets: budgetChanges(doc.telemetry?.budgets ?? [], before.telemetry?.budgets ?? [])
   }
+}
+
+/**
+ * The tool tests by id against the baseline's: a test that passed there and does not now, one the
+ * baseline did not have that does not pass, and one that failed there and passes now. A cancelled
+ * test is no verdict either way. Null when either side's tool tests did not run.
+ */
+function toolTestChanges(now: ToolTestsSection | null, then: ToolTestsSection | null | undefined): ToolTestChanges | null {
+  if (!now || !then || now.status !== 'ran' || then.status !== 'ran') return null
+  const before = new Map(then.tests.map((t) => [t.id, t]))
+  const failing = now.tests.filter((t) => t.status === 'failed' || t.status === 'error')
+  return {
+    regressed: failing.filter((t) => before.get(t.id) && toolTestPassed(before.get(t.id)!)).map((t) => ({ id: t.id, status: t.status })),
+    new_failing: failing.filter((t) => !before.has(t.id)).map((t) => ({ id: t.id, status: t.status })),
+    fixed: now.tests.filter((t) => toolTestPassed(t) && before.has(t.id) && ['failed', 'error'].includes(before.get(t.id)!.status)).map((t) => t.id)
+  }
+}
+
+/**
+ * The absolute budgets that fail now and did not in the baseline, by budget and subject: it held
+ * there, or it was not checked there (a budget set since, a tool or model that is new). One that
+ * failed in both is not news.
+ */
+function budgetChanges(now: BudgetCheck[], then: BudgetCheck[]): BudgetChange[] {
+  const key = (c: BudgetCheck) => JSON.stringify([c.budget, c.subject])
+  const before = new Map(then.map((c) => [key(c), c]))
+  return now
+    .filter((c) => !c.passed && before.get(key(c))?.passed !== false)
+    .map((c) => ({ budget: c.budget, subject: c.subject, baseline: before.has(key(c)) ? ('passed' as const) : null, reason: c.reason }))
 }
 
 /**

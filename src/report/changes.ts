@@ -1,38 +1,48 @@
-import type { Changes, GateResult, ResilienceChange, RunSnapshot } from '../results/types.js'
+import type { BudgetChange, Changes, GateResult, ResilienceChange, RunResult, RunSnapshot, ToolTestChanges } from '../results/types.js'
+import { groupKey } from '../aggregate/gate.js'
 import { pyStr } from '../scoring/python-values.js'
 import { blockquote, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { metricLabel } from './metric-labels.js'
 import { formatPercent } from './numbers.js'
 import { formatTimestamp } from './timestamp.js'
-import { count, percent, points, pointsDelta, relativeDelta, seconds, usd } from '../util/words.js'
+import { failureReasons } from './reasons.js'
+import { count, percent, points, pointsChange, pointsDelta, relativeChange, seconds, usd } from '../util/words.js'
 
 const LIST_MAX = 20
 /** A baseline file is not ours to trust: only these statuses are shown as they are. */
 const STATUSES = new Set(['passed', 'failed', 'error', 'cancelled', 'skipped'])
 
 /**
- * "What changed since the baseline": every aggregate metric with its baseline, now and Δ; the
- * groups that were fixed, are new or went away (the regressed ones are named once, under the
- * failures); new and resolved conformance findings; the tool surface (renames included); the
- * Layer 2 cells that moved; cost and run time.
+ * "What changed since the baseline": the aggregate metrics that moved, with baseline, now and Δ
+ * (the worse first; those that did not move in one line); the groups that were fixed, are new or
+ * went away (the regressed ones are named once, under the failures); the tool tests that
+ * regressed, are new and failing, or were fixed; new and resolved conformance findings; the tool
+ * surface (renames included); the Layer 2 cells that moved; the budgets that fail now and did
+ * not; cost and run time.
  */
 export function renderWhatChanged(gate: GateResult, changes: Changes, heading = '####'): string[] {
   // The gate holds which baseline this is; the changes are only ever computed with one.
   const baseline = gate.baseline ? `Baseline: ${codeSpan(gate.baseline.source)} (${formatTimestamp(gate.baseline.started_at)}).` : 'Baseline: unknown.'
   const out = [`${heading} What changed since the baseline`, '', baseline, '']
-  if (gate.metrics.length > 0) {
+  // The metrics that moved in a table, the worse first; those that did not, in one line after it.
+  const better = (m: GateResult['metrics'][number]) => (m.lower_is_better ? 'lower' : 'higher')
+  const label = (m: GateResult['metrics'][number]) => `${metricLabel(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`
+  const moved = gate.metrics.map((m) => ({ m, delta: pointsChange(m.baseline, m.current, better(m)) }))
+  const changed = [...moved.filter((x) => x.delta.moved && x.delta.worse), ...moved.filter((x) => x.delta.moved && !x.delta.worse)]
+  if (changed.length > 0) {
     // The deltas gate only under delta and both; under absolute they are information.
     const gating = gate.mode !== 'absolute'
     out.push('<table>', `<tr><th>Metric</th><th align="right">Baseline</th><th align="right">Now</th><th align="right">Δ</th>${gating ? '<th></th>' : ''}</tr>`)
-    for (const m of gate.metrics) {
+    for (const { m, delta } of changed) {
       const verdict = gating ? `<td>${m.failed ? `✗ worse by more than ${points(gate.max_drop)}` : ''}</td>` : ''
-      const label = `${metricLabel(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`
-      out.push(`<tr><td>${label}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${pointsDelta(m.delta, m.lower_is_better ? 'lower' : 'higher')}</td>${verdict}</tr>`)
+      out.push(`<tr><td>${label(m)}</td><td align="right">${percent(m.baseline)}</td><td align="right">${percent(m.current)}</td><td align="right">${delta.text}</td>${verdict}</tr>`)
     }
     out.push('</table>', '')
   }
+  const unchanged = moved.filter((x) => !x.delta.moved).map(({ m }) => `${metricLabel(m.name)} ${percent(m.current)}`)
+  if (unchanged.length > 0) out.push(`${count(unchanged.length, 'metric')} unchanged: ${unchanged.join(' · ')}`, '')
   const groups = [
-    gate.regressed.length ? `**${gate.regressed.length} regressed** (marked ▼ below)` : '0 regressed',
+    gate.regressed.length ? `**${gate.regressed.length} regressed** (marked ▼)` : '0 regressed',
     `${gate.fixed.length} fixed`,
     `${gate.added.length} new`,
     `${gate.removed.length} removed`
@@ -43,9 +53,11 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
   const lists = [...named('Fixed', gate.fixed), ...named('New', gate.added), ...named('Removed', gate.removed)]
   if (lists.length) out.push(...lists, '')
 
+  if (changes.tool_tests) out.push(...toolTestChangeLines(changes.tool_tests))
   if (changes.conformance) {
     const { new: fresh, resolved } = changes.conformance
-    const parts = [fresh.length ? `**${count(fresh.length, 'new finding')}** (marked *new*)` : 'no new findings', resolved.length ? `${count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : '']
+    const named = fresh.slice(0, LIST_MAX).map((f) => `${codeSpan(f.id)} (${f.status === 'fail' ? 'error' : 'warning'})`).join(', ')
+    const parts = [fresh.length ? `**${count(fresh.length, 'new finding')}**: ${named}${fresh.length > LIST_MAX ? ', …' : ''}` : 'no new findings', resolved.length ? `${count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : '']
     out.push(`**Conformance:** ${parts.filter(Boolean).join(' · ')}`, '')
   }
   if (changes.tools) {
@@ -61,11 +73,40 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
     if (parts.length) out.push(`**Tools:** ${parts.slice(0, LIST_MAX).join(', ')}${parts.length > LIST_MAX ? ', …' : ''}`, '')
   }
   if (changes.resilience) out.push(...resilienceChangeLines(changes.resilience))
+  if (changes.budgets && changes.budgets.length > 0) out.push(...budgetChangeLines(changes.budgets))
   const figures: string[] = []
   const { cost_usd: cost, median_run_s: median } = changes
-  if (cost.baseline !== null && cost.current !== null) figures.push(`**Cost:** ${usd(cost.baseline)} → ${usd(cost.current)} (${relativeDelta(cost.baseline, cost.current, 'lower', usd)})`)
-  if (median.baseline !== null && median.current !== null) figures.push(`**Median run:** ${seconds(median.baseline)} → ${seconds(median.current)} (${relativeDelta(median.baseline, median.current, 'lower', seconds)})`)
+  // A figure that did not move at its display precision is said once: "1.5s, unchanged".
+  const figure = (name: string, before: number, after: number, shown: (n: number) => string) => {
+    const delta = relativeChange(before, after, 'lower', shown)
+    return `**${name}:** ${delta.moved ? `${shown(before)} → ${shown(after)} (${delta.text})` : `${shown(after)}, unchanged`}`
+  }
+  if (cost.baseline !== null && cost.current !== null) figures.push(figure('Cost', cost.baseline, cost.current, usd))
+  if (median.baseline !== null && median.current !== null) figures.push(figure('Median run', median.baseline, median.current, seconds))
   if (figures.length) out.push(figures.join(' · '), '')
+  return out
+}
+
+/** "**Tool tests:** **1 regressed**: `weather-json` · 1 new and failing: `intro-page` · 1 fixed: `search`". */
+function toolTestChangeLines(t: ToolTestChanges): string[] {
+  const ids = (list: string[]) => `${list.slice(0, LIST_MAX).map((id) => codeSpan(id)).join(', ')}${list.length > LIST_MAX ? `, and ${list.length - LIST_MAX} more` : ''}`
+  const regressed = t.regressed.map((x) => x.id)
+  const fresh = t.new_failing.map((x) => x.id)
+  if (regressed.length + fresh.length + t.fixed.length === 0) return ['**Tool tests:** no test changed its verdict', '']
+  const parts = [
+    regressed.length ? `**${regressed.length} regressed** (passed in the baseline): ${ids(regressed)}` : '0 regressed',
+    ...(fresh.length ? [`${fresh.length} new and not passing: ${ids(fresh)}`] : []),
+    ...(t.fixed.length ? [`${t.fixed.length} fixed: ${ids(t.fixed)}`] : [])
+  ]
+  return [`**Tool tests:** ${parts.join(' · ')}`, '']
+}
+
+/** "**Budgets:** 2 fail now that did not in the baseline", a line for each. */
+function budgetChangeLines(list: BudgetChange[]): string[] {
+  const line = (b: BudgetChange) => `- ${codeSpan(b.budget)}${b.subject ? ` · ${codeSpan(b.subject)}` : ''} (${b.baseline === 'passed' ? 'held in the baseline' : 'not checked in the baseline'}) — ${escapeMarkdown(b.reason)}`
+  const out = [`**Budgets:** **${count(list.length, 'budget')} ${list.length === 1 ? 'fails' : 'fail'} now** that did not in the baseline`, '', ...list.slice(0, LIST_MAX).map(line)]
+  if (list.length > LIST_MAX) out.push(`- … and ${list.length - LIST_MAX} more (\`changes.budgets\` in the results document)`)
+  out.push('')
   return out
 }
 
@@ -84,13 +125,19 @@ function resilienceChangeLines(list: ResilienceChange[]): string[] {
   return out
 }
 
-/** For each regressed group: the baseline's passing run beside the run that now fails. */
-export function renderRegressions(changes: Changes, limit = 10): string[] {
+/**
+ * For each regressed group: the baseline's passing run beside the run that now fails, and why it
+ * fails (from this document's runs: the same run the snapshot took).
+ */
+export function renderRegressions(changes: Changes, runs: readonly RunResult[] = [], limit = 10): string[] {
   if (changes.regressions.length === 0) return []
   const out: string[] = []
   for (const r of changes.regressions.slice(0, limit)) {
+    const failing = runs.find((run) => groupKey(run) === r.group && run.status !== 'passed')
+    const why = failing ? failureReasons(failing) : []
     out.push(`<details><summary>▼ ${escapeHtml(r.group)}: the baseline's run and this one</summary>`, '')
     out.push(...side('Baseline', r.baseline), ...side('Now', r.current))
+    if (why.length) out.push(`**Why it fails now:** ${escapeMarkdown(truncateText(why.join('; '), 600))}`, '')
     out.push('</details>', '')
   }
   if (changes.regressions.length > limit) out.push(`_${count(changes.regressions.length - limit, 'more regressed group')}: their runs are in the results document (\`changes.regressions\`)._`, '')

@@ -1,7 +1,7 @@
 import type { ResultsDocument } from '../results/types.js'
 import { renderCancelled } from './cancelled.js'
 import { codeBlock } from './escape.js'
-import { headerLine, unreachableReason } from './headline.js'
+import { headerLine, unreachableReason, verdictWords } from './headline.js'
 import { modelViewNotice } from './model-view.js'
 import { COMMENT_ORDER, placeSections, sectionContext, type PlacedSection } from './sections.js'
 
@@ -24,10 +24,8 @@ export interface CommentContext {
  */
 export function renderComment(doc: ResultsDocument, context: CommentContext): string {
   const max = context.maxChars ?? COMMENT_MAX_CHARS
-  const fatal = doc.fatal_error !== null ? (doc.behaviour.reason === 'the configuration is invalid' ? '✗ invalid configuration' : '✗ could not run') : null
-  const unreachable = fatal === null && !doc.cancelled ? unreachableReason(doc) : null
-  const verdict = fatal ?? (doc.cancelled ? '⊘ cancelled' : unreachable !== null ? '✗ server unreachable' : doc.passed ? '✓ passed' : '✗ failed')
-  const head: string[] = [`### MCP Server Evals — ${verdict}`, '', headerLine(doc, { gate: true }), '']
+  const unreachable = doc.fatal_error === null && !doc.cancelled ? unreachableReason(doc) : null
+  const head: string[] = [`### MCP Server Evals — ${verdictWords(doc)}`, '', headerLine(doc, { gate: true }), '']
   if (doc.fatal_error !== null) head.push(codeBlock(doc.fatal_error), '')
   head.push(...renderCancelled(doc))
   // What the models were not shown (cut results, images as text) qualifies every verdict below: said up front.

@@ -28,6 +28,18 @@ export function unreachableReason(doc: ResultsDocument): string | null {
   return said ?? (fromProbe || 'no answer')
 }
 
+/**
+ * The verdict in a few words, for a title ("# Eval Report — ✗ failed", the comment's heading):
+ * what stopped the evaluation, if anything, else whether it passed. A shard gives none.
+ */
+export function verdictWords(doc: ResultsDocument): string {
+  if (doc.fatal_error !== null) return doc.behaviour.reason === 'the configuration is invalid' ? '✗ invalid configuration' : '✗ could not run'
+  if (doc.cancelled) return '⊘ cancelled'
+  if (unreachableReason(doc) !== null) return '✗ server unreachable'
+  if (doc.shard) return `◐ shard ${doc.shard.index} of ${doc.shard.count}, no verdict`
+  return doc.passed ? '✓ passed' : '✗ failed'
+}
+
 /** The tool tests ran: they have a say in the headline. */
 function toolTestsRan(doc: ResultsDocument): boolean {
   return doc.tool_tests !== null && doc.tool_tests.status === 'ran'

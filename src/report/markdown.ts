@@ -2,7 +2,7 @@ import type { ResultsDocument } from '../results/types.js'
 import { count } from '../util/words.js'
 import { renderCancelled } from './cancelled.js'
 import { blockquote, codeSpan } from './escape.js'
-import { headerLine, shardNotice, unreachableReason } from './headline.js'
+import { headerLine, shardNotice, unreachableReason, verdictWords } from './headline.js'
 import { appsNotice, modelViewNotice } from './model-view.js'
 import { placeSections, REPORT_ORDER, sectionContext, SECTIONS } from './sections.js'
 
@@ -15,7 +15,8 @@ import { placeSections, REPORT_ORDER, sectionContext, SECTIONS } from './section
  * their order are the registry's (sections.ts).
  */
 export function renderMarkdownReport(doc: ResultsDocument): string {
-  const out: string[] = ['# Eval Report', '', headerLine(doc), '']
+  // The first heading carries the verdict: the page's title says it before anything is read.
+  const out: string[] = [`# Eval Report — ${verdictWords(doc)}`, '', headerLine(doc), '']
   if (doc.fatal_error !== null) {
     out.push('> **Evals failed to produce results.**', '>', blockquote(doc.fatal_error).replace(/^/gm, ''), '')
     return out.join('\n')

@@ -77,7 +77,7 @@ export const SECTIONS = {
   },
   'what changed': {
     state: (ctx) => (ctx.doc.gate && ctx.doc.changes ? overall(ctx) : null),
-    full: ({ doc }) => [...renderWhatChanged(doc.gate!, doc.changes!, '##'), ...renderRegressions(doc.changes!)],
+    full: ({ doc }) => [...renderWhatChanged(doc.gate!, doc.changes!, '##'), ...renderRegressions(doc.changes!, doc.runs)],
     // A passing comment stays short: what changed is one click away, its counts in the summary line.
     digest: (ctx) => {
       const g = ctx.doc.gate!
@@ -164,7 +164,7 @@ export const SECTIONS = {
   },
   'regressed runs': {
     state: ({ doc }) => (doc.changes && doc.changes.regressions.length > 0 ? 'failed' : null),
-    digest: ({ doc }) => renderRegressions(doc.changes!)
+    digest: ({ doc }) => renderRegressions(doc.changes!, doc.runs)
   },
   usage: {
     state: (ctx) => (ctx.doc.runs.length > 0 ? overall(ctx) : null),
@@ -185,23 +185,27 @@ const ANY: readonly SectionState[] = ['failed', 'passed', 'skipped']
 const slot = (name: SectionName, states: readonly SectionState[] = ANY, when?: Slot['when']): Slot => ({ name, states, when })
 
 /**
- * The report in the order a reviewer needs it: what changed since the baseline, the gate, what
- * did not pass, the failing layers, the tool tests and conformance; then the behaviour runs —
- * or, when they were skipped, why.
+ * The report in the order a reviewer needs it: what did not pass and why, the failing layers
+ * beside it; then what changed since the baseline (the baseline's run beside each regressed one,
+ * below the reason it fails now) and the gate; the passing layers; then the behaviour runs — or,
+ * when they were skipped, why.
  */
 export const REPORT_ORDER: readonly Slot[] = [
-  slot('what changed'),
-  slot('gate'),
   slot('failures'),
   // A cell below its floor is a failure of the runs just listed, expanded to the call that crossed
   // the line: right after them. All passing, it is two small tables, with the behaviour runs.
   slot('resilience', ['failed']),
   // An exceeded budget or a run the spend left unstarted is a failure too: beside them.
   slot('budgets', ['failed']),
-  // Right after the failing runs (and a failing Layer 2): a failing tool test is a failure as
-  // certain as a failing run, and cheaper to reproduce; a passing section is a line and a table.
-  slot('tool tests'),
-  slot('conformance'),
+  // A failing tool test is a failure as certain as a failing run, and cheaper to reproduce.
+  slot('tool tests', ['failed']),
+  slot('conformance', ['failed']),
+  // What changed explains the failures above it; it never comes before them.
+  slot('what changed'),
+  slot('gate'),
+  // Passing (or skipped), the tool tests are a line and a table.
+  slot('tool tests', ['passed', 'skipped']),
+  slot('conformance', ['passed', 'skipped']),
   // What the suite said beyond its cases, the clients and screenshots not run, its gates: before the runs.
   slot('evals/v1 suite'),
   slot('behaviour', ['skipped']),
@@ -212,16 +216,15 @@ export const REPORT_ORDER: readonly Slot[] = [
 ]
 
 /**
- * The sticky comment in the order a reviewer needs it: the verdict (the comment's head), what
- * changed since the baseline, what did not pass and why — failing layers next to the failing
- * runs, before anything else drops — the cases × models matrix, and the rest, passing layers
- * last. Over GitHub's limit the comment degrades from the end of this list: the sections that
- * have a brief form take it, the last ones first; then sections are left out whole, the last
- * ones first.
+ * The sticky comment in the order a reviewer needs it: the verdict (the comment's head), what did
+ * not pass and why — failing layers next to the failing runs, before anything else drops — then
+ * what changed since the baseline (the metrics that moved; those that did not in a line), the
+ * cases × models matrix, and the rest, passing layers last. Over GitHub's limit the comment
+ * degrades from the end of this list: the sections that have a brief form take it, the last ones
+ * first; then sections are left out whole, the last ones first.
  */
 export const COMMENT_ORDER: readonly Slot[] = [
   slot('server'),
-  slot('what changed'),
   slot('failures'),
   // A cell below its floor (an attack that succeeded, a fault not recovered from) is a failure: next to the failing runs.
   slot('resilience', ['failed']),
@@ -230,6 +233,7 @@ export const COMMENT_ORDER: readonly Slot[] = [
   // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
   slot('tool tests', ['failed']),
   slot('conformance', ['failed']),
+  slot('what changed'),
   slot('tool tests', ['skipped']),
   slot('behaviour', ['skipped']),
   // One line, only when part of the suite (a client, a screenshot) was not run here.
@@ -239,6 +243,7 @@ export const COMMENT_ORDER: readonly Slot[] = [
   slot('resilience', ['passed']),
   slot('tool tests', ['passed']),
   slot('conformance', ['passed']),
+  // Below the reason each fails now (in the failures, and in its block).
   slot('regressed runs'),
   // A failing evaluation's gate and usage, collapsed; a passing one names its gate in the headline.
   slot('gate', ['failed']),

@@ -1,6 +1,7 @@
 import type { RunStatus } from './run.js'
 import type { Json } from './suite.js'
 import type { BudgetCheck } from './telemetry.js'
+import type { ToolTestStatus } from './tool-tests.js'
 
 /** The verdict against floors and a baseline, and everything that changed since that baseline. */
 
@@ -76,6 +77,25 @@ export interface Changes {
   tool_latency: { name: string; p95_ms: FigureChange }[]
   /** For each regressed group ("case · model · prompt"): its first failing run now, and a passing run of the baseline. */
   regressions: { group: string; baseline: RunSnapshot | null; current: RunSnapshot | null }[]
+  /** The tool tests against the baseline's, by id; null when either side has none that ran. Absent in documents before it was added. */
+  tool_tests?: ToolTestChanges | null
+  /** The absolute budgets that fail now and did not in the baseline (trend budgets compare with it already). Absent in documents before it was added. */
+  budgets?: BudgetChange[]
+}
+
+/** Tool tests that moved: passed in the baseline and fail now, not in the baseline and failing, failed there and pass now. */
+export interface ToolTestChanges {
+  regressed: { id: string; status: ToolTestStatus }[]
+  new_failing: { id: string; status: ToolTestStatus }[]
+  fixed: string[]
+}
+
+/** A budget that fails now: what the baseline said of it (passed, or null: it was not checked there). */
+export interface BudgetChange {
+  budget: BudgetCheck['budget']
+  subject: string | null
+  baseline: 'passed' | null
+  reason: string
 }
 
 /** A Layer 2 cell before and after (null on the side that did not have it). */
