@@ -116,7 +116,7 @@ describe('every golden comment and report, rendered (markdown-it, html: true)', 
 const CHAR_PX = 7
 const CELL_PADDING_PX = 26
 const WRAPS_AT = 30
-export const PAGE_PX = 1000
+const PAGE_PX = 1000
 
 function tableWidths(html: string): { width: number; columns: number; head: string }[] {
   return [...html.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((t) => {
