@@ -180,15 +180,19 @@ function formatMatcher(value: Json): string {
 }
 
 /**
- * The passing runs of each case in one fold, "✓ `weather-paris` — 4 of 4 runs passed", each run's
- * own details inside it: a passing report is a line per case until someone opens one.
+ * The passing runs of each case in one fold, "✓ `weather-paris` — 4 runs passed", each run's own
+ * details inside it: a passing report is a line per case until someone opens one. A case whose
+ * other runs did not pass says so: those are listed above, each on its own.
  */
 function passingByCase(runs: RunResult[]): string[] {
-  const cases = [...new Set(runs.map((r) => r.case_id))]
+  const passing = runs.filter((r) => r.status === 'passed')
+  const cases = [...new Set(passing.map((r) => r.case_id))]
   return cases.flatMap((caseId) => {
-    const mine = runs.filter((r) => r.case_id === caseId)
-    const of = mine[0].attempts > 1 || mine.length > 1 ? count(mine.length, 'run') : 'its run'
-    return [`<details><summary>✓ <code>${escapeHtml(caseId)}</code> — ${of} passed</summary>`, '', ...mine.flatMap((run) => [...runDetails(run), '']), '</details>', '']
+    const mine = passing.filter((r) => r.case_id === caseId)
+    const others = runs.filter((r) => r.case_id === caseId && r.status !== 'passed').length
+    const of = mine[0].attempts > 1 || mine.length > 1 || others > 0 ? count(mine.length, 'run') : 'its run'
+    const rest = others > 0 ? ` (${others} more did not pass: above)` : ''
+    return [`<details><summary>✓ <code>${escapeHtml(caseId)}</code> — ${of} passed${rest}</summary>`, '', ...mine.flatMap((run) => [...runDetails(run), '']), '</details>', '']
   })
 }
 
@@ -208,6 +212,6 @@ export function renderRuns(doc: ResultsDocument): string[] {
   if (doc.metrics) out.push(...metricsTable(doc.metrics, doc.config?.models ?? []))
   out.push('### Details', '')
   for (const run of doc.runs.filter((r) => r.status !== 'passed')) out.push(...runDetails(run), '')
-  out.push(...passingByCase(doc.runs.filter((r) => r.status === 'passed')))
+  out.push(...passingByCase(doc.runs))
   return out
 }
