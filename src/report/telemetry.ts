@@ -1,5 +1,5 @@
 import type { Distribution, ModelTelemetry, ResultsDocument, TelemetrySection, ToolTelemetry } from '../results/types.js'
-import { skippedRuns } from '../aggregate/verdict.js'
+import { skippedRuns, telemetryPassed } from '../aggregate/verdict.js'
 import { count, milliseconds, percent, seconds } from '../util/words.js'
 import { codeSpan, escapeHtml } from './escape.js'
 import { budgetsSection, unknownCostHint, verdictWords } from './telemetry-budgets.js'
@@ -174,9 +174,14 @@ export function renderTelemetry(doc: ResultsDocument, heading = '##'): string[] 
   const started = section.models.some((m) => m.runs > 0) || skippedRuns(doc).length > 0
   if (started && doc.summary.by_model.length > 0) out.push(`${sub} Models`, '', ...modelsTable(doc), ...costChart(doc))
   const perModel = section.models.filter((m) => m.runs > 0)
-  if (perModel.length) out.push(`${sub} Per model`, '', ...modelDetailTables(perModel, false))
   const prompts = new Set(section.model_prompts.map((m) => m.prompt_name))
-  if (prompts.size > 1) out.push(`${sub} Per model and system prompt`, '', ...modelDetailTables(section.model_prompts.filter((m) => m.runs > 0), true))
+  const detail = [
+    ...(perModel.length ? [`${sub} Per model`, '', ...modelDetailTables(perModel, false)] : []),
+    ...(prompts.size > 1 ? [`${sub} Per model and system prompt`, '', ...modelDetailTables(section.model_prompts.filter((m) => m.runs > 0), true)] : [])
+  ]
+  // Every budget held: the figures behind the Models table are detail, folded; one exceeded, they are the evidence, open.
+  if (detail.length > 0 && telemetryPassed(doc)) out.push(`<details><summary>Per model${prompts.size > 1 ? ' and system prompt' : ''}: run and LLM call times, tool calls, tokens and cost</summary>`, '', ...detail, '</details>', '')
+  else out.push(...detail)
   if (section.tools.length) out.push(`${sub} Tools`, '', ...toolsTable(doc, section.tools), ...latencyChart(section.tools))
   if (section.models.some((m) => m.runs > 0)) out.push(`${sub} Where the time went`, '', ...timeLines(doc, section))
   if (section.overall.tokens.total > 0) out.push(`${sub} Tokens and cost`, '', ...tokensTable(section), ...spendLines(section), ...unknownCostHint(section))
