@@ -182,7 +182,7 @@ function formatMatcher(value: Json): string {
 /**
  * The passing runs of each case in one fold, "✓ `weather-paris` — 4 runs passed", each run's own
  * details inside it: a passing report is a line per case until someone opens one. A case whose
- * other runs did not pass says so: those are listed above, each on its own.
+ * other runs did not pass says so: those are listed above, each on its own. A case of one run is that run's block.
  */
 function passingByCase(runs: RunResult[]): string[] {
   const passing = runs.filter((r) => r.status === 'passed')
@@ -190,9 +190,10 @@ function passingByCase(runs: RunResult[]): string[] {
   return cases.flatMap((caseId) => {
     const mine = passing.filter((r) => r.case_id === caseId)
     const others = runs.filter((r) => r.case_id === caseId && r.status !== 'passed').length
-    const of = mine[0].attempts > 1 || mine.length > 1 || others > 0 ? count(mine.length, 'run') : 'its run'
+    // A case of one run needs no fold around it: the run's own summary says the same.
+    if (mine.length === 1 && others === 0) return [...runDetails(mine[0]), '']
     const rest = others > 0 ? ` (${others} more did not pass: above)` : ''
-    return [`<details><summary>✓ <code>${escapeHtml(caseId)}</code> — ${of} passed${rest}</summary>`, '', ...mine.flatMap((run) => [...runDetails(run), '']), '</details>', '']
+    return [`<details><summary>✓ <code>${escapeHtml(caseId)}</code> — ${count(mine.length, 'run')} passed${rest}</summary>`, '', ...mine.flatMap((run) => [...runDetails(run), '']), '</details>', '']
   })
 }
 
