@@ -23,7 +23,9 @@ function failedCheck(run: RunResult): string {
   const reasons = failureReasons(run)
   if (reasons.length === 0) return '—'
   const more = reasons.length > 1 ? ` <i>(and ${reasons.length - 1} more)</i>` : ''
-  return `${escapeHtml(ellipsize(reasons[0].replace(/\s+/g, ' ').trim(), REASON_CHARS))}${more}`
+  // The verdict beside it already says "skipped: budget".
+  const first = reasons[0].replace(/^skipped: budget — /, '').replace(/\s+/g, ' ').trim()
+  return `${escapeHtml(ellipsize(first, REASON_CHARS))}${more}`
 }
 
 /** The required tools that held, "1/1", as a plain count: a failed run's row carries no colour but its verdict. */
