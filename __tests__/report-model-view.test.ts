@@ -184,8 +184,11 @@ describe('what the model saw, in the run details', () => {
     const details = detailsOf(report, doc.runs[0])
     const block = details.indexOf('##### What the model saw')
     expect(block).toBeGreaterThan(details.indexOf('##### Judge'))
-    expect(block).toBeLessThan(details.indexOf('<summary>Conversation</summary>'))
-    expect(details).toContain('<summary>Tool Call <code>get_weather</code> (cut for the model: 5,000 of 300,000 characters; 1 image sent)</summary>')
+    expect(block).toBeLessThan(details.indexOf('##### Conversation'))
+    // A passing run, folded inside its case, shows its calls unfolded; a run that did not pass folds each.
+    expect(details).toContain('**Tool Call** `get_weather` (cut for the model: 5,000 of 300,000 characters; 1 image sent)')
+    const failed = { ...doc, runs: doc.runs.map((r, i) => (i === 0 ? { ...r, status: 'failed' as const, success: false } : r)) }
+    expect(detailsOf(renderMarkdownReport(failed), failed.runs[0])).toContain('<summary>Tool Call <code>get_weather</code> (cut for the model: 5,000 of 300,000 characters; 1 image sent)</summary>')
     // The other runs are as they were.
     const plain = renderMarkdownReport(golden())
     for (const other of doc.runs.slice(1)) expect(detailsOf(report, other)).toBe(detailsOf(plain, other))
@@ -300,8 +303,9 @@ describe('hostile text from a server or a model', () => {
     }
   })
 
-  test('the summary of the hostile call is inert HTML', () => {
-    expect(report).toContain('<summary>Tool Call <code>ev&#96;il&#124;&#96;tool</code> → error (tool_error_patterns: <code>&#42;&#42;bold&#42;&#42; &#124; &#96;x&#96; &lt;script&gt;</code>) (cut for the model: 5,000 of 300,000 characters; 1 image shown as text)</summary>')
+  test('the summary of the hostile call is inert HTML (a run that did not pass folds its calls)', () => {
+    const failed = renderMarkdownReport({ ...golden(), runs: [{ ...run, status: 'failed', success: false }] })
+    expect(failed).toContain('<summary>Tool Call <code>ev&#96;il&#124;&#96;tool</code> → error (tool_error_patterns: <code>&#42;&#42;bold&#42;&#42; &#124; &#96;x&#96; &lt;script&gt;</code>) (cut for the model: 5,000 of 300,000 characters; 1 image shown as text)</summary>')
   })
 })
 

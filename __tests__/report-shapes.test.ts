@@ -167,7 +167,8 @@ describe('a failing comment against a baseline', () => {
   })
 
   test('the matrix: cases × models with k/N, regressions marked', () => {
-    expect(body).toContain('<tr><th>Case</th><th align="center"><code>openai/gpt-4o-mini</code></th><th align="center"><code>anthropic/claude-sonnet-4.5</code></th></tr>')
+    // Each model id breaks after its provider, to keep the columns narrow.
+    expect(body).toContain('<tr><th>Case</th><th align="center"><code>openai/</code><br><code>gpt-4o-mini</code></th><th align="center"><code>anthropic/</code><br><code>claude-sonnet-4.5</code></th></tr>')
     expect(body).toContain('<tr><td><code>convert</code></td><td align="center">✗ 0/1 ▼</td><td align="center">✓ 1/1</td></tr>')
   })
 
@@ -194,15 +195,29 @@ describe('a passing comment is short', () => {
   })
 })
 
-describe('the job summary (the report) puts failing runs first and collapses the passing ones', () => {
-  test('failing rows, then the passing ones inside <details>', () => {
+describe('the job summary (the report) puts failing runs first and folds the passing ones', () => {
+  test('below the matrix, only the runs that did not pass as rows; their details first, the passing ones folded by case', () => {
     const report = renderMarkdownReport(failedWithBaselineShape())
-    const failing = report.indexOf('<code>convert</code></td><td align="center">openai')
-    const collapsed = report.indexOf('<details><summary>5 passing runs</summary>')
-    const passing = report.indexOf('<code>weather-paris</code></td><td align="center">openai')
+    const rows = report.slice(report.indexOf('<tr><th>Verdict</th>'), report.indexOf('</table>', report.indexOf('<tr><th>Verdict</th>')))
+    expect(rows.split('<tr><td>').slice(1).map((r) => r.slice(0, r.indexOf('</td>')))).toEqual(['✗ failed', '⚠ error', '✗ failed'])
+    expect(rows).not.toContain('weather-paris')
+    const details = report.slice(report.indexOf('### Details'))
+    const failing = details.indexOf('<summary id="convert-openai-gpt-4o-mini-default">✗ failed')
+    const passingCase = details.indexOf('<details><summary>✓ <code>weather-paris</code> — 2 runs passed</summary>')
     expect(failing).toBeGreaterThan(-1)
-    expect(collapsed).toBeGreaterThan(failing)
-    expect(passing).toBeGreaterThan(collapsed)
+    expect(passingCase).toBeGreaterThan(failing)
+    expect(details.indexOf('<summary id="weather-paris-openai-gpt-4o-mini-default">✓ passed')).toBeGreaterThan(passingCase)
+  })
+
+  test('one model and prompt, no matrix: every run a row, the passing ones collapsed', () => {
+    const doc = failedWithBaselineShape()
+    const one = { ...doc, runs: doc.runs.filter((r) => r.model === 'openai/gpt-4o-mini'), groups: doc.groups.filter((g) => g.model === 'openai/gpt-4o-mini') }
+    const report = renderMarkdownReport(one)
+    expect(report).not.toContain('<tr><th>Case</th>')
+    const collapsed = report.indexOf('<details><summary>2 passing runs</summary>')
+    expect(report.indexOf('<tr><td>✗ failed</td>')).toBeGreaterThan(-1)
+    expect(collapsed).toBeGreaterThan(report.indexOf('<tr><td>✗ failed</td>'))
+    expect(report.indexOf('<tr><td>✓ passed</td>')).toBeGreaterThan(collapsed)
   })
 
   test('the Details links carry GitHub’s user-content- prefix, and the anchors exist', () => {

@@ -57,28 +57,31 @@ describe('the Models table', () => {
     const doc = passedShape()
     const table = modelsTable(doc).join('\n')
     expect(table).toContain(
-      '<tr><td><code>openai/gpt-4o-mini</code></td><td align="right">100%</td><td align="right">0%</td><td align="right">66.7%</td><td align="right">100%</td><td align="right">1.5s</td><td align="right">180</td><td align="right">$0.0010</td></tr>'
+      '<tr><td><code>openai/</code><br><code>gpt-4o-mini</code></td><td align="right">100%</td><td align="right">0%</td><td align="right">66.7%</td><td align="right">100%</td><td align="right">1.5s</td><td align="right">180</td><td align="right">$0.0010</td></tr>'
     )
     expect(table).not.toMatch(/[▲▼]|<em>new<\/em>|against the baseline/)
     expect(table).toContain('p95 run: nearest-rank over 4 runs')
   })
 
-  test('against a baseline: each cell beside its change, a new model marked, a model gone named', () => {
+  test('against a baseline: each cell over its change, a new model marked, a model gone named', () => {
     const doc = telemetryShape()
     const table = modelsTable(doc).join('\n')
-    // Pass rate is a share (points); time, tokens and cost are figures (relative change).
+    // Pass rate is a share (points); time, tokens and cost are figures (relative change). A change on its own line keeps the columns narrow.
     expect(table).toContain(
-      '<tr><td><code>openai/gpt-4o-mini</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">3s (▲ +11.1%, worse)</td><td align="right">2,560 (▼ −13.5%, better)</td><td align="right">$0.00046 (▼ −11.6%, better)</td></tr>'
+      '<tr><td><code>openai/</code><br><code>gpt-4o-mini</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">3s<br>▲ +11.1%, worse</td><td align="right">2,560<br>▼ −13.5%, better</td><td align="right">$0.00046<br>▼ −11.6%, better</td></tr>'
     )
-    expect(table).toContain(`<td><code>${SKIPPED_MODEL}</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">50% (▼ −50 pt, worse)</td>`)
-    expect(table).toContain(`<code>${UNPRICED_MODEL}</code> <em>new</em>`)
+    const [provider, name] = SKIPPED_MODEL.split('/')
+    expect(table).toContain(`<td><code>${provider}/</code><br><code>${name}</code></td><td align="right">100%</td><td align="right">100%</td><td align="right">100%</td><td align="right">50%<br>▼ −50 pt, worse</td>`)
+    expect(table).toContain(`<code>${UNPRICED_MODEL.split('/')[1]}</code> <em>new</em>`)
     expect(table).toContain('_In the baseline, not run now: `google/gemini-2.5-flash`._')
-    expect(table).toContain('(…): against the baseline, where it moved')
+    expect(table).toContain('a second line: the change against the baseline, where it moved')
+    // The brief form keeps the change beside its figure, in brackets.
+    expect(modelsBrief(doc).join('\n')).toContain('p95 run 3s (▲ +11.1%, worse)')
   })
 
   test('an unknown cost is "unknown", never $0', () => {
     const doc = telemetryShape()
-    const row = modelsTable(doc).find((l) => l.includes(UNPRICED_MODEL))!
+    const row = modelsTable(doc).find((l) => l.includes(UNPRICED_MODEL.split('/')[1]))!
     expect(row.endsWith('<td align="right">unknown</td></tr>')).toBe(true)
     expect(modelsBrief(doc).join('\n')).toContain(`\`${UNPRICED_MODEL}\` *new*: selection 100% · arguments 83.3% · completion 83.3% · pass rate 83.3% · p95 run 2.9s · 2,600 tokens / run · cost unknown`)
     expect(renderMarkdownReport(doc)).not.toMatch(/\$0\.0000\b/)

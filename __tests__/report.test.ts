@@ -24,10 +24,13 @@ describe('renderMarkdownReport', () => {
   test('keeps eval-action’s structure and fixes its defects', () => {
     const report = renderMarkdownReport(loadGolden())
     expect(report.startsWith('# Eval Report — ✗ failed\n\n> **2/4 passed** — 1 failed, 1 errored · conformance **failed** · 3s · 2026-11-30 12:00\n')).toBe(true)
-    expect(report).toContain('<th align="center">Tools</th>')
+    // The verdict first, the check that failed it beside it; the required tools as a plain count.
+    expect(report).toContain('<tr><th>Verdict</th><th>Failed check</th><th>Case</th>')
+    expect(report).toContain('<th>Required<br>tools</th>')
     expect(report).toContain('### Details')
-    // convert scored 0.57 against its own 0.9 threshold: failing, whatever a fixed 70 % would say.
-    expect(report).toContain('alt="57% failing (threshold 90%)"')
+    // convert scored 0.57 against its own 0.9 threshold: a plain number beside it, never "passing", no badge.
+    expect(report).toMatch(/<tr><td>✗ failed<\/td><td>judge 57% &lt; threshold 90%: scored 6 for the answer <i>\(and 2 more\)<\/i><\/td><td><a href="#user-content-convert-openai-gpt-4o-mini-default"><code>convert<\/code><\/a><\/td><td><code>openai\/gpt-4o-mini<\/code><br>default<\/td><td>57% \(≥ 90%\)<\/td>/)
+    expect(report).not.toMatch(/<img|% passing/)
     // The final answer is shown, and the errored run explains itself with the server's stderr.
     expect(report).toContain('##### Final answer')
     expect(report).toContain('##### Error (server)')

@@ -1,6 +1,7 @@
 import type { GateResult, GroupResult, RunResult } from '../results/types.js'
 import { groupKey } from '../aggregate/gate.js'
 import { codeHtml, escapeHtml } from './escape.js'
+import { modelIdHtml } from './model-id.js'
 
 /**
  * The symbol of a group: ✓ every run passed, ◐ some failed but it reached its floor, ✗ below its
@@ -15,34 +16,57 @@ export function groupSymbol(group: GroupResult, skipped = 0): string {
   return group.passed === group.runs ? '✓' : '◐'
 }
 
+interface Column {
+  model: string
+  prompt: string
+}
+
+/** The most model columns a matrix table holds beside its Case column: more would not fit a page. */
+const COLUMNS_PER_TABLE = 4
+
+/**
+ * The columns in tables that fit a page: one table per system prompt when together they are too
+ * many, and each of those cut into tables of at most `COLUMNS_PER_TABLE`.
+ */
+function pageWide(columns: Column[]): Column[][] {
+  if (columns.length <= COLUMNS_PER_TABLE) return [columns]
+  const prompts = [...new Set(columns.map((c) => c.prompt))]
+  return prompts.flatMap((prompt) => {
+    const mine = columns.filter((c) => c.prompt === prompt)
+    return Array.from({ length: Math.ceil(mine.length / COLUMNS_PER_TABLE) }, (_, i) => mine.slice(i * COLUMNS_PER_TABLE, (i + 1) * COLUMNS_PER_TABLE))
+  })
+}
+
 /**
  * Cases × models (× system prompts when there are several): each cell is a group's `k/N` with
  * its symbol, ▼ when it regressed against the baseline and ▲ when it was fixed. `runs` tells the
- * groups whose runs never started (skipped: budget).
+ * groups whose runs never started (skipped: budget). Too many columns for a page are split into
+ * several tables, each with the cases (`pageWide`).
  */
 export function renderMatrix(groups: GroupResult[], gate: GateResult | null, runs: RunResult[] = []): string[] {
   if (groups.length === 0) return []
   const skippedRuns = new Set(runs.filter((r) => r.status === 'skipped').map((r) => r.index))
   const symbol = (g: GroupResult) => groupSymbol(g, g.run_indexes.filter((i) => skippedRuns.has(i)).length)
   const prompts = [...new Set(groups.map((g) => g.prompt_name))]
-  const columns = [...new Map(groups.map((g) => [JSON.stringify([g.model, g.prompt_name]), { model: g.model, prompt: g.prompt_name }])).values()]
+  const columns: Column[] = [...new Map(groups.map((g) => [JSON.stringify([g.model, g.prompt_name]), { model: g.model, prompt: g.prompt_name }])).values()]
   const cases = [...new Set(groups.map((g) => g.case_id))]
   const byKey = new Map(groups.map((g) => [JSON.stringify([g.case_id, g.model, g.prompt_name]), g]))
   const regressed = new Set(gate?.regressed ?? [])
   const fixed = new Set(gate?.fixed ?? [])
-  const header = columns
-    .map((c) => `<th align="center">${codeHtml(c.model)}${prompts.length > 1 ? `<br>${escapeHtml(c.prompt)}` : ''}</th>`)
-    .join('')
-  const rows = cases.map((caseId) => {
-    const cells = columns.map((c) => {
-      const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]))
-      if (!g) return '<td align="center">—</td>'
-      const mark = regressed.has(groupKey(g)) ? ' ▼' : fixed.has(groupKey(g)) ? ' ▲' : ''
-      return `<td align="center">${symbol(g)} ${g.passed}/${g.runs}${mark}</td>`
-    })
-    return `<tr><td>${codeHtml(caseId)}</td>${cells.join('')}</tr>`
-  })
+  const cell = (caseId: string, c: Column) => {
+    const g = byKey.get(JSON.stringify([caseId, c.model, c.prompt]))
+    if (!g) return '<td align="center">—</td>'
+    const mark = regressed.has(groupKey(g)) ? ' ▼' : fixed.has(groupKey(g)) ? ' ▲' : ''
+    return `<td align="center">${symbol(g)} ${g.passed}/${g.runs}${mark}</td>`
+  }
+  const tables = pageWide(columns).flatMap((part) => [
+    '<table>',
+    `<tr><th>Case</th>${part.map((c) => `<th align="center">${modelIdHtml(c.model)}${prompts.length > 1 ? `<br>${escapeHtml(c.prompt)}` : ''}</th>`).join('')}</tr>`,
+    ...cases.map((caseId) => `<tr><td>${codeHtml(caseId)}</td>${part.map((c) => cell(caseId, c)).join('')}</tr>`),
+    '</table>',
+    ''
+  ])
   const shown = new Set(groups.map(symbol))
   const legend = `✓ every run passed · ◐ reached its pass floor · ✗ below it${shown.has('⚠') ? ' · ⚠ errored' : ''}${shown.has('⊘') ? ' · ⊘ cancelled' : ''}${shown.has('⏭') ? ' · ⏭ skipped: budget (never started)' : ''}${gate?.regressed.length ? ' · ▼ regressed' : ''}${gate?.fixed.length ? ' · ▲ fixed' : ''}`
-  return ['<table>', `<tr><th>Case</th>${header}</tr>`, ...rows, '</table>', '', `<sub>${legend}</sub>`, '']
+  return [...tables, `<sub>${legend}</sub>`, '']
 }

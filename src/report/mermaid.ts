@@ -64,15 +64,20 @@ function distinctLabels(bars: Bar[]): string[] {
   })
 }
 
+/** Bars within this share of the highest read as equal: a chart of them shows no difference. */
+export const SAME_WITHIN = 0.05
+
 /**
  * An `xychart-beta` bar chart of the highest `MAX_BARS` values, highest first, the y axis from
- * zero. Nothing when fewer than two bars have a finite value: one bar is not a comparison.
+ * zero. Nothing when fewer than two bars have a finite value (one bar is not a comparison), or
+ * when every bar lies within 5% of the highest (two equal bars say nothing the table does not).
  */
 export function renderBarChart(chart: BarChart, maxBars = MAX_BARS): RenderedChart {
   const usable = chart.bars.filter((b) => Number.isFinite(b.value) && b.value >= 0)
   if (usable.length < 2) return { lines: [], shown: 0, omitted: 0 }
   const bars = [...usable].sort((a, b) => b.value - a.value).slice(0, maxBars)
   const top = Math.max(...bars.map((b) => b.value))
+  if (top - Math.min(...usable.map((b) => b.value)) <= top * SAME_WITHIN) return { lines: [], shown: 0, omitted: 0 }
   const labels = distinctLabels(bars)
   const lines = [
     '```mermaid',

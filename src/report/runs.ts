@@ -4,59 +4,26 @@ import { dialogueSection } from './dialogue.js'
 import { inputsSection } from './input-rounds.js'
 import { renderMatrix } from './matrix.js'
 import { METRIC_LABELS } from './metric-labels.js'
-import { modelViewLines, toolCallNoteHtml } from './model-view.js'
+import { modelViewLines, toolCallNote, toolCallNoteHtml } from './model-view.js'
 import { formatTimestamp } from './timestamp.js'
-import { count, seconds } from '../util/words.js'
+import { judgeScore, verdictText } from './run-verdict.js'
+import { anchor, summaryTable } from './runs-table.js'
+import { count } from '../util/words.js'
 import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { formatPercent } from './numbers.js'
 import { pyStr } from '../scoring/python-values.js'
 import { usageLine } from './usage.js'
 
+// The run anchors, for the transcripts' file names.
+export { anchor } from './runs-table.js'
+
 const OUTPUT_LIMIT = 2000
 const ANSWER_LIMIT = 4000
 
-/** A shields.io static badge; `parts` are label/message/colour, already URL-safe (never untrusted). */
-const shield = (parts: string[], alt: string) =>
-  `<img src="https://img.shields.io/badge/${parts.join('-')}?style=flat-square" height="14" alt="${alt}">`
-const PASS_BADGE = shield(['%E2%9C%93', '2da44e'], 'passed')
-const FAIL_BADGE = shield(['%E2%9C%97', 'd1242f'], 'failed')
-const ERROR_BADGE = shield(['error', '6e7781'], 'error')
-const NOT_JUDGED_BADGE = shield(['N%2FA', 'grey'], 'not judged')
-const CANCELLED_BADGE = shield(['cancelled', '6e7781'], 'cancelled')
-const SKIPPED_BADGE = shield(['skipped', '6e7781'], 'skipped: budget')
-
-/**
- * One row per run, eval-action's columns; runs that did not pass first, the passing ones
- * collapsed below them (with repeats there can be hundreds).
- */
-export function summaryTable(runs: RunResult[]): string[] {
-  const withTools = runs.some((r) => r.tool_assertions.checks.length > 0)
-  const headers = ['Score', 'Case', 'Provider', 'Model', 'Prompt', ...(withTools ? ['Tools'] : []), 'Time', 'Details']
-  const table = (list: RunResult[]) => {
-    const rows = ['<table>', `<tr>${headers.map((h) => `<th align="center">${h}</th>`).join('')}</tr>`]
-    for (const run of list) {
-      const [provider, model] = splitModel(run.model)
-      const cells = [
-        scoreBadge(run),
-        codeHtml(run.case_id),
-        escapeHtml(provider),
-        codeHtml(model),
-        escapeHtml(run.prompt_name),
-        ...(withTools ? [toolsCell(run)] : []),
-        run.status === 'cancelled' || run.status === 'skipped' ? '—' : seconds(run.duration_s),
-        `<a href="#user-content-${anchor(run)}">View</a>`
-      ]
-      rows.push(`<tr>${cells.map((c) => `<td align="center">${c}</td>`).join('')}</tr>`)
-    }
-    rows.push('</table>')
-    return rows
-  }
-  const notPassing = runs.filter((r) => r.status !== 'passed')
-  const passing = runs.filter((r) => r.status === 'passed')
-  if (notPassing.length === 0) return table(passing)
-  if (passing.length === 0) return table(notPassing)
-  return [...table(notPassing), '', `<details><summary>${count(passing.length, 'passing run')}</summary>`, '', ...table(passing), '', '</details>']
-}
+/** A check's mark: the tick or the cross, as text (a badge image per check made a passing report 200 images). */
+const mark = (passed: boolean) => (passed ? '✓' : '✗')
+/** A section's verdict after its heading: "— ✓ passed", "— ✗ failed". */
+const holds = (passed: boolean) => `— ${passed ? '✓ passed' : '✗ failed'}`
 
 /** Metrics overall and per model; a metric no run applies to shows as —. */
 function metricsTable(metrics: MetricsReport, models: string[]): string[] {
@@ -66,42 +33,21 @@ function metricsTable(metrics: MetricsReport, models: string[]): string[] {
   const cell = (v: number | null) => (v === null ? '—' : `${formatPercent(v)}%`)
   return [
     '<table>',
-    `<tr><th>Metric</th>${columns.map(([name]) => `<th align="center">${name === 'Overall' ? name : codeHtml(name)}</th>`).join('')}</tr>`,
+    `<tr><th>Metric</th>${columns.map(([name]) => `<th align="center">${name === 'Overall' ? name : `${codeHtml(name)}`}</th>`).join('')}</tr>`,
     ...shown.map(([key, label]) => `<tr><td>${label}</td>${columns.map(([, set]) => `<td align="center">${cell(set[key])}</td>`).join('')}</tr>`),
     '</table>',
     ''
   ]
 }
 
-/** The judge score, coloured against this case's own threshold (not a fixed 70 %). */
-function scoreBadge(run: RunResult): string {
-  const score = run.metrics[0]?.score ?? null
-  if (run.status === 'cancelled') return CANCELLED_BADGE
-  if (run.status === 'skipped') return SKIPPED_BADGE
-  if (run.status === 'error' && score === null) return ERROR_BADGE
-  if (score === null) return NOT_JUDGED_BADGE
-  const pct = formatPercent(score)
-  const passing = score >= run.threshold
-  const color = passing ? '2da44e' : score >= run.threshold - 0.1 ? 'd29922' : 'd1242f'
-  const verdict = passing ? 'passing' : 'failing'
-  return shield([`${pct}%25`, verdict, color], `${pct}% ${verdict} (threshold ${formatPercent(run.threshold)}%)`)
-}
-
-function toolsCell(run: RunResult): string {
-  const { checks } = run.tool_assertions
-  if (checks.length === 0) return '—'
-  const passed = checks.filter((c) => c.passed).length
-  return `${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE} ${passed}/${checks.length}`
-}
-
 function runDetails(run: RunResult): string[] {
   const dialogue = run.dialogue ?? null
   const score = run.metrics[0]?.score ?? null
-  const pct = run.status === 'skipped' ? 'skipped: budget' : score === null ? 'N/A' : `${formatPercent(score)}%`
-  const statusBadge = run.status === 'cancelled' ? CANCELLED_BADGE : run.status === 'skipped' ? SKIPPED_BADGE : run.status === 'error' ? ERROR_BADGE : run.success ? PASS_BADGE : FAIL_BADGE
+  const pct = score === null ? 'N/A' : `${formatPercent(score)}%`
+  const judged = run.status === 'skipped' || run.status === 'cancelled' ? '' : ` — ${score === null ? 'not judged' : `judge ${judgeScore(run)}`}`
   const out = [
     '<details>',
-    `<summary id="${anchor(run)}">${statusBadge} ${codeHtml(run.case_id)} · ${codeHtml(run.model)} · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''} — ${pct}</summary>`,
+    `<summary id="${anchor(run)}">${verdictText(run)} · ${codeHtml(run.case_id)} · ${codeHtml(run.model)} · ${escapeHtml(run.prompt_name)}${run.attempts > 1 ? ` · run ${run.attempt}/${run.attempts}` : ''}${judged}</summary>`,
     '',
     ...traceLine(run),
     // A conversation's turns show every user message; a simulated user's case prompt is its goal.
@@ -131,14 +77,14 @@ function runDetails(run: RunResult): string[] {
 
   const whole = dialogue ? ' (whole dialogue)' : ''
   if (run.tool_assertions.checks.length > 0) {
-    out.push(`##### Tool Assertions${whole} ${run.tool_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
+    out.push(`##### Tool Assertions${whole} ${holds(run.tool_assertions.passed)}`, '')
     for (const check of run.tool_assertions.checks) {
       const expected = check.expected_args
         ? ` (expected ${Object.entries(check.expected_args)
             .map(([k, v]) => `${codeSpan(k)}: ${formatMatcher(v)}`)
             .join(', ')})`
         : ''
-      out.push(`- ${check.passed ? PASS_BADGE : FAIL_BADGE} ${codeSpan(check.tool)} — ${check.reason}${expected}`)
+      out.push(`- ${mark(check.passed)} ${codeSpan(check.tool)} — ${check.reason}${expected}`)
       for (const actual of check.actual_args ?? []) {
         const got = Object.entries(actual).map(([k, v]) => `${codeSpan(k)}=${codeSpan(pyStr(v))}`)
         out.push(`  - Got: ${got.length ? got.join(', ') : '(none of the expected arguments)'}`)
@@ -147,8 +93,8 @@ function runDetails(run: RunResult): string[] {
     out.push('')
   }
   if (run.golden_assertions && run.golden_assertions.checks.length > 0) {
-    out.push(`##### Golden checks${whole} ${run.golden_assertions.passed ? PASS_BADGE : FAIL_BADGE}`, '')
-    for (const check of run.golden_assertions.checks) out.push(`- ${check.passed ? PASS_BADGE : FAIL_BADGE} ${codeSpan(check.check)} — ${escapeMarkdown(check.reason)}`)
+    out.push(`##### Golden checks${whole} ${holds(run.golden_assertions.passed)}`, '')
+    for (const check of run.golden_assertions.checks) out.push(`- ${mark(check.passed)} ${codeSpan(check.check)} — ${escapeMarkdown(check.reason)}`)
     out.push('')
   }
   // A conversation shows each call's rounds under its turn.
@@ -160,7 +106,7 @@ function runDetails(run: RunResult): string[] {
     out.push('')
   }
   out.push(...modelViewLines(run))
-  if (run.conversation.length > 0) out.push(...conversation(run.conversation, run.tool_calls))
+  if (run.conversation.length > 0) out.push(...conversation(run.conversation, run.tool_calls, run.status !== 'passed'))
   out.push('</details>')
   return out
 }
@@ -171,9 +117,14 @@ function traceLine(run: RunResult): string[] {
   return [`Trace ${codeSpan(run.trace_id)}`, '']
 }
 
-/** The conversation, each tool call with its input and output; `calls` are the run's, in the order the entries hold them (for what the model was shown of each). */
-function conversation(entries: ConversationEntry[], calls: ToolCallResult[]): string[] {
-  const out = ['<details><summary>Conversation</summary>', '']
+/**
+ * The conversation, each tool call with its input and output; `calls` are the run's, in the order
+ * the entries hold them (for what the model was shown of each). A heading, not a fold of its own:
+ * the run's details are folded already. A run that did not pass folds each call (`foldCalls`), to
+ * read the conversation's outline first; a passing run, already folded inside its case, does not.
+ */
+function conversation(entries: ConversationEntry[], calls: ToolCallResult[], foldCalls: boolean): string[] {
+  const out = ['##### Conversation', '']
   const paired = new Set<number>()
   let callIndex = 0
   entries.forEach((entry, i) => {
@@ -184,20 +135,21 @@ function conversation(entries: ConversationEntry[], calls: ToolCallResult[]): st
         // Each call shows the next unpaired tool message as its output, as eval-action does.
         const resultIndex = entries.findIndex((e, j) => j > i && e.role === 'tool' && !paired.has(j))
         const result = calls[callIndex++]
-        const note = result && result.name === call.name ? toolCallNoteHtml(result) : ''
-        out.push(`<details><summary>Tool Call ${codeHtml(call.name)}${note}</summary>`, '', '**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
+        const noted = result && result.name === call.name ? result : null
+        if (foldCalls) out.push(`<details><summary>Tool Call ${codeHtml(call.name)}${noted ? toolCallNoteHtml(noted) : ''}</summary>`, '')
+        else out.push(`**Tool Call** ${codeSpan(call.name)}${noted ? toolCallNote(noted) : ''}`, '')
+        out.push('**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
         if (resultIndex >= 0) {
           paired.add(resultIndex)
           const output = entries[resultIndex].content
           out.push('**Output**', '', codeBlock(prettyOutput(output), isJson(output) ? 'json' : ''), '')
         }
-        out.push('</details>', '')
+        if (foldCalls) out.push('</details>', '')
       }
     } else if (!paired.has(i)) {
       out.push(`**${escapeHtml(entry.tool_name ?? 'tool')}** result:`, '', codeBlock(prettyOutput(entry.content)), '')
     }
   })
-  out.push('</details>', '')
   return out
 }
 
@@ -227,29 +179,40 @@ function formatMatcher(value: Json): string {
   return codeSpan(pyStr(value))
 }
 
-/** eval-action's anchor: "{case}-{model}-{prompt}", `/` and spaces to `-`, lower-cased, and the repeat when there are several; made safe for an attribute. */
-export function anchor(run: Pick<RunResult, 'case_id' | 'model' | 'prompt_name'> & Partial<Pick<RunResult, 'attempt' | 'attempts'>>): string {
-  const repeat = run.attempts && run.attempts > 1 ? `-${run.attempt}` : ''
-  return `${run.case_id}-${run.model}-${run.prompt_name}${repeat}`
-    .replace(/[/ ]/g, '-')
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]/g, '-')
+/**
+ * The passing runs of each case in one fold, "✓ `weather-paris` — 4 runs passed", each run's own
+ * details inside it: a passing report is a line per case until someone opens one. A case whose
+ * other runs did not pass says so: those are listed above, each on its own. A case of one run is that run's block.
+ */
+function passingByCase(runs: RunResult[]): string[] {
+  const passing = runs.filter((r) => r.status === 'passed')
+  const cases = [...new Set(passing.map((r) => r.case_id))]
+  return cases.flatMap((caseId) => {
+    const mine = passing.filter((r) => r.case_id === caseId)
+    const others = runs.filter((r) => r.case_id === caseId && r.status !== 'passed').length
+    // A case of one run needs no fold around it: the run's own summary says the same.
+    if (mine.length === 1 && others === 0) return [...runDetails(mine[0]), '']
+    const rest = others > 0 ? ` (${others} more did not pass: above)` : ''
+    return [`<details><summary>✓ ${codeHtml(caseId)} — ${count(mine.length, 'run')} passed${rest}</summary>`, '', ...mine.flatMap((run) => [...runDetails(run), '']), '</details>', '']
+  })
 }
 
-function splitModel(model: string): [string, string] {
-  const slash = model.indexOf('/')
-  return slash < 0 ? ['', model] : [model.slice(0, slash), model.slice(slash + 1)]
-}
-
-/** The behaviour runs: the cases × models matrix (when there is more than one column or a repeat), one row per run, the usage, the metrics, every run in detail. */
+/**
+ * The behaviour runs: the cases × models matrix (when there is more than one column or a repeat),
+ * the runs that did not pass as rows (every run, when there is no matrix), the usage, the metrics,
+ * then every run in detail — those that did not pass first, each open to a click; the passing ones
+ * folded by case.
+ */
 export function renderRuns(doc: ResultsDocument): string[] {
   const out: string[] = []
   const columns = new Set(doc.groups.map((g) => `${g.model} ${g.prompt_name}`)).size
-  if (columns > 1 || doc.groups.some((g) => g.runs > 1)) out.push(...renderMatrix(doc.groups, doc.gate, doc.runs))
-  out.push(...summaryTable(doc.runs), '')
+  const matrixShown = columns > 1 || doc.groups.some((g) => g.runs > 1)
+  if (matrixShown) out.push(...renderMatrix(doc.groups, doc.gate, doc.runs))
+  out.push(...summaryTable(doc.runs, matrixShown))
   out.push(usageLine(doc), '')
   if (doc.metrics) out.push(...metricsTable(doc.metrics, doc.config?.models ?? []))
   out.push('### Details', '')
-  for (const run of doc.runs) out.push(...runDetails(run), '')
+  for (const run of doc.runs.filter((r) => r.status !== 'passed')) out.push(...runDetails(run), '')
+  out.push(...passingByCase(doc.runs))
   return out
 }

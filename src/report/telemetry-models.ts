@@ -1,6 +1,7 @@
 import type { ModelChange, ModelTelemetry, ResultsDocument } from '../results/types.js'
 import { count, seconds } from '../util/words.js'
-import { codeHtml, codeSpan, escapeHtml } from './escape.js'
+import { codeSpan, escapeHtml } from './escape.js'
+import { modelIdHtml } from './model-id.js'
 import { cost, figureChange, sectionOf, shareCell, shareChange, spread, tokenCount } from './telemetry-figures.js'
 
 // ——— The Models table ———
@@ -68,20 +69,28 @@ function removedModels(doc: ResultsDocument, rows: ModelRow[]): string[] {
 /** A cost cell: "—" when no run started, "unknown" when runs started but the cost is not known. */
 const costCell = (row: ModelRow) => (row.runs === 0 ? '—' : cost(row.costPerRun))
 
-const MODEL_HEADERS = ['Selection accuracy', 'Argument correctness', 'Task completion', 'Pass rate', 'p95 run', 'Tokens / run', 'Cost / run']
+/** The headers, a `<br>` where they may break: eight columns of full words did not fit a page. */
+const MODEL_HEADERS = ['Selection<br>accuracy', 'Argument<br>correctness', 'Task<br>completion', 'Pass rate', 'p95 run', 'Tokens<br>per run', 'Cost<br>per run']
 
-function modelCells(row: ModelRow): string[] {
+/** Each figure and its change against the baseline (" (▲ +4 pt, better)", or nothing). */
+function modelFigures(row: ModelRow): [figure: string, change: string][] {
   const c = row.change
   return [
-    `${shareCell(row.selection)}${shareChange(c?.tool_selection_accuracy)}`,
-    `${shareCell(row.args)}${shareChange(c?.argument_correctness)}`,
-    `${shareCell(row.completion)}${shareChange(c?.task_completion)}`,
-    `${shareCell(row.passRate)}${shareChange(c?.pass_rate)}`,
-    `${seconds(row.p95RunS)}${figureChange(c?.p95_run_s, 'lower', seconds)}`,
-    `${tokenCount(row.tokensPerRun)}${figureChange(c?.tokens_per_run, 'lower', tokenCount)}`,
-    `${costCell(row)}${figureChange(c?.cost_per_run_usd, 'lower', cost)}`
+    [shareCell(row.selection), shareChange(c?.tool_selection_accuracy)],
+    [shareCell(row.args), shareChange(c?.argument_correctness)],
+    [shareCell(row.completion), shareChange(c?.task_completion)],
+    [shareCell(row.passRate), shareChange(c?.pass_rate)],
+    [seconds(row.p95RunS), figureChange(c?.p95_run_s, 'lower', seconds)],
+    [tokenCount(row.tokensPerRun), figureChange(c?.tokens_per_run, 'lower', tokenCount)],
+    [costCell(row), figureChange(c?.cost_per_run_usd, 'lower', cost)]
   ]
 }
+
+/** A change on a line of its own below its figure needs no brackets: "▼ −10%, better". */
+const unbracketed = (change: string) => change.trim().replace(/^\((.*)\)$/, '$1')
+
+/** The figures on a line, each change beside its figure. */
+const modelCells = (row: ModelRow) => modelFigures(row).map(([figure, change]) => `${figure}${change}`)
 
 /** "4 runs per model" or "each model's runs (2–8)". */
 function runsWords(rows: ModelRow[]): string {
@@ -97,7 +106,7 @@ function modelsLegend(doc: ResultsDocument, rows: ModelRow[]): string {
     `p95 run: nearest-rank over ${runsWords(rows)}`,
     "tokens and cost: the agent's, mean per run (the judge's are counted apart)",
     unknown ? 'unknown: the provider reported no cost and `pricing:` has no entry' : '',
-    doc.changes ? '(…): against the baseline, where it moved' : '',
+    doc.changes ? 'a second line: the change against the baseline, where it moved' : '',
     rows.some((r) => r.isNew) ? '*new*: not in the baseline' : ''
   ]
   return section ? `<sub>${parts.filter(Boolean).join(' · ')}</sub>` : ''
@@ -112,7 +121,12 @@ export function modelsTable(doc: ResultsDocument): string[] {
   const rows = modelRows(doc)
   if (rows.length === 0) return []
   const header = `<tr><th>Model</th>${MODEL_HEADERS.map((h) => `<th align="right">${h}</th>`).join('')}</tr>`
-  const body = rows.map((row) => `<tr><td>${codeHtml(row.model)}${row.isNew ? ' <em>new</em>' : ''}</td>${modelCells(row).map((c) => `<td align="right">${c}</td>`).join('')}</tr>`)
+  const body = rows.map(
+    (row) =>
+      `<tr><td>${modelIdHtml(row.model)}${row.isNew ? ' <em>new</em>' : ''}</td>${modelFigures(row)
+        .map(([figure, change]) => `<td align="right">${figure}${change ? `<br>${unbracketed(change)}` : ''}</td>`)
+        .join('')}</tr>`
+  )
   const removed = removedModels(doc, rows)
   const out = ['<table>', header, ...body, '</table>', '', modelsLegend(doc, rows), '']
   if (removed.length) out.push(`_In the baseline, not run now: ${removed.map(codeSpan).join(', ')}._`, '')

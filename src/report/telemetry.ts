@@ -1,5 +1,5 @@
 import type { Distribution, ModelTelemetry, ResultsDocument, TelemetrySection, ToolTelemetry } from '../results/types.js'
-import { skippedRuns } from '../aggregate/verdict.js'
+import { skippedRuns, telemetryPassed } from '../aggregate/verdict.js'
 import { count, milliseconds, percent, seconds } from '../util/words.js'
 import { codeHtml, codeSpan, escapeHtml } from './escape.js'
 import { budgetsSection, unknownCostHint, verdictWords } from './telemetry-budgets.js'
@@ -11,28 +11,45 @@ import { modelsTable } from './telemetry-models.js'
 
 const p50p95 = (d: Distribution, format: (n: number | null) => string) => (d.samples === 0 ? '—' : `${format(d.p50)} / ${format(d.p95)}`)
 
-/** Runs, run and turn time, tool calls, tokens in and out, the agent's cost and the judge's, per model (or model × prompt). */
-function modelDetailTable(list: ModelTelemetry[], withPrompt: boolean): string[] {
+/** A figure's column: its header (a `<br>` where it may break, to keep the column narrow) and its cell. */
+type Column = [header: string, cell: (m: ModelTelemetry) => string]
+
+const hasRuns = (m: ModelTelemetry) => m.runs > 0
+
+const TIME_COLUMNS: Column[] = [
+  ['Runs', (m) => String(m.runs)],
+  ['Run<br>p50 / p95', (m) => p50p95(m.run_s, seconds)],
+  ['LLM call<br>p50 / p95', (m) => p50p95(m.turn_ms, milliseconds)],
+  ['Tool calls<br>per run', (m) => (m.tool_calls_per_run === null ? '—' : String(Math.round(m.tool_calls_per_run * 10) / 10))]
+]
+
+const TOKEN_COLUMNS: Column[] = [
+  ['Input tokens<br>p50 / p95', (m) => p50p95(m.input_tokens, tokenCount)],
+  ['Output tokens<br>p50 / p95', (m) => p50p95(m.output_tokens, tokenCount)],
+  ['Agent cost<br>p95 per run', (m) => (hasRuns(m) ? cost(m.cost_usd.p95_per_run) : '—')],
+  ['Agent cost', (m) => (hasRuns(m) ? cost(m.cost_usd.total) : '—')],
+  ['Judge tokens', (m) => tokenCount(m.judge.tokens.total)],
+  ['Judge cost', (m) => (m.judge.tokens.total === 0 ? '—' : cost(m.judge.cost_usd))]
+]
+
+/**
+ * Per model (or model × prompt) in two tables that each fit a page, where one of twelve columns
+ * did not: runs, run and turn time and tool calls; then tokens in and out, the agent's cost and the judge's.
+ */
+function modelDetailTables(list: ModelTelemetry[], withPrompt: boolean): string[] {
   if (list.length === 0) return []
-  const headers = ['Model', ...(withPrompt ? ['Prompt'] : []), 'Runs', 'Run p50 / p95', 'LLM call p50 / p95', 'Tool calls / run', 'Input tokens p50 / p95', 'Output tokens p50 / p95', 'Agent cost p95 / run', 'Agent cost', 'Judge tokens', 'Judge cost']
-  const rows = list.map((m) => {
-    const started = m.runs > 0
-    const cells = [
-      String(m.runs),
-      p50p95(m.run_s, seconds),
-      p50p95(m.turn_ms, milliseconds),
-      m.tool_calls_per_run === null ? '—' : String(Math.round(m.tool_calls_per_run * 10) / 10),
-      p50p95(m.input_tokens, tokenCount),
-      p50p95(m.output_tokens, tokenCount),
-      started ? cost(m.cost_usd.p95_per_run) : '—',
-      started ? cost(m.cost_usd.total) : '—',
-      tokenCount(m.judge.tokens.total),
-      m.judge.tokens.total === 0 ? '—' : cost(m.judge.cost_usd)
-    ]
-    const names = [`<td>${codeHtml(m.model)}</td>`, ...(withPrompt ? [`<td>${escapeHtml(m.prompt_name ?? '')}</td>`] : [])]
-    return `<tr>${names.join('')}${cells.map((c) => `<td align="right">${c}</td>`).join('')}</tr>`
-  })
-  return ['<table>', `<tr>${headers.map((h, i) => `<th${i < (withPrompt ? 2 : 1) ? '' : ' align="right"'}>${h}</th>`).join('')}</tr>`, ...rows, '</table>', '']
+  const names = ['Model', ...(withPrompt ? ['Prompt'] : [])]
+  const table = (columns: Column[]) => [
+    '<table>',
+    `<tr>${names.map((h) => `<th>${h}</th>`).join('')}${columns.map(([h]) => `<th align="right">${h}</th>`).join('')}</tr>`,
+    ...list.map((m) => {
+      const name = [`<td>${codeHtml(m.model)}</td>`, ...(withPrompt ? [`<td>${escapeHtml(m.prompt_name ?? '')}</td>`] : [])]
+      return `<tr>${name.join('')}${columns.map(([, cell]) => `<td align="right">${cell(m)}</td>`).join('')}</tr>`
+    }),
+    '</table>',
+    ''
+  ]
+  return [...table(TIME_COLUMNS), ...table(TOKEN_COLUMNS)]
 }
 
 // ——— Tools ———
@@ -157,9 +174,14 @@ export function renderTelemetry(doc: ResultsDocument, heading = '##'): string[] 
   const started = section.models.some((m) => m.runs > 0) || skippedRuns(doc).length > 0
   if (started && doc.summary.by_model.length > 0) out.push(`${sub} Models`, '', ...modelsTable(doc), ...costChart(doc))
   const perModel = section.models.filter((m) => m.runs > 0)
-  if (perModel.length) out.push(`${sub} Per model`, '', ...modelDetailTable(perModel, false))
   const prompts = new Set(section.model_prompts.map((m) => m.prompt_name))
-  if (prompts.size > 1) out.push(`${sub} Per model and system prompt`, '', ...modelDetailTable(section.model_prompts.filter((m) => m.runs > 0), true))
+  const detail = [
+    ...(perModel.length ? [`${sub} Per model`, '', ...modelDetailTables(perModel, false)] : []),
+    ...(prompts.size > 1 ? [`${sub} Per model and system prompt`, '', ...modelDetailTables(section.model_prompts.filter((m) => m.runs > 0), true)] : [])
+  ]
+  // Every budget held: the figures behind the Models table are detail, folded; one exceeded, they are the evidence, open.
+  if (detail.length > 0 && telemetryPassed(doc)) out.push(`<details><summary>Per model${prompts.size > 1 ? ' and system prompt' : ''}: run and LLM call times, tool calls, tokens and cost</summary>`, '', ...detail, '</details>', '')
+  else out.push(...detail)
   if (section.tools.length) out.push(`${sub} Tools`, '', ...toolsTable(doc, section.tools), ...latencyChart(section.tools))
   if (section.models.some((m) => m.runs > 0)) out.push(`${sub} Where the time went`, '', ...timeLines(doc, section))
   if (section.overall.tokens.total > 0) out.push(`${sub} Tokens and cost`, '', ...tokensTable(section), ...spendLines(section), ...unknownCostHint(section))
