@@ -7,6 +7,8 @@ import { fixturePath } from '../__fixtures__/harness.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { demoBrain } from '../examples/demo-model/brain.js'
 import { describeParseError, formatCacheLine } from '../src/cli/main.js'
+import { cliCommand } from '../src/cli/invocation.js'
+import { CLI_ANYWHERE, CLI_IN_CLONE } from '../src/constants.js'
 import { CLEAR_LINE } from '../src/cli/live-progress.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
@@ -51,7 +53,7 @@ describe('a usage or configuration error writes nothing', () => {
   test.each([
     ['an unknown flag', ['--eval-case', 'x.yaml'], "error: Unknown option '--eval-case'; did you mean --eval-cases?\n"],
     ['an underscore for a dash', ['--server_config', '{}'], "error: Unknown option '--server_config'; did you mean --server-config?\n"],
-    ['no flags at all', [], 'error: --server-config: is required\n'],
+    ['no server', ['--eval-cases', 'x.yaml'], 'error: --server-config: is required\n'],
     ['a missing required flag', [...server], 'error: --eval-cases: is required (or --eval-suite for an evals/v1 suite)\n'],
     ['a flag without its value', ['--filter'], "error: Option '--filter <value>' argument missing\n"],
     ['a bad flag value', [...server, '--eval-cases', 'bad.yaml', '--max-steps', 'ten'], "error: --max-steps: must be a whole number, got 'ten'\n"],
@@ -66,7 +68,8 @@ describe('a usage or configuration error writes nothing', () => {
     expect(stdout).toBe('')
     expect(stderr.startsWith(message)).toBe(true)
     // The error line and the hint, not the whole help text.
-    expect(stderr.trimEnd().split('\n').at(-1)).toBe("Run 'mcp-server-evals --help' for the options.")
+    // In no clone of this repository (a temporary directory): the command that runs anywhere.
+    expect(stderr.trimEnd().split('\n').at(-1)).toBe(`Run '${CLI_ANYWHERE} --help' for the options.`)
     expect(stderr.trimEnd().split('\n')).toHaveLength(2)
     untouched()
   })
@@ -96,8 +99,48 @@ describe('a usage or configuration error writes nothing', () => {
     const { code, stdout, stderr } = await runCliProcess(['--eval-cases', 'x.yaml'], work)
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toBe("error: --server-config: is required\nRun 'mcp-server-evals --help' for the options.\n")
+    expect(stderr).toBe(`error: --server-config: is required\nRun '${CLI_ANYWHERE} --help' for the options.\n`)
     untouched()
+  })
+
+  test('no arguments at all: where to start (--demo, init, a suite, --help), exit 2', async () => {
+    const { code, stdout, stderr } = await runCli([])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).not.toContain('is required')
+    const commands = stderr.split('\n').filter((l) => l.startsWith(`    ${CLI_ANYWHERE} `)).map((l) => l.trim().slice(CLI_ANYWHERE.length + 1))
+    expect(commands).toEqual(['--demo', `init --server-config '{"command":"node","args":["server.js"]}'`, '--server-config <json|file> --eval-cases eval_cases.yaml', '--help'])
+    untouched()
+  })
+
+  test.each([
+    ['inti', "error: unknown command 'inti'; did you mean init?"],
+    ['merg', "error: unknown command 'merg'; did you mean merge?"],
+    ['eval_cases.yaml', "error: unknown command 'eval_cases.yaml' (the commands: report, merge, init, convert; an evaluation takes flags only)"]
+  ])('a word that is no command (%s): a did-you-mean when one is near, exit 2 before anything runs', async (word, message) => {
+    const { code, stdout, stderr } = await runCli([word, '--server-config', EXAMPLE_SERVER])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.startsWith(message)).toBe(true)
+    expect(stderr.trimEnd().split('\n')).toHaveLength(2)
+    untouched()
+  })
+})
+
+describe('the command the hints give', () => {
+  test('in a clone of this repository (its root, dist/cli committed) node dist/cli/index.js; anywhere else the npx command', () => {
+    expect(cliCommand(root)).toBe(CLI_IN_CLONE)
+    expect(existsSync(join(root, CLI_IN_CLONE.split(' ')[1]))).toBe(true)
+    expect(cliCommand(join(root, 'src'))).toBe(CLI_ANYWHERE)
+    expect(cliCommand(work)).toBe(CLI_ANYWHERE)
+  })
+
+  test('--help and the subcommands\' help name no bare mcp-server-evals command', async () => {
+    for (const argv of [['--help'], ['report', '--help'], ['merge', '--help'], ['init', '--help'], ['convert', '--help']]) {
+      const { stdout } = await runCli(argv)
+      expect(stdout).toContain(`${CLI_ANYWHERE} `)
+      expect(stdout).not.toMatch(/(^|[\s'(`])mcp-server-evals (--|report|merge|init|convert|run)/m)
+    }
   })
 })
 
@@ -238,6 +281,24 @@ describe('whole evaluations (the example server, the demo brain)', () => {
   })
 })
 
+describe('conformance alone', () => {
+  test('--conformance only needs no suite file: the protocol checks of the server, exit 0', async () => {
+    const { code, stdout, stderr } = await runCli(['--server-config', EXAMPLE_SERVER, '--conformance', 'only'], {})
+    expect(stderr).not.toContain('error')
+    expect(code).toBe(0)
+    expect(stdout.split('\n')[0]).toBe('Behaviour evals skipped: --conformance only was given.')
+    expect(stdout).toMatch(/^Conformance: modern server .* over stdio — \d+ passed/m)
+    const doc = JSON.parse(readFileSync('eval-results.json', 'utf8')) as ResultsDocument
+    expect(doc).toMatchObject({ passed: true, config: { eval_cases: '' }, behaviour: { status: 'skipped' } })
+  })
+
+  test('without --conformance only, a suite is still required', async () => {
+    const { code, stderr } = await runCli(['--server-config', EXAMPLE_SERVER, '--conformance', 'auto'], {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: --eval-cases: is required \(or --eval-suite for an evals\/v1 suite\)\n/)
+  })
+})
+
 describe('--demo', () => {
   test('the bundled example against the demo model, end to end, with no key and no network', async () => {
     mkdirSync('out')
@@ -248,18 +309,29 @@ describe('--demo', () => {
     expect(lines[0]).toMatch(/^Demo: the model at http:\/\/127\.0\.0\.1:\d+\/v1 is a scripted stand-in \(examples\/demo-model\/brain\.ts\), not a real model/)
     expect(lines[1]).toBe('Evaluating 9 cases × 2 models × 2 system prompts = 36 runs, judge openai/gpt-4o-mini, concurrency 4')
     expect(stdout).toContain('conformance passed · 5/5 tool tests passed · 36/36 runs passed (100%)')
+    // Its figures are the scripted model's: every place that shows a cost says so.
+    expect(stdout).toMatch(/ · \$[\d.]+ simulated spend \(demo model\) · /)
+    expect(stdout).not.toMatch(/\$[\d.]+ spent/)
+    // It has a script for every case of the bundled example: no warning.
+    expect(stderr).not.toContain('--demo: the demo model has scripts')
     const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ passed: true, config: { eval_cases: EXAMPLE_CASES, server: { command: 'node', args: [join(root, 'examples/server/server.mjs')] } } })
     expect(doc.config?.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
-    expect(existsSync(join(work, 'out/report.md'))).toBe(true)
+    const report = readFileSync(join(work, 'out/report.md'), 'utf8').split('\n')
+    expect(report[0]).toMatch(/^# /)
+    expect(report.slice(1, 3)).toEqual(['', expect.stringMatching(/^> \*\*Demo run \(`--demo`\):\*\* .* its scores, tokens and costs below are simulated/)])
     expect(existsSync(join(work, 'out/eval-runs.jsonl'))).toBe(true)
   })
 
   test('its own eval cases against the bundled server; a real process, exit 1 when they fail', async () => {
     writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: "What is the weather in Atlantis?", rubric: r, required_tools: [get_weather]}\n')
-    const { code, stdout } = await runCliProcess(['--demo', '--eval-cases', 'e.yaml', '--conformance', 'off'], work)
+    const { code, stdout, stderr } = await runCliProcess(['--demo', '--eval-cases', 'e.yaml', '--conformance', 'off'], work)
     expect(code).toBe(1)
     expect(stdout).toContain('Demo: the model at')
+    // Said before it runs: the demo model has no script for this case, so it fails whatever the server does.
+    expect(stderr).toContain(
+      'warning: --demo: the demo model has scripts for the bundled example\'s cases only, and the case in e.yaml (a) has none: it answers "I cannot help with that.", so it fails whatever the server does; to evaluate this suite, give a real model instead of --demo (--api-key, or --base-url)\n'
+    )
     expect(stdout).toContain('0/1 passed')
     expect(existsSync(join(work, 'eval-results.json'))).toBe(true)
   })
