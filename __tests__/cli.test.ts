@@ -281,6 +281,44 @@ describe('whole evaluations (the example server, the demo brain)', () => {
   })
 })
 
+describe('a server that cannot start', () => {
+  test('a command on no PATH directory: exit 2 before anything starts, naming the command and the flag', async () => {
+    writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: p, rubric: r}\n')
+    const { code, stdout, stderr } = await runCli(['--server-config', '{"command":"no-such-server-command-42","args":["--x"]}', '--eval-cases', 'e.yaml'], { OPENROUTER_API_KEY: 'k' })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.split('\n')[0]).toBe("error: --server-config: the server command 'no-such-server-command-42' was not found on PATH: install it, or give its full path")
+    expect(readdirSync('.')).toEqual(['e.yaml'])
+  })
+
+  test("the server's own PATH is the one searched; a relative path is looked up from the server's cwd", async () => {
+    writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: p, rubric: r}\n')
+    const nowhere = JSON.stringify({ command: 'node', env: { PATH: work } })
+    expect((await runCli(['--server-config', nowhere, '--eval-cases', 'e.yaml', '--conformance', 'only'], {})).stderr).toMatch(/^error: --server-config: the server command 'node' was not found on PATH/)
+    const relative = JSON.stringify({ command: './bin/server', cwd: work })
+    expect((await runCli(['--server-config', relative, '--conformance', 'only'], {})).stderr).toMatch(/^error: --server-config: the server command '.\/bin\/server' does not exist or is not executable/)
+  })
+
+  test("an evals/v1 suite's server block: the error is located at server.command", async () => {
+    const suite = readFileSync(join(root, 'examples/evals-v1/starter.suite.yaml'), 'utf8').replace('command: node', 'command: no-such-server-command-42')
+    writeFileSync('s.yaml', suite)
+    const { code, stderr } = await runCli(['--eval-suite', 's.yaml', '--conformance', 'only'], {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: s\.yaml:\d+:\d+ at server\.command: the server command 'no-such-server-command-42' was not found on PATH/)
+  })
+
+  test("a script that is not there: the server's stderr is printed once, the reason without it", async () => {
+    const server = JSON.stringify({ command: process.execPath, args: [join(work, 'missing-server.mjs')] })
+    const { code, stdout, stderr } = await runCli(['--server-config', server, '--conformance', 'only'], {})
+    expect(code).toBe(1)
+    const printed = stdout + stderr
+    expect(printed.split('Cannot find module').length - 1).toBe(1)
+    expect(stdout).toContain('FAILED: server unreachable — server exited (code 1); nothing was evaluated')
+    const report = readFileSync('eval-report.md', 'utf8')
+    expect(report.split('Cannot find module').length - 1).toBe(1)
+  })
+})
+
 describe('conformance alone', () => {
   test('--conformance only needs no suite file: the protocol checks of the server, exit 0', async () => {
     const { code, stdout, stderr } = await runCli(['--server-config', EXAMPLE_SERVER, '--conformance', 'only'], {})
