@@ -10,8 +10,8 @@ import type { ServerConfig } from '../config/types.js'
 import { createSessionFactory, ServerError, type McpSession, type McpTool } from '../mcp/session.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { redactDeep, redactText, secretForms, MIN_SECRET_LENGTH } from '../util/redact.js'
-import { count } from '../util/words.js'
-import { buildSuite, type SuiteCounts } from './init/suite.js'
+import { count, someOf } from '../util/words.js'
+import { buildSuite, showName, type SuiteCounts } from './init/suite.js'
 import { buildWorkflow } from './init/workflow.js'
 import { buildEvalsV1Suite, serverBlockOf } from './init/evals-v1-suite.js'
 import { parseEvalsV1Suite } from '../config/evals-v1-suite.js'
@@ -289,11 +289,12 @@ function shellQuote(word: string): string {
 }
 
 function summary(tools: McpTool[], counts: SuiteCounts, targets: { suite: string; workflow: string }, given: string, written: WrittenConfig, secrets: string[], v1: boolean): string {
-  const readOnly = counts.toolTests
+  const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).length
   const [tests, cases] = v1 ? ['check', 'scenario'] : ['tool test', 'behaviour case']
   const lines = [
     `Listed ${count(tools.length, 'tool')} (${readOnly} read-only${counts.destructive.length ? `, ${counts.destructive.length} destructive` : ''}).`,
     `Wrote ${targets.suite}: ${count(counts.toolTests, tests)}, ${count(counts.cases, cases)} (${counts.negativeCases} negative), ${count(counts.todos, 'TODO')}.`,
+    ...(counts.unoffered.length > 0 ? [`No ${cases} for ${someOf(counts.unoffered.map(showName))}: the model is never offered ${counts.unoffered.length === 1 ? 'it' : 'them'} (the suite says why).`] : []),
     `Wrote ${targets.workflow}: a GitHub Actions workflow for it.`
   ]
   if (written.introduced.length > 0) {
