@@ -93,7 +93,7 @@ describe('parseSuite', () => {
 
   test('an empty rubric and a missing system_prompts are errors', () => {
     expect(errorOf(() => parseSuite(base.replace('rubric: Says hello', 'rubric: "  "'), 'e.yaml')).message).toContain('cases[0].rubric: must not be empty')
-    expect(errorOf(() => parseSuite(base.replace(/^system_prompts:.*\n(  .*\n)*/m, ''), 'e.yaml')).message).toContain("missing required key 'system_prompts' (needed by cases)")
+    expect(errorOf(() => parseSuite(base.replace(/^system_prompts:.*\n( {2}.*\n)*/m, ''), 'e.yaml')).message).toContain("missing required key 'system_prompts' (needed by cases)")
   })
 
   test('inputs beat EVAL_* variables, which beat the YAML', () => {

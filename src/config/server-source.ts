@@ -4,7 +4,7 @@ import type { V1ServerBlock } from './evals-v1-suite.js'
 import { parseServerConfig, validateServerConfig } from './server-config.js'
 import type { ServerConfig } from './types.js'
 import type { YamlPath } from './yaml-document.js'
-import { commandFound, commandNotFound } from '../mcp/command-lookup.js'
+import { commandFound, commandNotFound } from '../util/command-lookup.js'
 
 // Which server is evaluated: the server_url input (or --server-url) over everything, then
 // server_config, then an evals/v1 suite's `server:` block. Each is validated as server_config is

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputKind, type ServerConfig } from '../config/types.js'
-import { describeSpawnError } from './command-lookup.js'
+import { describeSpawnError } from '../util/command-lookup.js'
 import { describeError, ServerError } from './errors.js'
 import { screenedFetch } from './http-screen.js'
 import { listServer } from './listings.js'
