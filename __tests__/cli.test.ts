@@ -6,7 +6,8 @@ import { runCli, runCliProcess } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { demoBrain } from '../examples/demo-model/brain.js'
-import { describeParseError, formatCacheLine } from '../src/cli/main.js'
+import { demoDoesNotKnow, describeParseError, formatCacheLine } from '../src/cli/main.js'
+import { casesUnknownToDemo } from '../src/demo/model.js'
 import { cliCommand } from '../src/cli/invocation.js'
 import { CLI_ANYWHERE, CLI_IN_CLONE } from '../src/constants.js'
 import { CLEAR_LINE } from '../src/cli/live-progress.js'
@@ -372,6 +373,26 @@ describe('--demo', () => {
     )
     expect(stdout).toContain('0/1 passed')
     expect(existsSync(join(work, 'eval-results.json'))).toBe(true)
+  })
+
+  test('the cases it has no script for: none of the bundled example; a conversation needs every turn scripted', () => {
+    expect(casesUnknownToDemo(parseSuite(readFileSync(EXAMPLE_CASES, 'utf8'), EXAMPLE_CASES).cases)).toEqual([])
+    const mixed = parseSuite(
+      [
+        'system_prompts: {d: x}',
+        'cases:',
+        '  - {id: known, prompt: "What\'s the weather like in Paris right now?", rubric: r}',
+        '  - {id: unknown, prompt: "Refund order 7", rubric: r}',
+        '  - id: half',
+        '    rubric: r',
+        '    turns: [{user: "What\'s the weather in Tokyo?"}, {user: "And a refund?"}]',
+        ''
+      ].join('\n'),
+      'mixed.yaml'
+    ).cases
+    const unknown = casesUnknownToDemo(mixed)
+    expect(unknown).toEqual(['unknown', 'half'])
+    expect(demoDoesNotKnow(unknown, mixed.length, 'mixed.yaml')).toMatch(/^--demo: the demo model has scripts for the bundled example's cases only, and 2 of the 3 cases in mixed\.yaml \(unknown, half\) have none: .* so they fail whatever the server does;/)
   })
 
   test('the package root is found by walking up; a missing example is a clear error', () => {

@@ -13,6 +13,7 @@ import { keptRunDirs } from '../execute/run-dirs.js'
 import { removeLiveRunDirsSync } from '../mcp/run-dirs.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
+import { selectCases } from '../config/filter.js'
 import { shardOf } from '../plan/shard.js'
 import { formatPlanLine } from '../report/plan-line.js'
 import { cancelledReason, describeCache, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
@@ -319,8 +320,9 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
   if (ignored) io.stderr.write(`notice: ${ignored}\n`)
   if (demo) {
     say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model, and its tokens and costs are simulated.`)
-    const unknown = options.skipBehaviour ? [] : casesUnknownToDemo(suite.cases)
-    if (unknown.length > 0) io.stderr.write(`warning: ${demoDoesNotKnow(unknown, suite.cases.length, options.evalCases)}\n`)
+    const planned = options.skipBehaviour ? [] : selectCases(suite, options.filter)
+    const unknown = casesUnknownToDemo(planned)
+    if (unknown.length > 0) io.stderr.write(`warning: ${demoDoesNotKnow(unknown, planned.length, options.evalCases)}\n`)
   }
   if (options.skipBehaviour) say(`Behaviour evals skipped: ${options.skipBehaviour}.`)
   else say(formatPlanLine(suite, options))
