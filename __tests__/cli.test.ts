@@ -176,6 +176,12 @@ describe('errors name what the user typed', () => {
     expect(errorOf(() => prepare(resolveOptions(raw(action, badServer)), {})).message).toMatch(/^input 'server_config': needs 'command'/)
   })
 
+  test('a server command on no PATH directory names the input for the action and the flag for the CLI', () => {
+    const missing = { serverConfig: '{"command":"no-such-server-command-42"}', evalCases: EXAMPLE_CASES, apiKey: 'k' }
+    expect(errorOf(() => prepare(resolveOptions(raw(action, missing)), {})).message).toBe("input 'server_config': the server command 'no-such-server-command-42' was not found on PATH: install it, or give its full path")
+    expect(errorOf(() => prepare(resolveOptions(raw(flags, missing)), {})).message).toMatch(/^--server-config: the server command 'no-such-server-command-42' was not found on PATH/)
+  })
+
   test('the API key: the action’s message is as it was; the CLI’s names the flag and the variables', () => {
     const noKey = { serverConfig: '{}', evalCases: 'e.yaml', conformance: 'off', toolTests: 'off' }
     expect(errorOf(() => resolveOptions(raw(action, noKey))).message).toBe("input 'openrouter_api_key': is required (or set conformance to auto or only)")
