@@ -320,9 +320,9 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
   if (ignored) io.stderr.write(`notice: ${ignored}\n`)
   if (demo) {
     say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model, and its tokens and costs are simulated.`)
-    const planned = options.skipBehaviour ? [] : selectCases(suite, options.filter)
-    const unknown = casesUnknownToDemo(planned)
-    if (unknown.length > 0) io.stderr.write(`warning: ${demoDoesNotKnow(unknown, planned.length, options.evalCases)}\n`)
+    const selected = options.skipBehaviour ? [] : selectCases(suite, options.filter)
+    const unknown = casesUnknownToDemo(selected)
+    if (unknown.length > 0) io.stderr.write(`warning: ${demoDoesNotKnow(unknown, selected.length, options.evalCases)}\n`)
   }
   if (options.skipBehaviour) say(`Behaviour evals skipped: ${options.skipBehaviour}.`)
   else say(formatPlanLine(suite, options))
