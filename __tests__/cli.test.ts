@@ -6,7 +6,10 @@ import { runCli, runCliProcess } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { startScriptedLlm, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { demoBrain } from '../examples/demo-model/brain.js'
-import { describeParseError, formatCacheLine } from '../src/cli/main.js'
+import { demoDoesNotKnow, describeParseError, formatCacheLine } from '../src/cli/main.js'
+import { casesUnknownToDemo } from '../src/demo/model.js'
+import { cliCommand } from '../src/cli/invocation.js'
+import { CLI_ANYWHERE, CLI_IN_CLONE } from '../src/constants.js'
 import { CLEAR_LINE } from '../src/cli/live-progress.js'
 import { ConfigError } from '../src/config/errors.js'
 import { resolveOptions, type RawOptions } from '../src/config/options.js'
@@ -51,7 +54,7 @@ describe('a usage or configuration error writes nothing', () => {
   test.each([
     ['an unknown flag', ['--eval-case', 'x.yaml'], "error: Unknown option '--eval-case'; did you mean --eval-cases?\n"],
     ['an underscore for a dash', ['--server_config', '{}'], "error: Unknown option '--server_config'; did you mean --server-config?\n"],
-    ['no flags at all', [], 'error: --server-config: is required\n'],
+    ['no server', ['--eval-cases', 'x.yaml'], 'error: --server-config: is required\n'],
     ['a missing required flag', [...server], 'error: --eval-cases: is required (or --eval-suite for an evals/v1 suite)\n'],
     ['a flag without its value', ['--filter'], "error: Option '--filter <value>' argument missing\n"],
     ['a bad flag value', [...server, '--eval-cases', 'bad.yaml', '--max-steps', 'ten'], "error: --max-steps: must be a whole number, got 'ten'\n"],
@@ -66,7 +69,8 @@ describe('a usage or configuration error writes nothing', () => {
     expect(stdout).toBe('')
     expect(stderr.startsWith(message)).toBe(true)
     // The error line and the hint, not the whole help text.
-    expect(stderr.trimEnd().split('\n').at(-1)).toBe("Run 'mcp-server-evals --help' for the options.")
+    // In no clone of this repository (a temporary directory): the command that runs anywhere.
+    expect(stderr.trimEnd().split('\n').at(-1)).toBe(`Run '${CLI_ANYWHERE} --help' for the options.`)
     expect(stderr.trimEnd().split('\n')).toHaveLength(2)
     untouched()
   })
@@ -96,8 +100,48 @@ describe('a usage or configuration error writes nothing', () => {
     const { code, stdout, stderr } = await runCliProcess(['--eval-cases', 'x.yaml'], work)
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toBe("error: --server-config: is required\nRun 'mcp-server-evals --help' for the options.\n")
+    expect(stderr).toBe(`error: --server-config: is required\nRun '${CLI_ANYWHERE} --help' for the options.\n`)
     untouched()
+  })
+
+  test('no arguments at all: where to start (--demo, init, a suite, --help), exit 2', async () => {
+    const { code, stdout, stderr } = await runCli([])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).not.toContain('is required')
+    const commands = stderr.split('\n').filter((l) => l.startsWith(`    ${CLI_ANYWHERE} `)).map((l) => l.trim().slice(CLI_ANYWHERE.length + 1))
+    expect(commands).toEqual(['--demo', `init --server-config '{"command":"node","args":["server.js"]}'`, '--server-config <json|file> --eval-cases eval_cases.yaml', '--help'])
+    untouched()
+  })
+
+  test.each([
+    ['inti', "error: unknown command 'inti'; did you mean init?"],
+    ['merg', "error: unknown command 'merg'; did you mean merge?"],
+    ['eval_cases.yaml', "error: unknown command 'eval_cases.yaml' (the commands: report, merge, init, convert; an evaluation takes flags only)"]
+  ])('a word that is no command (%s): a did-you-mean when one is near, exit 2 before anything runs', async (word, message) => {
+    const { code, stdout, stderr } = await runCli([word, '--server-config', EXAMPLE_SERVER])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.startsWith(message)).toBe(true)
+    expect(stderr.trimEnd().split('\n')).toHaveLength(2)
+    untouched()
+  })
+})
+
+describe('the command the hints give', () => {
+  test('in a clone of this repository (its root, dist/cli committed) node dist/cli/index.js; anywhere else the npx command', () => {
+    expect(cliCommand(root)).toBe(CLI_IN_CLONE)
+    expect(existsSync(join(root, CLI_IN_CLONE.split(' ')[1]))).toBe(true)
+    expect(cliCommand(join(root, 'src'))).toBe(CLI_ANYWHERE)
+    expect(cliCommand(work)).toBe(CLI_ANYWHERE)
+  })
+
+  test('--help and the subcommands\' help name no bare mcp-server-evals command', async () => {
+    for (const argv of [['--help'], ['report', '--help'], ['merge', '--help'], ['init', '--help'], ['convert', '--help']]) {
+      const { stdout } = await runCli(argv)
+      expect(stdout).toContain(`${CLI_ANYWHERE} `)
+      expect(stdout).not.toMatch(/(^|[\s'(`])mcp-server-evals (--|report|merge|init|convert|run)/m)
+    }
   })
 })
 
@@ -130,6 +174,12 @@ describe('errors name what the user typed', () => {
     const badServer = { serverConfig: '{"command":1}', evalCases: 'nope.yaml', apiKey: 'k' }
     expect(errorOf(() => prepare(resolveOptions(raw(flags, badServer)), {})).message).toMatch(/^--server-config: needs 'command'/)
     expect(errorOf(() => prepare(resolveOptions(raw(action, badServer)), {})).message).toMatch(/^input 'server_config': needs 'command'/)
+  })
+
+  test('a server command on no PATH directory names the input for the action and the flag for the CLI', () => {
+    const missing = { serverConfig: '{"command":"no-such-server-command-42"}', evalCases: EXAMPLE_CASES, apiKey: 'k' }
+    expect(errorOf(() => prepare(resolveOptions(raw(action, missing)), {})).message).toBe("input 'server_config': the server command 'no-such-server-command-42' was not found on PATH: install it, or give its full path")
+    expect(errorOf(() => prepare(resolveOptions(raw(flags, missing)), {})).message).toMatch(/^--server-config: the server command 'no-such-server-command-42' was not found on PATH/)
   })
 
   test('the API key: the action’s message is as it was; the CLI’s names the flag and the variables', () => {
@@ -238,6 +288,62 @@ describe('whole evaluations (the example server, the demo brain)', () => {
   })
 })
 
+describe('a server that cannot start', () => {
+  test('a command on no PATH directory: exit 2 before anything starts, naming the command and the flag', async () => {
+    writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: p, rubric: r}\n')
+    const { code, stdout, stderr } = await runCli(['--server-config', '{"command":"no-such-server-command-42","args":["--x"]}', '--eval-cases', 'e.yaml'], { OPENROUTER_API_KEY: 'k' })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.split('\n')[0]).toBe("error: --server-config: the server command 'no-such-server-command-42' was not found on PATH: install it, or give its full path")
+    expect(readdirSync('.')).toEqual(['e.yaml'])
+  })
+
+  test("the server's own PATH is the one searched; a relative path is looked up from the server's cwd", async () => {
+    writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: p, rubric: r}\n')
+    const nowhere = JSON.stringify({ command: 'node', env: { PATH: work } })
+    expect((await runCli(['--server-config', nowhere, '--eval-cases', 'e.yaml', '--conformance', 'only'], {})).stderr).toMatch(/^error: --server-config: the server command 'node' was not found on PATH/)
+    const relative = JSON.stringify({ command: './bin/server', cwd: work })
+    expect((await runCli(['--server-config', relative, '--conformance', 'only'], {})).stderr).toMatch(/^error: --server-config: the server command '.\/bin\/server' does not exist or is not executable/)
+  })
+
+  test("an evals/v1 suite's server block: the error is located at server.command", async () => {
+    const suite = readFileSync(join(root, 'examples/evals-v1/starter.suite.yaml'), 'utf8').replace('command: node', 'command: no-such-server-command-42')
+    writeFileSync('s.yaml', suite)
+    const { code, stderr } = await runCli(['--eval-suite', 's.yaml', '--conformance', 'only'], {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: s\.yaml:\d+:\d+ at server\.command: the server command 'no-such-server-command-42' was not found on PATH/)
+  })
+
+  test("a script that is not there: the server's stderr is printed once, the reason without it", async () => {
+    const server = JSON.stringify({ command: process.execPath, args: [join(work, 'missing-server.mjs')] })
+    const { code, stdout, stderr } = await runCli(['--server-config', server, '--conformance', 'only'], {})
+    expect(code).toBe(1)
+    const printed = stdout + stderr
+    expect(printed.split('Cannot find module').length - 1).toBe(1)
+    expect(stdout).toContain('FAILED: server unreachable — server exited (code 1); nothing was evaluated')
+    const report = readFileSync('eval-report.md', 'utf8')
+    expect(report.split('Cannot find module').length - 1).toBe(1)
+  })
+})
+
+describe('conformance alone', () => {
+  test('--conformance only needs no suite file: the protocol checks of the server, exit 0', async () => {
+    const { code, stdout, stderr } = await runCli(['--server-config', EXAMPLE_SERVER, '--conformance', 'only'], {})
+    expect(stderr).not.toContain('error')
+    expect(code).toBe(0)
+    expect(stdout.split('\n')[0]).toBe('Behaviour evals skipped: --conformance only was given.')
+    expect(stdout).toMatch(/^Conformance: modern server .* over stdio — \d+ checks: \d+ passed/m)
+    const doc = JSON.parse(readFileSync('eval-results.json', 'utf8')) as ResultsDocument
+    expect(doc).toMatchObject({ passed: true, config: { eval_cases: '' }, behaviour: { status: 'skipped' } })
+  })
+
+  test('without --conformance only, a suite is still required', async () => {
+    const { code, stderr } = await runCli(['--server-config', EXAMPLE_SERVER, '--conformance', 'auto'], {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: --eval-cases: is required \(or --eval-suite for an evals\/v1 suite\)\n/)
+  })
+})
+
 describe('--demo', () => {
   test('the bundled example against the demo model, end to end, with no key and no network', async () => {
     mkdirSync('out')
@@ -248,20 +354,51 @@ describe('--demo', () => {
     expect(lines[0]).toMatch(/^Demo: the model at http:\/\/127\.0\.0\.1:\d+\/v1 is a scripted stand-in \(examples\/demo-model\/brain\.ts\), not a real model/)
     expect(lines[1]).toBe('Evaluating 9 cases × 2 models × 2 system prompts = 36 runs, judge openai/gpt-4o-mini, concurrency 4')
     expect(stdout).toContain('conformance passed · 5/5 tool tests passed · 36/36 runs passed (100%)')
+    // Its figures are the scripted model's: every place that shows a cost says so.
+    expect(stdout).toMatch(/ · \$[\d.]+ simulated spend \(demo model\) · /)
+    expect(stdout).not.toMatch(/\$[\d.]+ spent/)
+    // It has a script for every case of the bundled example: no warning.
+    expect(stderr).not.toContain('--demo: the demo model has scripts')
     const doc = JSON.parse(readFileSync(join(work, 'out/results.json'), 'utf8')) as ResultsDocument
     expect(doc).toMatchObject({ passed: true, config: { eval_cases: EXAMPLE_CASES, server: { command: 'node', args: [join(root, 'examples/server/server.mjs')] } } })
     expect(doc.config?.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
-    expect(existsSync(join(work, 'out/report.md'))).toBe(true)
+    const report = readFileSync(join(work, 'out/report.md'), 'utf8').split('\n')
+    expect(report[0]).toMatch(/^# /)
+    expect(report.slice(1, 3)).toEqual(['', expect.stringMatching(/^> \*\*Demo run \(`--demo`\):\*\* .* its scores, tokens and costs below are simulated/)])
     expect(existsSync(join(work, 'out/eval-runs.jsonl'))).toBe(true)
   })
 
   test('its own eval cases against the bundled server; a real process, exit 1 when they fail', async () => {
     writeFileSync('e.yaml', 'system_prompts: {d: x}\ncases:\n  - {id: a, prompt: "What is the weather in Atlantis?", rubric: r, required_tools: [get_weather]}\n')
-    const { code, stdout } = await runCliProcess(['--demo', '--eval-cases', 'e.yaml', '--conformance', 'off'], work)
+    const { code, stdout, stderr } = await runCliProcess(['--demo', '--eval-cases', 'e.yaml', '--conformance', 'off'], work)
     expect(code).toBe(1)
     expect(stdout).toContain('Demo: the model at')
+    // Said before it runs: the demo model has no script for this case, so it fails whatever the server does.
+    expect(stderr).toContain(
+      'warning: --demo: the demo model has scripts for the bundled example\'s cases only, and the case in e.yaml (a) has none: it answers "I cannot help with that.", so it fails whatever the server does; to evaluate this suite, give a real model instead of --demo (--api-key, or --base-url)\n'
+    )
     expect(stdout).toContain('0/1 passed')
     expect(existsSync(join(work, 'eval-results.json'))).toBe(true)
+  })
+
+  test('the cases it has no script for: none of the bundled example; a conversation needs every turn scripted', () => {
+    expect(casesUnknownToDemo(parseSuite(readFileSync(EXAMPLE_CASES, 'utf8'), EXAMPLE_CASES).cases)).toEqual([])
+    const mixed = parseSuite(
+      [
+        'system_prompts: {d: x}',
+        'cases:',
+        '  - {id: known, prompt: "What\'s the weather like in Paris right now?", rubric: r}',
+        '  - {id: unknown, prompt: "Refund order 7", rubric: r}',
+        '  - id: half',
+        '    rubric: r',
+        '    turns: [{user: "What\'s the weather in Tokyo?"}, {user: "And a refund?"}]',
+        ''
+      ].join('\n'),
+      'mixed.yaml'
+    ).cases
+    const unknown = casesUnknownToDemo(mixed)
+    expect(unknown).toEqual(['unknown', 'half'])
+    expect(demoDoesNotKnow(unknown, mixed.length, 'mixed.yaml')).toMatch(/^--demo: the demo model has scripts for the bundled example's cases only, and 2 of the 3 cases in mixed\.yaml \(unknown, half\) have none: .* so they fail whatever the server does;/)
   })
 
   test('the package root is found by walking up; a missing example is a clear error', () => {

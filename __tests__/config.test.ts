@@ -93,7 +93,7 @@ describe('parseSuite', () => {
 
   test('an empty rubric and a missing system_prompts are errors', () => {
     expect(errorOf(() => parseSuite(base.replace('rubric: Says hello', 'rubric: "  "'), 'e.yaml')).message).toContain('cases[0].rubric: must not be empty')
-    expect(errorOf(() => parseSuite('cases: []\n', 'e.yaml')).message).toContain("missing required key 'system_prompts'")
+    expect(errorOf(() => parseSuite(base.replace(/^system_prompts:.*\n( {2}.*\n)*/m, ''), 'e.yaml')).message).toContain("missing required key 'system_prompts' (needed by cases)")
   })
 
   test('inputs beat EVAL_* variables, which beat the YAML', () => {
@@ -399,7 +399,10 @@ describe('tool_tests in the suite', () => {
   test('a suite of tool tests alone needs neither cases nor system_prompts; a suite of neither says what is missing', () => {
     expect(parseSuite(`tool_tests:\n${single('a')}`, 't.yaml')).toMatchObject({ cases: [], system_prompts: [], tool_tests: [{ id: 'a', runs: 1, steps: [{ tool: 't', args: {}, expect: {}, capture: {} }] }] })
     expect(message('judge_model: m\n')).toBe("t.yaml:1:1 at (top level): missing required key 'cases' (or 'tool_tests' for a suite of tool tests alone)")
-    expect(message('cases: []\n')).toContain("missing required key 'system_prompts' (needed by cases)")
+    expect(message('cases:\n  - { id: a, prompt: p, rubric: r }\n')).toBe("t.yaml:1:1 at (top level): missing required key 'system_prompts' (needed by cases)")
+    // No case, nothing to run under a system prompt: a suite for conformance alone (or tool tests alone) needs none.
+    expect(message('cases: []\n')).toBe('no error')
+    expect(message(`cases: []\ntool_tests:\n${single('a')}`)).toBe('no error')
   })
 
   test('the single-call form and steps do not mix; a misspelt expect key gets a did-you-mean', () => {

@@ -177,7 +177,7 @@ describe('era detection and legacy servers', () => {
   test('a server that does not start is unreachable (not legacy): an error, not a crash', async () => {
     const report = await runConformance({ kind: 'stdio', command: 'definitely-not-a-command-xyz', args: [], env: {} })
     expect(report).toMatchObject({ era: 'unreachable', unreachable: { cause: 'ENOENT' }, migration: [] })
-    expect(report.error).toMatch(/could not start: spawn definitely-not-a-command-xyz ENOENT/)
+    expect(report.error).toBe("server could not start: 'definitely-not-a-command-xyz' was not found on PATH")
     expect(conformancePassed(report, 'error')).toBe(false)
     expect(conformancePassed(report, 'never')).toBe(true)
   })

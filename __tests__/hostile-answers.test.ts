@@ -17,6 +17,7 @@ import type { ResultsDocument } from '../src/results/types.js'
 import { ResultsNotWrittenError, writeResults } from '../src/output/write-results.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
+import { cliCommand } from '../src/cli/invocation.js'
 
 // The action with @actions/core replaced (as in main.test.ts); the CLI runs in this process or as a child.
 const realCore = await import('@actions/core')
@@ -198,7 +199,9 @@ describe('a step never exits 0 without its results document', () => {
     mkdirSync(join(work, 'results.json'))
     const { code, stderr, stdout } = await evaluateCli(['plain'])
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^error: the results could not be written \(EISDIR.*\): only .*report\.md were written; the runs are in the journal .*eval-runs\.jsonl \(mcp-server-evals report --from .*eval-runs\.jsonl\)$/m)
+    expect(stderr).toMatch(/^error: the results could not be written \(EISDIR.*\): only .*report\.md were written; the runs are in the journal .*eval-runs\.jsonl \(.* report --from .*eval-runs\.jsonl\)$/m)
+    // The way to rebuild them is a command that runs here.
+    expect(stderr).toContain(`(${cliCommand()} report --from `)
     expect(stdout).not.toContain('Results:')
   })
 

@@ -8,6 +8,7 @@ import { runCliProcess } from '../__fixtures__/cli.js'
 import { v1Problems } from '../__fixtures__/evals-v1.js'
 import { serverBlockOf } from '../src/cli/init/evals-v1-suite.js'
 import { parseSuite } from '../src/config/suite.js'
+import { CLI_ANYWHERE } from '../src/constants.js'
 import { convertSuite } from '../src/convert/convert.js'
 import { readSuiteText } from '../src/convert/read.js'
 import { createSessionFactory } from '../src/mcp/session.js'
@@ -35,7 +36,7 @@ describe('init --format evals-v1', () => {
     const result = await runCliProcess(['init', '--format', 'evals-v1', '--server-config', config], work)
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' })
     expect(result.stdout).toContain('Wrote evals/evals.suite.yaml: 7 checks, 10 scenarios (2 negative)')
-    expect(result.stdout).toContain('mcp-server-evals --eval-suite evals/evals.suite.yaml --only-tool-tests')
+    expect(result.stdout).toContain(`${CLI_ANYWHERE} --eval-suite evals/evals.suite.yaml --only-tool-tests`)
 
     const text = readFileSync(join(work, 'evals/evals.suite.yaml'), 'utf8')
     // No local schema is reachable from a temp dir: the published URL of the evals/v1 schema.

@@ -9,6 +9,8 @@ import { runCliProcess } from '../__fixtures__/cli.js'
 import { parseSuite } from '../src/config/suite.js'
 import { SCHEMA_URL, schemaReference } from '../src/cli/init.js'
 import { buildSuite } from '../src/cli/init/suite.js'
+import { buildEvalsV1Suite } from '../src/cli/init/evals-v1-suite.js'
+import { CLI_ANYWHERE } from '../src/constants.js'
 import { readWrittenConfig } from '../src/cli/init/written-config.js'
 import { createSessionFactory, type McpSession } from '../src/mcp/session.js'
 
@@ -122,7 +124,9 @@ describe('init against the example server', () => {
 
     expect(result.stdout).toContain('Wrote evals/eval_cases.yaml: 7 tool tests, 10 behaviour cases (2 negative)')
     expect(result.stdout).toContain('Wrote evals/mcp-evals.yml')
-    expect(result.stdout).toContain(`--server-config '${config}' --eval-cases evals/eval_cases.yaml --only-tool-tests`)
+    // Runnable in the user's own repository (no mcp-server-evals command is installed anywhere).
+    expect(result.stdout).toContain(`       ${CLI_ANYWHERE} --server-config '${config}' --eval-cases evals/eval_cases.yaml --only-tool-tests\n`)
+    expect(result.stdout).not.toMatch(/^\s*mcp-server-evals /m)
     expect(result.stdout).toContain('.github/workflows/mcp-evals.yml')
   })
 
@@ -265,11 +269,12 @@ describe('errors', () => {
     const typo = await runCliProcess(['init', '--server-config', stdio(EXAMPLE_SERVER), '--outt', 'x'], work)
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain("Unknown option '--outt'; did you mean --out?")
+    expect(typo.stderr).toContain(`Run '${CLI_ANYWHERE} init --help' for the flags.`)
     const help = await runCliProcess(['init', '--help'], work)
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain('mcp-server-evals init --server-config <json|file> [--out DIR]')
+    expect(help.stdout).toContain(`${CLI_ANYWHERE} init --server-config <json|file> [--out DIR]`)
     const mainHelp = await runCliProcess(['--help'], work)
-    expect(mainHelp.stdout).toContain('mcp-server-evals init --server-config <json|file> [--out DIR]')
+    expect(mainHelp.stdout).toContain(`${CLI_ANYWHERE} init --server-config <json|file> [--out DIR]`)
     expect(listFiles(work)).toEqual([])
   })
 
@@ -340,5 +345,42 @@ describe('init and MCP Apps', () => {
     const tools = [tool('show_dashboard', { resource_uri: 'ui://d/view.html', visibility: null }), tool('refresh_dashboard', { resource_uri: 'ui://d/view.html', visibility: ['app'] }), tool('both', { resource_uri: null, visibility: ['model', 'app'] })]
     const data = parse(String(buildSuite(tools, SCHEMA_URL).doc)) as { cases: { expect_tool?: string | null }[] }
     expect(data.cases.map((c) => c.expect_tool).filter((t) => t)).toEqual(['show_dashboard', 'both'])
+  })
+})
+
+describe('init and a tool that runs only as a task', () => {
+  // execution.taskSupport "required": the model is never offered it, and no direct call of this client can run it.
+  const taskOnly = { name: 'export_all', description: 'Export everything', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true }, execution: { taskSupport: 'required' } }
+  const plain = { name: 'lookup', description: 'Look one up', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }
+
+  test('eval_cases: no tool test and no case for it, and a comment at each list that says why', () => {
+    const text = String(buildSuite([plain, taskOnly], SCHEMA_URL).doc)
+    const data = parse(text) as Suite
+    expect(data.tool_tests.map((t) => t.tool)).toEqual(['lookup'])
+    expect(data.cases.flatMap((c) => [...(c.required_tools ?? []), c.expect_tool ?? ''])).not.toContain('export_all')
+    expect(text).toContain('# No tool test for export_all: runs only as a task (execution.taskSupport: required), which this client does not start.')
+    expect(text).toContain('# No case for export_all: the model is never offered it (execution.taskSupport is "required": it only runs as a task, which this client does not start), so one could never pass.')
+    expect(validate(data)).toBe(true)
+  })
+
+  test('evals/v1: no check and no scenario for it, and the same comments', () => {
+    const text = String(buildEvalsV1Suite([plain, taskOnly], { block: { command: 'node' }, leftOut: [] }, 's', SCHEMA_URL).doc)
+    const flow = (parse(text) as { flows: { checks: { call: { tool: string } }[]; scenarios: { turns: { expect?: { tools: { name: string }[] } }[] }[] }[] }).flows[0]
+    expect(flow.checks.map((c) => c.call.tool)).toEqual(['lookup'])
+    expect(flow.scenarios.flatMap((sc) => sc.turns.flatMap((t) => t.expect?.tools.map((x) => x.name) ?? []))).toEqual(['lookup'])
+    expect(text).toContain('# No check for export_all: runs only as a task')
+    expect(text).toContain('# No scenario for export_all: the model is never offered it')
+  })
+
+  test('a server listing one over 2026-07-28 (where the SDK drops the key): init still sees it and drafts no case for it', async () => {
+    const config = JSON.stringify({ command: 'node', args: [join(root, '__fixtures__/servers/conformance-server.mjs')], env: { DEFECT: 'task-required' } })
+    const result = await runCliProcess(['init', '--server-config', config], work)
+    expect(result.code).toBe(0)
+    const text = read(work, 'evals/eval_cases.yaml')
+    const data = parse(text) as Suite
+    expect(data.cases.flatMap((c) => [...(c.required_tools ?? []), c.expect_tool ?? ''])).not.toContain('list_sections')
+    expect(data.tool_tests.map((t) => t.tool)).not.toContain('list_sections')
+    expect(text).toContain('# No case for list_sections: the model is never offered it')
+    expect(result.stdout).toContain('No behaviour case for list_sections: the model is never offered it (the suite says why).')
   })
 })

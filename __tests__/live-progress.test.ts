@@ -72,6 +72,13 @@ describe('LiveProgress on a terminal', () => {
     live.stop()
   })
 
+  test("--demo's spend is the scripted model's: the status line says simulated", () => {
+    const live = new LiveProgress(sink(), { isTTY: true, total: 1, now: clock().now, tickMs: 0, simulatedCost: true })
+    live.finished(run('a', 'passed', { agent: 0.00015 }), '[1/1] ✓ a')
+    expect(live.status()).toBe('1/1 done · 0 in flight · 0 failed · 0s · $0.00015 simulated')
+    live.stop()
+  })
+
   test('lines for another stream (stderr) clear the status line first and redraw it after', () => {
     const out = sink()
     const err = sink()

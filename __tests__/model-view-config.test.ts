@@ -15,6 +15,7 @@ import { parseSuite, type SuiteOverrides } from '../src/config/suite.js'
 import { DEFAULT_MAX_TOOL_RESULT_CHARS, type ServerConfig } from '../src/config/types.js'
 import { readActionOptions } from '../src/github/inputs.js'
 import { useActionInputs } from '../__fixtures__/env-vars.js'
+import { cliCommand } from '../src/cli/invocation.js'
 
 // Issue 15's configuration: max_tool_result_chars, vision (models: entries, vision_models),
 // tool_error_patterns, keep_run_dirs, and where ${RUN_DIR} may and may not be written.
@@ -221,7 +222,7 @@ describe('the CLI flags', () => {
   ])('%j exits 2 naming the flag', async (flags, message) => {
     const { code, stderr } = await cli([...base, ...flags])
     expect(code).toBe(2)
-    expect(stderr).toBe(`${message}Run 'mcp-server-evals --help' for the options.\n`)
+    expect(stderr).toBe(`${message}Run '${cliCommand()} --help' for the options.\n`)
   })
 
   test('--help lists both', async () => {

@@ -12,6 +12,7 @@ import { NO_BUDGETS, type Budgets } from '../src/config/types.js'
 import { prepare } from '../src/config/prepare.js'
 import { readActionOptions } from '../src/github/inputs.js'
 import { useActionInputs } from '../__fixtures__/env-vars.js'
+import { cliCommand } from '../src/cli/invocation.js'
 
 // Layer 3 configuration: the YAML's budgets: and pricing:, the inputs and flags, and OTLP.
 
@@ -306,7 +307,7 @@ describe('the CLI flags', () => {
   ])('%j exits 2 naming the flag', async (flags, message) => {
     const { code, stderr } = await runCli([...base, ...flags])
     expect(code).toBe(2)
-    expect(stderr).toBe(`${message}Run 'mcp-server-evals --help' for the options.\n`)
+    expect(stderr).toBe(`${message}Run '${cliCommand()} --help' for the options.\n`)
   })
 
   test('--help lists every new flag', async () => {

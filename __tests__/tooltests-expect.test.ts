@@ -247,7 +247,7 @@ describe('snapshot', () => {
     const check = only(run({ snapshot: { ignore: [] } }, response, { snapshots: store }), 'snapshot')
     expect(check.passed).toBe(false)
     expect(check.reason).toBe(
-      `no snapshot ${join('snaps', 'bin-of-skillet.json')}; run \`npx github:mcp-server-evals/mcp-server-evals#v1 --update-snapshots …\` locally (or with --update-snapshots in CI) to write it, and commit it`
+      `no snapshot ${join('snaps', 'bin-of-skillet.json')}; run the evaluation again with --update-snapshots (the action's update_snapshots: true in CI) to write it, and commit it`
     )
     expect(store.files.size).toBe(0)
   })

@@ -32,8 +32,7 @@ export function exposeServer(server: { tools: McpTool[]; resources: McpResource[
     targets.set(name, target)
     functions.push({ type: 'function', function: { name, ...(description ? { description } : {}), parameters } })
   }
-  // A tool that only runs as a task would fail every call this client makes (conformance warns about it).
-  for (const tool of server.tools.filter((t) => t.execution?.taskSupport !== 'required' && !isAppOnlyTool(t) && !hidden.includes(t.name))) {
+  for (const tool of server.tools.filter((t) => whyNotOffered(t) === null && !hidden.includes(t.name))) {
     add(tool.name, tool.description, functionParameters(tool.inputSchema), { kind: 'tool', name: tool.name })
   }
   for (const resource of server.resources.filter((r) => !isAppResource(r))) {
@@ -66,6 +65,16 @@ function isAppMimeType(mimeType: string): boolean {
     const [key, value = ''] = param.split('=').map((part) => part.trim())
     return key === 'profile' && value.replace(/^"(.*)"$/, '$1') === 'mcp-app'
   })
+}
+
+/**
+ * Why the model is never offered a tool, whatever the case: it only runs as a task (every call this
+ * client makes would fail; conformance warns about it), or it is for its app only; null when it is offered.
+ */
+export function whyNotOffered(tool: Pick<McpTool, 'execution' | 'ui'>): string | null {
+  if (tool.execution?.taskSupport === 'required') return 'execution.taskSupport is "required": it only runs as a task, which this client does not start'
+  if (isAppOnlyTool(tool)) return 'it is for its MCP App only (_meta.ui.visibility has no "model")'
+  return null
 }
 
 /** Whether a tool is for its app only: its `_meta.ui.visibility` is a list without "model" (the host keeps it from the model). */

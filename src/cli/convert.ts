@@ -6,8 +6,9 @@ import { ConfigError } from '../config/errors.js'
 import { convertSuite } from '../convert/convert.js'
 import { readSuiteFile, type SuiteFormat } from '../convert/read.js'
 import { describeFlagError } from './parse-error.js'
+import { cliCommand } from './invocation.js'
 
-export const CONVERT_USAGE = `mcp-server-evals convert FILE [--to eval-cases|evals-v1] [--output PATH]: convert a suite between
+export const convertUsage = (cmd: string) => `${cmd} convert FILE [--to eval-cases|evals-v1] [--output PATH]: convert a suite between
 eval-action's two formats, by its content: an evals/v1 suite (apiVersion: mcp-use.com/evals/v1)
 becomes an eval_cases.yaml, an eval_cases.yaml an evals/v1 suite. What the other format has no
 counterpart for is a comment at its place in the output and a line on stderr; where the meanings
@@ -24,7 +25,7 @@ const CONVERT_OPTIONS = {
 } as const
 const CONVERT_FLAGS = Object.keys(CONVERT_OPTIONS)
 const FORMATS: readonly SuiteFormat[] = ['eval-cases', 'evals-v1']
-const HINT = "Run 'mcp-server-evals convert --help' for the flags."
+const hintLine = () => `Run '${cliCommand()} convert --help' for the flags.`
 
 interface IO {
   stdout: { write(text: string): unknown }
@@ -34,7 +35,7 @@ interface IO {
 /** `convert`: read FILE, convert it to the other format, write it to stdout or --output. Returns the exit status. */
 export function convertCommand(argv: string[], io: IO = process, cwd = process.cwd()): number {
   const fail = (message: string, hint = false) => {
-    io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
+    io.stderr.write(`error: ${message}\n${hint ? `${hintLine()}\n` : ''}`)
     return 2
   }
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
@@ -45,7 +46,7 @@ export function convertCommand(argv: string[], io: IO = process, cwd = process.c
   }
   const { values, positionals } = parsed
   if (values.help) {
-    io.stdout.write(`${CONVERT_USAGE}\n`)
+    io.stdout.write(`${convertUsage(cliCommand())}\n`)
     return 0
   }
   if (positionals.length !== 1) return fail(positionals.length === 0 ? 'give the suite file to convert' : `give one suite file, not ${positionals.length}`, true)

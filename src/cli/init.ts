@@ -10,15 +10,16 @@ import type { ServerConfig } from '../config/types.js'
 import { createSessionFactory, ServerError, type McpSession, type McpTool } from '../mcp/session.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { redactDeep, redactText, secretForms, MIN_SECRET_LENGTH } from '../util/redact.js'
-import { count } from '../util/words.js'
-import { buildSuite, type SuiteCounts } from './init/suite.js'
+import { count, someOf } from '../util/words.js'
+import { buildSuite, showName, type SuiteCounts } from './init/suite.js'
 import { buildWorkflow } from './init/workflow.js'
 import { buildEvalsV1Suite, serverBlockOf } from './init/evals-v1-suite.js'
 import { parseEvalsV1Suite } from '../config/evals-v1-suite.js'
 import { readWrittenConfig, type WrittenConfig } from './init/written-config.js'
 import { describeFlagError } from './parse-error.js'
+import { cliCommand } from './invocation.js'
 
-export const INIT_USAGE = `mcp-server-evals init --server-config <json|file> [--out DIR] [--format eval-cases|evals-v1]: connect
+export const initUsage = (cmd: string) => `${cmd} init --server-config <json|file> [--out DIR] [--format eval-cases|evals-v1]: connect
 to the server, list its tools and write a starting suite, never over an existing file:
   DIR/eval_cases.yaml         a tool test per read-only tool (readOnlyHint), a behaviour case per tool,
                               negative cases; every guess marked TODO
@@ -38,7 +39,7 @@ const INIT_OPTIONS = {
   help: { type: 'boolean', short: 'h' }
 } as const
 const INIT_FLAGS = Object.keys(INIT_OPTIONS)
-const HINT = "Run 'mcp-server-evals init --help' for the flags."
+const hintLine = () => `Run '${cliCommand()} init --help' for the flags.`
 
 /** The published schema, for a suite that no local copy of the schema is reachable from. */
 export const SCHEMA_URL = 'https://raw.githubusercontent.com/mcp-server-evals/mcp-server-evals/main/schema/eval-cases.schema.json'
@@ -75,7 +76,7 @@ export async function initCommand(argv: string[], io: IO = process, env: NodeJS.
     return await init(argv, io, env, cwd)
   } catch (error) {
     if (!(error instanceof InitError)) throw error
-    io.stderr.write(`error: ${error.message}\n${error.hint ? `${HINT}\n` : ''}`)
+    io.stderr.write(`error: ${error.message}\n${error.hint ? `${hintLine()}\n` : ''}`)
     return error.code
   }
 }
@@ -88,7 +89,7 @@ async function init(argv: string[], io: IO, env: NodeJS.ProcessEnv, cwd: string)
     throw new InitError(describeFlagError(error as Error, INIT_FLAGS), 2, true)
   }
   if (values.help) {
-    io.stdout.write(`${INIT_USAGE}\n`)
+    io.stdout.write(`${initUsage(cliCommand())}\n`)
     return 0
   }
   const format = (values.format as string | undefined) ?? 'eval-cases'
@@ -288,11 +289,12 @@ function shellQuote(word: string): string {
 }
 
 function summary(tools: McpTool[], counts: SuiteCounts, targets: { suite: string; workflow: string }, given: string, written: WrittenConfig, secrets: string[], v1: boolean): string {
-  const readOnly = counts.toolTests
+  const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).length
   const [tests, cases] = v1 ? ['check', 'scenario'] : ['tool test', 'behaviour case']
   const lines = [
     `Listed ${count(tools.length, 'tool')} (${readOnly} read-only${counts.destructive.length ? `, ${counts.destructive.length} destructive` : ''}).`,
     `Wrote ${targets.suite}: ${count(counts.toolTests, tests)}, ${count(counts.cases, cases)} (${counts.negativeCases} negative), ${count(counts.todos, 'TODO')}.`,
+    ...(counts.unoffered.length > 0 ? [`No ${cases} for ${someOf(counts.unoffered.map(showName))}: the model is never offered ${counts.unoffered.length === 1 ? 'it' : 'them'} (the suite says why).`] : []),
     `Wrote ${targets.workflow}: a GitHub Actions workflow for it.`
   ]
   if (written.introduced.length > 0) {
@@ -309,7 +311,7 @@ function summary(tools: McpTool[], counts: SuiteCounts, targets: { suite: string
     'Next steps:',
     `  1. Edit the TODOs in ${targets.suite}: placeholder arguments, then the drafted prompts and rubrics.`,
     `  2. Run the tool tests, the free layer (no model, no key):`,
-    `       mcp-server-evals ${serverFlag}${suiteFlag} --only-tool-tests`,
+    `       ${cliCommand()} ${serverFlag}${suiteFlag} --only-tool-tests`,
     `  3. Run everything with a key: OPENROUTER_API_KEY=… and the same command without --only-tool-tests.`,
     `  4. Move ${targets.workflow} to .github/workflows/mcp-evals.yml and add the repository secrets OPENROUTER_API_KEY${secrets.length ? `, ${secrets.join(', ')}` : ''}.`
   )

@@ -22,6 +22,8 @@ export interface LiveProgressOptions {
   now?: () => number
   /** Redraw the status line this often while it is shown, for the clock (0: on events only). */
   tickMs?: number
+  /** The spend is a stand-in model's made-up figure (`--demo`): the line says so. */
+  simulatedCost?: boolean
 }
 
 /**
@@ -110,7 +112,7 @@ export class LiveProgress {
   /** "12/40 done · 4 in flight · 2 failed · 3 skipped (budget) · 1m05s · $0.0123"; skipped runs once there are some, the spend once a run reported a cost. */
   status(): string {
     const parts = [`${this.done}/${this.options.total} done`, `${this.inFlight.size} in flight`, `${this.failed} failed`, ...(this.skipped > 0 ? [`${this.skipped} skipped (budget)`] : []), formatElapsed(this.now() - this.startedAt)]
-    if (this.costUsd !== null) parts.push(usd(this.costUsd))
+    if (this.costUsd !== null) parts.push(this.options.simulatedCost ? `${usd(this.costUsd)} simulated` : usd(this.costUsd))
     const text = parts.join(' · ')
     const width = this.out.columns
     // A status line that wraps cannot be erased in place.

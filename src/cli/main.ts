@@ -4,7 +4,7 @@ import { ConfigError, ConfigErrors } from '../config/errors.js'
 import { docsLink, Flags } from '../constants.js'
 import { ignoredInputsNotice, resolveOptions } from '../config/options.js'
 import { bundledExample } from '../demo/example.js'
-import { startDemoModel, type DemoModel } from '../demo/model.js'
+import { casesUnknownToDemo, startDemoModel, type DemoModel } from '../demo/model.js'
 import { prepare, type Prepared } from '../config/prepare.js'
 import { evaluate } from '../evaluate.js'
 import { describeNotWritten, evalsV1Lines, writeResults } from '../output/write-results.js'
@@ -13,6 +13,7 @@ import { keptRunDirs } from '../execute/run-dirs.js'
 import { removeLiveRunDirsSync } from '../mcp/run-dirs.js'
 import { killAllGroupsSync, terminateAllGroups } from '../mcp/process-group.js'
 import { expandMatrix } from '../plan/expand.js'
+import { selectCases } from '../config/filter.js'
 import { shardOf } from '../plan/shard.js'
 import { formatPlanLine } from '../report/plan-line.js'
 import { cancelledReason, describeCache, formatConformanceLines, formatProgressLine, formatSummaryLine } from '../report/progress.js'
@@ -20,24 +21,26 @@ import { formatToolTestLine } from '../report/tool-test-line.js'
 import { VERDICT_RULES } from '../report/verdict-rules.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
-import { count } from '../util/words.js'
+import { count, someOf } from '../util/words.js'
 import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
 import { inertOutput } from './log-output.js'
 import { describeFlagError } from './parse-error.js'
-import { REPORT_USAGE, reportCommand } from './report.js'
-import { INIT_USAGE, initCommand } from './init.js'
-import { MERGE_USAGE, mergeCommand } from './merge.js'
-import { CONVERT_USAGE, convertCommand } from './convert.js'
+import { cliCommand } from './invocation.js'
+import { nearest } from '../util/suggest.js'
+import { reportUsage, reportCommand } from './report.js'
+import { initUsage, initCommand } from './init.js'
+import { mergeUsage, mergeCommand } from './merge.js'
+import { convertUsage, convertCommand } from './convert.js'
 
-const USAGE = `Usage: mcp-server-evals --server-config <json|file> --eval-cases <file> [options]
-       mcp-server-evals --eval-suite <file> [--server-url URL | --server-config <json|file>] [options]
-       mcp-server-evals run --eval-suite <file> [--output DIR] [options]   (@mcp-use/evals' spelling: --output is --output-dir)
-       mcp-server-evals --demo [options]
-       mcp-server-evals report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
-       mcp-server-evals merge FILE_OR_GLOB... [--output PATH] [--comment PATH] [options]
-       mcp-server-evals init --server-config <json|file> [--out DIR] [--format eval-cases|evals-v1]
-       mcp-server-evals convert FILE [--to eval-cases|evals-v1] [--output PATH]
+const usage = (cmd: string) => `Usage: ${cmd} --server-config <json|file> --eval-cases <file> [options]
+       ${cmd} --eval-suite <file> [--server-url URL | --server-config <json|file>] [options]
+       ${cmd} run --eval-suite <file> [--output DIR] [options]   (@mcp-use/evals' spelling: --output is --output-dir)
+       ${cmd} --demo [options]
+       ${cmd} report --from eval-results.json|eval-runs.jsonl [--baseline PATH] [--comment PATH] [options]
+       ${cmd} merge FILE_OR_GLOB... [--output PATH] [--comment PATH] [options]
+       ${cmd} init --server-config <json|file> [--out DIR] [--format eval-cases|evals-v1]
+       ${cmd} convert FILE [--to eval-cases|evals-v1] [--output PATH]
 
 Options (eval-action's flags first):
   --server-config JSON|PATH   MCP server: {"command","args","env","cwd"} or {"url","headers"}
@@ -115,15 +118,15 @@ After a signal, what had finished is written; a second signal exits at once.
 The reference: ${docsLink('cli.md')} (every flag), ${docsLink('suite-format.md')}
 (server_config and eval_cases.yaml), and every page: ${docsLink('README.md')}
 
-${REPORT_USAGE}
+${reportUsage(cmd)}
 
-${MERGE_USAGE}
+${mergeUsage(cmd)}
 
-${INIT_USAGE}
+${initUsage(cmd)}
 
-${CONVERT_USAGE}`
+${convertUsage(cmd)}`
 
-const HINT = "Run 'mcp-server-evals --help' for the options."
+const hintLine = (cmd: string) => `Run '${cmd} --help' for the options.`
 
 const OPTIONS = {
   'server-config': { type: 'string' },
@@ -188,6 +191,10 @@ export interface CliIO {
 /** A usage error: the command line itself is wrong (the help hint follows it). */
 class UsageError extends ConfigError {}
 
+/** What a `--demo` report says first: every score, token count and cost in it is the scripted demo model's. */
+const DEMO_REPORT_NOTE =
+  '> **Demo run (`--demo`):** the model is a scripted stand-in (examples/demo-model/brain.ts), not a real model: its scores, tokens and costs below are simulated and say nothing about any real model.'
+
 /** The placeholder key `--demo` sends (the demo model reads none). */
 const DEMO_API_KEY = 'demo-key-not-used'
 
@@ -202,11 +209,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io)
   if (argv[0] === 'init') return initCommand(argv.slice(1), io)
   if (argv[0] === 'convert') return convertCommand(argv.slice(1), io)
-  argv = fromUpstreamRun(argv)
+  const cmd = cliCommand()
   const usageError = (message: string, hint = true) => {
-    io.stderr.write(`error: ${message}\n${hint ? `${HINT}\n` : ''}`)
+    io.stderr.write(`error: ${message}\n${hint ? `${hintLine(cmd)}\n` : ''}`)
     return 2
   }
+  // A first try with nothing (or a misspelt command) gets where to start, not "--server-config: is required".
+  if (argv.length === 0) {
+    io.stderr.write(firstSteps(cmd))
+    return 2
+  }
+  const command = argv[0] !== 'run' ? unknownCommand(argv[0]) : null
+  if (command !== null) return usageError(command)
+  argv = fromUpstreamRun(argv)
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({ args: argv, options: OPTIONS, strict: true }).values
@@ -214,7 +229,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return usageError(describeParseError(error as Error))
   }
   if (values.help) {
-    io.stdout.write(`${USAGE}\n`)
+    io.stdout.write(`${usage(cmd)}\n`)
     return 0
   }
   if (values.version) {
@@ -304,13 +319,16 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
   const ignored = ignoredInputsNotice(options.ignoredInputs)
   if (ignored) io.stderr.write(`notice: ${ignored}\n`)
   if (demo) {
-    say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model.`)
+    say(`Demo: the model at ${demo.url} is a scripted stand-in (examples/demo-model/brain.ts), not a real model: it plays a good model on the bundled example's cases, so its scores say nothing about any real model, and its tokens and costs are simulated.`)
+    const selected = options.skipBehaviour ? [] : selectCases(suite, options.filter)
+    const unknown = casesUnknownToDemo(selected)
+    if (unknown.length > 0) io.stderr.write(`warning: ${demoDoesNotKnow(unknown, selected.length, options.evalCases)}\n`)
   }
   if (options.skipBehaviour) say(`Behaviour evals skipped: ${options.skipBehaviour}.`)
   else say(formatPlanLine(suite, options))
 
   const planned = options.skipBehaviour ? 0 : shardOf(expandMatrix(suite, { filter: options.filter, today: '' }), options.shard).length
-  const live = new LiveProgress(io.stdout, { isTTY: LiveProgress.wanted(io.stdout, env), total: planned })
+  const live = new LiveProgress(io.stdout, { isTTY: LiveProgress.wanted(io.stdout, env), total: planned, simulatedCost: demo !== null })
   const signals = watchSignals({
     onCancel: (reason) => {
       live.stop()
@@ -334,15 +352,20 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     live.stop()
     let written: ReturnType<typeof writeResults>
     try {
-      written = writeResults(doc, { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined }, secrets)
+      written = writeResults(
+        doc,
+        { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined },
+        secrets,
+        { reportNote: demo ? DEMO_REPORT_NOTE : undefined }
+      )
     } catch (error) {
       // Never a success without its results document, whatever the verdict.
-      io.stderr.write(`error: ${redactText(`${describeNotWritten(error, options.resultsPath)}; the runs are in the journal ${options.journalPath} (mcp-server-evals report --from ${options.journalPath})`, secrets)}\n`)
+      io.stderr.write(`error: ${redactText(`${describeNotWritten(error, options.resultsPath)}; the runs are in the journal ${options.journalPath} (${cliCommand()} report --from ${options.journalPath})`, secrets)}\n`)
       return 1
     }
     // The document's section, not the probes' report: it holds the checks observed on the runs' calls too, as the report does.
     if (written.document.conformance) formatConformanceLines(written.document.conformance).forEach(say)
-    say(formatSummaryLine(written.document))
+    say(formatSummaryLine(written.document, { simulatedCost: demo !== null }))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)
     io.stdout.write(`Results: ${options.resultsPath}\n${evalsV1Lines(written.document, options.outputDir)}Report:  ${options.reportPath}\nJournal: ${options.journalPath}\n`)
@@ -367,6 +390,14 @@ export function formatCacheLine(doc: ResultsDocument): string | null {
   return `Cache: ${describeCache(cache)}`
 }
 
+/** The warning, before anything runs, that the demo model has no script for some of the suite's cases. */
+export function demoDoesNotKnow(unknown: readonly string[], total: number, file: string): string {
+  const n = unknown.length
+  const which = n < total ? `${n} of the ${total} cases` : total === 1 ? 'the case' : `all ${total} cases`
+  const one = n === 1
+  return `--demo: the demo model has scripts for the bundled example's cases only, and ${which} in ${file} (${someOf(unknown)}) ${one ? 'has' : 'have'} none: it answers "I cannot help with that.", so ${one ? 'it fails' : 'they fail'} whatever the server does; to evaluate this suite, give a real model instead of --demo (--api-key, or --base-url)`
+}
+
 /** `--demo`: it brings its own model, and the bundled example for what is not given. */
 function demoDefaults(values: Record<string, string | boolean | undefined>): { serverConfig?: string; evalCases?: string } {
   const clashing = [Flags.BaseUrl, Flags.ApiKey].filter((name) => values[name.slice(2)] !== undefined)
@@ -385,6 +416,37 @@ function isAboutTheCommandLine(error: ConfigError): boolean {
 }
 
 const FLAG_NAMES = Object.keys(OPTIONS)
+
+/** The subcommands (`run` is @mcp-use/evals' spelling of an evaluation). */
+const COMMANDS = ['report', 'merge', 'init', 'convert', 'run']
+
+/** What to do first, for a run with no arguments: the demo, a drafted suite, an evaluation, the help. */
+export function firstSteps(cmd: string): string {
+  return [
+    'MCP Server Evals: protocol conformance, tool tests and real-model tool use for an MCP server.',
+    'Nothing was given to evaluate. To start:',
+    '  Try it now, with no key and no network (a scripted demo model):',
+    `    ${cmd} --demo`,
+    "  Draft a suite from your server's own tools:",
+    `    ${cmd} init --server-config '{"command":"node","args":["server.js"]}'`,
+    '  Evaluate your server with a suite:',
+    `    ${cmd} --server-config <json|file> --eval-cases eval_cases.yaml`,
+    '  Every option:',
+    `    ${cmd} --help`,
+    ''
+  ].join('\n')
+}
+
+/**
+ * The error for a first argument that is a word, not a flag: a subcommand mistyped (`inti`), with a
+ * did-you-mean, or a stray word; null when it is a flag or a real command. Positional arguments
+ * take no other place in an evaluation's command line.
+ */
+export function unknownCommand(word: string): string | null {
+  if (word.startsWith('-') || COMMANDS.includes(word)) return null
+  const suggestion = nearest(word, COMMANDS)
+  return `unknown command '${word}'${suggestion ? `; did you mean ${suggestion}?` : ''} (the commands: ${COMMANDS.slice(0, -1).join(', ')}; an evaluation takes flags only)`
+}
 
 /** parseArgs' message, first sentence only, with a "did you mean" for a mistyped long flag. */
 export function describeParseError(error: Error): string {

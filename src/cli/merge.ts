@@ -9,9 +9,10 @@ import { resolveMergeOptions } from '../merge/options.js'
 import { readShardFiles } from '../merge/read-shards.js'
 import { formatSummaryLine } from '../report/progress.js'
 import { describeFlagError } from './parse-error.js'
+import { cliCommand } from './invocation.js'
 import { RENDER_OPTIONS, writeCommentFile } from './report.js'
 
-export const MERGE_USAGE = `mcp-server-evals merge FILE_OR_GLOB...: merge the results documents of a suite run in shards
+export const mergeUsage = (cmd: string) => `${cmd} merge FILE_OR_GLOB...: merge the results documents of a suite run in shards
 (--shard I/N, one job each) into the one results document, report, JUnit and PR comment that one
 unsharded run of the suite writes, with its verdict. Shards of different suites or versions, and
 missing, duplicated or overlapping shards, are refused with a message naming the file.
@@ -27,7 +28,7 @@ missing, duplicated or overlapping shards, are refused with a message naming the
   --baseline PATH             an earlier results document to gate against
   --gate MODE                 delta (default with a baseline), absolute (default without), both
   --max-drop X                largest allowed fall of an aggregate metric (default 0.02)
-The verdict and exit status are a run's (mcp-server-evals --help): a cancelled or incomplete shard never
+The verdict and exit status are a run's (${cmd} --help): a cancelled or incomplete shard never
 passes; shards that cannot be merged, or a wrong flag, exit 2 with nothing written.
 The reference: ${docsLink('sharding.md')}`
 
@@ -43,16 +44,16 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
   try {
     parsed = parseArgs({ args: argv, options: MERGE_OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
-    io.stderr.write(`error: ${describeFlagError(error as Error, MERGE_FLAGS)}\nRun 'mcp-server-evals merge --help' for the flags.\n`)
+    io.stderr.write(`error: ${describeFlagError(error as Error, MERGE_FLAGS)}\nRun '${cliCommand()} merge --help' for the flags.\n`)
     return 2
   }
   const { values, positionals } = parsed
   if (values.help) {
-    io.stdout.write(`${MERGE_USAGE}\n`)
+    io.stdout.write(`${mergeUsage(cliCommand())}\n`)
     return 0
   }
   if (positionals.length === 0) {
-    io.stderr.write(`error: name the shards' results documents to merge\n\n${MERGE_USAGE}\n`)
+    io.stderr.write(`error: name the shards' results documents to merge\n\n${mergeUsage(cliCommand())}\n`)
     return 2
   }
   const text = (name: string) => values[name] as string | undefined

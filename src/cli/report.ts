@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { describeFlagError } from './parse-error.js'
+import { cliCommand } from './invocation.js'
 import { dirname } from 'node:path'
 import { evalsV1Lines, ResultsNotWrittenError, writeResults } from '../output/write-results.js'
 import { applyGate } from '../execute/baseline.js'
@@ -15,7 +16,7 @@ import { Defaults, docsLink } from '../constants.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { count } from '../util/words.js'
 
-export const REPORT_USAGE = `mcp-server-evals report --from FILE: rebuild the results document, the report, JUnit and the PR
+export const reportUsage = (cmd: string) => `${cmd} report --from FILE: rebuild the results document, the report, JUnit and the PR
 comment from a saved results document (eval-results.json) or a run journal (eval-runs.jsonl, what an
 interrupted or finished evaluation wrote, one line per run), with nothing run again.
   --from PATH                 eval-results.json or eval-runs.jsonl
@@ -113,16 +114,16 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       strict: true
     }).values
   } catch (error) {
-    io.stderr.write(`error: ${describeFlagError(error as Error, REPORT_FLAGS)}\nRun 'mcp-server-evals report --help' for the flags.\n`)
+    io.stderr.write(`error: ${describeFlagError(error as Error, REPORT_FLAGS)}\nRun '${cliCommand()} report --help' for the flags.\n`)
     return 2
   }
   if (values.help) {
-    io.stdout.write(`${REPORT_USAGE}\n`)
+    io.stdout.write(`${reportUsage(cliCommand())}\n`)
     return 0
   }
   const from = values.from as string | undefined
   if (!from) {
-    io.stderr.write(`error: --from is required\n\n${REPORT_USAGE}\n`)
+    io.stderr.write(`error: --from is required\n\n${reportUsage(cliCommand())}\n`)
     return 2
   }
   const warn = (message: string) => io.stderr.write(`warning: ${message}\n`)

@@ -90,7 +90,9 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
   const free = 'only the free layers (conformance and tool tests) ran'
   const skipBehaviour =
     conformance === 'only'
-      ? `${Inputs.Conformance} is "only"`
+      ? isFlag(conformanceName)
+        ? `${conformanceName} only was given`
+        : `${conformanceName} is "only"`
       : toolTests === 'only'
         ? raw.toolTests?.name === Flags.OnlyToolTests
           ? `${Flags.OnlyToolTests} was given`
@@ -102,7 +104,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
           : null
   const parallel = parseBoolean(raw.parallel, true)
   const shard = raw.shard ? parseShardOption(raw.shard) : null
-  const suiteFiles = suiteFilesOf(raw)
+  const suiteFiles = suiteFilesOf(raw, conformance === 'only')
   const given = (o: RawOption | undefined) => (o?.value ?? '').trim() !== ''
   const outputs = placeOutputs((raw.outputDir?.value ?? '').trim(), shard, {
     resultsPath: (raw.resultsPath?.value ?? '').trim(),
@@ -165,11 +167,12 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
 }
 
 /**
- * The suite file and server_config as given. eval_cases and eval_suite are one or the other. With
+ * The suite file and server_config as given. eval_cases and eval_suite are one or the other, and
+ * one of them is required unless conformance is "only" (then neither is needed). With
  * neither server_config nor server_url, an eval_cases file needs server_config (said here, first,
  * as ever) unless its content is an evals/v1 suite, which may name its own server (prepare decides).
  */
-function suiteFilesOf(raw: RawOptions): Pick<RunOptions, 'serverConfig' | 'evalCases' | 'evalSuite'> {
+function suiteFilesOf(raw: RawOptions, conformanceOnly: boolean): Pick<RunOptions, 'serverConfig' | 'evalCases' | 'evalSuite'> {
   const value = (o: RawOption | undefined) => (o?.value ?? '').trim()
   const [serverConfig, evalCases, evalSuite, serverUrl] = [raw.serverConfig, raw.evalCases, raw.evalSuite, raw.serverUrl].map(value)
   const suiteName = raw.evalSuite?.name ?? Inputs.EvalSuite
@@ -178,7 +181,8 @@ function suiteFilesOf(raw: RawOptions): Pick<RunOptions, 'serverConfig' | 'evalC
     throw new ConfigError(`cannot be given together with ${other}: give one suite (${suiteName} for an evals/v1 suite, ${raw.evalCases.name} for eval_cases.yaml, which is also read as evals/v1 when its apiVersion says so)`, { input: suiteName })
   }
   if (serverConfig === '' && serverUrl === '' && evalSuite === '' && !(evalCases !== '' && fileIsEvalsV1(evalCases))) throw new ConfigError('is required', { input: raw.serverConfig.name })
-  if (evalCases === '' && evalSuite === '') throw new ConfigError(`is required (or ${suiteName} for an evals/v1 suite)`, { input: raw.evalCases.name })
+  // The protocol checks need a server and nothing from a suite.
+  if (evalCases === '' && evalSuite === '' && !conformanceOnly) throw new ConfigError(`is required (or ${suiteName} for an evals/v1 suite)`, { input: raw.evalCases.name })
   return { serverConfig, evalCases: evalCases || evalSuite, evalSuite }
 }
 

@@ -1,8 +1,10 @@
+import { resolve } from 'node:path'
 import { ConfigError, ConfigErrors, isFlag } from './errors.js'
 import type { V1ServerBlock } from './evals-v1-suite.js'
 import { parseServerConfig, validateServerConfig } from './server-config.js'
 import type { ServerConfig } from './types.js'
 import type { YamlPath } from './yaml-document.js'
+import { commandFound, commandNotFound } from '../util/command-lookup.js'
 
 // Which server is evaluated: the server_url input (or --server-url) over everything, then
 // server_config, then an evals/v1 suite's `server:` block. Each is validated as server_config is
@@ -28,14 +30,33 @@ export function resolveServer(
   if (url !== '') return serverFromUrl(url, env, names.serverUrl)
   if (given.serverConfig.trim() !== '' || suite === undefined) {
     // As before for eval_cases: an empty server_config is "is required".
-    return parseServerConfig(given.serverConfig, { env, input: names.serverConfig })
+    const server = parseServerConfig(given.serverConfig, { env, input: names.serverConfig })
+    checkCommand(server, env, { input: names.serverConfig })
+    return server
   }
   if (suite.block === null) {
     const urlName = isFlag(names.serverUrl) ? names.serverUrl : `the ${names.serverUrl} input`
     const configName = isFlag(names.serverConfig) ? names.serverConfig : `the ${names.serverConfig} input`
     throw new ConfigError(`no server to evaluate: give ${configName} (JSON: {"url"} or {"command","args","env"}), ${urlName}, or a server: key in the suite (url, or command with args and env)`, { file: suite.file })
   }
-  return serverFromSuite(suite.block, env)
+  const server = serverFromSuite(suite.block, env)
+  checkCommand(server, env, suite.block.locate(['server', 'command']))
+  return server
+}
+
+/**
+ * A stdio server's command must be there before anything starts: a missing one is a
+ * configuration error naming the command and where it was given, not a spawn ENOENT per run.
+ * A command or cwd still holding a per-run placeholder is looked up by the spawn.
+ */
+function checkCommand(server: ServerConfig, env: NodeJS.ProcessEnv, where: ConfigError['where']): void {
+  if (server.kind !== 'stdio' || server.command.includes('${') || server.cwd?.includes('${')) return
+  // The spawn's PATH: the server's own env, else this process's (what the SDK's default environment passes on).
+  const place = { path: server.env.PATH ?? env.PATH ?? process.env.PATH ?? '', cwd: resolve(server.cwd ?? '.') }
+  if (!commandFound(server.command, place)) {
+    const fix = server.command.includes('/') ? 'give its path from the working directory, or an absolute one' : 'install it, or give its full path'
+    throw new ConfigError(`the server command ${commandNotFound(server.command)}: ${fix}`, where)
+  }
 }
 
 /** server_url as a Streamable HTTP server_config `{url}`: `${NAME}` expanded, its values secret. */

@@ -194,11 +194,22 @@ const EVAL_CASES_DIALECT: SchemaDialect = {
   explain(error, path, doc, at) {
     if (error.keyword !== 'required') return undefined
     const { missingProperty: missing, alternatives } = error.params as { missingProperty: string; alternatives?: string[] }
+    const neededBy = keyNeedingIt(error.schemaPath)
+    if (neededBy) return new ConfigError(`missing required key '${missing}' (needed by ${neededBy})`, at(nodeOffset(doc, path), dotted(path)))
     // A simulated user's dialogue has nothing else to judge it.
     if (alternatives !== undefined || missing !== 'rubric' || !isCasePath(path) || !doc.hasIn([...path, 'simulated_user'])) return undefined
     return new ConfigError(`missing required key '${missing}' (a simulated_user conversation is judged by its rubric alone)`, at(nodeOffset(doc, path), dotted(path)))
   },
   describe
+}
+
+/**
+ * The top-level list whose entries need the missing key (`#/allOf/0/then/required`: the schema's
+ * `if` names it), else undefined. Only a list with entries does: `cases: []` runs nothing.
+ */
+function keyNeedingIt(schemaPath: string): string | undefined {
+  const match = /^#\/allOf\/(\d+)\/then\/required$/.exec(schemaPath)
+  return match ? (schema.allOf[Number(match[1])]?.if.required[0] ?? undefined) : undefined
 }
 
 function isCasePath(path: (string | number)[]): boolean {

@@ -325,7 +325,8 @@ function unreachableProbe(transport: 'stdio' | 'http', mode: ProbeMode, discover
   const body = r.body ? r.body.slice(0, 500) : r.frame ? trimEvidence(r.frame, 500) : null
   let reason: string
   // A failure first: one with a status (a redirect not followed) says more than the status.
-  if (r.failure) reason = r.failure
+  // The stderr is kept apart (unreachable.stderr) and shown apart: said once, not inside the reason too.
+  if (r.failure) reason = r.stderr && r.failureAlone ? r.failureAlone : r.failure
   else if (r.status !== undefined) reason = `the server refused the request: HTTP ${r.status}${body ? ` ${oneLine(body, 200)}` : ''}`
   else if (initialize) reason = `no answer to server/discover (${describeSilence(discover)}) nor to initialize (${describeSilence(at)})`
   else reason = `no answer to server/discover (${describeSilence(discover)})`

@@ -2,6 +2,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { describeSpawnError } from '../util/command-lookup.js'
 import { frameTooLong, screenFrame, TOO_DEEP } from '../mcp/frame-screen.js'
 import { spawnInGroup, terminateGroup } from '../mcp/process-group.js'
 import { BodyLimitError, boundedFetch } from '../util/bounded-fetch.js'
@@ -34,8 +35,10 @@ export interface WireResponse {
   /** HTTP only: the raw body when it was not JSON-RPC. */
   body?: string
   timedOut?: boolean
-  /** The process exited or the connection failed. */
+  /** The process exited or the connection failed (with the stderr quoted, for a check's message). */
   failure?: string
+  /** stdio: the failure without the stderr quoted in it, for where the stderr is shown apart. */
+  failureAlone?: string
   /** Why, for the report: ECONNREFUSED, ENOENT, `exited with code 1`, `non-JSON-RPC output on stdout`. */
   cause?: string
   /** stdio, on a failure: the last meaningful lines of the server's stderr. */
@@ -125,7 +128,7 @@ export class StdioWire {
   ) {
     // All three stdio are pipes, so the streams are never null.
     this.child = spawnInGroup(command, args, { env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams
-    this.child.on('error', (error: NodeJS.ErrnoException) => this.fail(`could not start: ${error.message}`, error.code ?? error.message))
+    this.child.on('error', (error: NodeJS.ErrnoException) => this.fail(`could not start: ${describeSpawnError(command, error, cwd)}`, error.code ?? error.message))
     this.child.on('exit', (code, signal) => this.fail(`exited (${signal ?? `code ${code}`})`, signal ? `killed by ${signal}` : `exited with code ${code}`))
     this.child.stdin.on('error', () => undefined)
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4096)))
@@ -180,8 +183,10 @@ export class StdioWire {
   /** The failure as a response: the reason, and what the server said on its way out. */
   private failed(): WireResponse {
     const stderr = meaningfulTail(this.stderr)
+    const alone = `server ${this.failure?.reason ?? 'closed'}`
     return {
-      failure: `server ${this.failure?.reason ?? 'closed'}${stderr ? `; stderr: ${stderr.split('\n').join(' | ')}` : ''}`,
+      failure: `${alone}${stderr ? `; stderr: ${stderr.split('\n').join(' | ')}` : ''}`,
+      failureAlone: alone,
       cause: this.failure?.cause ?? 'closed',
       ...(stderr ? { stderr } : {}),
       ...(this.noise.length ? { stdout: this.noise.join('\n') } : {})

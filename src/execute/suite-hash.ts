@@ -28,7 +28,7 @@ export function suiteHash(prepared: Prepared): string {
   const server = serverTemplate(prepared.server)
   const serverId = server.kind === 'stdio' ? [server.command, ...server.args] : [server.url]
   return createHash('sha256')
-    .update(JSON.stringify([readBoundedFile(options.evalCases, FileLimits.suite), suite.models, suite.judge_model, serverId, options.baseUrl]))
+    .update(JSON.stringify([options.evalCases === '' ? '' : readBoundedFile(options.evalCases, FileLimits.suite), suite.models, suite.judge_model, serverId, options.baseUrl]))
     .digest('hex')
     .slice(0, 16)
 }

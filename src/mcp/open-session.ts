@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { DEFAULT_MAX_INPUT_ROUNDS, type InputKind, type ServerConfig } from '../config/types.js'
+import { describeSpawnError } from '../util/command-lookup.js'
 import { describeError, ServerError } from './errors.js'
 import { screenedFetch } from './http-screen.js'
 import { listServer } from './listings.js'
@@ -9,7 +10,7 @@ import { answerServerInput, declaredCapabilities, declaredKinds, settleStartupRo
 import { requestOptionsOf, sessionCalls } from './session-calls.js'
 import { GroupStdioTransport } from './stdio-transport.js'
 import { withTraceMeta } from './trace-meta.js'
-import type { McpSession, OpenOptions } from './types.js'
+import type { McpSession, McpTool, OpenOptions } from './types.js'
 import { WireTap } from './wire-tap.js'
 
 /** Variables eval-action adds so common server frameworks stay quiet; user values win. */
@@ -34,6 +35,21 @@ const ACCEPT_ANY_OUTPUT: jsonSchemaValidator = {
 
 /** What one open needs: the era verdict to open with (none: negotiate), the timeouts, the session's signal, and the per-session options. */
 export type SessionSettings = { prior?: PriorDiscovery; probeTimeoutMs: number; requestTimeoutMs?: number; signal: AbortSignal } & OpenOptions
+
+/**
+ * The tools with `execution.taskSupport: "required"` where the server listed it: a 2026-era
+ * listing reaches us without the key, yet such a tool still runs only as a task (which this
+ * client does not start), so it must not be offered to the model, or drafted into a case by init.
+ */
+function withTaskSupport(tools: McpTool[], taskOnly: ReadonlySet<string>): McpTool[] {
+  return tools.map((tool) => (taskOnly.has(tool.name) && tool.execution?.taskSupport !== 'required' ? { ...tool, execution: { ...tool.execution, taskSupport: 'required' } } : tool))
+}
+
+/** Why the connect failed: a stdio command the spawn could not find, in words ("'uvx' was not found on PATH"), else the error as it is. */
+function startError(config: ServerConfig, error: unknown): string {
+  const spawnFailed = config.kind === 'stdio' && error instanceof Error && String((error as NodeJS.ErrnoException).syscall ?? '').startsWith('spawn')
+  return spawnFailed ? describeSpawnError(config.command, error, config.cwd) : describeError(error)
+}
 
 /** One session to the server (config with `${RUN_DIR}` resolved), opened and listed; with the era verdict the open learned (`prior`). */
 export async function openSession(config: ServerConfig, options: SessionSettings): Promise<McpSession & { prior: PriorDiscovery }> {
@@ -77,7 +93,7 @@ export async function openSession(config: ServerConfig, options: SessionSettings
     await client.connect(options.traceMeta ? withTraceMeta(tapped, options.traceMeta) : tapped, { prior: options.prior, signal: options.signal })
   } catch (error) {
     await closeQuietly()
-    throw new ServerError(`server failed to start: ${describeError(error)}`, stderrTail(), { cause: error })
+    throw new ServerError(`server failed to start: ${startError(config, error)}`, stderrTail(), { cause: error })
   }
   const connected = performance.now()
   const era = client.getProtocolEra() ?? 'legacy'
@@ -98,6 +114,7 @@ export async function openSession(config: ServerConfig, options: SessionSettings
     era,
     protocolVersion: client.getNegotiatedProtocolVersion(),
     ...listings,
+    tools: withTaskSupport(listings.tools, tap.taskOnlyTools()),
     prior,
     stderrTail,
     timings: { connect_ms: Math.round(connected - started), list_ms: Math.round(listed - connected) },

@@ -61,6 +61,8 @@ export class WireTap {
   /** Server requests awaiting our reply, by id. */
   private readonly awaitingReply = new Map<unknown, TappedServerRequest>()
   private readonly misplaced: MisplacedInputRequired[] = []
+  /** Tools a tools/list answer marked `execution.taskSupport: "required"` (the SDK's 2026-era reading drops the key). */
+  private readonly taskOnly = new Set<string>()
   private readonly outside: TappedServerRequest[] = []
   private seq = 0
 
@@ -126,6 +128,11 @@ export class WireTap {
     return [...this.misplaced]
   }
 
+  /** The tools that only run as a task, as the server listed them on the wire. */
+  taskOnlyTools(): ReadonlySet<string> {
+    return this.taskOnly
+  }
+
   /** Requests the server sent outside any window (at most the last 20), with our replies. */
   outsideServerRequests(): TappedServerRequest[] {
     return [...this.outside]
@@ -181,9 +188,18 @@ export class WireTap {
     if (!request) return
     this.pending.delete(message.id)
     const method = String(request.method)
+    if (method === 'tools/list') noteTaskOnly(message.result, this.taskOnly)
     if (inputRequiredResult(message) && !INPUT_CAPABLE_METHODS.has(method)) {
       keepLast(this.misplaced, { method, request, response: message }, KEPT_LIMIT)
     }
+  }
+}
+
+/** The names of a tools/list result's tools whose execution.taskSupport is "required", added to `into`. */
+function noteTaskOnly(result: unknown, into: Set<string>): void {
+  const tools = isObject(result) && Array.isArray(result.tools) ? result.tools : []
+  for (const tool of tools) {
+    if (isObject(tool) && typeof tool.name === 'string' && isObject(tool.execution) && tool.execution.taskSupport === 'required') into.add(tool.name)
   }
 }
 

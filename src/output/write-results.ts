@@ -39,6 +39,13 @@ export interface OutputPaths {
   evalsV1Dir?: string
 }
 
+/** The report with `note` as a paragraph after its first line (the heading), or as it is without one. */
+function withNote(report: string, note: string | undefined): string {
+  if (!note) return report
+  const end = report.indexOf('\n')
+  return end < 0 ? `${report}\n\n${note}\n` : `${report.slice(0, end)}\n\n${note}${report.slice(end)}`
+}
+
 /**
  * Where an evals/v1 suite's results.json and metrics.json go: `dir` (output_dir), when the
  * document is an evals/v1 suite's and is not one shard's (a shard gives no verdict: the merge
@@ -100,16 +107,17 @@ function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, stri
  * redacted first. The results document is written first;
  * a file that cannot be rendered or written does not keep the others from being written, and all
  * such failures are thrown at the end as one ResultsNotWrittenError, which says what was written.
- * Returns the texts and the files.
+ * Returns the texts and the files. `reportNote`: a Markdown paragraph the report carries under its
+ * first heading (`--demo`: its figures are simulated).
  */
-export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: readonly string[]) {
+export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: readonly string[], extras: { reportNote?: string } = {}) {
   const safe = redactDeep(withoutFloatNoise(doc), secrets)
   const texts: Record<string, string> = {}
   const outputs: [string | undefined, string, () => string][] = [
     [paths.resultsPath, 'results', () => `${JSON.stringify(safe, null, 2)}\n`],
     // @mcp-use/evals' files, from the document alone (already redacted), right after it.
     ...evalsV1Outputs(safe, paths),
-    [paths.reportPath, 'report', () => renderMarkdownReport(safe)],
+    [paths.reportPath, 'report', () => withNote(renderMarkdownReport(safe), extras.reportNote)],
     [paths.junitPath, 'junit', () => renderJUnit(safe)],
     [paths.sarifPath, 'sarif', () => `${JSON.stringify(renderSarif(safe), null, 2)}\n`],
     [paths.badgePath, 'badge', () => `${JSON.stringify(renderBadge(safe), null, 2)}\n`]

@@ -69,7 +69,8 @@ function clean(line: string): string {
   return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
 }
 
-export function formatSummaryLine(doc: ResultsDocument): string {
+/** `simulatedCost`: the spend is a stand-in model's made-up figure (`--demo`), and the line says so. */
+export function formatSummaryLine(doc: ResultsDocument, options: { simulatedCost?: boolean } = {}): string {
   if (doc.fatal_error !== null) return `${doc.behaviour.reason === 'the configuration is invalid' ? 'Invalid configuration' : 'Evals failed to run'}: ${doc.fatal_error}`
   const s = doc.summary
   const unreachable = unreachableReason(doc)
@@ -91,7 +92,7 @@ export function formatSummaryLine(doc: ResultsDocument): string {
   const exceeded = budgets ? ` · ${plural(budgets, 'budget')} exceeded` : ''
   // What was spent, when it is known (an unknown cost is said in the report, not guessed here).
   const spent = doc.telemetry?.overall.spent_usd
-  const cost = spent === null || spent === undefined ? '' : ` · ${usd(spent)} spent`
+  const cost = spent === null || spent === undefined ? '' : ` · ${usd(spent)} ${options.simulatedCost ? 'simulated spend (demo model)' : 'spent'}`
   return `${verdict}: ${conformance}${toolTests}${s.passed}/${s.total}${t ? ' runs' : ''} passed${rate}, ${s.failed} failed, ${s.errored} errored${skipped}${exceeded} · ${plural(s.tokens.total, 'token')}${cost} · ${doc.duration_s}s`
 }
 

@@ -3,7 +3,6 @@ import { basename, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import type { Json } from '../config/types.js'
 import type { AssertionCheck } from '../results/types.js'
-import { CLI_ANYWHERE } from '../constants.js'
 import { sortKeys } from '../util/objects.js'
 import { writeFileReplacing } from '../util/write-file.js'
 import { removePaths } from './jsonpath.js'
@@ -115,7 +114,7 @@ export function compareSnapshot(store: SnapshotStore, name: string, doc: Snapsho
   }
   if (stored === undefined) {
     if (store.ci && !store.update) {
-      return check(false, null, `no snapshot ${file}; run \`${CLI_ANYWHERE} --update-snapshots …\` locally (or with --update-snapshots in CI) to write it, and commit it`)
+      return check(false, null, `no snapshot ${file}; run the evaluation again with --update-snapshots (the action's update_snapshots: true in CI) to write it, and commit it`)
     }
     const failure = write(store, name, text, file)
     return failure ? check(false, null, failure) : check(true, null, `snapshot written to ${file}`)

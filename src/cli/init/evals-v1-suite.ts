@@ -1,11 +1,11 @@
 import { EVALS_V1_API_VERSION } from '../../config/evals-v1-raw.js'
 import { LOCAL_TARGET } from '../../results/evals-v1.js'
 import { Document, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml'
-import { isAppOnlyTool } from '../../agent/exposure.js'
+import { whyNotOffered } from '../../agent/exposure.js'
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL } from '../../config/types.js'
 import type { McpTool } from '../../mcp/session.js'
 import { countPlaceholders, draftArguments } from './arguments.js'
-import { argumentsNode, comment, NEGATIVE_DRAFTS, toolRubric, destructiveTools, draftPrompt, flowSeq, Ids, key, map, safeToCall, showName, type SuiteCounts } from './suite.js'
+import { argumentsNode, comment, NEGATIVE_DRAFTS, toolRubric, destructiveTools, draftPrompt, flowSeq, Ids, key, map, noCallLines, safeToCall, unofferedLines, type SuiteCounts } from './suite.js'
 
 /** The evals/v1 `server` block, and what of the server config it cannot hold. */
 export interface V1Server {
@@ -80,11 +80,12 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
     ' (and, for a tool with an outputSchema, structuredContent that satisfies it).',
     ' Add jsonpath, equals, contains, pattern, schema or resource rules once you know what the tool returns.'
   ]
-  if (untested.length > 0) checksComment.push(` No check for ${untested.map(showName).join(', ')}: not marked read-only, so a call could change something.`)
+  checksComment.push(...noCallLines(tools, 'check'))
   set(flow, key('checks', checksComment.join('\n'), true), checks)
 
   const scenarios = new YAMLSeq()
-  for (const tool of tools.filter((t) => !isAppOnlyTool(t))) {
+  const offered = tools.filter((t) => whyNotOffered(t) === null)
+  for (const tool of offered) {
     const fields = draftArguments(tool.inputSchema ?? {})
     const id = new Scalar(ids.take('use', tool.name))
     id.comment = comment(destructive.includes(tool.name) ? 'TODO: review (this scenario lets a model call a destructive tool: point the server at test data)' : 'TODO: review')
@@ -119,10 +120,12 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
     negatives[0].commentBefore = ' Negative scenarios: no tool should be called (every tool forbidden), or no destructive one.'
     scenarios.items.push(...negatives)
   }
-  set(flow, key('scenarios', ' Scenarios: a drafted request per tool (from its description) and a rubric for the judge; rewrite them as real requests.', true), scenarios)
+  const scenariosComment = [' Scenarios: a drafted request per tool (from its description) and a rubric for the judge; rewrite them as real requests.', ...unofferedLines(tools, 'scenario')]
+  set(flow, key('scenarios', scenariosComment.join('\n'), true), scenarios)
   const flows = new YAMLSeq()
   flows.items.push(flow)
   set(root, key('flows', undefined, true), flows)
   const negativeCount = names.length > 0 ? negatives.length : 0
-  return { doc, counts: { toolTests: safe.length, cases: scenarios.items.length, negativeCases: negativeCount, todos, untested, destructive } }
+  const unoffered = tools.filter((t) => !offered.includes(t)).map((t) => t.name)
+  return { doc, counts: { toolTests: safe.length, cases: scenarios.items.length, negativeCases: negativeCount, todos, untested, unoffered, destructive } }
 }

@@ -3,7 +3,7 @@ import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL } from '../../config/types.js'
 import { escapeCaptures } from '../../config/placeholders.js'
 import type { McpTool } from '../../mcp/session.js'
 import { countPlaceholders, draftArguments, toJson, type Drafted } from './arguments.js'
-import { isAppOnlyTool } from '../../agent/exposure.js'
+import { whyNotOffered } from '../../agent/exposure.js'
 
 /** What the generated suite holds, for the summary line. */
 export interface SuiteCounts {
@@ -14,6 +14,8 @@ export interface SuiteCounts {
   todos: number
   /** Tools with no tool test: not marked read-only, or runnable only as a task. */
   untested: string[]
+  /** Tools with no case: the model is never offered them (a case requiring one could never pass). */
+  unoffered: string[]
   destructive: string[]
 }
 
@@ -127,6 +129,30 @@ export function safeToCall(tool: McpTool): boolean {
   return tool.annotations?.readOnlyHint === true && tool.execution?.taskSupport !== 'required'
 }
 
+/** Why init writes no direct call of a tool it does not call (`safeToCall` false). */
+function whyNoCall(tool: McpTool): string {
+  return tool.execution?.taskSupport === 'required' ? 'runs only as a task (execution.taskSupport: required), which this client does not start' : 'not marked read-only, so a call could change something'
+}
+
+/** The comment lines for the tools with no direct call: "No tool test for a, b: not marked read-only, …", one line per reason. */
+export function noCallLines(tools: McpTool[], what: string): string[] {
+  return linesByReason(tools.filter((t) => !safeToCall(t)), whyNoCall, (names, why) => ` No ${what} for ${names}: ${why}.`)
+}
+
+/**
+ * The tools a drafted case (or scenario) would require but the model is never offered: such a case
+ * could never pass, so none is drafted, and a comment says why.
+ */
+export function unofferedLines(tools: McpTool[], what: string): string[] {
+  return linesByReason(tools.filter((t) => whyNotOffered(t) !== null), (t) => whyNotOffered(t) ?? '', (names, why) => ` No ${what} for ${names}: the model is never offered ${names.includes(',') ? 'them' : 'it'} (${why}), so one could never pass.`)
+}
+
+function linesByReason(tools: McpTool[], why: (tool: McpTool) => string, line: (names: string, why: string) => string): string[] {
+  const byReason = new Map<string, string[]>()
+  for (const tool of tools) byReason.set(why(tool), [...(byReason.get(why(tool)) ?? []), showName(tool.name)])
+  return [...byReason].map(([reason, names]) => line(names.join(', '), reason))
+}
+
 /** The tools marked destructive (and not read-only). */
 export function destructiveTools(tools: McpTool[]): string[] {
   return tools.filter((t) => t.annotations?.destructiveHint === true && t.annotations?.readOnlyHint !== true).map((t) => t.name)
@@ -182,12 +208,13 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
     ' Tool tests: one direct call of each tool marked read-only (readOnlyHint: true), expecting no error.',
     ' Add contains, pattern, json, schema, max_ms or snapshot once you know what the tool returns.'
   ]
-  if (untested.length > 0) testsComment.push(` No tool test for ${untested.map(showName).join(', ')}: not marked read-only, so a call could change something.`)
+  testsComment.push(...noCallLines(tools, 'tool test'))
   root.items.push(new Pair(key('tool_tests', testsComment.join('\n'), true), tests))
 
-  // Behaviour cases: one per tool the model is offered (not an MCP Apps app-only tool), then the negative ones.
+  // Behaviour cases: one per tool the model is offered (not a task-only or MCP Apps app-only tool), then the negative ones.
   const cases = new YAMLSeq()
-  for (const tool of tools.filter((t) => !isAppOnlyTool(t))) {
+  const offered = tools.filter((t) => whyNotOffered(t) === null)
+  for (const tool of offered) {
     const fields = draftArguments(tool.inputSchema ?? {})
     const id = new Scalar(ids.take('use', tool.name))
     const isDestructive = destructive.includes(tool.name)
@@ -230,11 +257,11 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
   }
   negatives[0].commentBefore = ' Negative cases: no tool should be called (expect_tool: null), or no destructive one (forbidden_tools).'
   cases.items.push(...negatives)
-  const casesComment = ' Behaviour cases: a drafted prompt per tool (from its description) and a rubric for the judge; rewrite them as real requests.'
-  root.items.push(new Pair(key('cases', casesComment, true), cases))
+  const casesComment = [' Behaviour cases: a drafted prompt per tool (from its description) and a rubric for the judge; rewrite them as real requests.', ...unofferedLines(tools, 'case')]
+  root.items.push(new Pair(key('cases', casesComment.join('\n'), true), cases))
 
   return {
     doc,
-    counts: { toolTests: readOnly.length, cases: cases.items.length, negativeCases: negatives.length, todos, untested, destructive }
+    counts: { toolTests: readOnly.length, cases: cases.items.length, negativeCases: negatives.length, todos, untested, unoffered: tools.filter((t) => !offered.includes(t)).map((t) => t.name), destructive }
   }
 }
