@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import MarkdownIt from 'markdown-it'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { answer, kindOf, startScriptedLlm, steps, toolCalls, userPrompt, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
-import { resolveOptions, type RawOptions } from '../src/config/options.js'
+import { runOptions } from '../__fixtures__/options.js'
 import { prepare } from '../src/config/prepare.js'
 import { evaluate } from '../src/evaluate.js'
 import { createChatClient } from '../src/llm/chat.js'
@@ -63,21 +63,8 @@ beforeAll(async () => {
 })
 afterAll(async () => llm.close())
 
-function options(dir: string, values: Record<string, string>) {
-  const raw = Object.fromEntries(
-    Object.entries({
-      serverConfig: JSON.stringify({ command: process.execPath, args: [fixturePath('../examples/server/server.mjs')] }),
-      evalCases: join(dir, 'evals.yaml'),
-      apiKey: 'k',
-      baseUrl: llm.url,
-      conformance: 'off',
-      resultsPath: join(dir, 'eval-results.json'),
-      ...values
-    }).map(([k, v]) => [k, { value: v, name: k }])
-  )
-  for (const key of ['filter', 'maxSteps', 'parallel', 'concurrency', 'judgeModel', 'models', 'timeoutSeconds']) raw[key] ??= { value: '', name: key }
-  return resolveOptions(raw as unknown as RawOptions)
-}
+const options = (dir: string, values: Record<string, string>) =>
+  runOptions(dir, { serverConfig: JSON.stringify({ command: process.execPath, args: [fixturePath('../examples/server/server.mjs')] }), baseUrl: llm.url, conformance: 'off', ...values })
 
 const evaluateWith = (dir: string, values: Record<string, string> = {}) =>
   evaluate(prepare(options(dir, values), {}), { llm: createChatClient({ baseURL: llm.url, apiKey: 'k', maxRetries: 0 }), onWarning: () => {} })
