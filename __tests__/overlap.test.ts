@@ -151,8 +151,9 @@ describe('conformance alongside the runs', () => {
       const serverConfig = JSON.stringify({ command: process.execPath, args: [join(dir, 'no-such-server.mjs')] })
       const toolTest = 'tool_tests:\n  - id: echoes\n    tool: echo\n    args: { text: hi }\n    expect: { contains: hi }\n'
       const doc = await evaluateSuite(suiteYaml(['one', 'two'], toolTest), { serverConfig, conformance: 'auto' }, llm.url)
-      const reason = expect.stringMatching(/^the server could not be started or reached: .*Cannot find module/)
-      expect(doc.conformance).toMatchObject({ era: 'unreachable' })
+      // The reason says what happened; the server's stderr (why) is said once, with the probe's facts.
+      const reason = expect.stringMatching(/^the server could not be started or reached: server exited \(code 1\)/)
+      expect(doc.conformance).toMatchObject({ era: 'unreachable', unreachable: { stderr: expect.stringContaining('Cannot find module') } })
       expect(doc.behaviour).toEqual({ status: 'skipped', reason })
       expect(doc.tool_tests).toMatchObject({ status: 'skipped', reason, tests: [] })
       expect(doc.runs).toEqual([])
