@@ -21,13 +21,13 @@ import { formatToolTestLine } from '../report/tool-test-line.js'
 import { VERDICT_RULES } from '../report/verdict-rules.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactText } from '../util/redact.js'
-import { count, someOf } from '../util/words.js'
+import { count } from '../util/words.js'
 import { TOOL_VERSION } from '../version.js'
 import { LiveProgress, type Output } from './live-progress.js'
 import { inertOutput } from './log-output.js'
 import { describeFlagError } from './parse-error.js'
 import { cliCommand } from './invocation.js'
-import { nearest } from '../util/suggest.js'
+import { demoDoesNotKnow, DEMO_REPORT_NOTE, firstSteps, unknownCommand } from './first-contact.js'
 import { reportUsage, reportCommand } from './report.js'
 import { initUsage, initCommand } from './init.js'
 import { mergeUsage, mergeCommand } from './merge.js'
@@ -190,10 +190,6 @@ export interface CliIO {
 
 /** A usage error: the command line itself is wrong (the help hint follows it). */
 class UsageError extends ConfigError {}
-
-/** What a `--demo` report says first: every score, token count and cost in it is the scripted demo model's. */
-const DEMO_REPORT_NOTE =
-  '> **Demo run (`--demo`):** the model is a scripted stand-in (examples/demo-model/brain.ts), not a real model: its scores, tokens and costs below are simulated and say nothing about any real model.'
 
 /** The placeholder key `--demo` sends (the demo model reads none). */
 const DEMO_API_KEY = 'demo-key-not-used'
@@ -390,14 +386,6 @@ export function formatCacheLine(doc: ResultsDocument): string | null {
   return `Cache: ${describeCache(cache)}`
 }
 
-/** The warning, before anything runs, that the demo model has no script for some of the suite's cases. */
-export function demoDoesNotKnow(unknown: readonly string[], total: number, file: string): string {
-  const n = unknown.length
-  const which = n < total ? `${n} of the ${total} cases` : total === 1 ? 'the case' : `all ${total} cases`
-  const one = n === 1
-  return `--demo: the demo model has scripts for the bundled example's cases only, and ${which} in ${file} (${someOf(unknown)}) ${one ? 'has' : 'have'} none: it answers "I cannot help with that.", so ${one ? 'it fails' : 'they fail'} whatever the server does; to evaluate this suite, give a real model instead of --demo (--api-key, or --base-url)`
-}
-
 /** `--demo`: it brings its own model, and the bundled example for what is not given. */
 function demoDefaults(values: Record<string, string | boolean | undefined>): { serverConfig?: string; evalCases?: string } {
   const clashing = [Flags.BaseUrl, Flags.ApiKey].filter((name) => values[name.slice(2)] !== undefined)
@@ -416,37 +404,6 @@ function isAboutTheCommandLine(error: ConfigError): boolean {
 }
 
 const FLAG_NAMES = Object.keys(OPTIONS)
-
-/** The subcommands (`run` is @mcp-use/evals' spelling of an evaluation). */
-const COMMANDS = ['report', 'merge', 'init', 'convert', 'run']
-
-/** What to do first, for a run with no arguments: the demo, a drafted suite, an evaluation, the help. */
-export function firstSteps(cmd: string): string {
-  return [
-    'MCP Server Evals: protocol conformance, tool tests and real-model tool use for an MCP server.',
-    'Nothing was given to evaluate. To start:',
-    '  Try it now, with no key and no network (a scripted demo model):',
-    `    ${cmd} --demo`,
-    "  Draft a suite from your server's own tools:",
-    `    ${cmd} init --server-config '{"command":"node","args":["server.js"]}'`,
-    '  Evaluate your server with a suite:',
-    `    ${cmd} --server-config <json|file> --eval-cases eval_cases.yaml`,
-    '  Every option:',
-    `    ${cmd} --help`,
-    ''
-  ].join('\n')
-}
-
-/**
- * The error for a first argument that is a word, not a flag: a subcommand mistyped (`inti`), with a
- * did-you-mean, or a stray word; null when it is a flag or a real command. Positional arguments
- * take no other place in an evaluation's command line.
- */
-export function unknownCommand(word: string): string | null {
-  if (word.startsWith('-') || COMMANDS.includes(word)) return null
-  const suggestion = nearest(word, COMMANDS)
-  return `unknown command '${word}'${suggestion ? `; did you mean ${suggestion}?` : ''} (the commands: ${COMMANDS.slice(0, -1).join(', ')}; an evaluation takes flags only)`
-}
 
 /** parseArgs' message, first sentence only, with a "did you mean" for a mistyped long flag. */
 export function describeParseError(error: Error): string {
