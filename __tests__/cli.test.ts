@@ -56,7 +56,7 @@ describe('a usage or configuration error writes nothing', () => {
     ['an unknown flag', ['--eval-case', 'x.yaml'], "error: Unknown option '--eval-case'; did you mean --eval-cases?\n"],
     ['an underscore for a dash', ['--server_config', '{}'], "error: Unknown option '--server_config'; did you mean --server-config?\n"],
     ['no server', ['--eval-cases', 'x.yaml'], 'error: --server-config: is required\n'],
-    ['a missing required flag', [...server], 'error: --eval-cases: is required (or --eval-suite for an evals/v1 suite)\n'],
+    ['a missing required flag', [...server], 'error: --eval-cases: is required (or --eval-suite for an evals/v1 suite; no suite is needed with --conformance only)\n'],
     ['a flag without its value', ['--filter'], "error: Option '--filter <value>' argument missing\n"],
     ['a bad flag value', [...server, '--eval-cases', 'bad.yaml', '--max-steps', 'ten'], "error: --max-steps: must be a whole number, got 'ten'\n"],
     ['a bad choice', [...server, '--eval-cases', 'bad.yaml', '--gate', 'strict'], "error: --gate: must be one of delta, absolute, both, got 'strict'\n"],
@@ -118,7 +118,7 @@ describe('a usage or configuration error writes nothing', () => {
   test.each([
     ['inti', "error: unknown command 'inti'; did you mean init?"],
     ['merg', "error: unknown command 'merg'; did you mean merge?"],
-    ['eval_cases.yaml', "error: unknown command 'eval_cases.yaml' (the commands: report, merge, init, convert; an evaluation takes flags only)"]
+    ['eval_cases.yaml', "error: unknown command 'eval_cases.yaml' (the commands: report, merge, init, convert, run; an evaluation takes flags only)"]
   ])('a word that is no command (%s): a did-you-mean when one is near, exit 2 before anything runs', async (word, message) => {
     const { code, stdout, stderr } = await runCli([word, '--server-config', EXAMPLE_SERVER])
     expect(code).toBe(2)
@@ -341,7 +341,7 @@ describe('conformance alone', () => {
   test('without --conformance only, a suite is still required', async () => {
     const { code, stderr } = await runCli(['--server-config', EXAMPLE_SERVER, '--conformance', 'auto'], {})
     expect(code).toBe(2)
-    expect(stderr).toMatch(/^error: --eval-cases: is required \(or --eval-suite for an evals\/v1 suite\)\n/)
+    expect(stderr).toMatch(/^error: --eval-cases: is required \(or --eval-suite for an evals\/v1 suite; no suite is needed with --conformance only\)\n/)
   })
 })
 

@@ -61,7 +61,7 @@ describe.each(paid)('%s', (_name, text) => {
 
   test('a concurrency group per pull request that cancels only pull request runs', () => {
     expect(workflow().concurrency).toEqual({
-      group: 'mcp-evals-${{ github.event.pull_request.number || github.ref }}',
+      group: 'mcp-evals-${{ github.event.pull_request.number || github.run_id }}',
       'cancel-in-progress': "${{ github.event_name == 'pull_request' }}"
     })
   })

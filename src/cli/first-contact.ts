@@ -1,3 +1,4 @@
+import { CLI_IN_CLONE } from '../constants.js'
 import { nearest } from '../util/suggest.js'
 import { someOf } from '../util/words.js'
 
@@ -25,7 +26,8 @@ export function firstSteps(cmd: string): string {
     'MCP Server Evals: protocol conformance, tool tests and real-model tool use for an MCP server.',
     'Nothing was given to evaluate. To start:',
     '  Try it now, with no key and no network (a scripted demo model):',
-    `    ${cmd} --demo`,
+    // In a clone the bundled example server needs its packages: npm ci first.
+    `    ${cmd === CLI_IN_CLONE ? 'npm ci && ' : ''}${cmd} --demo`,
     "  Draft a suite from your server's own tools:",
     `    ${cmd} init --server-config '{"command":"node","args":["server.js"]}'`,
     '  Evaluate your server with a suite:',
@@ -44,5 +46,5 @@ export function firstSteps(cmd: string): string {
 export function unknownCommand(word: string): string | null {
   if (word.startsWith('-') || COMMANDS.includes(word)) return null
   const suggestion = nearest(word, COMMANDS)
-  return `unknown command '${word}'${suggestion ? `; did you mean ${suggestion}?` : ''} (the commands: ${COMMANDS.slice(0, -1).join(', ')}; an evaluation takes flags only)`
+  return `unknown command '${word}'${suggestion ? `; did you mean ${suggestion}?` : ''} (the commands: ${COMMANDS.join(', ')}; an evaluation takes flags only)`
 }

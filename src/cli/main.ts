@@ -34,6 +34,7 @@ import { mergeUsage, mergeCommand } from './merge.js'
 import { convertUsage, convertCommand } from './convert.js'
 
 const usage = (cmd: string) => `Usage: ${cmd} --server-config <json|file> --eval-cases <file> [options]
+       ${cmd} --server-config <json|file> --conformance only [options]   (no suite needed)
        ${cmd} --eval-suite <file> [--server-url URL | --server-config <json|file>] [options]
        ${cmd} run --eval-suite <file> [--output DIR] [options]   (@mcp-use/evals' spelling: --output is --output-dir)
        ${cmd} --demo [options]

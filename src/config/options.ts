@@ -182,7 +182,7 @@ function suiteFilesOf(raw: RawOptions, conformanceOnly: boolean): Pick<RunOption
   }
   if (serverConfig === '' && serverUrl === '' && evalSuite === '' && !(evalCases !== '' && fileIsEvalsV1(evalCases))) throw new ConfigError('is required', { input: raw.serverConfig.name })
   // The protocol checks need a server and nothing from a suite.
-  if (evalCases === '' && evalSuite === '' && !conformanceOnly) throw new ConfigError(`is required (or ${suiteName} for an evals/v1 suite)`, { input: raw.evalCases.name })
+  if (evalCases === '' && evalSuite === '' && !conformanceOnly) throw new ConfigError(`is required (or ${suiteName} for an evals/v1 suite; no suite is needed with ${isFlag(raw.evalCases.name) ? '--conformance only' : 'conformance: only'})`, { input: raw.evalCases.name })
   return { serverConfig, evalCases: evalCases || evalSuite, evalSuite }
 }
 

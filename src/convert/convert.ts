@@ -25,7 +25,7 @@ export function convertSuite(read: ReadSuite, file: string): Conversion {
   if (read.format === 'evals-v1') {
     const { value, notes } = v1ToEvalCases(read.suite)
     const header = [
-      `Converted by \`mcp-server-evals convert\` from ${shown}, an evals/v1 suite.`,
+      `Converted by MCP Server Evals' \`convert\` from ${shown}, an evals/v1 suite.`,
       'A "no counterpart" comment marks what eval_cases cannot say; the other comments say where meanings differ.'
     ]
     const empty = value.tool_tests === undefined && value.cases === undefined
@@ -34,7 +34,7 @@ export function convertSuite(read: ReadSuite, file: string): Conversion {
   }
   const { value, notes } = evalCasesToV1(read.raw, suiteNameOf(file))
   const header = [
-    `Converted by \`mcp-server-evals convert\` from ${shown}, an eval_cases suite.`,
+    `Converted by MCP Server Evals' \`convert\` from ${shown}, an eval_cases suite.`,
     'A "no counterpart" comment marks what evals/v1 cannot say; the other comments say where meanings differ.'
   ]
   const flows = (value.flows ?? []) as { checks?: unknown[]; scenarios?: unknown[] }[]

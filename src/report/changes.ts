@@ -6,7 +6,7 @@ import { metricLabel } from './metric-labels.js'
 import { formatPercent } from './numbers.js'
 import { formatTimestamp } from './timestamp.js'
 import { failureReasons } from './reasons.js'
-import { count, percent, points, pointsChange, pointsDelta, relativeChange, seconds, usd } from '../util/words.js'
+import { count, percent, points, pointsChange, pointsDelta, relativeChange, seconds, usd, someOf } from '../util/words.js'
 
 const LIST_MAX = 20
 /** A baseline file is not ours to trust: only these statuses are shown as they are. */
@@ -28,7 +28,9 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
   const better = (m: GateResult['metrics'][number]) => (m.lower_is_better ? 'lower' : 'higher')
   const label = (m: GateResult['metrics'][number]) => `${metricLabel(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`
   const moved = gate.metrics.map((m) => ({ m, delta: pointsChange(m.baseline, m.current, better(m)) }))
-  const changed = [...moved.filter((x) => x.delta.moved && x.delta.worse), ...moved.filter((x) => x.delta.moved && !x.delta.worse)]
+  // A metric the gate failed is in the table even when its drop is under the display precision (max_drop: 0).
+  const shown = moved.filter((x) => x.delta.moved || x.m.failed)
+  const changed = [...shown.filter((x) => x.delta.worse !== false), ...shown.filter((x) => x.delta.worse === false)]
   if (changed.length > 0) {
     // The deltas gate only under delta and both; under absolute they are information.
     const gating = gate.mode !== 'absolute'
@@ -39,7 +41,7 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
     }
     out.push('</table>', '')
   }
-  const unchanged = moved.filter((x) => !x.delta.moved).map(({ m }) => `${metricLabel(m.name)} ${percent(m.current)}`)
+  const unchanged = moved.filter((x) => !shown.includes(x)).map(({ m }) => `${metricLabel(m.name)} ${percent(m.current)}`)
   if (unchanged.length > 0) out.push(`${count(unchanged.length, 'metric')} unchanged: ${unchanged.join(' · ')}`, '')
   const groups = [
     gate.regressed.length ? `**${gate.regressed.length} regressed** (marked ▼)` : '0 regressed',
@@ -56,8 +58,8 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
   if (changes.tool_tests) out.push(...toolTestChangeLines(changes.tool_tests))
   if (changes.conformance) {
     const { new: fresh, resolved } = changes.conformance
-    const named = fresh.slice(0, LIST_MAX).map((f) => `${codeSpan(f.id)} (${f.status === 'fail' ? 'error' : 'warning'})`).join(', ')
-    const parts = [fresh.length ? `**${count(fresh.length, 'new finding')}**: ${named}${fresh.length > LIST_MAX ? ', …' : ''}` : 'no new findings', resolved.length ? `${count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : '']
+    const named = someOf(fresh.map((f) => `${codeSpan(f.id)} (${f.status === 'fail' ? 'error' : 'warning'})`), LIST_MAX)
+    const parts = [fresh.length ? `**${count(fresh.length, 'new finding')}**: ${named}` : 'no new findings', resolved.length ? `${count(resolved.length, 'finding')} resolved (${resolved.map((f) => codeSpan(f.id)).join(', ')})` : '']
     out.push(`**Conformance:** ${parts.filter(Boolean).join(' · ')}`, '')
   }
   if (changes.tools) {
@@ -89,7 +91,7 @@ export function renderWhatChanged(gate: GateResult, changes: Changes, heading = 
 
 /** "**Tool tests:** **1 regressed**: `weather-json` · 1 new and failing: `intro-page` · 1 fixed: `search`". */
 function toolTestChangeLines(t: ToolTestChanges): string[] {
-  const ids = (list: string[]) => `${list.slice(0, LIST_MAX).map((id) => codeSpan(id)).join(', ')}${list.length > LIST_MAX ? `, and ${list.length - LIST_MAX} more` : ''}`
+  const ids = (list: string[]) => someOf(list.map((id) => codeSpan(id)), LIST_MAX)
   const regressed = t.regressed.map((x) => x.id)
   const fresh = t.new_failing.map((x) => x.id)
   if (regressed.length + fresh.length + t.fixed.length === 0) return ['**Tool tests:** no test changed its verdict', '']

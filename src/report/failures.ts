@@ -5,7 +5,7 @@ import { verdictOf } from '../aggregate/verdict.js'
 import { codeSpan, escapeMarkdown } from './escape.js'
 import { failureReasons } from './reasons.js'
 import { skipWords } from './telemetry-budgets.js'
-import { count, percent } from '../util/words.js'
+import { count, percent, someOf } from '../util/words.js'
 
 const REASON_CHARS = 300
 const SKIPPED_NAMED = 5
@@ -140,7 +140,7 @@ function caseLines(doc: ResultsDocument, c: CaseFailure, regressed: ReadonlySet<
   }
   const out = [`- ${symbol} ${head}:`]
   for (const [reason, by] of reasons.slice(0, REASONS_LISTED)) {
-    const who = by.length === runs.length ? `all ${runs.length} runs` : `${count(by.length, 'run')}: ${by.slice(0, RUNS_NAMED).map(name).join(', ')}${by.length > RUNS_NAMED ? `, and ${by.length - RUNS_NAMED} more` : ''}`
+    const who = by.length === runs.length ? `all ${runs.length} runs` : `${count(by.length, 'run')}: ${someOf(by.map(name), RUNS_NAMED)}`
     out.push(`  - ${escapeMarkdown(ellipsize(reason, REASON_CHARS))} (${who})`)
   }
   if (reasons.length > REASONS_LISTED) out.push(`  - … and ${count(reasons.length - REASONS_LISTED, 'more reason')}`)

@@ -25,16 +25,16 @@ interface Column {
 const COLUMNS_PER_TABLE = 4
 
 /**
- * The columns in tables that fit a page: one table per system prompt when together they are too
+ * The columns in tables that fit a page: one table per system prompt (when each has several models) when together they are too
  * many, and each of those cut into tables of at most `COLUMNS_PER_TABLE`.
  */
 function pageWide(columns: Column[]): Column[][] {
   if (columns.length <= COLUMNS_PER_TABLE) return [columns]
+  const chunks = (list: Column[]) => Array.from({ length: Math.ceil(list.length / COLUMNS_PER_TABLE) }, (_, i) => list.slice(i * COLUMNS_PER_TABLE, (i + 1) * COLUMNS_PER_TABLE))
   const prompts = [...new Set(columns.map((c) => c.prompt))]
-  return prompts.flatMap((prompt) => {
-    const mine = columns.filter((c) => c.prompt === prompt)
-    return Array.from({ length: Math.ceil(mine.length / COLUMNS_PER_TABLE) }, (_, i) => mine.slice(i * COLUMNS_PER_TABLE, (i + 1) * COLUMNS_PER_TABLE))
-  })
+  const perPrompt = prompts.map((prompt) => columns.filter((c) => c.prompt === prompt))
+  // By prompt only when each has several models: one model under five prompts is two tables, not five of one column.
+  return perPrompt.every((mine) => mine.length > 1) ? perPrompt.flatMap(chunks) : chunks(columns)
 }
 
 /**

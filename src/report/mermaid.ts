@@ -77,7 +77,7 @@ export function renderBarChart(chart: BarChart, maxBars = MAX_BARS): RenderedCha
   if (usable.length < 2) return { lines: [], shown: 0, omitted: 0 }
   const bars = [...usable].sort((a, b) => b.value - a.value).slice(0, maxBars)
   const top = Math.max(...bars.map((b) => b.value))
-  if (top - Math.min(...usable.map((b) => b.value)) <= top * SAME_WITHIN) return { lines: [], shown: 0, omitted: 0 }
+  if (top - Math.min(...bars.map((b) => b.value)) <= top * SAME_WITHIN) return { lines: [], shown: 0, omitted: 0 }
   const labels = distinctLabels(bars)
   const lines = [
     '```mermaid',

@@ -104,7 +104,9 @@ export function formatSummaryLine(doc: ResultsDocument, options: { simulatedCost
 export function formatConformanceLines(report: ConformanceReport): string[] {
   if (report.era === 'unreachable') {
     const u = report.unreachable
-    const facts = [u?.http_status !== null && u?.http_status !== undefined ? `HTTP ${u.http_status}` : '', u?.cause ?? ''].filter(Boolean).join(', ')
+    // The cause only when the error does not already say it ("server exited (code 1) (exited with code 1)").
+    const cause = u?.cause && !(report.error ?? '').includes(u.cause.replace(/^exited with /, '')) ? u.cause : ''
+    const facts = [u?.http_status !== null && u?.http_status !== undefined ? `HTTP ${u.http_status}` : '', cause].filter(Boolean).join(', ')
     const lines = [`Conformance: the server could not be started or reached over ${report.transport}${report.error ? `: ${report.error}` : ''}${facts ? ` (${facts})` : ''}`]
     const stderr = u?.stderr?.split('\n').filter((l) => l.trim() !== '').slice(-5) ?? []
     if (stderr.length) lines.push('  server stderr (last lines):', ...stderr.map((l) => `    ${l}`))

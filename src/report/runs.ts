@@ -147,7 +147,7 @@ function conversation(entries: ConversationEntry[], calls: ToolCallResult[], fol
         if (foldCalls) out.push('</details>', '')
       }
     } else if (!paired.has(i)) {
-      out.push(`**${escapeHtml(entry.tool_name ?? 'tool')}** result:`, '', codeBlock(prettyOutput(entry.content)), '')
+      out.push(`**${escapeMarkdown(entry.tool_name ?? 'tool')}** result:`, '', codeBlock(prettyOutput(entry.content)), '')
     }
   })
   return out

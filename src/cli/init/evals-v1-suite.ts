@@ -35,7 +35,7 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
   let todos = 0
   doc.commentBefore = [
     ` yaml-language-server: $schema=${schemaRef}`,
-    ' An evals/v1 suite (eval-action\'s newer format) written by `mcp-server-evals init --format evals-v1`',
+    " An evals/v1 suite (eval-action's newer format) written by MCP Server Evals' `init --format evals-v1`",
     ' from the tools the server listed. Edit every line marked TODO: the placeholder arguments, and the',
     ' drafted prompts and rubrics. checks call tools directly, with no model and no key (run them alone',
     ' with --only-tool-tests); scenarios give a real model the prompt and the tools, and a judge scores the answer.'

@@ -171,7 +171,7 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
 
   doc.commentBefore = [
     ` yaml-language-server: $schema=${schemaRef}`,
-    ' A starting suite written by `mcp-server-evals init` from the tools the server listed.',
+    " A starting suite written by MCP Server Evals' `init` from the tools the server listed.",
     ' Edit every line marked TODO: the placeholder arguments, and the drafted prompts and rubrics.',
     ' tool_tests call tools directly, with no model and no key (run them alone with --only-tool-tests);',
     ' cases give a real model the prompt and the tools, and a judge scores the answer (needs an API key).'

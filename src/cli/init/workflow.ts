@@ -56,13 +56,13 @@ export function buildWorkflow(config: WrittenConfig, evalCasesPath: string, suit
   set(permissions, 'pull-requests', 'write', { after: 'the sticky comment' })
   set(root, 'permissions', permissions, { space: true })
   const concurrency = map()
-  set(concurrency, 'group', 'mcp-evals-${{ github.event.pull_request.number || github.ref }}')
+  set(concurrency, 'group', 'mcp-evals-${{ github.event.pull_request.number || github.run_id }}')
   set(concurrency, 'cancel-in-progress', "${{ github.event_name == 'pull_request' }}")
   set(root, 'concurrency', concurrency, {
     space: true,
     before: [
       ' One run per pull request: a new push cancels the one still in flight (its model calls cost money).',
-      ' Pushes to the default branch are never cancelled, so each green one is kept as the baseline.'
+      ' Each push to the default branch has a group of its own (its run id): never cancelled nor replaced by a newer one, so each green run is kept as the baseline.'
     ].join('\n')
   })
 
