@@ -490,7 +490,7 @@ describe('an unreachable server is one statement', () => {
   test('the log lines, the failure reason and the badge say it once', () => {
     expect(formatSummaryLine(doc)).toBe('FAILED: server unreachable — spawn python3 ENOENT (the command was not found); nothing was evaluated')
     expect(failureReason(doc)).toBe('the server could not be started or reached: spawn python3 ENOENT (the command was not found); nothing was evaluated')
-    expect(formatConformanceLines(doc.conformance!)[0]).toBe('Conformance: the server could not be started or reached over stdio: spawn python3 ENOENT (the command was not found) (ENOENT)')
+    expect(formatConformanceLines(doc.conformance!)[0]).toBe('Conformance: the server could not be started or reached over stdio: spawn python3 ENOENT (the command was not found)')
     expect(renderBadge(doc)).toMatchObject({ message: 'server unreachable', color: 'red' })
   })
 
