@@ -72,7 +72,7 @@ describe('which loader, which suite input', () => {
   })
 
   test('neither: eval_cases is required, naming eval_suite; an eval_cases.yaml without server_config: server_config is required, as ever', () => {
-    expect(errorOf(() => options({ serverConfig: STDIO })).message).toBe("input 'eval_cases': is required (or eval_suite for an evals/v1 suite)")
+    expect(errorOf(() => options({ serverConfig: STDIO })).message).toBe("input 'eval_cases': is required (or eval_suite for an evals/v1 suite; no suite is needed with conformance: only)")
     const cases = file('cases.yaml', 'system_prompts: {default: hi}\ncases: [{id: a, prompt: p, rubric: r}]\n')
     expect(errorOf(() => options({ evalCases: cases })).message).toBe("input 'server_config': is required")
     expect(errorOf(() => options({})).message).toBe("input 'server_config': is required")
