@@ -358,7 +358,7 @@ describe('init and a tool that runs only as a task', () => {
     const data = parse(text) as Suite
     expect(data.tool_tests.map((t) => t.tool)).toEqual(['lookup'])
     expect(data.cases.flatMap((c) => [...(c.required_tools ?? []), c.expect_tool ?? ''])).not.toContain('export_all')
-    expect(text).toContain('# No tool test for export_all: runs only as a task (execution.taskSupport: required), which this client does not start.')
+    expect(text).toContain('# No tool test for export_all: execution.taskSupport is "required": it only runs as a task, which this client does not start.')
     expect(text).toContain('# No case for export_all: the model is never offered it (execution.taskSupport is "required": it only runs as a task, which this client does not start), so one could never pass.')
     expect(validate(data)).toBe(true)
   })
@@ -368,7 +368,7 @@ describe('init and a tool that runs only as a task', () => {
     const flow = (parse(text) as { flows: { checks: { call: { tool: string } }[]; scenarios: { turns: { expect?: { tools: { name: string }[] } }[] }[] }[] }).flows[0]
     expect(flow.checks.map((c) => c.call.tool)).toEqual(['lookup'])
     expect(flow.scenarios.flatMap((sc) => sc.turns.flatMap((t) => t.expect?.tools.map((x) => x.name) ?? []))).toEqual(['lookup'])
-    expect(text).toContain('# No check for export_all: runs only as a task')
+    expect(text).toContain('# No check for export_all: execution.taskSupport is "required": it only runs as a task')
     expect(text).toContain('# No scenario for export_all: the model is never offered it')
   })
 

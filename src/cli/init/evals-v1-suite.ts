@@ -1,11 +1,10 @@
 import { EVALS_V1_API_VERSION } from '../../config/evals-v1-raw.js'
 import { LOCAL_TARGET } from '../../results/evals-v1.js'
 import { Document, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml'
-import { whyNotOffered } from '../../agent/exposure.js'
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MODEL } from '../../config/types.js'
 import type { McpTool } from '../../mcp/session.js'
 import { countPlaceholders, draftArguments } from './arguments.js'
-import { argumentsNode, comment, NEGATIVE_DRAFTS, toolRubric, destructiveTools, draftPrompt, flowSeq, Ids, key, map, noCallLines, safeToCall, unofferedLines, type SuiteCounts } from './suite.js'
+import { argumentsNode, comment, NEGATIVE_DRAFTS, toolRubric, destructiveTools, draftPrompt, flowSeq, Ids, key, map, noCallLines, safeToCall, splitOffered, unofferedLines, type SuiteCounts } from './suite.js'
 
 /** The evals/v1 `server` block, and what of the server config it cannot hold. */
 export interface V1Server {
@@ -84,7 +83,7 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
   set(flow, key('checks', checksComment.join('\n'), true), checks)
 
   const scenarios = new YAMLSeq()
-  const offered = tools.filter((t) => whyNotOffered(t) === null)
+  const { offered, unoffered } = splitOffered(tools)
   for (const tool of offered) {
     const fields = draftArguments(tool.inputSchema ?? {})
     const id = new Scalar(ids.take('use', tool.name))
@@ -126,6 +125,5 @@ export function buildEvalsV1Suite(tools: McpTool[], server: V1Server, name: stri
   flows.items.push(flow)
   set(root, key('flows', undefined, true), flows)
   const negativeCount = names.length > 0 ? negatives.length : 0
-  const unoffered = tools.filter((t) => !offered.includes(t)).map((t) => t.name)
   return { doc, counts: { toolTests: safe.length, cases: scenarios.items.length, negativeCases: negativeCount, todos, untested, unoffered, destructive } }
 }

@@ -131,7 +131,13 @@ export function safeToCall(tool: McpTool): boolean {
 
 /** Why init writes no direct call of a tool it does not call (`safeToCall` false). */
 function whyNoCall(tool: McpTool): string {
-  return tool.execution?.taskSupport === 'required' ? 'runs only as a task (execution.taskSupport: required), which this client does not start' : 'not marked read-only, so a call could change something'
+  return tool.execution?.taskSupport === 'required' ? whyNotOffered(tool)! : 'not marked read-only, so a call could change something'
+}
+
+/** The tools a drafted case or scenario can use (the model is offered them), and the names of the rest. */
+export function splitOffered(tools: McpTool[]): { offered: McpTool[]; unoffered: string[] } {
+  const offered = tools.filter((t) => whyNotOffered(t) === null)
+  return { offered, unoffered: tools.filter((t) => !offered.includes(t)).map((t) => t.name) }
 }
 
 /** The comment lines for the tools with no direct call: "No tool test for a, b: not marked read-only, …", one line per reason. */
@@ -213,7 +219,7 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
 
   // Behaviour cases: one per tool the model is offered (not a task-only or MCP Apps app-only tool), then the negative ones.
   const cases = new YAMLSeq()
-  const offered = tools.filter((t) => whyNotOffered(t) === null)
+  const { offered, unoffered } = splitOffered(tools)
   for (const tool of offered) {
     const fields = draftArguments(tool.inputSchema ?? {})
     const id = new Scalar(ids.take('use', tool.name))
@@ -262,6 +268,6 @@ export function buildSuite(tools: McpTool[], schemaRef: string): { doc: Document
 
   return {
     doc,
-    counts: { toolTests: readOnly.length, cases: cases.items.length, negativeCases: negatives.length, todos, untested, unoffered: tools.filter((t) => !offered.includes(t)).map((t) => t.name), destructive }
+    counts: { toolTests: readOnly.length, cases: cases.items.length, negativeCases: negatives.length, todos, untested, unoffered, destructive }
   }
 }
