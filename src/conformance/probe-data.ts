@@ -1,5 +1,10 @@
 import type { Era, Unreachable } from './types.js'
 import type { Exchange, RepeatedAnswer } from './wire.js'
+import type { AuthProbes } from './probe-auth-data.js'
+import type { ErasProbes } from './probe-eras-data.js'
+import type { MrtrProbes } from './probe-mrtr-data.js'
+import type { StreamsProbes } from './probe-streams-data.js'
+import type { TasksProbes } from './probe-tasks-data.js'
 
 /** Everything the checks look at, gathered once. Checks are pure functions of it. */
 export interface ProbeData {
@@ -34,6 +39,12 @@ export interface ProbeData {
   repeatedAnswers?: RepeatedAnswer[]
   /** Legacy servers: the initialize exchange. */
   initialize?: Exchange
+  /** The probe modules' parts (probe-eras.ts, probe-mrtr.ts, …): undefined when not probed. */
+  eras?: ErasProbes
+  mrtr?: MrtrProbes
+  streams?: StreamsProbes
+  tasks?: TasksProbes
+  auth?: AuthProbes
   /** Era `unreachable`: what the attempt got, and the exchange that showed it. */
   unreachable?: Unreachable & { reason: string; exchange: Exchange }
 }

@@ -11,6 +11,8 @@ import type { DnsRebindingProbes, HttpProbes, InvalidArgumentsProbes, ListMethod
 import { resolveRunDir, runDirSubdirs, usesRunDir } from '../config/run-dir.js'
 import { runDirsBase } from '../config/run-dir.js'
 import { makeRunDirSync } from '../mcp/run-dirs.js'
+import type { Connection, ProbeContext, ProbeSeed, RequestBuilder } from './probe-context.js'
+import { probeModules } from './probe-modules.js'
 
 // The checks read ProbeData from its own module, so they need not import the probe that gathers it.
 export type { ProbeData } from './probe-data.js'
@@ -29,6 +31,8 @@ export interface ProbeOptions {
    * waiting for the whole probe. Not called when the probe throws.
    */
   onEra?: (verdict: EraVerdict) => void
+  /** The suite's tool-test calls: the probes that need a real call (MRTR rounds) start from these. */
+  seeds?: ProbeSeed[]
 }
 
 /**
@@ -75,14 +79,6 @@ function classifyDiscover(exchange: Exchange, transport: 'stdio' | 'http'): Era 
   return 'legacy'
 }
 
-/** One connection: a stdio process or an HTTP endpoint. */
-interface Connection {
-  request(req: WireRequest, timeoutMs: number): Promise<Exchange>
-  notify?(method: string, params?: Record<string, unknown>): void
-  close(): Promise<void>
-}
-
-type RequestBuilder = (method: string, params?: Record<string, unknown>) => WireRequest
 
 export async function probeServer(config: ServerConfig, options: ProbeOptions = {}): Promise<ProbeData> {
   const discoverTimeout = options.discoverTimeoutMs ?? 3000
@@ -117,7 +113,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
     if (era === 'unreachable') return unreachable(unreachableProbe(transport, mode, discover, discover))
     if (era === 'legacy') {
       await main.close()
-      const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }))
+      const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }), (main) => ({ config, transport, mode, timeout, signal: options.signal, open, fresh: (use) => withConnection(open, use), main, ...(main instanceof HttpWire ? { http: main } : {}), seeds: options.seeds ?? [] }))
       if ('unreachableAt' in legacy) return unreachable(unreachableProbe(transport, mode, discover, legacy.unreachableAt, legacy.initialize))
       const initialize = { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }
       return { ...legacy, transport, discover, probes: mode, dnsRebinding: await dnsRebinding(initialize), repeatedAnswers }
@@ -146,10 +142,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
       'prompts/list': await listAll(main, page('prompts/list'), timeout),
       'resources/list': await listAll(main, page('resources/list'), timeout)
     }
-    const resources = (listPages['resources/list'] ?? []).flatMap((p) => {
-      const listed = resultOf(p)?.resources
-      return Array.isArray(listed) ? listed.filter(isObject) : []
-    })
+    const resources = itemsOf(listPages['resources/list'], 'resources')
     if (capabilities.resources || resultOf(listPages['resources/list']?.[0])) {
       listPages['resources/templates/list'] = await listAll(main, page('resources/templates/list'), timeout)
     }
@@ -162,8 +155,29 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
     const invalidArguments = await probeInvalidArguments(main, tools, mode, modern, timeout)
     const http = main instanceof HttpWire ? await probeHttpHeaders(main, modern, timeout) : undefined
     const paramHeaders = main instanceof HttpWire ? await probeParamHeaders(main, tools, mode, modern, timeout) : undefined
+    const context: ProbeContext = {
+      config,
+      transport,
+      era: 'modern',
+      mode,
+      timeout,
+      signal: options.signal,
+      open,
+      fresh: (use) => withConnection(open, use),
+      main,
+      ...(main instanceof HttpWire ? { http: main } : {}),
+      request: modern,
+      handshake: result,
+      capabilities,
+      tools,
+      prompts: itemsOf(listPages['prompts/list'], 'prompts'),
+      resources,
+      seeds: options.seeds ?? []
+    }
+    const modules = await probeModules(context)
     const [toolsListFresh, unsupportedVersion, missingVersion, missingCapabilities, rebinding] = await freshProbes
     return {
+      ...modules,
       transport,
       era: 'modern',
       probes: mode,
@@ -196,6 +210,14 @@ async function withConnection<T>(open: () => Connection, use: (c: Connection) =>
   } finally {
     await connection.close()
   }
+}
+
+/** The items of every page of a list (`tools`, `prompts`, `resources`) that are objects. */
+function itemsOf(pages: Exchange[] | undefined, key: string): Record<string, unknown>[] {
+  return (pages ?? []).flatMap((p) => {
+    const listed = resultOf(p)?.[key]
+    return Array.isArray(listed) ? listed.filter(isObject) : []
+  })
 }
 
 /** A list and the pages after it, following nextCursor until it ends, repeats, or LIST_MAX_PAGES. */
@@ -351,7 +373,9 @@ const oneLine = (text: string, max: number) => {
 type LegacyProbe = Omit<ProbeData, 'transport' | 'discover' | 'probes'> | { unreachableAt: Exchange; initialize: Exchange }
 
 /** A 2025-era server: the initialize handshake (`onReached` once it is answered), then what its era can be held to. */
-async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeMode, onReached: () => void): Promise<LegacyProbe> {
+type LegacyContext = Omit<ProbeContext, 'era' | 'request' | 'handshake' | 'capabilities' | 'tools' | 'prompts' | 'resources'>
+
+async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeMode, onReached: () => void, contextOf: (main: Connection) => LegacyContext): Promise<LegacyProbe> {
   const handshake = async (connection: Connection) => {
     const initialize = await connection.request({ method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }, timeout)
     connection.notify?.('notifications/initialized')
@@ -380,8 +404,20 @@ async function probeLegacy(open: () => Connection, timeout: number, mode: ProbeM
       missingResource = await main.request({ method: 'resources/read', params: { uri: MISSING_RESOURCE } }, timeout)
     }
     const unknownTool = await main.request({ method: 'tools/call', params: { name: UNKNOWN_TOOL, arguments: {} } }, timeout)
-    const invalidArguments = await probeInvalidArguments(main, toolsOfPages(toolPages) ?? [], mode, legacy, timeout)
-    return { era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, listPages: { 'tools/list': toolPages }, missingResource, unknownTool, invalidArguments }
+    const tools = toolsOfPages(toolPages) ?? []
+    const invalidArguments = await probeInvalidArguments(main, tools, mode, legacy, timeout)
+    const listed = (method: string, key: string) => itemsOf(otherLists.filter((e) => e.method === method), key)
+    const modules = await probeModules({
+      ...contextOf(main),
+      era: 'legacy',
+      request: legacy,
+      handshake: resultOf(initialize),
+      capabilities,
+      tools,
+      prompts: listed('prompts/list', 'prompts'),
+      resources: listed('resources/list', 'resources')
+    })
+    return { ...modules, era: 'legacy', initialize, toolsList, toolsListFresh: await fresh, otherLists, listPages: { 'tools/list': toolPages }, missingResource, unknownTool, invalidArguments }
   } finally {
     await main.close()
   }

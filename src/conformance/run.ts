@@ -47,6 +47,7 @@ import {
 import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools, type Tool } from './checks/schemas.js'
 import { checkToolPoisoning } from './checks/tool-poisoning.js'
 import { checkOneResponse } from './checks/responses.js'
+import { checkModules } from './checks/modules.js'
 import { LIST_MAX_PAGES, probeServer, type EraVerdict, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 import type { FailOn } from '../results/primitives.js'
@@ -161,7 +162,8 @@ export const MODERN_CHECKS: [string, (probe: ProbeData) => CheckResult | CheckRe
   ['Mcp-Param headers', checkParamHeaders],
   ['DNS rebinding', checkDnsRebinding],
   ['description lint', lintTools],
-  ['tool poisoning', checkToolPoisoning]
+  ['tool poisoning', checkToolPoisoning],
+  ['probe modules', checkModules]
 ]
 
 function modernReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unreachable'> {
@@ -276,6 +278,7 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unre
     rebinding,
     ...lintTools(probe),
     checkToolPoisoning(probe),
+    ...checkModules(probe),
     ...MODERN_ONLY.map((spec) => skipped(spec, 'legacy server: applies from 2026-07-28'))
   ]
   return {

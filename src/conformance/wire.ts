@@ -1,13 +1,11 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { describeSpawnError } from '../util/command-lookup.js'
-import { frameTooLong, screenFrame, TOO_DEEP } from '../mcp/frame-screen.js'
+import { frameTooLong, screenFrame } from '../mcp/frame-screen.js'
 import { spawnInGroup, terminateGroup } from '../mcp/process-group.js'
 import { BodyLimitError, boundedFetch } from '../util/bounded-fetch.js'
-import { FrameLines, MAX_BODY_BYTES, nestedDeeperThan } from '../util/read-limits.js'
-import { formatBytes } from '../util/read-file.js'
+import { FrameLines } from '../util/read-limits.js'
+import { MAX_STREAM_MESSAGES, TOO_DEEP_ANSWER, answer, networkFailure, nodePost, present } from './wire-body.js'
 import { meaningfulTail } from '../util/stderr-tail.js'
 
 /**
@@ -19,48 +17,8 @@ import { meaningfulTail } from '../util/stderr-tail.js'
  * redirect is followed only within the endpoint's origin, so its headers never go elsewhere.
  */
 
-export interface JsonRpcError {
-  code: number
-  message: string
-  data?: unknown
-}
-
-/** What came back for one request. */
-export interface WireResponse {
-  /** The JSON-RPC response object as received, or undefined on silence. */
-  frame?: { id?: unknown; result?: Record<string, unknown>; error?: JsonRpcError; [key: string]: unknown }
-  /** HTTP only. */
-  status?: number
-  headers?: Record<string, string>
-  /** HTTP only: the raw body when it was not JSON-RPC. */
-  body?: string
-  timedOut?: boolean
-  /** The process exited or the connection failed (with the stderr quoted, for a check's message). */
-  failure?: string
-  /** stdio: the failure without the stderr quoted in it, for where the stderr is shown apart. */
-  failureAlone?: string
-  /** Why, for the report: ECONNREFUSED, ENOENT, `exited with code 1`, `non-JSON-RPC output on stdout`. */
-  cause?: string
-  /** stdio, on a failure: the last meaningful lines of the server's stderr. */
-  stderr?: string
-  /** stdio: what the server wrote to stdout that is not JSON-RPC, before any message that is. */
-  stdout?: string
-}
-
-export interface Exchange {
-  method: string
-  request: Record<string, unknown>
-  response: WireResponse
-  /** Wall time from sending to the answer (or the timeout). */
-  ms?: number
-}
-
-export interface WireRequest {
-  method: string
-  params?: Record<string, unknown>
-  /** HTTP only: headers this request needs beyond the ones derived from its body (`Mcp-Param-*`, or a version header the body lacks). */
-  headers?: Record<string, string | null>
-}
+export type { Exchange, JsonRpcError, WireRequest, WireResponse } from './wire-types.js'
+import type { Exchange, WireRequest, WireResponse } from './wire-types.js'
 
 /**
  * How long a server that wrote something other than JSON-RPC to stdout gets to send a valid
@@ -78,8 +36,6 @@ export function quoteLines(lines: string[]): string {
 
 /** Redirects followed within the origin, at most. */
 const MAX_REDIRECTS = 5
-/** An answer too deep to keep: the failure it is, in place of its frame. */
-const TOO_DEEP_ANSWER = { failure: `the server's answer was not read: ${TOO_DEEP}`, cause: 'nested too deep' }
 
 /** What one line of a stdio server is: a JSON-RPC 2.0 frame, one too deep to read (its id), or other output. */
 type Line = { frame: NonNullable<WireResponse['frame']> } | { tooDeep: true; id: unknown } | undefined
@@ -118,6 +74,8 @@ export class StdioWire {
   private framed = false
   private readonly noise: string[] = []
   private noiseTimer: NodeJS.Timeout | undefined
+  /** The requests in flight, each collecting the messages (notifications, server requests) that arrive meanwhile. */
+  private readonly inFlight = new Map<unknown, Record<string, unknown>[]>()
 
   constructor(
     command: string,
@@ -149,6 +107,11 @@ export class StdioWire {
     this.framed = true
     clearTimeout(this.noiseTimer)
     const frame = 'frame' in parsed ? parsed.frame : undefined
+    if (frame && typeof frame.method === 'string') {
+      // A notification or a request of the server's: no answer to anything, kept with every request in flight.
+      for (const messages of this.inFlight.values()) if (messages.length < MAX_STREAM_MESSAGES) messages.push(frame)
+      return
+    }
     let id = frame ? frame.id : (parsed as { id: unknown }).id
     let resolve = this.waiting.get(id)
     if (!resolve && this.answered.has(id)) return this.onRepeated({ id, method: this.sent.get(id) ?? '' })
@@ -199,6 +162,8 @@ export class StdioWire {
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
     if (this.failure) return { method: req.method, request, response: this.failed() }
     this.sent.set(id, req.method)
+    const messages: Record<string, unknown>[] = []
+    this.inFlight.set(id, messages)
     let timer: NodeJS.Timeout | undefined
     const frame = await new Promise<WireResponse['frame'] | typeof TOO_DEEP_ANSWER | 'timeout'>((resolve) => {
       this.waiting.set(id, resolve)
@@ -207,14 +172,16 @@ export class StdioWire {
     })
     clearTimeout(timer)
     this.waiting.delete(id)
+    this.inFlight.delete(id)
+    const others = messages.length ? { messages } : {}
     const ms = Math.round(performance.now() - started)
     if (frame === 'timeout') {
       this.abandoned.add(id)
-      return { method: req.method, request, response: { timedOut: true, ...(this.noise.length ? { stdout: this.noise.join('\n') } : {}) }, ms }
+      return { method: req.method, request, response: { timedOut: true, ...(this.noise.length ? { stdout: this.noise.join('\n') } : {}), ...others }, ms }
     }
-    if (!frame) return { method: req.method, request, response: this.failed(), ms }
-    if (frame === TOO_DEEP_ANSWER) return { method: req.method, request, response: { ...TOO_DEEP_ANSWER }, ms }
-    return { method: req.method, request, response: { frame }, ms }
+    if (!frame) return { method: req.method, request, response: { ...this.failed(), ...others }, ms }
+    if (frame === TOO_DEEP_ANSWER) return { method: req.method, request, response: { ...TOO_DEEP_ANSWER, ...others }, ms }
+    return { method: req.method, request, response: { frame, ...others }, ms }
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -365,84 +332,8 @@ function unfollowed(from: URL, target: URL, method: string, status: number, foll
   return undefined
 }
 
-function present(headers: Record<string, string | null>): Record<string, string> {
-  const clean: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers)) if (v !== null) clean[k] = v
-  return clean
-}
-
 function shownHeaders(headers: Record<string, string | null>): Record<string, string> {
   return Object.fromEntries(Object.entries(present(headers)).filter(([k]) => SHOWN_HEADERS.test(k)))
-}
-
-function answer(status: number, headers: Record<string, string>, text: string): WireResponse {
-  if (nestedDeeperThan(text)) return { status, headers, ...TOO_DEEP_ANSWER }
-  const frame = parseBody(text, headers['content-type'] ?? '')
-  return { status, headers, ...(frame ? { frame } : { body: text.slice(0, 2000) }) }
-}
-
-/** "request failed: connect ECONNREFUSED 127.0.0.1:9", with the code (ECONNREFUSED) as the cause. */
-function networkFailure(error: unknown): WireResponse {
-  type WithCode = { code?: unknown; message?: unknown; errors?: WithCode[] }
-  const cause = ((error as { cause?: WithCode }).cause ?? error) as WithCode
-  // localhost resolving to ::1 and 127.0.0.1 fails with an AggregateError of both attempts.
-  const code = [cause.code, cause.errors?.[0]?.code].find((c): c is string => typeof c === 'string')
-  const detail = typeof cause.message === 'string' && cause.message ? cause.message : (error as Error).message
-  return { failure: `request failed: ${detail}`, ...(code ? { cause: code } : {}) }
-}
-
-function nodePost(url: string, body: string, headers: Record<string, string | null>, timeoutMs: number): Promise<WireResponse> {
-  const target = new URL(url)
-  const request = target.protocol === 'https:' ? httpsRequest : httpRequest
-  return new Promise((resolve) => {
-    const req = request(target, { method: 'POST', headers: { ...present(headers), 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = []
-      let length = 0
-      res.on('data', (chunk: Buffer) => {
-        length += chunk.length
-        if (length <= MAX_BODY_BYTES) return void chunks.push(chunk)
-        req.destroy()
-        resolve({ failure: `the server's answer was not read: it is longer than ${formatBytes(MAX_BODY_BYTES)}`, cause: 'answer too long' })
-      })
-      res.on('end', () => {
-        const responseHeaders: Record<string, string> = {}
-        for (const [key, value] of Object.entries(res.headers)) if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value
-        resolve(answer(res.statusCode ?? 0, responseHeaders, Buffer.concat(chunks).toString('utf8')))
-      })
-      res.on('error', (error) => resolve(networkFailure(error)))
-    })
-    req.on('timeout', () => {
-      req.destroy()
-      resolve({ timedOut: true })
-    })
-    req.on('error', (error) => resolve(networkFailure(error)))
-    req.end(body)
-  })
-}
-
-/** A JSON body, or the first JSON-RPC response in an SSE stream's `data:` frames. */
-function parseBody(text: string, contentType: string): WireResponse['frame'] | undefined {
-  const tryJson = (s: string) => {
-    try {
-      const value = JSON.parse(s) as unknown
-      return value && typeof value === 'object' && !Array.isArray(value) ? (value as WireResponse['frame']) : undefined
-    } catch {
-      return undefined
-    }
-  }
-  if (contentType.includes('text/event-stream')) {
-    for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).replace(/^ /, ''))
-        .join('\n')
-      const frame = data ? tryJson(data) : undefined
-      if (frame && ('result' in frame || 'error' in frame)) return frame
-    }
-    return undefined
-  }
-  return text.trim() ? tryJson(text) : undefined
 }
 
 function lowerKeys<T>(record: Record<string, T>): Record<string, T> {

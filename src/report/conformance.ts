@@ -4,7 +4,7 @@ import { ellipsize } from '../util/text.js'
 import { codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { count } from '../util/words.js'
 
-const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–' }
+const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–', expected: '⊖' }
 
 /**
  * "47 checks: 30 passed, 1 warning, 16 skipped" (only the counts that are not zero): the one

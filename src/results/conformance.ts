@@ -2,7 +2,8 @@ import type { FailOn } from './primitives.js'
 
 /** Layer 0 in the record: the probes' report, its verdict under the gate, and the defects observed on real calls. */
 
-export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip'
+/** `expected`: it failed (or warned), and the team's expected-failures file lists it: reported, not gated. */
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'expected'
 export type CheckSeverity = 'error' | 'warning'
 /** `unreachable`: the server could not be started or reached, or refused us (401, 403, 5xx); no era is known. */
 export type Era = 'modern' | 'legacy' | 'unreachable'
@@ -18,6 +19,50 @@ export interface CheckResult {
   message: string
   /** A trimmed request and response that show the finding. */
   evidence?: { request: string; response: string }
+  /** The JSON-RPC methods (or `HTTP GET`…) of the exchanges that showed a failure; an expected-failures entry `id:method` matches on them. */
+  methods?: string[]
+  /** Which revision's rule this is (set from the check catalog when the document is built). */
+  revision?: CheckRevision
+  /** How the official @modelcontextprotocol/conformance suite treats the same rule (from the catalog). */
+  official?: OfficialMapping
+  /** Status `expected`: the expected-failures entry that excused it (`check-id` or `check-id:method`). */
+  expected_entry?: string
+}
+
+/** The revision whose rule a check enforces: `both` when the rule is the same in 2025-11-25 and 2026-07-28. */
+export type CheckRevision = '2026-07-28' | '2025-11-25' | 'both'
+
+/** The official suite's view of a rule, so a team can map our ids to theirs. */
+export interface OfficialMapping {
+  /** Its scenarios (or `scenario:check` ids) that cover the rule; empty when none does. */
+  scenarios: string[]
+  /**
+   * `scored`: it scores the rule as we do; `differs`: it scores it, and decides otherwise (the note
+   * says how); `unscored`: it runs it but does not score it (pending, extension, added after the
+   * release); `none`: it has no check for it.
+   */
+  scoring: 'scored' | 'differs' | 'unscored' | 'none'
+  note?: string
+}
+
+/** The team's expected-failures file (`conformance_expected_failures`), each entry with what became of it. */
+export interface ExpectedFailures {
+  /** The file as given. */
+  file: string
+  entries: ExpectedFailureEntry[]
+}
+
+export interface ExpectedFailureEntry {
+  /** As written: `check-id` or `check-id:method`. */
+  entry: string
+  line: number
+  check: string
+  method: string | null
+  /**
+   * `expected`: the check failed as listed; `stale`: it passed (or did not fail on that method), so
+   * the entry must go — this fails the conformance gate; `not-run`: the check was skipped or not run.
+   */
+  outcome: 'expected' | 'stale' | 'not-run'
 }
 
 export interface ConformanceReport {
@@ -64,6 +109,8 @@ export interface ToolFingerprint {
 export interface ConformanceSection extends ConformanceReport {
   fail_on: FailOn
   passed: boolean
+  /** The expected-failures file, when one was given; a `stale` entry fails the gate. */
+  expected_failures?: ExpectedFailures | null
 }
 
 /**

@@ -1,0 +1,13 @@
+import type { ProbeData } from '../probe-data.js'
+import type { CheckResult } from '../types.js'
+import { checkAuth } from './auth.js'
+import { checkEras } from './eras.js'
+import { checkMrtr } from './mrtr.js'
+import { checkStreams } from './streams.js'
+import { checkTasks } from './tasks.js'
+import { checkWireSchema } from './wire-schema.js'
+
+/** The probe modules' checks, for either era (each says itself when it does not apply), in report order. */
+export function checkModules(probe: ProbeData): CheckResult[] {
+  return [...checkEras(probe), ...checkMrtr(probe), ...checkStreams(probe), ...checkTasks(probe), ...checkAuth(probe), ...checkWireSchema(probe)]
+}
