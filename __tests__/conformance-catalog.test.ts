@@ -3,6 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import schema from '../schema/results.schema.json' with { type: 'json' }
 import { createInterface } from 'node:readline'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { golden } from '../__fixtures__/report-shapes.js'
@@ -119,7 +122,11 @@ describe('each entry is well formed', () => {
   })
 })
 
-/** A conformance section as the document builds it. */
+const ajv = new Ajv2020({ allErrors: true, strict: false })
+addFormats.default(ajv)
+const validate = ajv.compile(schema)
+
+/** A conformance section as the document builds it (the document valid under the published schema). */
 function documentSection(report: ConformanceReport): ConformanceSection {
   const g = golden()
   const section: ConformanceSection = { ...report, fail_on: 'error', passed: true }
@@ -137,6 +144,7 @@ function documentSection(report: ConformanceReport): ConformanceSection {
     cancelled: null,
     journal: null
   })
+  expect(validate(JSON.parse(JSON.stringify(doc))) ? [] : validate.errors).toEqual([])
   return doc.conformance!
 }
 
