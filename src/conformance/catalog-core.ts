@@ -48,7 +48,7 @@ export const CORE_CATALOG: Catalog = {
     official: {
       scenarios: ['caching', 'wire-schema-valid'],
       scoring: 'differs',
-      note: 'caching fails a server for a list it does not serve (prompts/list answered -32601 fails it); here only the lists a server answers, server/discover included'
+      note: 'caching fails a list a server does not serve (prompts/list answered -32601) and an input_required resources/read (no ttlMs by the schema); here only complete results, server/discover included'
     }
   },
   'list-pagination-cache-scope': { revision: '2026-07-28', official: { scenarios: [], scoring: 'none', note: 'no scenario follows nextCursor' } },
@@ -143,7 +143,7 @@ export const CORE_CATALOG: Catalog = {
     official: {
       scenarios: ['dns-rebinding-protection:localhost-host-rebinding-rejected'],
       scoring: 'differs',
-      note: 'it sends a foreign Host and Origin together and takes any 4xx, so a server that checks Host alone passes; it fails a non-loopback URL, which is skipped here'
+      note: 'it sends a foreign Host and Origin together and takes any 4xx (a 400 for a missing session passes), so a server that checks Host alone passes; it fails a non-loopback URL, which is skipped here'
     }
   },
   'lint-tool-descriptions': {
