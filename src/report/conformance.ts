@@ -88,6 +88,9 @@ function findingEntries(section: ConformanceSection, newIds: ReadonlySet<string>
   return out
 }
 
+/** The official suite's scoring in words, as the docs page's table says it (src/conformance/catalog-table.ts). */
+const SCORING: Record<NonNullable<CheckResult['official']>['scoring'], string> = { scored: 'scored', differs: 'scored differently', unscored: 'run, not scored', none: 'no check' }
+
 /** "2026-07-28" and "2025-11-25 and 2026-07-28" for a rule of both. */
 function revisionText(revision: NonNullable<CheckResult['revision']>): string {
   return revision === 'both' ? '2025-11-25 and 2026-07-28' : revision
@@ -105,7 +108,7 @@ export function catalogLine(check: Pick<CheckResult, 'revision' | 'official'>): 
     const scenarios = [...new Set(official.scenarios.map((s) => s.split(':')[0]))]
     // How it differs, or why it is not scored (pending, extension), is worth the words; the other notes are the docs page's.
     const note = (official.scoring === 'differs' || official.scoring === 'unscored') && official.note ? `: ${escapeMarkdown(official.note)}` : ''
-    const word = official.scoring === 'none' ? 'no check' : official.scoring
+    const word = SCORING[official.scoring]
     parts.push(`**official suite:** ${word}${scenarios.length ? ` (${scenarios.map(codeSpan).join(', ')})` : ''}${note}`)
   }
   return parts.join(' · ')
