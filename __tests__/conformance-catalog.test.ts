@@ -43,13 +43,15 @@ async function httpFixture(): Promise<ServerConfig> {
   return { kind: 'http', url, headers: {} }
 }
 
-/** Every `id: '…'` of a CheckSpec literal under src/conformance/, by file. */
+/** Every `id: '…'` of a CheckSpec literal under src/conformance/ (in the files that declare CheckSpecs), by file. */
 function specIds(): Map<string, string> {
   const root = fixturePath('../src/conformance')
   const found = new Map<string, string>()
   for (const file of readdirSync(root, { recursive: true }) as string[]) {
     if (!file.endsWith('.ts')) continue
-    for (const match of readFileSync(join(root, file), 'utf8').matchAll(/\bid:\s*'([a-z0-9]+(?:-[a-z0-9]+)+)'/g)) found.set(match[1], file)
+    const text = readFileSync(join(root, file), 'utf8')
+    if (!/\bCheckSpec\b/.test(text)) continue
+    for (const match of text.matchAll(/\bid:\s*'([a-z0-9]+(?:-[a-z0-9]+)+)'/g)) found.set(match[1], file)
   }
   return found
 }
@@ -83,6 +85,8 @@ describe('every check id has a catalog entry', () => {
   })
 
   test('each id of a CheckSpec literal in src/conformance/', () => {
+    // The scan itself finds them: one-line and multi-line literals, in run.ts, checks/ and observed*.ts.
+    expect(['legacy-initialize', 'missing-version-error', 'unknown-tool-error', 'observed-input-required'].filter((id) => !specIds().has(id))).toEqual([])
     expect([...specIds()].filter(([id]) => !(id in CATALOG)).map(([id, file]) => `${id} (${file})`)).toEqual([])
   })
 
