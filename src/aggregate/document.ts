@@ -13,6 +13,7 @@ import {
   type ShardSection,
   type ToolTestsSection
 } from '../results/types.js'
+import { withCatalog } from '../conformance/catalog.js'
 import { observedChecks } from '../conformance/observed.js'
 import { conformancePassed } from '../conformance/run.js'
 import { TOOL_NAME, TOOL_VERSION } from '../version.js'
@@ -101,16 +102,17 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
 
 /**
  * The probe's checks plus the checks observed on real calls (tool tests and runs), each finding
- * with where it was seen; the conformance verdict covers both.
+ * with where it was seen, each check with its catalog entry; the conformance verdict covers both.
  */
 function withObservedChecks(section: ConformanceSection, runs: RunResult[], toolTests: ToolTestsSection | null): ConformanceSection {
-  if (section.era === 'unreachable') return section
+  // Each check says which revision's rule it is and how the official suite scores it (src/conformance/catalog.ts).
+  if (section.era === 'unreachable') return { ...section, checks: withCatalog(section.checks) }
   const sources = [
     ...(toolTests?.tests ?? []).flatMap((test) =>
       test.attempts.flatMap((attempt) => attempt.steps.map((step) => ({ label: `tool test ${test.id}${test.runs > 1 ? ` (attempt ${attempt.attempt})` : ''}`, observed: step.observed })))
     ),
     ...runs.map((run) => ({ label: `run #${run.index} ${run.case_id} · ${run.model} · ${run.prompt_name}`, observed: run.observed }))
   ]
-  const checks = [...section.checks, ...observedChecks(sources)]
+  const checks = withCatalog([...section.checks, ...observedChecks(sources)])
   return { ...section, checks, passed: conformancePassed({ ...section, checks }, section.fail_on) }
 }

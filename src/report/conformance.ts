@@ -79,11 +79,39 @@ function findingEntries(section: ConformanceSection, newIds: ReadonlySet<string>
   for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
     const line = ellipsize(check.message, SUMMARY_CHARS)
     out.push(`<details><summary>${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' <em>new</em>' : ''} — ${escapeHtml(line)}</summary>`, '', `**Rule:** ${escapeMarkdown(check.spec)}`, '')
+    const place = catalogLine(check)
+    if (place) out.push(place, '')
     if (line !== check.message) out.push(escapeMarkdown(check.message), '')
     if (check.evidence) out.push('Request:', '', codeBlock(check.evidence.request, 'json'), '', 'Response:', '', codeBlock(check.evidence.response), '')
     out.push('</details>', '')
   }
   return out
+}
+
+/** The official suite's scoring in words, as the docs page's table says it (src/conformance/catalog-table.ts). */
+const SCORING: Record<NonNullable<CheckResult['official']>['scoring'], string> = { scored: 'scored', differs: 'scored differently', unscored: 'run, not scored', none: 'no check' }
+
+/** "2026-07-28" and "2025-11-25 and 2026-07-28" for a rule of both. */
+function revisionText(revision: NonNullable<CheckResult['revision']>): string {
+  return revision === 'both' ? '2025-11-25 and 2026-07-28' : revision
+}
+
+/**
+ * The check's place in the catalog, for its fold: "**Revision:** 2026-07-28 · **official suite:**
+ * scored (server-stateless)", with how it differs when it does. Empty for a check without one.
+ */
+export function catalogLine(check: Pick<CheckResult, 'revision' | 'official'>): string {
+  const parts: string[] = []
+  if (check.revision) parts.push(`**Revision:** ${revisionText(check.revision)}`)
+  const official = check.official
+  if (official) {
+    const scenarios = [...new Set(official.scenarios.map((s) => s.split(':')[0]))]
+    // How it differs, or why it is not scored (pending, extension), is worth the words; the other notes are the docs page's.
+    const note = (official.scoring === 'differs' || official.scoring === 'unscored') && official.note ? `: ${escapeMarkdown(official.note)}` : ''
+    const word = SCORING[official.scoring]
+    parts.push(`**official suite:** ${word}${scenarios.length ? ` (${scenarios.map(codeSpan).join(', ')})` : ''}${note}`)
+  }
+  return parts.join(' · ')
 }
 
 /** The skipped checks by reason on one line, then which checks passed and which were skipped, folded. */
