@@ -143,10 +143,22 @@ describe('the pure parts', () => {
   const probe = (tasks: ProbeData['tasks'], era: ProbeData['era'] = 'modern'): ProbeData =>
     ({ transport: 'stdio', era, probes: 'safe', discover: { method: 'server/discover', request: {}, response: {} }, toolsList: [], otherLists: [], tasks }) as ProbeData
 
-  test('a legacy server declaring the 2025-11-25 tasks capability: skipped, saying that revision’s utility is not probed', () => {
-    const results = checkTasks(probe({ era: 'legacy', declared: true, legacySlot: true, calls: [], note: '' }, 'legacy'))
-    expect(results.map((r) => r.id)).toEqual(IDS)
-    expect(new Set(results.map((r) => r.message))).toEqual(new Set(['legacy server: it declares the 2025-11-25 tasks capability (capabilities.tasks); that revision’s tasks utility is not probed']))
+  test('a legacy server declaring the 2025-11-25 tasks capability: held to the rule both revisions share, the rest skipped saying so', () => {
+    const reason = 'legacy server: applies from 2026-07-28 (its 2025-11-25 tasks, capabilities.tasks, are not followed: only tasks/get of an unknown task is probed)'
+    const unknownGet = (response: Record<string, unknown>) => ({ method: 'tasks/get', request: { method: 'tasks/get', params: { taskId: 'x' } }, response })
+    const legacy = (frame: Record<string, unknown>) => checkTasks(probe({ era: 'legacy', declared: true, legacySlot: true, calls: [], note: '', unknownGet: unknownGet({ frame }) }, 'legacy'))
+    const good = legacy({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Task not found' } })
+    expect(good.map((r) => r.id)).toEqual(IDS)
+    expect(good.find((r) => r.id === 'tasks-get-unknown-task')).toMatchObject({ status: 'pass' })
+    expect(new Set(good.filter((r) => r.id !== 'tasks-get-unknown-task').map((r) => `${r.status}: ${r.message}`))).toEqual(new Set([`skip: ${reason}`]))
+    const bad = legacy({ jsonrpc: '2.0', id: 1, result: { taskId: 'x', status: 'working' } })
+    expect(bad.find((r) => r.id === 'tasks-get-unknown-task')).toMatchObject({ status: 'fail', message: 'tasks/get of a taskId the server never issued got a result; expected -32602 (Invalid params)' })
+  })
+
+  test('server-everything (2025-11-25, declares tasks) over stdio: tasks/get of an unknown task gets -32602', async () => {
+    const report = await run({ kind: 'stdio', command: process.execPath, args: [fixturePath('../node_modules/@modelcontextprotocol/server-everything/dist/index.js')], env: {} })
+    expect(report.era).toBe('legacy')
+    expect(statuses(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'skip'])), 'tasks-get-unknown-task': 'pass' })
   })
 
   test('a modern server advertising only the 2025-11-25 capabilities.tasks fails tasks-extension-declared; the rest skip', () => {
@@ -157,8 +169,9 @@ describe('the pure parts', () => {
 
   test('every check has a catalog entry, not scored by the official suite (an extension) or not covered by it', () => {
     expect(Object.keys(TASKS_CATALOG).sort()).toEqual([...IDS].sort())
-    for (const entry of Object.values(TASKS_CATALOG)) {
-      expect(entry.revision).toBe('2026-07-28')
+    for (const [id, entry] of Object.entries(TASKS_CATALOG)) {
+      // tasks/get of an unknown task is the one rule the 2025-11-25 tasks utility shares.
+      expect(entry.revision).toBe(id === 'tasks-get-unknown-task' ? 'both' : '2026-07-28')
       expect(['unscored', 'none']).toContain(entry.official.scoring)
       if (entry.official.scoring === 'unscored') expect(entry.official.note).toContain('extension')
     }

@@ -32,7 +32,12 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled'])
 
 export async function probeTasks(context: ProbeContext): Promise<TasksProbes | undefined> {
   const { capabilities } = context
-  if (context.era === 'legacy') return { era: 'legacy', declared: isObject(capabilities.tasks), legacySlot: isObject(capabilities.tasks), calls: [], note: '' }
+  if (context.era === 'legacy') {
+    // 2025-11-25 tasks: only the rule both revisions share is probed (tasks/get of an unknown task → -32602).
+    const declared = isObject(capabilities.tasks)
+    const legacy = { era: 'legacy' as const, declared, legacySlot: declared, calls: [], note: '' }
+    return declared ? { ...legacy, unknownGet: await context.main.request(context.request('tasks/get', { taskId: UNKNOWN_TASK }), context.timeout) } : legacy
+  }
   const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {}
   const declared = TASKS_EXTENSION in extensions
   const base = { era: 'modern' as const, declared, legacySlot: 'tasks' in capabilities, calls: [], note: '' }

@@ -33,7 +33,7 @@ export const TASKS_GET: CheckSpec = {
 export const TASKS_GET_UNKNOWN: CheckSpec = {
   id: 'tasks-get-unknown-task',
   severity: 'error',
-  spec: `${SEP}: tasks/get of an unknown taskId → -32602 (Invalid params)`
+  spec: `${SEP}: tasks/get of an unknown taskId → -32602 (Invalid params); the same in the 2025-11-25 tasks utility`
 }
 export const TASKS_TRANSITIONS: CheckSpec = {
   id: 'tasks-status-transitions',
@@ -99,7 +99,10 @@ export const TASKS_CATALOG: Catalog = {
     ],
     `${EXTENSION}; ${FIXED_TOOLS}`
   ),
-  [TASKS_GET_UNKNOWN.id]: unscored(['tasks-dispatch-and-envelope:sep-2663-tasks-get-invalid-task-id-32602']),
+  [TASKS_GET_UNKNOWN.id]: {
+    revision: 'both',
+    official: { scenarios: ['tasks-dispatch-and-envelope:sep-2663-tasks-get-invalid-task-id-32602'], scoring: 'unscored', note: `${EXTENSION}; it has no check of a 2025-11-25 server's tasks` }
+  },
   [TASKS_TRANSITIONS.id]: {
     revision: '2026-07-28',
     official: { scenarios: [], scoring: 'none', note: 'the official suite polls tasks to a terminal status but never checks that a terminal status stays put (after a tasks/cancel, say)' }

@@ -2,7 +2,7 @@ import type { ProbeData } from '../probe-data.js'
 import type { TasksProbes } from '../probe-tasks-data.js'
 import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
-import { describeResponse, errorCode, exchangesIn, failed, isObject, passed, resultOf, skipped } from './common.js'
+import { describeResponse, errorCode, exchangesIn, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 import { checkTaskLifecycle } from './tasks-lifecycle.js'
 import { TASKS_EXTENSION } from './tasks-plan.js'
 import { TASKS_CHECKS, TASKS_DECLARED, TASKS_GATED, TASKS_GET_UNKNOWN, TASKS_REMOVED, TASKS_REQUIRED } from './tasks-specs.js'
@@ -17,8 +17,12 @@ export function checkTasks(probe: ProbeData): CheckResult[] {
   const tasks = probe.tasks
   const why = notApplicable(probe, tasks)
   if (why !== undefined || !tasks) {
-    const declared = declaredCheck(probe, tasks)
-    return TASKS_CHECKS.map((spec) => (spec === TASKS_DECLARED && declared ? declared : skipped(spec, why ?? 'not probed')))
+    const decided = new Map<CheckSpec, CheckResult | undefined>([
+      [TASKS_DECLARED, declaredCheck(probe, tasks)],
+      // A legacy server's 2025-11-25 tasks: tasks/get of an unknown task is the one rule both revisions share.
+      [TASKS_GET_UNKNOWN, probe.era === 'legacy' && tasks?.unknownGet ? checkUnknownGet(tasks) : undefined]
+    ])
+    return TASKS_CHECKS.map((spec) => decided.get(spec) ?? skipped(spec, why ?? 'not probed'))
   }
   const life = checkTaskLifecycle(tasks)
   return [declaredCheck(probe, tasks)!, checkGated(probe, tasks), life.create, life.wire, life.get, checkUnknownGet(tasks), life.transitions, life.update, life.cancel, checkRequired(tasks), checkRemoved(tasks)]
@@ -28,7 +32,7 @@ export function checkTasks(probe: ProbeData): CheckResult[] {
 function notApplicable(probe: ProbeData, tasks: TasksProbes | undefined): string | undefined {
   if (probe.era === 'legacy') {
     return tasks?.declared
-      ? 'legacy server: it declares the 2025-11-25 tasks capability (capabilities.tasks); that revision’s tasks utility is not probed'
+      ? 'legacy server: applies from 2026-07-28 (its 2025-11-25 tasks, capabilities.tasks, are not followed: only tasks/get of an unknown task is probed)'
       : 'legacy server: applies from 2026-07-28'
   }
   if (!tasks) return 'not probed'
