@@ -112,6 +112,13 @@ describe('tasks extension (SEP-2663) on a server that declares it', () => {
     expect(check(report, 'tasks-required-task-error').message).toBe('probes: none (no tool is called)')
   })
 
+  test('tools without execution.taskSupport (SEP-2663 has no per-tool flag): read-only tools are called, and a task followed', async () => {
+    const report = await run(stdioFixture('unflagged'))
+    expect(statuses(report)).toEqual({ ...allPass, 'tasks-update': 'skip', 'tasks-required-task-error': 'skip' })
+    expect(check(report, 'tasks-create-result').message).toContain('tools/call of "quick_sum"')
+    expect(check(report, 'tasks-required-task-error').message).toBe('no tool declares execution.taskSupport "required"')
+  })
+
   test('a tool test seed gives the arguments', async () => {
     const report = await run(stdioFixture(), { seeds: [{ tool: 'quick_sum', args: { a: 2, b: 3 }, source: 'tool test add-numbers' }] })
     expect(statuses(report)).toEqual(allPass)
@@ -193,6 +200,11 @@ describe('the pure parts', () => {
     // No tool declares task support: the tool tests' calls, at most two.
     const seeds = ['a', 'b', 'c'].map((tool) => ({ tool, args: {}, source: `tool test ${tool}` }))
     expect(planTaskCalls([{ name: 'a' }], seeds, 'safe').calls.map((c) => c.tool)).toEqual(['a', 'b'])
+    // … else the tools the mode allows, with arguments from their schema.
+    const readOnly = [{ name: 'w' }, { name: 'r', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }]
+    expect(planTaskCalls(readOnly, [], 'safe').calls).toEqual([{ tool: 'r', args: { q: 'mcp-server-evals' }, source: 'arguments made from its inputSchema' }])
+    expect(planTaskCalls(readOnly, [], 'safe').note).toBe('no tool declares execution.taskSupport: other tools called')
+    expect(planTaskCalls([{ name: 'w' }], [], 'safe')).toMatchObject({ calls: [], note: 'no tool declares execution.taskSupport, none is annotated readOnlyHint: true (probes: safe) and no tool test gives a call to start from' })
   })
 
   test('sampleArguments and inputAnswers', () => {

@@ -25,6 +25,8 @@
 //   tasks-result-served      tasks/result (removed) still answers
 //   v1-capability            server/discover also advertises capabilities.tasks
 //   required-error-no-data   export_all's -32021 carries no data
+// And one switch that is no defect: `unflagged` lists no execution.taskSupport (SEP-2663 has no
+// per-tool flag: the server decides per request).
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { createInterface } from 'node:readline'
@@ -57,6 +59,7 @@ const TOOLS = [
   },
   { name: 'export_all', description: 'Export everything (only as a task).', annotations: readOnly, execution: { taskSupport: 'required' }, inputSchema: { type: 'object', properties: {} } }
 ]
+if (defects.has('unflagged')) for (const tool of TOOLS) delete tool.execution
 
 const complete = (result) => ({ resultType: 'complete', ...result, _meta: SERVER_INFO })
 const error = (code, message, data) => ({ error: { code, message, ...(data ? { data } : {}) } })

@@ -54,8 +54,10 @@ export function planTaskCalls(tools: Tool[], seeds: PlannedCall[], mode: ProbeMo
   let calls = unique(ordered).slice(0, MAX_TASK_CALLS)
   if (planned.length > MAX_TASK_CALLS) notes.push(`${planned.length - MAX_TASK_CALLS} more not called (at most ${MAX_TASK_CALLS})`)
   if (supporting.length === 0) {
-    calls = unique(seeds.map((s) => ({ tool: s.tool, args: s.args, source: s.source }))).slice(0, MAX_UNDECLARED_CALLS)
-    notes.push(calls.length ? 'no tool declares execution.taskSupport: calls from the tool tests' : 'no tool declares execution.taskSupport and no tool test gives a call to start from')
+    // SEP-2663 has no per-tool flag: the server decides per request. The tool tests' calls first, then tools `probes` allows.
+    const allowed = tools.filter((t) => mayCall(t, mode)).map((t) => ({ tool: t.name, args: sampleArguments(t.inputSchema), source: 'arguments made from its inputSchema' }))
+    calls = unique([...seeds.map((s) => ({ tool: s.tool, args: s.args, source: s.source })), ...allowed]).slice(0, MAX_UNDECLARED_CALLS)
+    notes.push(calls.length ? 'no tool declares execution.taskSupport: other tools called' : 'no tool declares execution.taskSupport, none is annotated readOnlyHint: true (probes: safe) and no tool test gives a call to start from')
   }
   const requiredTools = supporting.filter((t) => taskSupportOf(t) === 'required')
   const required = planned.find((p) => requiredTools.some((t) => t.name === p.tool))
