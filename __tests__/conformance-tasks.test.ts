@@ -31,6 +31,8 @@ const tasksChecks = (report: ConformanceReport): CheckResult[] => report.checks.
 const statuses = (report: ConformanceReport) => Object.fromEntries(tasksChecks(report).map((c) => [c.id, c.status]))
 const check = (report: ConformanceReport, id: string) => report.checks.find((c) => c.id === id)!
 const allPass = Object.fromEntries(IDS.map((id) => [id, 'pass']))
+/** Over stdio the Mcp-Name rule does not apply. */
+const allPassOn = (transport: 'stdio' | 'http') => ({ ...allPass, ...(transport === 'stdio' ? { 'tasks-mcp-name-header': 'skip' } : {}) })
 
 async function run(config: ServerConfig, options: ProbeOptions = {}): Promise<ConformanceReport> {
   return runConformance(config, options)
@@ -39,7 +41,7 @@ async function run(config: ServerConfig, options: ProbeOptions = {}): Promise<Co
 describe('tasks extension (SEP-2663) on a server that declares it', () => {
   test.each(['stdio', 'http'] as const)('a clean server passes every tasks check over %s', async (transport) => {
     const report = await run(transport === 'stdio' ? stdioFixture() : await httpFixture())
-    expect(statuses(report)).toEqual(allPass)
+    expect(statuses(report)).toEqual(allPassOn(transport))
     // The report lists the ids in the module's order.
     expect(tasksChecks(report).map((c) => c.id)).toEqual(IDS)
     // Whether a poll sees it working again between the update and the end depends on timing.
@@ -62,11 +64,12 @@ describe('tasks extension (SEP-2663) on a server that declares it', () => {
     ['completed-without-result', 'tasks-get', 'without the result inlined'],
     ['not-durable', 'tasks-get', 'right after the CreateTaskResult got error -32602'],
     ['tasks-result-served', 'tasks-removed-methods', 'tasks/result (2025-11-25, removed from the extension)'],
-    ['v1-capability', 'tasks-extension-declared', 'capabilities.tasks']
+    ['v1-capability', 'tasks-extension-declared', 'capabilities.tasks'],
+    ['unknown-writes-ok', 'tasks-unknown-task-update-cancel', 'tasks/update of a taskId the server never issued got a result']
   ]
   test.concurrent.each(DEFECTS)('stdio, DEFECT=%s fails %s', async (defect, id, words) => {
     const report = await run(stdioFixture(defect))
-    expect(check(report, id)).toMatchObject({ status: 'fail' })
+    expect(check(report, id)).toMatchObject({ status: check(report, id).severity === 'warning' ? 'warn' : 'fail' })
     expect(check(report, id).message).toContain(words)
     expect(check(report, id).evidence).toBeDefined()
   })
@@ -75,7 +78,8 @@ describe('tasks extension (SEP-2663) on a server that declares it', () => {
     ['terminal-state-changes', 'tasks-status-transitions'],
     ['not-durable', 'tasks-get'],
     ['required-task-runs-inline', 'tasks-required-task-error'],
-    ['get-unknown-task-ok', 'tasks-get-unknown-task']
+    ['get-unknown-task-ok', 'tasks-get-unknown-task'],
+    ['no-task-name-check', 'tasks-mcp-name-header']
   ])('http, DEFECT=%s fails %s', async (defect, id) => {
     const report = await run(await httpFixture(defect))
     expect(check(report, id)).toMatchObject({ status: 'fail' })
@@ -83,7 +87,7 @@ describe('tasks extension (SEP-2663) on a server that declares it', () => {
 
   test('ack-with-task fails tasks-cancel too, and the others pass', async () => {
     const report = await run(stdioFixture('ack-with-task'))
-    expect(statuses(report)).toEqual({ ...allPass, 'tasks-update': 'fail', 'tasks-cancel': 'fail' })
+    expect(statuses(report)).toEqual({ ...allPassOn('stdio'), 'tasks-update': 'fail', 'tasks-cancel': 'fail' })
   })
 
   test('the 2025-11-25 nested CreateTaskResult fails tasks-create-result; the task checks skip, saying no task was created', async () => {
@@ -99,7 +103,7 @@ describe('tasks extension (SEP-2663) on a server that declares it', () => {
   test('probes: none calls no tool: the call checks skip, the rules that need no call still run', async () => {
     const report = await run(stdioFixture(), { probes: 'none' })
     expect(statuses(report)).toEqual({
-      ...allPass,
+      ...allPassOn('stdio'),
       'tasks-create-result': 'skip',
       'tasks-wire-fields': 'skip',
       'tasks-get': 'skip',
@@ -114,15 +118,15 @@ describe('tasks extension (SEP-2663) on a server that declares it', () => {
 
   test('tools without execution.taskSupport (SEP-2663 has no per-tool flag): read-only tools are called, and a task followed', async () => {
     const report = await run(stdioFixture('unflagged'))
-    expect(statuses(report)).toEqual({ ...allPass, 'tasks-update': 'skip', 'tasks-required-task-error': 'skip' })
+    expect(statuses(report)).toEqual({ ...allPassOn('stdio'), 'tasks-update': 'skip', 'tasks-required-task-error': 'skip' })
     expect(check(report, 'tasks-create-result').message).toContain('tools/call of "quick_sum"')
     expect(check(report, 'tasks-required-task-error').message).toBe('no tool declares execution.taskSupport "required"')
   })
 
   test('a tool test seed gives the arguments', async () => {
-    const report = await run(stdioFixture(), { seeds: [{ tool: 'quick_sum', args: { a: 2, b: 3 }, source: 'tool test add-numbers' }] })
-    expect(statuses(report)).toEqual(allPass)
-    expect(check(report, 'tasks-create-result').evidence?.request ?? '').not.toBe('')
+    // Arguments quick_sum refuses (a plain isError result, no task): only a seed could have given them.
+    const report = await run(stdioFixture(), { seeds: [{ tool: 'quick_sum', args: { a: 'two', b: 3 }, source: 'tool test add-numbers' }] })
+    expect(check(report, 'tasks-create-result')).toMatchObject({ status: 'pass', message: expect.stringContaining('tools/call of "export_all", "confirm_report" (the extension declared)') })
   })
 })
 

@@ -25,6 +25,8 @@
 //   tasks-result-served      tasks/result (removed) still answers
 //   v1-capability            server/discover also advertises capabilities.tasks
 //   required-error-no-data   export_all's -32021 carries no data
+//   unknown-writes-ok        tasks/update and tasks/cancel of an unknown taskId are acknowledged
+//   no-task-name-check       (HTTP) Mcp-Name is not checked against params.taskId on tasks/*
 // And one switch that is no defect: `unflagged` lists no execution.taskSupport (SEP-2663 has no
 // per-tool flag: the server decides per request).
 import { createServer } from 'node:http'
@@ -165,7 +167,7 @@ function tasksMethod(msg, meta) {
       }
       return { result: detailed(entry) }
     case 'tasks/update': {
-      if (!known) return error(-32602, 'Task not found')
+      if (!known) return defects.has('unknown-writes-ok') ? { result: { resultType: 'complete' } } : error(-32602, 'Task not found')
       const answer = msg.params?.inputResponses?.[entry.pending]
       if (answer && entry.task.status === 'input_required') {
         const confirmed = answer.action === 'accept' && answer.content?.confirm === true
@@ -175,7 +177,7 @@ function tasksMethod(msg, meta) {
       return { result: defects.has('ack-with-task') ? detailed(entry) : { resultType: 'complete' } }
     }
     case 'tasks/cancel':
-      if (!known) return error(-32602, 'Task not found')
+      if (!known) return defects.has('unknown-writes-ok') ? { result: { resultType: 'complete' } } : error(-32602, 'Task not found')
       if (defects.has('terminal-state-changes') && entry.task.status === 'completed') {
         entry.task.status = 'cancelled'
         entry.task.lastUpdatedAt = new Date().toISOString()
@@ -251,7 +253,8 @@ function serveHttp() {
     const headerError = (message) => send(400, frame(msg.id, error(-32020, message)))
     if (req.headers['mcp-method'] !== msg.method) return headerError('Mcp-Method header missing or not equal to the body')
     // SEP-2243 for tools/call, SEP-2663 for tasks/*: Mcp-Name mirrors params.name / params.taskId.
-    const name = msg.method === 'tools/call' ? msg.params?.name : ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method) ? msg.params?.taskId : undefined
+    const taskMethod = ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method) && !defects.has('no-task-name-check')
+    const name = msg.method === 'tools/call' ? msg.params?.name : taskMethod ? msg.params?.taskId : undefined
     if (name !== undefined && req.headers['mcp-name'] !== name) return headerError('Mcp-Name header missing or not equal to the body')
     const version = msg.params?._meta?.[META_VERSION]
     if (version !== undefined && req.headers['mcp-protocol-version'] !== version) return headerError('MCP-Protocol-Version header not equal to _meta')

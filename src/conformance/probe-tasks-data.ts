@@ -15,6 +15,11 @@ export interface TasksProbes {
   note: string
   /** tasks/get of an unknown task id, with the extension declared. */
   unknownGet?: Exchange
+  /** tasks/update and tasks/cancel of an unknown task id. */
+  unknownUpdate?: Exchange
+  unknownCancel?: Exchange
+  /** HTTP: tasks/get of a created task whose Mcp-Name header names another task. */
+  mismatchedName?: Exchange
   /** tasks/get from a request that does not declare the extension. */
   undeclaredGet?: Exchange
   /** tasks/result and tasks/list (removed from the extension). */

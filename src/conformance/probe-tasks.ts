@@ -48,20 +48,28 @@ export async function probeTasks(context: ProbeContext): Promise<TasksProbes | u
   const ask = (req: WireRequest) => context.main.request(req, context.timeout)
   const withoutExtension = (planned: PlannedCall | undefined) =>
     planned ? callTool(context, planned, false).then((exchange) => ({ tool: planned.tool, source: planned.source, exchange })) : undefined
-  const [calls, unknownGet, undeclaredGet, removed, required, undeclaredCall] = await Promise.all([
+  const [calls, unknownGet, unknownUpdate, unknownCancel, undeclaredGet, removed, required, undeclaredCall] = await Promise.all([
     Promise.all(plan.calls.map((planned) => followTask(context, planned))).then(cancelOneTerminal(context)),
     ask(withTasks('tasks/get', { taskId: UNKNOWN_TASK })),
+    ask(withTasks('tasks/update', { taskId: UNKNOWN_TASK, inputResponses: {} })),
+    ask(withTasks('tasks/cancel', { taskId: UNKNOWN_TASK })),
     ask(without('tasks/get', { taskId: UNKNOWN_TASK })),
     Promise.all([ask(withTasks('tasks/result', { taskId: UNKNOWN_TASK })), ask(withTasks('tasks/list', {}))]),
     withoutExtension(plan.required),
     withoutExtension(plan.optional)
   ])
+  // HTTP: Mcp-Name must mirror params.taskId (SEP-2663); one tasks/get of a real task names another.
+  const taskId = calls.map((c) => resultOf(c.call)).find((r) => r?.resultType === 'task' && typeof r.taskId === 'string')?.taskId as string | undefined
+  const mismatchedName = context.http && taskId !== undefined ? await ask({ ...withTasks('tasks/get', { taskId }), headers: { 'mcp-name': `${taskId}-other` } }) : undefined
   return {
     ...base,
     declaredValue: extensions[TASKS_EXTENSION],
     calls,
     note: plan.note,
     unknownGet,
+    unknownUpdate,
+    unknownCancel,
+    ...(mismatchedName ? { mismatchedName } : {}),
     undeclaredGet,
     removed,
     ...(required ? { required } : { requiredNote: plan.requiredNote }),

@@ -35,6 +35,16 @@ export const TASKS_GET_UNKNOWN: CheckSpec = {
   severity: 'error',
   spec: `${SEP}: tasks/get of an unknown taskId → -32602 (Invalid params); the same in the 2025-11-25 tasks utility`
 }
+export const TASKS_UNKNOWN_WRITES: CheckSpec = {
+  id: 'tasks-unknown-task-update-cancel',
+  severity: 'warning',
+  spec: `${SEP}: tasks/update and tasks/cancel of an unknown taskId SHOULD get a JSON-RPC error (-32602)`
+}
+export const TASKS_MCP_NAME: CheckSpec = {
+  id: 'tasks-mcp-name-header',
+  severity: 'error',
+  spec: `${SEP}, Streamable HTTP: tasks/get, tasks/update, tasks/cancel carry Mcp-Name: <taskId>; one that differs from params.taskId → -32020 (HTTP 400), as SEP-2243 validates Mcp-Name`
+}
 export const TASKS_TRANSITIONS: CheckSpec = {
   id: 'tasks-status-transitions',
   severity: 'error',
@@ -68,11 +78,13 @@ export const TASKS_CHECKS: readonly CheckSpec[] = [
   TASKS_WIRE,
   TASKS_GET,
   TASKS_GET_UNKNOWN,
+  TASKS_UNKNOWN_WRITES,
   TASKS_TRANSITIONS,
   TASKS_UPDATE,
   TASKS_CANCEL,
   TASKS_REQUIRED,
-  TASKS_REMOVED
+  TASKS_REMOVED,
+  TASKS_MCP_NAME
 ]
 
 const EXTENSION = 'not scored: the official suite runs its tasks-* scenarios for visibility only (requirements 2026-07-28: not_scored, reason extension)'
@@ -103,6 +115,11 @@ export const TASKS_CATALOG: Catalog = {
     revision: 'both',
     official: { scenarios: ['tasks-dispatch-and-envelope:sep-2663-tasks-get-invalid-task-id-32602'], scoring: 'unscored', note: `${EXTENSION}; it has no check of a 2025-11-25 server's tasks` }
   },
+  [TASKS_UNKNOWN_WRITES.id]: {
+    revision: '2026-07-28',
+    official: { scenarios: [], scoring: 'none', note: 'the official suite checks only tasks/get of an unknown task' }
+  },
+  [TASKS_MCP_NAME.id]: unscored(['tasks-request-headers:sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get', 'tasks-request-headers:sep-2663-routing-headers-accepted-on-tasks-get']),
   [TASKS_TRANSITIONS.id]: {
     revision: '2026-07-28',
     official: { scenarios: [], scoring: 'none', note: 'the official suite polls tasks to a terminal status but never checks that a terminal status stays put (after a tasks/cancel, say)' }

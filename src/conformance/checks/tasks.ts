@@ -5,7 +5,7 @@ import type { Exchange } from '../wire.js'
 import { describeResponse, errorCode, exchangesIn, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 import { checkTaskLifecycle } from './tasks-lifecycle.js'
 import { TASKS_EXTENSION } from './tasks-plan.js'
-import { TASKS_CHECKS, TASKS_DECLARED, TASKS_GATED, TASKS_GET_UNKNOWN, TASKS_REMOVED, TASKS_REQUIRED } from './tasks-specs.js'
+import { TASKS_CHECKS, TASKS_DECLARED, TASKS_GATED, TASKS_GET_UNKNOWN, TASKS_MCP_NAME, TASKS_REMOVED, TASKS_REQUIRED, TASKS_UNKNOWN_WRITES } from './tasks-specs.js'
 
 export { TASKS_CATALOG, TASKS_CHECKS } from './tasks-specs.js'
 
@@ -25,7 +25,21 @@ export function checkTasks(probe: ProbeData): CheckResult[] {
     return TASKS_CHECKS.map((spec) => decided.get(spec) ?? skipped(spec, why ?? 'not probed'))
   }
   const life = checkTaskLifecycle(tasks)
-  return [declaredCheck(probe, tasks)!, checkGated(probe, tasks), life.create, life.wire, life.get, checkUnknownGet(tasks), life.transitions, life.update, life.cancel, checkRequired(tasks), checkRemoved(tasks)]
+  return [
+    declaredCheck(probe, tasks)!,
+    checkGated(probe, tasks),
+    life.create,
+    life.wire,
+    life.get,
+    checkUnknownGet(tasks),
+    checkUnknownWrites(tasks),
+    life.transitions,
+    life.update,
+    life.cancel,
+    checkRequired(tasks),
+    checkRemoved(tasks),
+    checkMcpName(probe, tasks, life.create.status === 'pass')
+  ]
 }
 
 /** Why the checks do not apply (undefined: they do). */
@@ -81,6 +95,22 @@ function checkUnknownGet(tasks: TasksProbes): CheckResult {
   if (!get) return skipped(TASKS_GET_UNKNOWN, 'not probed')
   if (errorCode(get) === -32602) return passed(TASKS_GET_UNKNOWN, 'tasks/get of an unknown taskId got -32602', get)
   return failed(TASKS_GET_UNKNOWN, `tasks/get of a taskId the server never issued got ${describeResponse(get)}; expected -32602 (Invalid params)`, get)
+}
+
+function checkUnknownWrites(tasks: TasksProbes): CheckResult {
+  const writes = [tasks.unknownUpdate, tasks.unknownCancel].filter((e): e is Exchange => e !== undefined)
+  if (writes.length === 0) return skipped(TASKS_UNKNOWN_WRITES, 'not probed')
+  const accepted = writes.find((e) => !e.response.frame?.error)
+  if (accepted) return failed(TASKS_UNKNOWN_WRITES, `${accepted.method} of a taskId the server never issued got ${describeResponse(accepted)}; expected a JSON-RPC error (-32602), a faster signal than a later tasks/get`, accepted)
+  return passed(TASKS_UNKNOWN_WRITES, `tasks/update and tasks/cancel of an unknown taskId got ${writes.map((e) => `error ${errorCode(e)}`).join(' and ')}`)
+}
+
+function checkMcpName(probe: ProbeData, tasks: TasksProbes, created: boolean): CheckResult {
+  if (probe.transport !== 'http') return skipped(TASKS_MCP_NAME, 'stdio: no HTTP headers')
+  const get = tasks.mismatchedName
+  if (!get) return skipped(TASKS_MCP_NAME, created ? 'not probed' : 'no task was created to ask for')
+  if (errorCode(get) === -32020 && get.response.status === 400) return passed(TASKS_MCP_NAME, 'tasks/get with an Mcp-Name header naming another task got HTTP 400 with -32020', get)
+  return failed(TASKS_MCP_NAME, `tasks/get of a real task with Mcp-Name naming another task got ${describeResponse(get)}; expected HTTP 400 with -32020 (the header must equal params.taskId, or routing by it breaks)`, get)
 }
 
 function checkRequired(tasks: TasksProbes): CheckResult {
