@@ -150,6 +150,14 @@ describe('servers without the tasks extension: every tasks check is listed, and 
   })
 })
 
+describe('a 2025-11-25 server that declares tasks', () => {
+  test('server-everything (2025-11-25, declares tasks) over stdio: tasks/get of an unknown task gets -32602', async () => {
+    const report = await run({ kind: 'stdio', command: process.execPath, args: [fixturePath('../node_modules/@modelcontextprotocol/server-everything/dist/index.js')], env: {} })
+    expect(report.era).toBe('legacy')
+    expect(statuses(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'skip'])), 'tasks-get-unknown-task': 'pass' })
+  })
+})
+
 describe('the pure parts', () => {
   const probe = (tasks: ProbeData['tasks'], era: ProbeData['era'] = 'modern'): ProbeData =>
     ({ transport: 'stdio', era, probes: 'safe', discover: { method: 'server/discover', request: {}, response: {} }, toolsList: [], otherLists: [], tasks }) as ProbeData
@@ -166,11 +174,6 @@ describe('the pure parts', () => {
     expect(bad.find((r) => r.id === 'tasks-get-unknown-task')).toMatchObject({ status: 'fail', message: 'tasks/get of a taskId the server never issued got a result; expected -32602 (Invalid params)' })
   })
 
-  test('server-everything (2025-11-25, declares tasks) over stdio: tasks/get of an unknown task gets -32602', async () => {
-    const report = await run({ kind: 'stdio', command: process.execPath, args: [fixturePath('../node_modules/@modelcontextprotocol/server-everything/dist/index.js')], env: {} })
-    expect(report.era).toBe('legacy')
-    expect(statuses(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'skip'])), 'tasks-get-unknown-task': 'pass' })
-  })
 
   test('a modern server advertising only the 2025-11-25 capabilities.tasks fails tasks-extension-declared; the rest skip', () => {
     const results = checkTasks(probe({ era: 'modern', declared: false, legacySlot: true, calls: [], note: '' }))
