@@ -6,6 +6,8 @@ import { fixturePath } from '../__fixtures__/harness.js'
 import { startLegacyHttpServer } from '../__fixtures__/servers/legacy-http-server.mjs'
 import type { ServerConfig } from '../src/config/types.js'
 import { ERAS_CATALOG, checkEras } from '../src/conformance/checks/eras.js'
+import { checkHttp, checkUnknownTool } from '../src/conformance/checks/errors.js'
+import { namedProbeFor, otherMethod, probeMethodFor } from '../src/conformance/probe-methods.js'
 import type { ProbeData } from '../src/conformance/probe-data.js'
 import type { SessionProbes } from '../src/conformance/probe-eras-data.js'
 import { runConformance } from '../src/conformance/run.js'
@@ -244,5 +246,39 @@ describe('the checks as functions of the probe data', () => {
     const unreachable: ProbeData = { transport: 'stdio', era: 'unreachable', probes: 'safe', discover: { method: 'server/discover', request: {}, response: { timedOut: true } }, toolsList: [], otherLists: [] }
     expect(checkEras(unreachable).map((c) => c.id)).toEqual(ERAS_IDS)
     expect(Object.keys(ERAS_CATALOG).sort()).toEqual([...ERAS_IDS].sort())
+  })
+
+  test('a server that declares no tools, resources or prompts: the negative probes use server/discover, and the Mcp-Name rule skips', () => {
+    expect(probeMethodFor({})).toBe('server/discover')
+    expect(probeMethodFor({ prompts: {}, resources: {} })).toBe('resources/list')
+    expect(probeMethodFor({ tools: {}, prompts: {} })).toBe('tools/list')
+    expect(probeMethodFor({}, 'ping')).toBe('ping')
+    expect(otherMethod('prompts/list')).toBe('tools/list')
+    expect(namedProbeFor({ prompts: {} }).method).toBe('prompts/get')
+    const exchange = { method: 'server/discover', request: {}, response: { status: 200, frame: { id: 1, result: { supportedVersions: ['2026-07-28'], capabilities: {} } } } }
+    const answered = { method: 'x', request: {}, response: { status: 405 } }
+    const probe: ProbeData = {
+      transport: 'http',
+      era: 'modern',
+      probes: 'safe',
+      discover: exchange,
+      toolsList: [],
+      otherLists: [],
+      unknownTool: { method: 'tools/call', request: {}, response: { status: 404, frame: { id: 2, error: { code: -32601, message: 'Method not found' } } } },
+      http: {
+        missingMethodHeader: answered,
+        mismatchedMethodHeader: answered,
+        missingNameHeader: answered,
+        mismatchedNameHeader: answered,
+        mismatchedVersionHeader: answered,
+        get: answered,
+        delete: answered,
+        unknownMethod: answered
+      }
+    }
+    expect(checkHttp(probe).find((c) => c.id === 'http-mcp-name-header')).toMatchObject({ status: 'skip', message: 'server/discover declares no tools, resources or prompts: no method that carries Mcp-Name is served' })
+    expect(checkUnknownTool(probe)).toMatchObject({ status: 'skip' })
+    // A modern error code showed the era, with no discover result: nothing says what is declared, so the check runs.
+    expect(checkUnknownTool({ ...probe, discover: { ...exchange, response: { status: 400, frame: { id: 1, error: { code: -32022, message: 'Unsupported' } } } } })).toMatchObject({ status: 'fail' })
   })
 })

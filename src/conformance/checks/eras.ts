@@ -68,7 +68,7 @@ function checkRemovedMethods(probe: ProbeData): CheckResult {
   const http = probe.transport === 'http'
   const expected = http ? 'HTTP 404 with -32601' : '-32601'
   const wrong = held.find((e) => errorCode(e) !== -32601 || (http && e.response.status !== 404))
-  const note = serving.dual ? ` (initialize left out: this server also serves 2025-11-25 sessions, ${serving.why})` : ''
+  const note = serving.dual ? ` (initialize left out: this server also serves 2025-11-25 clients, ${serving.why})` : ''
   if (wrong) return failed(REMOVED_METHODS_UNKNOWN, `${wrong.method} with the 2026-07-28 envelope got ${describeResponse(wrong)}; a method 2026-07-28 removed is unknown: expected ${expected}${note}`, wrong)
   return passed(REMOVED_METHODS_UNKNOWN, `${held.map((e) => e.method).join(', ')} with the 2026-07-28 envelope → ${expected}${note}`)
 }

@@ -149,6 +149,12 @@ function headerCheck(spec: CheckSpec, cases: [string, Exchange][]): CheckResult 
   return passed(spec, `${cases.map(([w]) => w).join(' and ')} → 400 + -32020`)
 }
 
+/** The handshake declared none of the capabilities whose methods carry Mcp-Name (tools/call, resources/read, prompts/get). */
+function namesNothing(probe: ProbeData): boolean {
+  const capabilities = declaredCapabilities(probe)
+  return !!capabilities && !capabilities.tools && !capabilities.resources && !capabilities.prompts
+}
+
 export function checkHttp(probe: ProbeData): CheckResult[] {
   const specs = [HTTP_METHOD_HEADER, HTTP_NAME_HEADER, HTTP_VERSION_HEADER, HTTP_GET_DELETE, HTTP_NO_SESSION, HTTP_UNKNOWN_METHOD]
   const http = probe.http
@@ -165,10 +171,12 @@ export function checkHttp(probe: ProbeData): CheckResult[] {
       [`${http.missingMethodHeader.method} without Mcp-Method`, http.missingMethodHeader],
       [`${http.mismatchedMethodHeader.method} with an Mcp-Method that differs from the body`, http.mismatchedMethodHeader]
     ]),
-    headerCheck(HTTP_NAME_HEADER, [
-      [`${http.missingNameHeader.method} without Mcp-Name`, http.missingNameHeader],
-      [`${http.mismatchedNameHeader.method} with an Mcp-Name that differs from the body`, http.mismatchedNameHeader]
-    ]),
+    namesNothing(probe)
+      ? skipped(HTTP_NAME_HEADER, 'server/discover declares no tools, resources or prompts: no method that carries Mcp-Name is served')
+      : headerCheck(HTTP_NAME_HEADER, [
+          [`${http.missingNameHeader.method} without Mcp-Name`, http.missingNameHeader],
+          [`${http.mismatchedNameHeader.method} with an Mcp-Name that differs from the body`, http.mismatchedNameHeader]
+        ]),
     headerCheck(HTTP_VERSION_HEADER, [[`${http.mismatchedVersionHeader.method} with an MCP-Protocol-Version that differs from _meta`, http.mismatchedVersionHeader]]),
     // The rule is for servers that support only 2026-07-28; a dual-era server's 2025 side is held to the 2025 rules (legacy-get-stream, legacy-session-lifecycle).
     serving.dual && notAllowed
