@@ -94,9 +94,16 @@ describe('a dual-era server: the 2025 side is held to the 2025 rules', () => {
     }
     expect(check(report, 'legacy-get-stream').message).toContain('text/event-stream')
     expect(check(report, 'legacy-session-lifecycle').message).toMatch(/DELETE → HTTP 200, then tools\/list with its id → 404/)
-    expect(check(report, 'removed-methods-unknown').message).toContain('initialize left out')
+    // Like the SDK's createMcpHandler, it answers an initialize carrying the envelope as unknown: held to the rule.
+    expect(check(report, 'removed-methods-unknown').message).toBe('ping, logging/setLevel, resources/subscribe, resources/unsubscribe, initialize with the 2026-07-28 envelope → HTTP 404 with -32601')
     // The session probes kept their own session: the main connection never carried one.
     expect(check(report, 'http-no-session-id').status).toBe('pass')
+  })
+
+  test('over HTTP, a dual-era server that takes an enveloped initialize for a 2025 one is not failed for it; the message says so', async () => {
+    const report = await on('http', 'dual-era-http-server.mjs', 'enveloped-initialize-served')
+    expect(findings(report)).toEqual([])
+    expect(check(report, 'removed-methods-unknown').message).toMatch(/^ping, logging\/setLevel, resources\/subscribe, resources\/unsubscribe with the 2026-07-28 envelope → HTTP 404 with -32601 \(initialize left out: it got HTTP 200 with a result, and this server also serves 2025-11-25 clients/)
   })
 
   test('over stdio: initialize on a fresh process opens the 2025 side; ping and logging/setLevel pass', async () => {

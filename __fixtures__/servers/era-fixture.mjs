@@ -5,7 +5,8 @@
 // process; HTTP: an Mcp-Session-Id, a GET event stream, DELETE to end it, 404 after).
 // Seeded defects (DEFECT, comma-separated), one finding each:
 //   session-survives-delete, session-optional, get-json, ping-payload, set-level-error,
-//   modern-ping, init-no-server-info, missing-version-served, initialize-bare-error
+//   modern-ping, init-no-server-info, missing-version-served, initialize-bare-error,
+//   enveloped-initialize-served (not a finding: a dual-era server may take it for a 2025 client's)
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { createInterface } from 'node:readline'
@@ -160,7 +161,8 @@ function serveHttp({ modern, legacy, refuseInitialize, dual, defects }) {
     const legacyRequest = !claimed && (headerVersion === undefined || headerVersion < VERSION)
     // The defect: a request whose header claims 2026-07-28 but whose _meta has no version, served as a 2025-era one.
     if (!claimed && headerVersion === VERSION && defects.has('missing-version-served') && msg.id !== undefined) return send(200, frame(msg.id, legacy(msg)))
-    if (legacyRequest && msg.method === 'initialize') {
+    // enveloped-initialize-served: an initialize carrying the modern envelope opens a 2025 session too (a dual-era server may).
+    if ((legacyRequest || (dual && defects.has('enveloped-initialize-served'))) && msg.method === 'initialize') {
       if (!dual) {
         const refusal = refuseInitialize()
         return send(refusal.status, frame(msg.id, refusal))

@@ -63,12 +63,16 @@ function checkRemovedMethods(probe: ProbeData): CheckResult {
   const removed = probe.eras?.removed
   if (!removed?.length) return skipped(REMOVED_METHODS_UNKNOWN, 'not probed')
   const serving = legacyServing(probe)
-  // A dual-era server may take initialize, even one carrying the envelope, for a 2025 client's.
-  const held = serving.dual ? removed.filter((e) => e.method !== 'initialize') : removed
   const http = probe.transport === 'http'
+  const unknown = (e: Exchange) => errorCode(e) === -32601 && (!http || e.response.status === 404)
+  // A dual-era server may take initialize, even one carrying the envelope, for a 2025 client's:
+  // held to the rule only when it answers as unknown anyway (as the SDK's createMcpHandler does).
+  const initialize = removed.find((e) => e.method === 'initialize')
+  const leftOut = serving.dual && initialize && !unknown(initialize) ? initialize : undefined
+  const held = removed.filter((e) => e !== leftOut)
   const expected = http ? 'HTTP 404 with -32601' : '-32601'
-  const wrong = held.find((e) => errorCode(e) !== -32601 || (http && e.response.status !== 404))
-  const note = serving.dual ? ` (initialize left out: this server also serves 2025-11-25 clients, ${serving.why})` : ''
+  const wrong = held.find((e) => !unknown(e))
+  const note = leftOut ? ` (initialize left out: it got ${describeResponse(leftOut)}, and this server also serves 2025-11-25 clients, ${serving.why})` : ''
   if (wrong) return failed(REMOVED_METHODS_UNKNOWN, `${wrong.method} with the 2026-07-28 envelope got ${describeResponse(wrong)}; a method 2026-07-28 removed is unknown: expected ${expected}${note}`, wrong)
   return passed(REMOVED_METHODS_UNKNOWN, `${held.map((e) => e.method).join(', ')} with the 2026-07-28 envelope → ${expected}${note}`)
 }
