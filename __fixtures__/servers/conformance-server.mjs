@@ -105,6 +105,9 @@ function argumentProblem(tool, args) {
 /** Answer one JSON-RPC request: `{result}` or `{error}`, plus the HTTP status it deserves. */
 function handle(msg) {
   const meta = msg.params?._meta ?? {}
+  // Removed in 2026-07-28: an initialize carrying the modern envelope is an unknown method (§10);
+  // a 2025 client's initialize (no envelope) still gets -32022 naming the supported versions.
+  if (msg.method === 'initialize' && meta[META_VERSION] !== undefined) return { status: 404, ...error(-32601, `Method not found: initialize (removed in ${VERSION})`) }
   if (msg.method === 'initialize') return { status: 400, ...error(-32022, 'Unsupported protocol version', { supported: [VERSION], requested: msg.params?.protocolVersion ?? null }) }
   if (typeof meta[META_VERSION] !== 'string') return { status: 400, ...error(-32602, `Missing ${META_VERSION} in _meta`) }
   if (meta[META_VERSION] !== VERSION) {

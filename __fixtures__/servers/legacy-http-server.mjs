@@ -38,12 +38,15 @@ export async function startLegacyHttpServer({ checkOrigin = false } = {}) {
       minted.push(id)
       return json(200, { jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'legacy-http', version: '0.1.0' } } }, { 'mcp-session-id': id })
     }
-    // The v1 SDK's answer to anything before initialize: it reads no id.
-    if (!session || !sessions.has(session)) return json(400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } })
+    // The v1 SDK's answers: no session is 400, an unknown or ended one 404 (2025-11-25); it reads no id.
+    if (!session) return json(400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } })
+    if (!sessions.has(session)) return json(404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } })
     if (msg.id === undefined) return json(202)
     switch (msg.method) {
       case 'tools/list':
         return json(200, { jsonrpc: '2.0', id: msg.id, result: { tools: TOOLS } })
+      case 'ping':
+        return json(200, { jsonrpc: '2.0', id: msg.id, result: {} })
       case 'tools/call': {
         const args = msg.params?.arguments ?? {}
         if (msg.params?.name !== 'add') return json(200, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: `Unknown tool ${msg.params?.name}` }], isError: true } })

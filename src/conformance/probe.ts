@@ -13,6 +13,7 @@ import { runDirsBase } from '../config/run-dir.js'
 import { makeRunDirSync } from '../mcp/run-dirs.js'
 import type { Connection, ProbeContext, ProbeSeed, RequestBuilder } from './probe-context.js'
 import { probeModules } from './probe-modules.js'
+import { MISSING_RESOURCE, UNKNOWN_TOOL, namedProbeFor, otherMethod, probeMethodFor } from './probe-methods.js'
 
 // The checks read ProbeData from its own module, so they need not import the probe that gathers it.
 export type { ProbeData } from './probe-data.js'
@@ -48,8 +49,6 @@ const CANCELLED_CONNECTION: Connection = {
   close: async () => undefined
 }
 
-const UNKNOWN_TOOL = 'mcp-server-evals-no-such-tool'
-const MISSING_RESOURCE = 'mcp-server-evals://no-such-resource'
 const UNSUPPORTED_VERSION = '2099-01-01'
 /** Pages followed per list: a real list rarely needs more, a looping cursor never ends. */
 export const LIST_MAX_PAGES = 20
@@ -121,18 +120,20 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
     const result = resultOf(discover)
     onEra({ era: 'modern', discover: result && Array.isArray(result.supportedVersions) ? result : null })
     const modern: RequestBuilder = (method, params = {}) => ({ method, params: { ...params, _meta: envelope() } })
-    // Negative tests that could pin or poison a connection run on fresh ones, in parallel.
+    const capabilities = (discover.response.frame?.result?.capabilities ?? {}) as Record<string, unknown>
+    // Negative tests that could pin or poison a connection run on fresh ones, in parallel, each as
+    // a method the server declares (probe-methods.ts): the answer is then the rule's, not the method's.
     const fresh = (req: WireRequest) => withConnection(open, (c) => c.request(req, timeout))
+    const negative = probeMethodFor(capabilities)
     const freshProbes = Promise.all([
       fresh(modern('tools/list')),
-      fresh({ method: 'tools/list', params: { _meta: envelope({ version: UNSUPPORTED_VERSION }) } }),
+      fresh({ method: negative, params: { _meta: envelope({ version: UNSUPPORTED_VERSION }) } }),
       // Over HTTP the MCP-Protocol-Version header still says 2026-07-28: only the _meta key is
       // missing, so a dual-era server cannot take it for a 2025-era request (§3, §4).
-      fresh({ method: 'tools/list', params: { _meta: envelope({ version: null }) }, headers: { 'mcp-protocol-version': MODERN_VERSION } }),
-      fresh({ method: 'tools/list', params: { _meta: envelope({ capabilities: false }) } }),
+      fresh({ method: negative, params: { _meta: envelope({ version: null }) }, headers: { 'mcp-protocol-version': MODERN_VERSION } }),
+      fresh({ method: negative, params: { _meta: envelope({ capabilities: false }) } }),
       dnsRebinding(modern('server/discover'))
     ])
-    const capabilities = (discover.response.frame?.result?.capabilities ?? {}) as Record<string, unknown>
     const page = (method: ListMethod) => (cursor?: string) => modern(method, cursor ? { cursor } : {})
     const toolPages = await listAll(main, page('tools/list'), timeout)
     const toolsList = [toolPages[0], await main.request(modern('tools/list'), timeout)]
@@ -153,7 +154,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
     const unknownTool = await main.request(modern('tools/call', { name: UNKNOWN_TOOL, arguments: {} }), timeout)
     const tools = toolsOfPages(toolPages) ?? []
     const invalidArguments = await probeInvalidArguments(main, tools, mode, modern, timeout)
-    const http = main instanceof HttpWire ? await probeHttpHeaders(main, modern, timeout) : undefined
+    const http = main instanceof HttpWire ? await probeHttpHeaders(main, modern, capabilities, timeout) : undefined
     const paramHeaders = main instanceof HttpWire ? await probeParamHeaders(main, tools, mode, modern, timeout) : undefined
     const context: ProbeContext = {
       config,
@@ -272,15 +273,17 @@ async function probeInvalidArguments(main: Connection, tools: Tool[], mode: Prob
   return { calls, notReadOnly: plan.notReadOnly, untestable: plan.untestable, capped: plan.capped }
 }
 
-/** Each header rule broken once, on an otherwise valid request (§4). */
-async function probeHttpHeaders(wire: HttpWire, modern: RequestBuilder, timeout: number): Promise<HttpProbes> {
-  const call = modern('tools/call', { name: UNKNOWN_TOOL, arguments: {} })
+/** Each header rule broken once, on an otherwise valid request of a method the server declares (§4). */
+async function probeHttpHeaders(wire: HttpWire, modern: RequestBuilder, capabilities: Record<string, unknown>, timeout: number): Promise<HttpProbes> {
+  const method = probeMethodFor(capabilities)
+  const named = namedProbeFor(capabilities)
+  const call = modern(named.method, named.params)
   return {
-    missingMethodHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-method': null }),
-    mismatchedMethodHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-method': 'prompts/list' }),
+    missingMethodHeader: await wire.request(modern(method), timeout, { 'mcp-method': null }),
+    mismatchedMethodHeader: await wire.request(modern(method), timeout, { 'mcp-method': otherMethod(method) }),
     missingNameHeader: await wire.request(call, timeout, { 'mcp-name': null }),
-    mismatchedNameHeader: await wire.request(call, timeout, { 'mcp-name': 'some-other-tool' }),
-    mismatchedVersionHeader: await wire.request(modern('tools/list'), timeout, { 'mcp-protocol-version': '2025-06-18' }),
+    mismatchedNameHeader: await wire.request(call, timeout, { 'mcp-name': named.otherName }),
+    mismatchedVersionHeader: await wire.request(modern(method), timeout, { 'mcp-protocol-version': '2025-06-18' }),
     get: await wire.raw('GET', timeout),
     delete: await wire.raw('DELETE', timeout),
     unknownMethod: await wire.request(modern('mcp-server-evals/no-such-method'), timeout)

@@ -233,7 +233,8 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unre
     'Add ttlMs (integer ≥ 0) and cacheScope ("public" or "private") to tools/list, prompts/list, resources/list, resources/templates/list and resources/read results (§6).'
   ]
   const unknown = checkUnknownTool(probe)
-  if (unknown.status !== 'pass') {
+  // Skipped when initialize declares no tools: then there is no tools/call to migrate.
+  if (unknown.status === 'fail' || unknown.status === 'warn') {
     migration.push(`Answer a call of an unknown tool with the JSON-RPC error -32602, not ${describeResponse(probe.unknownTool!)} (§5).`)
   }
   const missing = probe.missingResource
@@ -248,7 +249,9 @@ function legacyReport(probe: ProbeData): Omit<ConformanceReport, 'tools' | 'unre
   const rebinding = checkDnsRebinding(probe)
   if (rebinding.status === 'fail') migration.push('Over HTTP: answer a request whose Origin header is not your own with 403, to stop DNS rebinding, and bind a local server to 127.0.0.1 (§4).')
   if (probe.transport === 'http') {
-    migration.push('Over HTTP: stop minting Mcp-Session-Id, answer GET and DELETE with 405, require Mcp-Method (and Mcp-Name on tools/call, resources/read, prompts/get) and answer violations with 400 + -32020 (§4).')
+    migration.push(
+      'Over HTTP: stop minting Mcp-Session-Id on 2026-07-28 requests, require Mcp-Method (and Mcp-Name on tools/call, resources/read, prompts/get) and answer violations with 400 + -32020; answer GET and DELETE with 405 once you serve 2026-07-28 only (a dual-era server keeps them for its 2025 sessions) (§4).'
+    )
   }
   // Nothing on the wire tells a v1 SDK server from a 2.x one that still connects a 2025-era
   // transport (both answer server/discover with -32601 and initialize with 2025-11-25), and
