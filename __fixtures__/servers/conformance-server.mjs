@@ -6,7 +6,7 @@
 //   invalid-args-protocol-error, page-scope-mismatch, wrong-error-id, advertised-prompts-fail,
 //   bad-header-marker, task-required, stdout-noise, stdout-banner, stdout-log-after,
 //   no-origin-check, no-param-header-check, no-resource-data-uri, header-name-case,
-//   header-value-case, no-name-base64
+//   header-value-case, no-name-base64, older-dialect-keywords
 // Clean, it paginates tools/list and resources/list, annotates read-only tools, validates tool
 // arguments (isError results), mirrors search_docs.region into Mcp-Param-Region, and over HTTP
 // refuses a foreign Origin or Host with 403 and serves a request with neither a version header
@@ -59,6 +59,11 @@ const TOOLS = [
 if (defects.has('dangling-ref')) TOOLS[0].inputSchema.properties.limit = { $ref: '#/$defs/nowhere', description: 'How many results' }
 if (defects.has('remote-ref')) TOOLS[1].inputSchema.properties.path = { $ref: 'https://schemas.example.com/path.json', description: 'Page path' }
 if (defects.has('task-required')) TOOLS[2].execution = { taskSupport: 'required' }
+// Keywords of older dialects that 2020-12 ignores: the constraints they meant silently go.
+if (defects.has('older-dialect-keywords')) {
+  TOOLS[0].inputSchema.dependencies = { region: ['query'] }
+  TOOLS[1].inputSchema.then = { required: ['path'] }
+}
 
 const RESOURCES = [
   { uri: 'docs://index', name: 'index', description: 'The documentation index', mimeType: 'text/plain' },
