@@ -142,7 +142,7 @@ function handle(msg) {
       return { result: complete({ prompts: PROMPTS, ...cacheFields() }) }
     case 'resources/read': {
       const resource = RESOURCES.find((r) => r.uri === msg.params?.uri)
-      if (!resource) return defects.has('retired-resource-code') ? error(-32002, 'Resource not found') : error(-32602, `Resource not found: ${msg.params?.uri}`, defects.has('no-resource-data-uri') ? undefined : { uri: msg.params?.uri })
+      if (!resource) return defects.has('retired-resource-code') ? error(-32002, 'Resource not found', { uri: msg.params?.uri }) : error(-32602, `Resource not found: ${msg.params?.uri}`, defects.has('no-resource-data-uri') ? undefined : { uri: msg.params?.uri })
       return { result: complete({ contents: [{ uri: resource.uri, mimeType: 'text/plain', text: 'intro\nguide' }], ...cacheFields() }) }
     }
     case 'tools/call': {

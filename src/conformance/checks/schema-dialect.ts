@@ -3,7 +3,6 @@ import type { CheckResult } from '../types.js'
 import type { Exchange } from '../wire.js'
 import { someOf } from '../../util/words.js'
 import { failed, isObject, passed, skipped, type CheckSpec } from './common.js'
-import type { Tool } from './schemas.js'
 
 /**
  * JSON Schema 2020-12 (the dialect of a tool schema without $schema, §8) read as 2020-12: a
@@ -58,7 +57,14 @@ function subschemas(root: unknown): { at: string; schema: Record<string, unknown
   return out
 }
 
-export function checkSchemaKeywords(tools: Tool[] | undefined, evidence?: Exchange): CheckResult {
+/** A listed tool as far as its schemas go (schemas.ts's Tool fits). */
+export interface SchemaHolder {
+  name: string
+  inputSchema?: unknown
+  outputSchema?: unknown
+}
+
+export function checkSchemaKeywords(tools: SchemaHolder[] | undefined, evidence?: Exchange): CheckResult {
   if (!tools) return skipped(SCHEMA_2020_12_KEYWORDS, 'no tool list')
   const findings: string[] = []
   const used = new Map<string, number>()
