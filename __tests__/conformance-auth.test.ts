@@ -65,6 +65,13 @@ describe('a protected server (HTTP)', () => {
     expect(check(report, 'auth-www-authenticate').message).toContain('give it a token in server_config ("auth": "${TOKEN}"')
   })
 
+  test('server/discover open, the rest protected, no token given: reachable, and the refused list shows the protection', async () => {
+    const report = await probeProtected('open-discover')
+    expect(report.era).toBe('modern')
+    expect(statuses(report)).toEqual({ 'auth-www-authenticate': 'pass', 'auth-protected-resource-metadata': 'pass', 'auth-invalid-token': 'pass', 'auth-insufficient-scope': 'skip' })
+    expect(check(report, 'auth-www-authenticate').message).toMatch(/^tools\/list without credentials → 401 with a Bearer challenge/)
+  })
+
   test('a token whose scope is too small: tools/call → 403 insufficient_scope', async () => {
     const report = await probeProtected('', READ_TOKEN)
     expect(check(report, 'auth-insufficient-scope')).toMatchObject({ status: 'pass', message: expect.stringMatching(/→ 403 error="insufficient_scope", scope "mcp:write"$/) })

@@ -8,7 +8,7 @@
 // comma-separated): no-www-authenticate, basic-challenge, no-resource-metadata, no-metadata,
 // root-metadata (the document at the root well-known URI, naming the origin), wrong-resource,
 // prefix-resource, no-authorization-servers, accepts-any-token, forbidden-without-token,
-// bare-403, scope-403-no-scope.
+// bare-403, scope-403-no-scope; open-discover (server/discover needs no token, every other request does).
 import { createServer } from 'node:http'
 import {
   createMcpHandler,
@@ -52,12 +52,12 @@ const server = createServer(async (req, res) => {
     return json(404, { error: 'not_found' })
   }
   const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]
-  if (!token) {
+  if (!token && !(defects.has('open-discover') && req.headers['mcp-method'] === 'server/discover')) {
     const status = defects.has('forbidden-without-token') ? 403 : 401
     const headers = defects.has('no-www-authenticate') ? {} : { 'www-authenticate': challenge(['scope="mcp:read"']) }
     return json(status, { error: 'unauthorized', error_description: 'A bearer token is required' }, headers)
   }
-  if (token !== TOKEN && token !== READ_TOKEN && !defects.has('accepts-any-token')) {
+  if (token && token !== TOKEN && token !== READ_TOKEN && !defects.has('accepts-any-token')) {
     return json(401, { error: 'invalid_token' }, { 'www-authenticate': challenge(['error="invalid_token"', 'error_description="The token is not valid here"']) })
   }
   if (token === READ_TOKEN && req.headers['mcp-method'] === 'tools/call') {

@@ -8,7 +8,7 @@ export interface AuthProbes {
   credentials: 'configured' | 'none'
   /** The handshake (and, modern, a list) sent without the configured Authorization header. */
   withoutCredentials: Exchange[]
-  /** The same handshake with a made-up bearer token, sent when a request without credentials got 401. */
+  /** The first refused request again, with a made-up bearer token (sent when a request without credentials got 401). */
   invalidToken?: Exchange
   /** The RFC 9728 documents asked for, in order (the challenge's resource_metadata, else the well-known URIs), up to the first found. */
   metadata: MetadataFetch[]

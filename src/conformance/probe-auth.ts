@@ -38,7 +38,7 @@ export async function probeAuth(context: ProbeContext): Promise<AuthProbes | und
 export async function probeRefusedAuth(config: ServerConfig, discover: Exchange, timeout: number): Promise<AuthProbes | undefined> {
   if (config.kind !== 'http' || discover.response.status !== 401) return undefined
   if (credentialsOf(config.headers) === 'configured') return probeWithoutCredentials(config, [handshakeOf('modern')], timeout)
-  return gather(config, [discover], handshakeOf('modern'), timeout)
+  return gather(config, [discover], timeout)
 }
 
 const handshakeOf = (era: 'modern' | 'legacy'): WireRequest =>
@@ -52,7 +52,7 @@ const withoutAuthorization = (headers: Record<string, string>) => Object.fromEnt
 
 async function probeWithoutCredentials(config: ServerConfig & { kind: 'http' }, requests: WireRequest[], timeout: number): Promise<AuthProbes> {
   const exchanges = await Promise.all(requests.map((req) => once(config.url, withoutAuthorization(config.headers), req, timeout)))
-  return gather(config, exchanges, requests[0], timeout)
+  return gather(config, exchanges, timeout)
 }
 
 /** One request on its own client, closed after (a legacy session it minted is ended). */
@@ -65,7 +65,7 @@ async function once(url: string, headers: Record<string, string>, req: WireReque
   }
 }
 
-async function gather(config: ServerConfig & { kind: 'http' }, withoutCredentials: Exchange[], handshake: WireRequest, timeout: number): Promise<AuthProbes> {
+async function gather(config: ServerConfig & { kind: 'http' }, withoutCredentials: Exchange[], timeout: number): Promise<AuthProbes> {
   const secrets = Object.entries(config.headers)
     .filter(([name]) => isAuthorization(name))
     .flatMap(([, value]) => [value, value.replace(/^\S+\s+/, '')])
@@ -75,7 +75,9 @@ async function gather(config: ServerConfig & { kind: 'http' }, withoutCredential
   if (!refusal) return redacted({ ...base, withoutCredentials }, secrets)
   const challenge = bearerChallenge(refusal.response.headers?.['www-authenticate'])
   const headers = { ...withoutAuthorization(config.headers), authorization: `Bearer ${MADE_UP_TOKEN}` }
-  const [invalidToken, metadata] = await Promise.all([once(config.url, headers, handshake, timeout), fetchMetadata(config.url, challenge?.params.resource_metadata, timeout)])
+  // The refused request again (a server may leave server/discover open and protect the rest).
+  const refused = { method: refusal.method, params: refusal.request.params as Record<string, unknown> | undefined }
+  const [invalidToken, metadata] = await Promise.all([once(config.url, headers, refused, timeout), fetchMetadata(config.url, challenge?.params.resource_metadata, timeout)])
   return redacted({ ...base, withoutCredentials, invalidToken, metadata }, secrets)
 }
 
