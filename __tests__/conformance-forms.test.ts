@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline'
 import { EXAMPLE_SERVER, LEGACY_SERVER, fixturePath } from '../__fixtures__/harness.js'
 import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
 import { startLegacyHttpServer } from '../__fixtures__/servers/legacy-http-server.mjs'
+import { startRawHttpServer } from '../__fixtures__/servers/raw-http-server.mjs'
 import { HEADER_FORMS_CATALOG } from '../src/conformance/checks/header-forms.js'
 import { RESOURCE_ERRORS_CATALOG } from '../src/conformance/checks/resource-errors.js'
 import { SCHEMA_DIALECT_CATALOG, checkSchemaKeywords } from '../src/conformance/checks/schema-dialect.js'
@@ -29,6 +30,7 @@ async function overHttp(defect = ''): Promise<ConformanceReport> {
 }
 const overStdio = (defect = '') => runConformance({ kind: 'stdio', command: process.execPath, args: [FIXTURE], env: { DEFECT: defect } })
 const check = (report: ConformanceReport, id: string) => report.checks.find((c) => c.id === id)!
+const findings = (report: ConformanceReport) => report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => `${c.id}:${c.status}`)
 const statuses = (report: ConformanceReport, ids: string[]) => Object.fromEntries(ids.map((id) => [id, check(report, id)?.status]))
 
 describe('header forms (HTTP, §4)', () => {
@@ -58,6 +60,19 @@ describe('header forms (HTTP, §4)', () => {
     const report = await overHttp(defect)
     expect(check(report, id)).toMatchObject({ status: 'fail', message: expect.stringContaining(message) })
     for (const other of HEADER_IDS.filter((i) => i !== id)) expect(check(report, other).status).toBe('pass')
+  })
+
+  test('a hand-written HTTP parser that keeps the whitespace around values fails; the same server trimming passes', async () => {
+    for (const trim of [true, false]) {
+      const server = await startRawHttpServer({ trim })
+      try {
+        const report = await runConformance({ kind: 'http', url: server.url, headers: {} })
+        expect(findings(report)).toEqual(trim ? [] : ['http-header-case-and-whitespace:fail'])
+        if (!trim) expect(check(report, 'http-header-case-and-whitespace').message).toContain('tools/call with every MCP header value padded with spaces and a tab got HTTP 400 with error -32020')
+      } finally {
+        await server.close()
+      }
+    }
   })
 
   test('stdio and legacy servers: skipped, saying why', async () => {
