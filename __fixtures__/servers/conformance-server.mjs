@@ -5,7 +5,8 @@
 //   unknown-tool-code, draft-version-code, retired-resource-code, no-name-check, mints-session,
 //   invalid-args-protocol-error, page-scope-mismatch, wrong-error-id, advertised-prompts-fail,
 //   bad-header-marker, task-required, stdout-noise, stdout-banner, stdout-log-after,
-//   no-origin-check, no-param-header-check
+//   no-origin-check, no-param-header-check, no-resource-data-uri, header-name-case,
+//   header-value-case, no-name-base64, older-dialect-keywords
 // Clean, it paginates tools/list and resources/list, annotates read-only tools, validates tool
 // arguments (isError results), mirrors search_docs.region into Mcp-Param-Region, and over HTTP
 // refuses a foreign Origin or Host with 403 and serves a request with neither a version header
@@ -58,6 +59,11 @@ const TOOLS = [
 if (defects.has('dangling-ref')) TOOLS[0].inputSchema.properties.limit = { $ref: '#/$defs/nowhere', description: 'How many results' }
 if (defects.has('remote-ref')) TOOLS[1].inputSchema.properties.path = { $ref: 'https://schemas.example.com/path.json', description: 'Page path' }
 if (defects.has('task-required')) TOOLS[2].execution = { taskSupport: 'required' }
+// Keywords of older dialects that 2020-12 ignores: the constraints they meant silently go.
+if (defects.has('older-dialect-keywords')) {
+  TOOLS[0].inputSchema.dependencies = { region: ['query'] }
+  TOOLS[1].inputSchema.then = { required: ['path'] }
+}
 
 const RESOURCES = [
   { uri: 'docs://index', name: 'index', description: 'The documentation index', mimeType: 'text/plain' },
@@ -139,7 +145,7 @@ function handle(msg) {
       return { result: complete({ prompts: PROMPTS, ...cacheFields() }) }
     case 'resources/read': {
       const resource = RESOURCES.find((r) => r.uri === msg.params?.uri)
-      if (!resource) return defects.has('retired-resource-code') ? error(-32002, 'Resource not found') : error(-32602, `Resource not found: ${msg.params?.uri}`)
+      if (!resource) return defects.has('retired-resource-code') ? error(-32002, 'Resource not found', { uri: msg.params?.uri }) : error(-32602, `Resource not found: ${msg.params?.uri}`, defects.has('no-resource-data-uri') ? undefined : { uri: msg.params?.uri })
       return { result: complete({ contents: [{ uri: resource.uri, mimeType: 'text/plain', text: 'intro\nguide' }], ...cacheFields() }) }
     }
     case 'tools/call': {
@@ -206,6 +212,20 @@ function paramHeaderProblem(msg, headers) {
   return undefined
 }
 
+// Header forms (§4): names are case-insensitive (node:http lowercases them), values trimmed
+// (node:http trims them), an Mcp-Name sent as =?base64?…?= is decoded. The defects undo the
+// first and the last, and compare values case-insensitively.
+function headerOf(req, name) {
+  if (!defects.has('header-name-case')) return req.headers[name]
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i] === name) return req.rawHeaders[i + 1]
+  return undefined
+}
+const decodedName = (raw) => {
+  const sentinel = /^=\?base64\?(.*)\?=$/.exec(raw ?? '')
+  return sentinel && !defects.has('no-name-base64') ? Buffer.from(sentinel[1], 'base64').toString('utf8') : raw
+}
+const sameValue = (header, body) => (defects.has('header-value-case') && typeof header === 'string' && typeof body === 'string' ? header.toLowerCase() === body.toLowerCase() : header === body)
+
 function serveHttp() {
   const server = createServer(async (req, res) => {
     const chunks = []
@@ -224,12 +244,12 @@ function serveHttp() {
     const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
     if (msg.id === undefined) return send(202)
     const headerError = (message) => send(400, frame(msg.id, error(-32020, message)))
-    if (req.headers['mcp-method'] !== msg.method) return headerError('Mcp-Method header missing or not equal to the body')
+    if (!sameValue(headerOf(req, 'mcp-method'), msg.method)) return headerError('Mcp-Method header missing or not equal to the body')
     const named = ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)
     const name = msg.params?.name ?? msg.params?.uri
-    if (named && !defects.has('no-name-check') && req.headers['mcp-name'] !== name) return headerError('Mcp-Name header missing or not equal to the body')
+    if (named && !defects.has('no-name-check') && decodedName(headerOf(req, 'mcp-name')) !== name) return headerError('Mcp-Name header missing or not equal to the body')
     const version = msg.params?._meta?.[META_VERSION]
-    if (version !== undefined && req.headers['mcp-protocol-version'] !== version) return headerError('MCP-Protocol-Version header not equal to _meta')
+    if (version !== undefined && headerOf(req, 'mcp-protocol-version') !== version) return headerError('MCP-Protocol-Version header not equal to _meta')
     // Dual-era: neither a version header nor a _meta version is a 2025-era request, served as one.
     if (version === undefined && req.headers['mcp-protocol-version'] === undefined && msg.method === 'tools/list') return send(200, frame(msg.id, { result: { tools: TOOLS } }))
     if (msg.method === 'tools/call' && !defects.has('no-param-header-check')) {

@@ -2,6 +2,7 @@ import type { Era, Unreachable } from './types.js'
 import type { Exchange, RepeatedAnswer } from './wire.js'
 import type { AuthProbes } from './probe-auth-data.js'
 import type { ErasProbes } from './probe-eras-data.js'
+import type { HeaderFormProbes } from './probe-header-forms-data.js'
 import type { MrtrProbes } from './probe-mrtr-data.js'
 import type { StreamsProbes } from './probe-streams-data.js'
 import type { TasksProbes } from './probe-tasks-data.js'
@@ -45,6 +46,8 @@ export interface ProbeData {
   streams?: StreamsProbes
   tasks?: TasksProbes
   auth?: AuthProbes
+  /** HTTP, modern: one request in header forms a server must serve alike (names' case, values' whitespace, base64 Mcp-Name) or refuse (a value's case). */
+  headerForms?: HeaderFormProbes
   /** Era `unreachable`: what the attempt got, and the exchange that showed it. */
   unreachable?: Unreachable & { reason: string; exchange: Exchange }
 }

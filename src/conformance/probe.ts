@@ -14,6 +14,7 @@ import { makeRunDirSync } from '../mcp/run-dirs.js'
 import type { Connection, ProbeContext, ProbeSeed, RequestBuilder } from './probe-context.js'
 import { probeModules } from './probe-modules.js'
 import { MISSING_RESOURCE, UNKNOWN_TOOL, namedProbeFor, otherMethod, probeMethodFor } from './probe-methods.js'
+import { probeRefusedAuth } from './probe-auth.js'
 
 // The checks read ProbeData from its own module, so they need not import the probe that gathers it.
 export type { ProbeData } from './probe-data.js'
@@ -109,7 +110,12 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
   try {
     const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout)
     const era = classifyDiscover(discover, transport)
-    if (era === 'unreachable') return unreachable(unreachableProbe(transport, mode, discover, discover))
+    if (era === 'unreachable') {
+      // A 401 is told first; what the refusal is worth (its challenge, its metadata) comes after.
+      const refused = unreachable(unreachableProbe(transport, mode, discover, discover))
+      const auth = await probeRefusedAuth(config, discover, timeout)
+      return auth ? { ...refused, auth } : refused
+    }
     if (era === 'legacy') {
       await main.close()
       const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }), (main) => ({ config, transport, mode, timeout, signal: options.signal, open, fresh: (use) => withConnection(open, use), main, ...(main instanceof HttpWire ? { http: main } : {}), seeds: options.seeds ?? [] }))

@@ -48,6 +48,7 @@ import { checkSchemas, checkTaskSupport, checkToolNames, lintTools, listedTools,
 import { checkToolPoisoning } from './checks/tool-poisoning.js'
 import { checkOneResponse } from './checks/responses.js'
 import { checkModules } from './checks/modules.js'
+import { checkAuth } from './checks/auth.js'
 import { LIST_MAX_PAGES, probeServer, type EraVerdict, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 import type { FailOn } from '../results/primitives.js'
@@ -99,7 +100,8 @@ export function evaluateProbe(probe: ProbeData): ConformanceReport {
 
 /**
  * Nothing to check: the server did not start, refused us (401, 403, 5xx), or never answered
- * either handshake. One failing check says why; there is no era, so no migration either.
+ * either handshake. One failing check says why (and, for a 401, the auth checks what the refusal
+ * is worth); there is no era, so no migration either.
  */
 function unreachableReport(probe: ProbeData): ConformanceReport {
   const { reason, exchange: _exchange, ...unreachable } = probe.unreachable ?? { reason: 'the server could not be reached', exchange: probe.discover, http_status: null, body: null, cause: null, stderr: null, stdout: null }
@@ -109,7 +111,8 @@ function unreachableReport(probe: ProbeData): ConformanceReport {
     transport: probe.transport,
     server_info: null,
     duration_ms: 0,
-    checks: [checkReachable(probe)],
+    // A 401 also says whether the refusal is a proper one (its challenge, its metadata) and how to pass a token.
+    checks: [checkReachable(probe), ...(probe.auth ? checkAuth(probe) : [])],
     migration: [],
     error: reason,
     unreachable,

@@ -7,6 +7,7 @@ import { firstLine } from '../../util/text.js'
 import { NAMES_SHOWN, someOf } from '../../util/words.js'
 import { describeResponse, failed, isObject, passed, resultOf, skipped, type CheckSpec } from './common.js'
 import { toolListProblem, unreadableToolList } from './responses.js'
+import { checkSchemaKeywords } from './schema-dialect.js'
 
 /** Checks on the tools themselves: schemas, names, and description lint. */
 
@@ -115,7 +116,7 @@ export function checkSchemas(probe: ProbeData): CheckResult[] {
   const tools = listedTools(probe)
   if (!tools) {
     const why = `tools/list got ${describeResponse(probe.toolsList[0])}`
-    return [INPUT_SCHEMA, OUTPUT_SCHEMA, REMOTE_REF].map((c) => skipped(c, why))
+    return [...[INPUT_SCHEMA, OUTPUT_SCHEMA, REMOTE_REF].map((c) => skipped(c, why)), checkSchemaKeywords(undefined)]
   }
   const inputProblems: string[] = []
   const outputProblems: string[] = []
@@ -149,7 +150,8 @@ export function checkSchemas(probe: ProbeData): CheckResult[] {
       : outputProblems.length
         ? failed(OUTPUT_SCHEMA, outputProblems.join('; '), evidence)
         : passed(OUTPUT_SCHEMA, `${outputs} output schemas compile`),
-    remote.length ? failed(REMOTE_REF, `remote references (not fetched): ${remote.join('; ')}`, evidence) : passed(REMOTE_REF, 'every $ref is local')
+    remote.length ? failed(REMOTE_REF, `remote references (not fetched): ${remote.join('; ')}`, evidence) : passed(REMOTE_REF, 'every $ref is local'),
+    checkSchemaKeywords(tools, evidence)
   ]
 }
 

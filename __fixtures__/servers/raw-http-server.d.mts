@@ -1,0 +1,4 @@
+export function startRawHttpServer(options?: { trim?: boolean }): Promise<{
+  url: string
+  close(): Promise<void>
+}>
