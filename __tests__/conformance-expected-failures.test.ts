@@ -287,6 +287,15 @@ describe('through the CLI, against the conformance fixture', () => {
     expect(missing.stderr).toMatch(/^error: --conformance-expected-failures nope\.yml: cannot read the expected-failures file: ENOENT/)
   })
 
+  test('with conformance off, the file is not read, and a warning says so', async () => {
+    writeFileSync('xf.yml', '- unknown-tool-error\n')
+    const example = JSON.stringify({ command: process.execPath, args: [join(root, 'examples/server/server.mjs')] })
+    const { code, stderr } = await runCli(['--server-config', example, '--eval-cases', join(root, 'examples/eval_cases.yaml'), '--conformance', 'off', '--only-tool-tests', '--filter', 'weather-paris-direct', '--conformance-expected-failures', 'xf.yml'], {})
+    expect(code).toBe(0)
+    expect(stderr).toContain('warning: xf.yml: the expected failures are not read: conformance is off\n')
+    expect(readDoc().conformance).toBeNull()
+  })
+
   test('--conformance only needs no suite, with or without the file', async () => {
     writeFileSync('xf.yml', '[]\n')
     const { code, stdout } = await runCli(['--server-config', stdioServer(), '--conformance', 'only', '--conformance-expected-failures', 'xf.yml'], {})
