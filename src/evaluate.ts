@@ -92,7 +92,10 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     // learned its era (they use processes of their own); the other probes go on meanwhile.
     const conformance = options.conformance !== 'off' && freeLayers && !hooks.cancel?.aborted ? startConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes }) : null
     // Written when the probe is done, whenever that is (the document is built from the journal); awaited at the end.
-    const conformanceDone = conformance ? recordConformance(conformance.report, journal, options.conformanceFailOn, hooks, warn) : Promise.resolve()
+    const expected = options.conformanceExpectedFailures ?? null
+    if (expected?.notice) warn(expected.notice)
+    if (expected && options.conformance === 'off') warn(`${expected.file}: the expected failures are not read: conformance is off`)
+    const conformanceDone = conformance ? recordConformance(conformance.report, journal, options.conformanceFailOn, hooks, warn, expected) : Promise.resolve()
     // A failure of the probe before its first step is the era's too: thrown from there, not left unhandled here.
     conformanceDone.catch(() => undefined)
     const era = conformance ? await untilCancelled(conformance.era, hooks.cancel) : null

@@ -68,6 +68,9 @@ Options (eval-action's flags first):
   --conformance MODE          auto (default: protocol checks alongside the runs; HTTP: first), only, off
   --conformance-fail-on SEV   error (default), warning, never
   --conformance-probes SET    safe (default: probes that call a tool call read-only ones only), all, none
+  --conformance-expected-failures PATH
+                              a YAML list of check ids (or check-id:method) the server is known to fail: reported
+                              as expected, not failed; an entry whose check passes now is stale and fails the run
   --tool-tests MODE           auto (default: the suite's tool tests run, with or without a key), only, off
   --only-tool-tests           the same as --tool-tests only: no model, no key
   --snapshot-dir DIR          tool test snapshots (default __snapshots__ beside --eval-cases)
@@ -152,6 +155,7 @@ const OPTIONS = {
   conformance: { type: 'string' },
   'conformance-fail-on': { type: 'string' },
   'conformance-probes': { type: 'string' },
+  'conformance-expected-failures': { type: 'string' },
   'tool-tests': { type: 'string' },
   'only-tool-tests': { type: 'boolean' },
   'snapshot-dir': { type: 'string' },
@@ -271,6 +275,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         conformance: flag(Flags.Conformance),
         conformanceFailOn: flag(Flags.ConformanceFailOn),
         conformanceProbes: flag(Flags.ConformanceProbes),
+        conformanceExpectedFailures: flag(Flags.ConformanceExpectedFailures),
         toolTests: values['only-tool-tests'] ? { value: 'only', name: Flags.OnlyToolTests } : flag(Flags.ToolTests),
         snapshotDir: flag(Flags.SnapshotDir),
         updateSnapshots: { value: values['update-snapshots'] ? 'true' : 'false', name: Flags.UpdateSnapshots },

@@ -4,6 +4,7 @@ import type { CacheMode } from '../results/types.js'
 import { budgetsFromOptions, type BudgetKey } from './budgets.js'
 import { ConfigError, isFlag } from './errors.js'
 import { isEvalsV1Text } from './evals-v1-suite.js'
+import { readExpectedFailures } from './expected-failures.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { parseBoolean, parseChoice, parseFraction, parseInteger, parseOptionalInteger, type RawOption } from './raw-option.js'
 import type { RunOptions } from './run-options.js'
@@ -39,6 +40,8 @@ export interface RawOptions {
   conformance?: RawOption
   conformanceFailOn?: RawOption
   conformanceProbes?: RawOption
+  /** conformance_expected_failures: a YAML file of the check ids the team knows it fails. */
+  conformanceExpectedFailures?: RawOption
   toolTests?: RawOption
   snapshotDir?: RawOption
   updateSnapshots?: RawOption
@@ -136,6 +139,7 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     conformance,
     conformanceFailOn: parseChoice(raw.conformanceFailOn, ['error', 'warning', 'never'] as const, 'error'),
     conformanceProbes: parseChoice(raw.conformanceProbes, ['safe', 'all', 'none'] as const, 'safe'),
+    conformanceExpectedFailures: given(raw.conformanceExpectedFailures) ? readExpectedFailures(raw.conformanceExpectedFailures!.value!.trim(), raw.conformanceExpectedFailures!.name) : null,
     // Conformance alone means conformance alone: no tool is called by a test either.
     toolTests: conformance === 'only' ? 'off' : toolTests,
     snapshotDir: (raw.snapshotDir?.value ?? '').trim(),

@@ -1,6 +1,7 @@
 import { Inputs } from '../constants.js'
 import type { CacheMode, FailOn } from '../results/types.js'
 import type { ConfigError } from './errors.js'
+import type { ExpectedFailuresFile } from './expected-failures.js'
 import type { Shard } from './shard.js'
 import type { Budgets } from './types.js'
 
@@ -39,6 +40,8 @@ export interface RunOptions {
   conformanceFailOn: FailOn
   /** safe: probes that call a tool call read-only tools only; all: every tool; none: no such probe. */
   conformanceProbes: 'safe' | 'all' | 'none'
+  /** conformance_expected_failures, read and parsed (a bad file is a ConfigError); null when not given. */
+  conformanceExpectedFailures?: ExpectedFailuresFile | null
   /** auto: run the suite's tool tests (with or without the behaviour runs); only: tool tests without behaviour runs; off: none. */
   toolTests: 'auto' | 'only' | 'off'
   /** Where tool test snapshots live; empty: `__snapshots__` beside the eval cases file. */

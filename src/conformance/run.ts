@@ -52,6 +52,8 @@ import { checkAuth } from './checks/auth.js'
 import { LIST_MAX_PAGES, probeServer, type EraVerdict, type ProbeData, type ProbeOptions } from './probe.js'
 import { META, MODERN_VERSION, type CheckResult, type ConformanceReport, type ToolFingerprint } from './types.js'
 import type { FailOn } from '../results/primitives.js'
+import type { ExpectedFailures } from '../results/conformance.js'
+import { blockingEntries } from './expected-failures.js'
 
 export const LEGACY_INITIALIZE: CheckSpec = { id: 'legacy-initialize', severity: 'error', spec: '2025-11-25 lifecycle: initialize' }
 
@@ -305,9 +307,14 @@ function serverInfo(value: unknown): ConformanceReport['server_info'] {
 
 export type { FailOn } from '../results/primitives.js'
 
-/** The conformance gate: fail on error-severity failures (default), on warnings too, or never. */
-export function conformancePassed(report: ConformanceReport, failOn: FailOn): boolean {
+/**
+ * The conformance gate: fail on error-severity failures (default), on warnings too, or never. A
+ * check the expected-failures file excuses (`expected`) does not fail it; an entry of that file
+ * that is stale (its check passes now) or unknown (no check has its id) does.
+ */
+export function conformancePassed(report: ConformanceReport & { expected_failures?: ExpectedFailures | null }, failOn: FailOn): boolean {
   if (failOn === 'never') return true
   if (report.error || report.era === 'unreachable') return false
+  if (blockingEntries(report).length > 0) return false
   return !report.checks.some((c) => c.status === 'fail' || (failOn === 'warning' && c.status === 'warn'))
 }

@@ -1,3 +1,6 @@
+import type { ExpectedFailuresFile } from '../config/expected-failures.js'
+import { applyExpectedFailures } from '../conformance/expected-failures.js'
+import { OBSERVED_CHECKS } from '../conformance/observed.js'
 import { conformancePassed, type FailOn } from '../conformance/run.js'
 import type { ConformanceReport } from '../conformance/types.js'
 import type { JournalWriter } from './journal.js'
@@ -8,7 +11,8 @@ export async function recordConformance(
   journal: JournalWriter,
   failOn: FailOn,
   hooks: { cancel?: AbortSignal; onConformance?: (report: ConformanceReport) => void },
-  warn: (message: string) => void
+  warn: (message: string) => void,
+  expected: ExpectedFailuresFile | null = null
 ): Promise<void> {
   let report: ConformanceReport | null
   try {
@@ -20,7 +24,10 @@ export async function recordConformance(
   }
   if (!report) return
   hooks.onConformance?.(report)
-  journal.append({ type: 'conformance', section: { ...report, fail_on: failOn, passed: conformancePassed(report, failOn) } })
+  // The file's entries go with the section (the document applies them again once the observed checks join).
+  const listed = expected ? { expected_failures: { file: expected.file, entries: expected.entries.map((e) => ({ ...e, outcome: 'not-run' as const })) } } : {}
+  const section = applyExpectedFailures({ ...report, ...listed }, OBSERVED_CHECKS.map((c) => c.id))
+  journal.append({ type: 'conformance', section: { ...section, fail_on: failOn, passed: conformancePassed(section, failOn) } })
 }
 
 /** Resolves with the promise's value, or with null as soon as the evaluation is cancelled. */

@@ -42,6 +42,7 @@ export function readActionOptions(): RunOptions {
     conformance: input(Inputs.Conformance),
     conformanceFailOn: input(Inputs.ConformanceFailOn),
     conformanceProbes: input(Inputs.ConformanceProbes),
+    conformanceExpectedFailures: input(Inputs.ConformanceExpectedFailures),
     toolTests: input(Inputs.ToolTests),
     snapshotDir: input(Inputs.SnapshotDir),
     updateSnapshots: input(Inputs.UpdateSnapshots),

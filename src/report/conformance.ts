@@ -3,18 +3,19 @@ import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
 import { codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
 import { count } from '../util/words.js'
+import { expectedFailuresDigest, renderExpectedFailures } from './expected-failures.js'
 
 const ICON: Record<CheckResult['status'], string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '–', expected: '⊖' }
 
 /**
- * "47 checks: 30 passed, 1 warning, 16 skipped" (only the counts that are not zero): the one
+ * "47 checks: 30 passed, 1 warning, 1 expected failure, 16 skipped" (only the counts that are not zero): the one
  * tally of a conformance section, said the same in the console, the report and the comment.
  * It counts the section the results document holds, the checks observed on the runs' tool
  * calls included; the probes' own report has only part of them.
  */
 export function checkTally(section: Pick<ConformanceReport, 'checks'>): string {
   const n = (status: CheckResult['status']) => section.checks.filter((c) => c.status === status).length
-  const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? count(n('warn'), 'warning') : '', n('skip') ? `${n('skip')} skipped` : '']
+  const parts = [n('pass') ? `${n('pass')} passed` : '', n('fail') ? `${n('fail')} failed` : '', n('warn') ? count(n('warn'), 'warning') : '', n('expected') ? count(n('expected'), 'expected failure') : '', n('skip') ? `${n('skip')} skipped` : '']
   return section.checks.length === 0 ? 'no checks' : `${count(section.checks.length, 'check')}: ${parts.filter(Boolean).join(', ')}`
 }
 
@@ -147,7 +148,8 @@ export function renderConformance(section: ConformanceSection, newIds: ReadonlyS
     `> ${era[0] === '*' ? era : era[0].toUpperCase() + era.slice(1)} over ${section.transport}${who} · ${checkTally(section)} · ${(section.duration_ms / 1000).toFixed(1)}s · gate: fail on ${section.fail_on}`,
     '',
     ...findingEntries(section, newIds),
-    ...passedAndSkipped(section)
+    ...passedAndSkipped(section),
+    ...renderExpectedFailures(section)
   ]
   if (section.migration.length > 0) {
     out.push('### Migrating to MCP 2026-07-28', '', ...section.migration.map((step, i) => `${i + 1}. ${escapeMarkdown(step)}`), '')
@@ -161,6 +163,7 @@ export function conformanceDigest(section: ConformanceSection, newIds: ReadonlyS
   const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport} · ${checkTally(section)}`, '']
   const findings = findingLines(section, newIds)
   if (findings.length) lines.push(...findings, '')
+  lines.push(...expectedFailuresDigest(section))
   if (section.migration.length) lines.push(`${count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '')
   return lines
 }

@@ -1,3 +1,4 @@
+import { blockingEntries, describeEntry } from '../conformance/expected-failures.js'
 import type { CheckResult } from '../results/types.js'
 import { isMethodStep, type AssertionCheck, type BudgetCheck, type ResultsDocument, type RunResult, type ToolTestAttempt, type ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
@@ -57,6 +58,10 @@ function conformanceSuite(doc: ResultsDocument): Suite {
     const open = `    <testcase classname="conformance" name="${attr(check.id)}" time="0">`
     const details = [`${check.spec}`, check.message, ...(check.evidence ? [`request: ${check.evidence.request}`, `response: ${check.evidence.response}`] : [])].join('\n')
     if (check.status === 'skip') return `${open}\n      <skipped message="${attr(check.message)}"/>\n    </testcase>`
+    // Listed in the expected-failures file: known, not gated; skipped with the reason (as the official suite's baseline).
+    if (check.status === 'expected') {
+      return `${open}\n      <skipped message="${attr(`expected failure (${check.expected_entry ?? check.id} in ${section.expected_failures?.file ?? 'the expected-failures file'}): ${check.message}`)}"/>\n    </testcase>`
+    }
     if (failsOn(check) && section.fail_on !== 'never') return `${open}\n      <failure message="${attr(`${check.id}: ${check.message}`)}" type="${check.severity}">${text(details)}</failure>\n    </testcase>`
     // A finding the gate lets through (a warning, or any with fail_on: never) is still said, not shown as a plain pass.
     if (check.status === 'warn' || check.status === 'fail') {
@@ -78,6 +83,13 @@ function conformanceSuite(doc: ResultsDocument): Suite {
     ]
     cases.push(`    <testcase classname="conformance" name="server reachable" time="0">\n      <error message="${attr(message)}" type="unreachable">${text(details.join('\n'))}</error>\n    </testcase>`)
   } else if (section.error) cases.push(`    <testcase classname="conformance" name="probe" time="0">\n      <error message="${attr(section.error)}">${text(section.error)}</error>\n    </testcase>`)
+  // A stale or unknown entry of the expected-failures file fails the gate: one failing testcase each, named after the entry.
+  if (section.era !== 'unreachable' && section.fail_on !== 'never') {
+    for (const entry of blockingEntries(section)) {
+      const message = `${section.expected_failures!.file}:${entry.line}: ${entry.entry} is ${entry.outcome}: ${describeEntry(entry, section.checks)}`
+      cases.push(`    <testcase classname="conformance" name="${attr(`expected failure ${entry.entry}`)}" time="0">\n      <failure message="${attr(message)}" type="expected-failures-${entry.outcome}">${text(message)}</failure>\n    </testcase>`)
+    }
+  }
   const era = section.era === 'modern' ? `MCP ${section.negotiated_version}` : section.era === 'unreachable' ? 'unreachable' : `legacy ${section.negotiated_version ?? ''}`.trim()
   return suite(`conformance (${era}, ${section.transport})`, cases, section.duration_ms / 1000)
 }

@@ -1,7 +1,9 @@
 import { groupKey } from '../aggregate/gate.js'
 import { checkTally, skipGroups, skippedLine } from './conformance.js'
 import { endedBriefly } from './dialogue.js'
-import type { ConformanceReport } from '../results/types.js'
+import type { ConformanceReport, ConformanceSection } from '../results/types.js'
+import { blockingEntries } from '../conformance/expected-failures.js'
+import { expectedFailuresConsole } from './expected-failures.js'
 import type { ResultsDocument, RunResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { unreachableReason } from './headline.js'
@@ -101,7 +103,7 @@ export function formatSummaryLine(doc: ResultsDocument, options: { simulatedCost
  * by reason. Give it the results document's section (the checks observed on the runs' tool calls
  * included), so that its tally is the report's.
  */
-export function formatConformanceLines(report: ConformanceReport): string[] {
+export function formatConformanceLines(report: ConformanceReport & Pick<ConformanceSection, 'expected_failures'>): string[] {
   if (report.era === 'unreachable') {
     const u = report.unreachable
     // The cause only when the error does not already say it ("server exited (code 1) (exited with code 1)").
@@ -118,6 +120,8 @@ export function formatConformanceLines(report: ConformanceReport): string[] {
   ]
   if (report.error) lines.push(`  ✗ ${report.error}`)
   for (const c of report.checks) if (c.status === 'fail' || c.status === 'warn') lines.push(`  ${c.status === 'fail' ? '✗' : '⚠'} ${c.id}: ${c.message}`)
+  for (const c of report.checks) if (c.status === 'expected') lines.push(`  ⊖ ${c.id}: expected failure${c.expected_entry && c.expected_entry !== c.id ? ` (${c.expected_entry})` : ''}: ${c.message}`)
+  lines.push(...expectedFailuresConsole(report))
   const skipped = skipGroups(report)
   if (skipped.length) lines.push(`  – ${skippedLine(skipped)}`)
   if (report.migration.length) lines.push(`  ${plural(report.migration.length, 'migration step')} to 2026-07-28 ${report.migration.length === 1 ? 'is' : 'are'} in the report.`)
@@ -159,7 +163,9 @@ export function failureReason(doc: ResultsDocument): string {
   }
   if (doc.conformance && !doc.conformance.passed) {
     const failing = doc.conformance.checks.filter((c) => c.status === 'fail' || (doc.conformance?.fail_on === 'warning' && c.status === 'warn')).map((c) => c.id)
-    reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : failing.join(', ')})`)
+    // A stale or unknown entry of the expected-failures file fails the gate too: named, with where it is.
+    const entries = blockingEntries(doc.conformance).map((e) => `${e.outcome} expected-failures entry ${e.entry} (${doc.conformance?.expected_failures?.file}:${e.line})`)
+    reasons.push(`protocol conformance failed (${doc.conformance.error ? 'the server could not be probed' : [...failing, ...entries].join(', ')})`)
   }
   return reasons.join('; ') || 'the evaluation did not pass'
 }

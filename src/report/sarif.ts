@@ -83,7 +83,8 @@ export function renderSarif(doc: ResultsDocument): SarifLog {
     results.push({ ruleId: rule.id, ruleIndex: [...rules.keys()].indexOf(rule.id), ...result, locations: [location] })
   }
   for (const check of doc.conformance?.checks ?? []) {
-    if (check.status !== 'fail' && check.status !== 'warn') continue
+    // An expected failure (the team's expected-failures file lists it) is still a finding: a note, which does not fail a check run.
+    if (check.status !== 'fail' && check.status !== 'warn' && check.status !== 'expected') continue
     add(conformanceRule(check), conformanceResult(check))
   }
   for (const test of doc.tool_tests?.tests ?? []) if (test.status === 'failed') add(toolTestRule(test, doc), toolTestResult(test))
@@ -166,8 +167,8 @@ function conformanceRule(check: CheckResult): SarifRule {
 function conformanceResult(check: CheckResult): Omit<SarifResult, 'ruleId' | 'ruleIndex' | 'locations'> {
   const evidence = check.evidence ? `\n\nRequest: ${check.evidence.request}\nResponse: ${check.evidence.response}` : ''
   return {
-    level: check.status === 'fail' && check.severity === 'error' ? 'error' : 'warning',
-    message: { text: plain(`${check.message}${evidence}`) },
+    level: check.status === 'expected' ? 'note' : check.status === 'fail' && check.severity === 'error' ? 'error' : 'warning',
+    message: { text: plain(`${check.status === 'expected' ? `Expected failure (listed as ${check.expected_entry ?? check.id}): ` : ''}${check.message}${evidence}`) },
     // A check is one finding per server: its id is its identity across runs.
     partialFingerprints: { [FINGERPRINT_KEY]: fingerprint('conformance', check.id) },
     properties: { check: plain(check.id, 100), status: check.status, severity: check.severity }

@@ -4,7 +4,8 @@
  */
 export const VERDICT_RULES = [
   '`passed` is true, and the step succeeds (exit 0), exactly when all of these hold:',
-  '1. conformance passed under `conformance_fail_on` (or was off);',
+  '1. conformance passed under `conformance_fail_on` (or was off): a check listed in',
+  '   `conformance_expected_failures` does not fail it, a stale or unknown entry of that file does;',
   '2. where the tool tests ran, every tool test passed: each of its `runs` attempts (pass^k), every',
   '   assertion of every step;',
   '3. where the behaviour evals ran, their gate passed: with `gate: absolute` (the default without a baseline) every group',

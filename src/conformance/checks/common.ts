@@ -14,9 +14,20 @@ export function passed(check: CheckSpec, message: string, exchange?: Exchange): 
   return { ...check, status: 'pass', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) }
 }
 
-/** A failing check: `fail` when it is an error, `warn` when it only warns. */
-export function failed(check: CheckSpec, message: string, exchange?: Exchange): CheckResult {
-  return { ...check, status: check.severity === 'error' ? 'fail' : 'warn', message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) }
+/**
+ * A failing check: `fail` when it is an error, `warn` when it only warns. Its `methods` are the
+ * exchange's (an expected-failures entry `check-id:method` matches on them), or `methods` when
+ * the finding spans several exchanges.
+ */
+export function failed(check: CheckSpec, message: string, exchange?: Exchange, methods?: string[]): CheckResult {
+  const shown = methods ?? (exchange?.method ? [exchange.method] : [])
+  return {
+    ...check,
+    status: check.severity === 'error' ? 'fail' : 'warn',
+    message,
+    ...(exchange ? { evidence: evidenceOf(exchange) } : {}),
+    ...(shown.length ? { methods: [...new Set(shown)] } : {})
+  }
 }
 
 export function skipped(check: CheckSpec, message: string): CheckResult {
