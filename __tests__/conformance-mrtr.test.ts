@@ -54,7 +54,12 @@ describe.each(['stdio', 'http'] as const)('the MRTR fixture over %s', (transport
   })
 
   test.each([
-    ['no-result-type', 'mrtr-result-type', 'fail', 'tools/call greet: answered inputRequests without resultType: "input_required"'],
+    [
+      'no-result-type',
+      'mrtr-result-type',
+      'fail',
+      'answered inputRequests or requestState without resultType: "input_required" (a client takes an absent resultType as complete and never answers): tools/call greet, tools/call plan_trip, tools/call profile, prompts/get welcome, resources/read workspace://roots'
+    ],
     ['tampered-accepted', 'mrtr-tampered-state', 'fail', 'its requestState with one character changed: got a complete result; state that fails verification MUST be rejected'],
     ['missing-input-completes', 'mrtr-missing-input-response', 'fail', 'tool greet retried without inputResponses (requestState echoed): got a complete result, as if the input had been given'],
     ['no-validation', 'mrtr-validate-input', 'warn', 'the number 12345 (not a result of its request): got a result; expected a JSON-RPC error'],

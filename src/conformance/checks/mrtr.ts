@@ -102,16 +102,23 @@ function allExchanges(mrtr: MrtrProbes): Exchange[] {
 }
 
 function resultType(mrtr: MrtrProbes): CheckResult {
+  const untyped: { exchange: Exchange; at: string }[] = []
   const problems: { exchange: Exchange; problem: string }[] = []
   let seen = 0
   for (const exchange of new Set(allExchanges(mrtr))) {
     const result = resultOf(exchange)
     if (!asksForInput(result) || !result) continue
     seen++
-    const name = String(isObject(exchange.request.params) ? (exchange.request.params.name ?? exchange.request.params.uri) : '')
-    const at = `${exchange.method} ${name}`
-    if (result.resultType !== 'input_required') problems.push({ exchange, problem: `${at}: answered ${'inputRequests' in result ? 'inputRequests' : 'requestState'} without resultType: "input_required" (a client takes an absent resultType as complete)` })
+    const params = isObject(exchange.request.params) ? exchange.request.params : {}
+    const at = `${exchange.method} ${String(params.name ?? params.uri ?? '')}`
+    if (result.resultType !== 'input_required' && !untyped.some((u) => u.at === at)) untyped.push({ exchange, at })
     for (const problem of inputRequiredProblems(result)) problems.push({ exchange, problem: `${at}: the input_required answer ${problem}` })
+  }
+  if (untyped.length) {
+    problems.unshift({
+      exchange: untyped[0].exchange,
+      problem: `answered inputRequests or requestState without resultType: "input_required" (a client takes an absent resultType as complete and never answers): ${someOf(untyped.map((u) => u.at))}`
+    })
   }
   if (problems.length) return failed(MRTR_RESULT_TYPE, [...new Set(problems.map((p) => p.problem))].join('; '), problems[0].exchange)
   return passed(MRTR_RESULT_TYPE, `resultType "input_required" on all ${seen} answers that asked for input`)
