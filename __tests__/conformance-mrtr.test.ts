@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, test } from '@jest/globals'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { prepareInputs } from '../src/agent/input-answers.js'
 import type { InputDeps } from '../src/agent/input-answers.js'
+import { resolveOptions, type RawOptions } from '../src/config/options.js'
+import { prepare } from '../src/config/prepare.js'
 import type { ServerConfig, ToolTest } from '../src/config/types.js'
 import { MRTR_CATALOG, MRTR_CHECKS } from '../src/conformance/checks/mrtr.js'
 import { asksForInput, cannedResponse, elicitedContent, sampleArguments, tampered } from '../src/conformance/checks/mrtr-answers.js'
@@ -13,6 +18,7 @@ import type { ProbeSeed } from '../src/conformance/probe-context.js'
 import { seedsOf } from '../src/conformance/probe-mrtr.js'
 import { runConformance } from '../src/conformance/run.js'
 import type { ConformanceReport } from '../src/conformance/types.js'
+import { evaluate } from '../src/evaluate.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 
 /** MRTR conformance (§7): real input_required rounds followed on the raw wire, one probe per rule, on stdio and HTTP. */
@@ -183,8 +189,8 @@ describe('what the probe says back', () => {
 describe('the false negative: input_required without resultType, whatever the SDK client makes of it', () => {
   const noLlm = {} as InputDeps
 
-  test('the observed checks flag it on a tool call (the SDK takes it as complete) and on prompts/get (the SDK rejects it)', async () => {
-    const factory = createSessionFactory(stdio('no-result-type'), { probeTimeoutMs: 3000 })
+  test.each(['stdio', 'http'] as const)('over %s, the observed checks flag it on a tool call (the SDK takes it as complete) and on prompts/get (the SDK rejects it)', async (transport) => {
+    const factory = createSessionFactory(await server(transport, 'no-result-type'), { probeTimeoutMs: 3000 })
     const signal = new AbortController().signal
     const inputs = prepareInputs({ elicitation: [{ match: '', action: 'accept', content: { name: 'Al' } }], sampling: null, roots: null, expect_input_requests: [], max_input_rounds: 5 }, null, noLlm)
     const session = await factory.open(signal, { inputs: inputs.client })
@@ -193,6 +199,8 @@ describe('the false negative: input_required without resultType, whatever the SD
       const raw = await session.callToolRaw('greet', {}, signal)
       // The SDK 2.4.0 client reads the untyped answer as a complete result (it never answers it).
       expect(raw.response).toMatchObject({ kind: 'result', result: { inputRequests: { user_name: { method: 'elicitation/create' } } } })
+      // What the server asked stays on record: one round, never answered.
+      expect(raw.input?.rounds).toMatchObject([{ via: 'input_required', retry_id: null, exchanges: [{ key: 'user_name', method: 'elicitation/create', response: null }] }])
       expect(watched.check(raw)).toContainEqual(
         expect.objectContaining({
           check: 'observed-input-required',
@@ -220,5 +228,35 @@ describe('the false negative: input_required without resultType, whatever the SD
     } finally {
       await session.close()
     }
+  })
+})
+
+describe('end to end: evaluate() gives the probe the tool tests as seeds, and the observed checks see the raw frame', () => {
+  const evaluateSuite = async (server: Record<string, unknown>, yaml: string, values: Record<string, string> = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mrtr-evaluate-'))
+    writeFileSync(join(dir, 'evals.yaml'), yaml)
+    const raw = Object.fromEntries(
+      Object.entries({ serverConfig: JSON.stringify(server), evalCases: join(dir, 'evals.yaml'), apiKey: 'k', baseUrl: 'http://127.0.0.1:9', conformance: 'auto', resultsPath: join(dir, 'r.json'), ...values }).map(([k, v]) => [k, { value: v, name: k }])
+    )
+    for (const key of ['filter', 'maxSteps', 'parallel', 'concurrency', 'judgeModel', 'models', 'timeoutSeconds']) raw[key] ??= { value: '', name: key }
+    return evaluate(prepare(resolveOptions(raw as unknown as RawOptions), {}))
+  }
+
+  test('a tool test of a tool that is not read-only: its call is followed under probes: all', async () => {
+    const server = { command: process.execPath, args: [fixturePath('servers/mrtr-server.mjs'), 'ROUNDS=2'] }
+    const yaml = 'cases: []\ntool_tests:\n  - {id: order, tool: order_item, args: {item: skillet, quantity: 2}, expect: {contains: Ordered}}\n'
+    const doc = await evaluateSuite(server, yaml, { conformanceProbes: 'all' })
+    const multi = doc.conformance!.checks.find((c) => c.id === 'mrtr-multi-round')!
+    expect(multi).toMatchObject({ status: 'pass', message: 'tool order_item: 2 rounds, then complete' })
+  })
+
+  test('a tool test on a server that forgets resultType on input_required: observed-input-required fails, as mrtr-result-type does', async () => {
+    // Tool tests declare no client capability: this server asks anyway (as many do), and forgets resultType.
+    const server = { command: process.execPath, args: [FIXTURE], env: { DEFECT: 'no-result-type,no-capability-check' } }
+    const yaml = 'cases: []\ntool_tests:\n  - {id: greet, tool: greet, args: {}, expect: {contains: Hello}}\n'
+    const doc = await evaluateSuite(server, yaml)
+    const statusOf = (id: string) => doc.conformance!.checks.find((c) => c.id === id)?.status
+    expect([statusOf('observed-input-required'), statusOf('mrtr-result-type'), statusOf('observed-undeclared-capability')]).toEqual(['fail', 'fail', 'fail'])
+    expect(doc.conformance!.checks.find((c) => c.id === 'observed-input-required')!.message).toContain('greet: the input_required answer has inputRequests but no resultType')
   })
 })
