@@ -2,6 +2,7 @@ import { applyGate } from './execute/baseline.js'
 import type { Prepared } from './config/prepare.js'
 import { runDirsBase, usesRunDir } from './config/run-dir.js'
 import { startConformance } from './conformance/run.js'
+import { seedsOf } from './conformance/probe-mrtr.js'
 import type { ConformanceReport } from './conformance/types.js'
 import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from './engine.js'
 import { documentFromJournal, JOURNAL_VERSION, openJournal, type JournalHeader } from './execute/journal.js'
@@ -90,7 +91,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
   try {
     // Conformance starts first, and the runs as soon as its first step has reached the server and
     // learned its era (they use processes of their own); the other probes go on meanwhile.
-    const conformance = options.conformance !== 'off' && freeLayers && !hooks.cancel?.aborted ? startConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes }) : null
+    const conformance = options.conformance !== 'off' && freeLayers && !hooks.cancel?.aborted ? startConformance(server, { signal: hooks.cancel, probes: options.conformanceProbes, seeds: seedsOf(suite.tool_tests) }) : null
     // Written when the probe is done, whenever that is (the document is built from the journal); awaited at the end.
     const expected = options.conformanceExpectedFailures ?? null
     if (expected?.notice) warn(expected.notice)

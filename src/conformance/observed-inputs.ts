@@ -1,5 +1,5 @@
 import type { InputKind } from '../config/types.js'
-import { inputKindOf, inputRequiredResult, isUrlElicitation } from '../mcp/input-rounds.js'
+import { inputKindOf, inputRequiredResult, isUrlElicitation, untypedInputRequired } from '../mcp/input-rounds.js'
 import type { CallInput } from '../mcp/types.js'
 import type { MisplacedInputRequired } from '../mcp/frames.js'
 import type { Observation } from '../results/types.js'
@@ -54,10 +54,15 @@ function observe(label: string, input: CallInput): Observation[] {
   let lastAsked: { request: unknown; response: unknown } | undefined
 
   for (const leg of input.frames.calls) {
-    const result = inputRequiredResult(leg.response)
+    const untyped = untypedInputRequired(leg.response)
+    const result = inputRequiredResult(leg.response) ?? untyped
     if (!result) continue
     lastAsked = { request: leg.request, response: leg.response }
     const problems = inputRequiredProblems(result)
+    if (untyped) {
+      const asked = 'inputRequests' in untyped ? 'inputRequests' : 'requestState'
+      problems.unshift(`has ${asked} but no resultType: "input_required" (resultType is required; a client takes an absent one as complete and never answers)`)
+    }
     if (problems.length) add(OBSERVED_INPUT_REQUIRED, `the input_required answer ${problems.join(', ')}`, leg.request, focused(leg.response, result))
     const requests = isObject(result.inputRequests) ? result.inputRequests : {}
     for (const [key, entry] of Object.entries(requests)) {

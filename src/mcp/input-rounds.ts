@@ -72,10 +72,21 @@ export function inputRequiredResult(response: unknown): Record<string, unknown> 
   return isObject(result) && result.resultType === 'input_required' ? result : undefined
 }
 
+/**
+ * The result of a response frame that asks for input without saying so: no resultType, but
+ * `inputRequests` or `requestState` (§7: resultType is a MUST). The SDK client takes an absent
+ * resultType as "complete" (or rejects the result, on prompts/get); the frame still asked.
+ */
+export function untypedInputRequired(response: unknown): Record<string, unknown> | undefined {
+  const result = isObject(response) ? response.result : undefined
+  return isObject(result) && result.resultType === undefined && ('inputRequests' in result || 'requestState' in result) ? result : undefined
+}
+
 function mrtrRounds(calls: readonly TappedCall[], log: AnswerLog, declared: readonly InputKind[]): InputRound[] {
   const rounds: InputRound[] = []
   calls.forEach((leg, i) => {
-    const result = inputRequiredResult(leg.response)
+    // An untyped one is a round too, never answered: what the server asked stays on record, and the checks see it.
+    const result = inputRequiredResult(leg.response) ?? untypedInputRequired(leg.response)
     if (!result) return
     const retry = calls[i + 1] as TappedCall | undefined
     const retryParams = retry && isObject(retry.request.params) ? retry.request.params : undefined
