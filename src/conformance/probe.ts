@@ -13,6 +13,7 @@ import { runDirsBase } from '../config/run-dir.js'
 import { makeRunDirSync } from '../mcp/run-dirs.js'
 import type { Connection, ProbeContext, ProbeSeed, RequestBuilder } from './probe-context.js'
 import { probeModules } from './probe-modules.js'
+import { warmRevision } from './wire-schema/schemas.js'
 
 // The checks read ProbeData from its own module, so they need not import the probe that gathers it.
 export type { ProbeData } from './probe-data.js'
@@ -111,6 +112,8 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
     const discover = await main.request({ method: 'server/discover', params: { _meta: envelope() } }, discoverTimeout)
     const era = classifyDiscover(discover, transport)
     if (era === 'unreachable') return unreachable(unreachableProbe(transport, mode, discover, discover))
+    // wire-schema-valid's validators compile while the probes wait on the server (checks/wire-schema.ts).
+    void warmRevision(era === 'modern' ? MODERN_VERSION : LEGACY_VERSION, options.signal)
     if (era === 'legacy') {
       await main.close()
       const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }), (main) => ({ config, transport, mode, timeout, signal: options.signal, open, fresh: (use) => withConnection(open, use), main, ...(main instanceof HttpWire ? { http: main } : {}), seeds: options.seeds ?? [] }))
