@@ -14,6 +14,7 @@ import {
   type ToolTestsSection
 } from '../results/types.js'
 import { observedChecks } from '../conformance/observed.js'
+import { withSessionWireSchema } from '../conformance/wire-schema/merge.js'
 import { conformancePassed } from '../conformance/run.js'
 import { TOOL_NAME, TOOL_VERSION } from '../version.js'
 import { groupRuns } from './groups.js'
@@ -101,7 +102,8 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
 
 /**
  * The probe's checks plus the checks observed on real calls (tool tests and runs), each finding
- * with where it was seen; the conformance verdict covers both.
+ * with where it was seen, and wire-schema-valid over the probe's and the sessions' messages; the
+ * conformance verdict covers both.
  */
 function withObservedChecks(section: ConformanceSection, runs: RunResult[], toolTests: ToolTestsSection | null): ConformanceSection {
   if (section.era === 'unreachable') return section
@@ -111,6 +113,7 @@ function withObservedChecks(section: ConformanceSection, runs: RunResult[], tool
     ),
     ...runs.map((run) => ({ label: `run #${run.index} ${run.case_id} · ${run.model} · ${run.prompt_name}`, observed: run.observed }))
   ]
-  const checks = [...section.checks, ...observedChecks(sources)]
+  // wire-schema-valid stays one check: the probe's, with what the sessions' messages showed.
+  const checks = [...withSessionWireSchema(section.checks, sources, section.era), ...observedChecks(sources)]
   return { ...section, checks, passed: conformancePassed({ ...section, checks }, section.fail_on) }
 }
