@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, test } from '@jest/globals'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { runCli } from '../__fixtures__/cli.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
 import type { ServerConfig } from '../src/config/types.js'
@@ -14,6 +18,7 @@ import { SessionFrames } from '../src/conformance/wire-schema/session-frames.js'
 import { SchemaTally } from '../src/conformance/wire-schema/tally.js'
 import { validateFrame } from '../src/conformance/wire-schema/validate.js'
 import { createSessionFactory } from '../src/mcp/session.js'
+import type { ResultsDocument } from '../src/results/types.js'
 
 const FIXTURE = fixturePath('servers/conformance-server.mjs')
 const EXAMPLE = fixturePath('../examples/server/server.mjs')
@@ -180,7 +185,8 @@ describe('the sessions of tool tests and runs', () => {
     expect(seen.frames).toBeGreaterThanOrEqual(3)
     expect(seen.findings.map((f) => [f.tool, f.message])).toEqual(
       expect.arrayContaining([
-        ['tools/call search_docs', 'CallToolResult /content/0/type: must be one of "text", "image", "audio", "resource_link", "resource"'],
+        // observed-content-blocks sees every tool result of a session: the block is named as its rule.
+        ['tools/call search_docs', '[observed-content-blocks] CallToolResult /content/0/type: must be one of "text", "image", "audio", "resource_link", "resource"'],
         ['notifications/message', "LoggingMessageNotification /params: must have required property 'level'"]
       ])
     )
@@ -190,7 +196,7 @@ describe('the sessions of tool tests and runs', () => {
     expect(merged).toHaveLength(1)
     expect(merged[0].status).toBe('fail')
     expect(merged[0].message).toMatch(/^the tool tests and runs: /)
-    expect(merged[0].message).toMatch(/CallToolResult \/content\/0\/type: .* — 2 frames \(tools\/call search_docs in tool test t1, tools\/call search_docs in tool test t2\)/)
+    expect(merged[0].message).toMatch(/not failed here .*CallToolResult \/content\/0\/type: .* — 2 frames \(tools\/call search_docs in tool test t1, tools\/call search_docs in tool test t2\) \[observed-content-blocks\]/)
     expect(merged[0].message).toMatch(/LoggingMessageNotification \/params: must have required property 'level' — 2 frames \(notifications\/message in tool test t1, notifications\/message in tool test t2\)/)
     expect(merged[0].message).toMatch(/; the probes: 20 messages valid against the 2026-07-28 schema$/)
   })
@@ -203,5 +209,29 @@ describe('the sessions of tool tests and runs', () => {
     expect(merged).toMatchObject({ status: 'pass', message: `the tool tests and runs: ${seen.frames} messages valid against the 2026-07-28 schema; the probes: 20 messages valid against the 2026-07-28 schema` })
     // Nothing checked by the sessions: the probe's result as it was.
     expect(withSessionWireSchema([probe], [{ label: 'run #1', observed: { calls: 0, findings: [] } }], 'modern')).toEqual([probe])
+  })
+})
+
+describe('end to end: a tool test and the probe, one check in the document', () => {
+  test('the tool test step records the fault and its frames; the document lists wire-schema-valid once, failing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wire-schema-'))
+    const start = process.cwd()
+    process.chdir(dir)
+    try {
+      writeFileSync('eval_cases.yaml', 'tool_tests:\n  - id: search\n    tool: search_docs\n    args: { query: intro }\n')
+      const config = JSON.stringify({ command: process.execPath, args: [FIXTURE], env: { DEFECT: 'schema-bad-notification' } })
+      await runCli(['--server-config', config, '--eval-cases', 'eval_cases.yaml'])
+      const doc = JSON.parse(readFileSync(join(dir, 'eval-results.json'), 'utf8')) as ResultsDocument
+      const step = doc.tool_tests!.tests[0].attempts[0].steps[0]
+      expect(step.observed.frames).toBeGreaterThanOrEqual(2)
+      expect(step.observed.findings).toContainEqual(expect.objectContaining({ check: 'wire-schema-valid', tool: 'notifications/message', message: "LoggingMessageNotification /params: must have required property 'level'" }))
+      const checks = doc.conformance!.checks.filter((c) => c.id === 'wire-schema-valid')
+      expect(checks).toHaveLength(1)
+      expect(checks[0].status).toBe('fail')
+      expect(checks[0].message).toMatch(/^the tool tests and runs: LoggingMessageNotification \/params: must have required property 'level' — 1 frame \(notifications\/message in tool test search\)/)
+      expect(checks[0].message).toMatch(/; the probes: LoggingMessageNotification \/params: /)
+    } finally {
+      process.chdir(start)
+    }
   })
 })

@@ -2,6 +2,7 @@ import type { ServerFrameSink } from '../../mcp/types.js'
 import type { Observation } from '../../results/types.js'
 import { isObject } from '../../util/objects.js'
 import { labelOf, WIRE_SCHEMA_VALID } from '../checks/wire-schema.js'
+import { OBSERVED_CONTENT_BLOCKS } from '../observed.js'
 import { LEGACY_VERSION, META, MODERN_VERSION } from '../types.js'
 import type { SchemaRevision } from './schemas.js'
 import { groupText, MAX_FRAMES, SchemaTally } from './tally.js'
@@ -17,7 +18,9 @@ export interface CheckedFrames {
  * checks each message the server sends as it comes, and `take` hands over what was seen since the
  * last take (a tool test's step, a run), as observations: one per kind of fault and place, with
  * the number of frames (`frames`), the owner's rule marked `[owner]` (validate.ts; the merge names
- * it without failing). At most MAX_FRAMES messages of the session are checked.
+ * it without failing). On a session, the content blocks of a tool result are observed-content-blocks'
+ * too (it checks every tool result the session returns, base64 included), so they are marked as
+ * its. At most MAX_FRAMES messages of the session are checked.
  */
 export class SessionFrames {
   private tally = new SchemaTally(MODERN_VERSION)
@@ -37,16 +40,17 @@ export class SessionFrames {
   take(): CheckedFrames {
     const summary = this.tally.summary()
     this.tally = new SchemaTally(MODERN_VERSION)
-    const findings = summary.groups.map(
-      (group): Observation => ({
+    const findings = summary.groups.map((group): Observation => {
+      const owner = group.owner ?? (group.def === 'CallToolResult' && /^\/content(\/|$)/.test(group.path) ? OBSERVED_CONTENT_BLOCKS.id : undefined)
+      return {
         check: WIRE_SCHEMA_VALID.id,
         severity: 'error',
         tool: group.labels[0] ?? '',
-        message: `${group.owner ? `[${group.owner}] ` : ''}${groupText(group)}`,
+        message: `${owner ? `[${owner}] ` : ''}${groupText(group)}`,
         evidence: group.evidence,
         ...(group.frames > 1 ? { frames: group.frames } : {})
-      })
-    )
+      }
+    })
     return { frames: summary.frames, findings }
   }
 }
