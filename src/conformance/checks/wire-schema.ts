@@ -49,14 +49,16 @@ export function labelOf(exchange: Pick<Exchange, 'method' | 'request'>): string 
 }
 
 /**
- * The revision an exchange speaks: a request with the 2026-07-28 version in its envelope is
+ * The revision an exchange speaks: everything a legacy server says is 2025-11-25. On a modern
+ * server, a request with the 2026-07-28 version in its envelope is
  * answered by that revision; one without a version (a legacy `initialize` and its session's
  * requests, or the probe that leaves the version out, which a dual-era server rightly answers
  * as 2025-era) by 2025-11-25; one with another version (the unsupported-version probe) by the
  * probe's era.
  */
 function revisionOf(exchange: Exchange, era: SchemaRevision): SchemaRevision {
-  if (exchange.request.method === 'initialize') return LEGACY_VERSION
+  // A legacy server speaks 2025-11-25 throughout, its answer to our first server/discover included.
+  if (era === LEGACY_VERSION || exchange.request.method === 'initialize') return LEGACY_VERSION
   const params = isObject(exchange.request.params) ? exchange.request.params : {}
   const version = isObject(params._meta) ? params._meta[META.protocolVersion] : undefined
   if (version === MODERN_VERSION) return MODERN_VERSION

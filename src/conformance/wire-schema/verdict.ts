@@ -79,13 +79,13 @@ export function wireSchemaResult(spec: CheckSpec, parts: (TallySummary | Checked
   }
 }
 
-/** `the 2026-07-28 schema`, or `the 2026-07-28 schema (19) and the 2025-11-25 schema (1)` when a dual-era server answered some as 2025-era. */
+/** `the 2026-07-28 schema`, or `the 2026-07-28 schema (and 1 answer to a 2025-era request against 2025-11-25's)` when a dual-era server answered a request without a version as 2025-era. */
 function revisionsText(parts: CheckedPart[]): string {
   const counts = new Map<string, number>()
   for (const part of parts) for (const [revision, n] of Object.entries(part.byRevision)) counts.set(revision, (counts.get(revision) ?? 0) + n)
-  const sorted = [...counts].sort((a, b) => b[1] - a[1])
-  if (sorted.length === 1) return `the ${sorted[0][0]} schema`
-  return sorted.map(([revision, n]) => `the ${revision} schema (${n})`).join(' and ')
+  const [main, ...others] = [...counts].sort((a, b) => b[1] - a[1])
+  const rest = others.map(([revision, n]) => `${n} answer${n === 1 ? '' : 's'} to a ${revision === '2025-11-25' ? '2025-era ' : ''}request against ${revision}'s`)
+  return `the ${main[0]} schema${rest.length ? ` (and ${rest.join(', ')})` : ''}`
 }
 
 /** Groups of the same text from several parts are one: frames summed, places joined. */
