@@ -29,7 +29,7 @@ export const observedLayer: RunLayer = {
           fields: {
             observed: {
               calls: seen.calls,
-              findings: seen.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })),
+              findings: seen.findings.map((f) => ({ ...f, tool: redact(f.tool), message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })),
               ...(seen.asked !== undefined ? { asked: seen.asked } : {}),
               ...(seen.frames ? { frames: seen.frames } : {})
             }
