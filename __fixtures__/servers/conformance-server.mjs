@@ -6,7 +6,8 @@
 //   invalid-args-protocol-error, page-scope-mismatch, wrong-error-id, advertised-prompts-fail,
 //   bad-header-marker, task-required, stdout-noise, stdout-banner, stdout-log-after,
 //   no-origin-check, no-param-header-check, no-resource-data-uri, header-name-case,
-//   header-value-case, no-name-base64, older-dialect-keywords
+//   header-value-case, no-name-base64, older-dialect-keywords,
+//   schema-content-type, schema-no-input-schema, schema-bad-notification (wire-schema-valid: see the block below)
 // Clean, it paginates tools/list and resources/list, annotates read-only tools, validates tool
 // arguments (isError results), mirrors search_docs.region into Mcp-Param-Region, and over HTTP
 // refuses a foreign Origin or Host with 403 and serves a request with neither a version header
@@ -64,6 +65,18 @@ if (defects.has('older-dialect-keywords')) {
   TOOLS[0].inputSchema.dependencies = { region: ['query'] }
   TOOLS[1].inputSchema.then = { required: ['path'] }
 }
+
+// ---- wire-schema-valid's defects: frames the published schema rejects ----------------------
+// schema-content-type: tools/call answers a content block of type "weird" (ContentBlock).
+// schema-no-input-schema: tools/list lists one more tool, without inputSchema (Tool requires it).
+// schema-bad-notification: tools/call first sends notifications/message without its level (its
+// params require level and data); over HTTP the answer is then an SSE stream of both.
+const BARE_TOOL = { name: 'ping_docs', description: 'Check that the documentation is up.', annotations: { readOnlyHint: true } }
+const listedTools = () => (defects.has('schema-no-input-schema') ? [...TOOLS, BARE_TOOL] : TOOLS)
+const schemaContent = (content) => (defects.has('schema-content-type') ? [{ type: 'weird', text: content[0].text }] : content)
+const BAD_NOTIFICATION = { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'working on it' } }
+const notifiesFirst = (msg) => defects.has('schema-bad-notification') && msg.method === 'tools/call'
+// ---------------------------------------------------------------------------------------------
 
 const RESOURCES = [
   { uri: 'docs://index', name: 'index', description: 'The documentation index', mimeType: 'text/plain' },
@@ -128,8 +141,9 @@ function handle(msg) {
       return { result: complete({ supportedVersions: [VERSION], capabilities: { tools: {}, resources: {}, prompts: {} }, ...cacheFields() }) }
     case 'tools/list': {
       // The defect: every listing rotates the order by one (its later pages keep the rotation).
-      if (cursor === undefined) shift = defects.has('shuffled-order') ? listings++ % TOOLS.length : 0
-      const page = paged([...TOOLS.slice(shift), ...TOOLS.slice(0, shift)], PAGE_SIZE.tools, cursor)
+      if (cursor === undefined) shift = defects.has('shuffled-order') ? listings++ % listedTools().length : 0
+      const tools = listedTools()
+      const page = paged([...tools.slice(shift), ...tools.slice(0, shift)], PAGE_SIZE.tools, cursor)
       if (!page) return error(-32602, `Invalid cursor: ${cursor}`)
       return { result: complete({ tools: page.slice, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...cacheFields(page.page) }) }
     }
@@ -155,9 +169,9 @@ function handle(msg) {
       if (problem) {
         // Spec-faithful: a tool execution error the model can read. The defect: a protocol error.
         if (defects.has('invalid-args-protocol-error')) return error(-32602, `Invalid arguments for ${tool.name}: ${problem}`)
-        return { result: complete({ content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${problem}` }], isError: true }) }
+        return { result: complete({ content: schemaContent([{ type: 'text', text: `Invalid arguments for ${tool.name}: ${problem}` }]), isError: true }) }
       }
-      return { result: complete({ content: [{ type: 'text', text: `${tool.name} ran` }], ...(tool.outputSchema ? { structuredContent: { hits: [] } } : {}) }) }
+      return { result: complete({ content: schemaContent([{ type: 'text', text: `${tool.name} ran` }]), ...(tool.outputSchema ? { structuredContent: { hits: [] } } : {}) }) }
     }
     case 'prompts/get':
       return { result: complete({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarize it' } }] }) }
@@ -181,6 +195,7 @@ function serveStdio() {
     if (!line.trim()) return
     const msg = JSON.parse(line)
     if (msg.id === undefined) return
+    if (notifiesFirst(msg)) process.stdout.write(JSON.stringify(BAD_NOTIFICATION) + '\n')
     process.stdout.write(JSON.stringify(frame(msg.id, handle(msg))) + '\n')
     if (defects.has('stdout-log-after')) process.stdout.write(`handled ${msg.method}\n`)
   })
@@ -257,6 +272,10 @@ function serveHttp() {
       if (problem) return headerError(problem)
     }
     const answer = handle(msg)
+    if (notifiesFirst(msg)) {
+      const events = [BAD_NOTIFICATION, frame(msg.id, answer)].map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`)
+      return res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream' }).end(events.join(''))
+    }
     send(answer.status ?? 200, frame(msg.id, answer))
   })
   server.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${server.address().port}/mcp\n`))

@@ -15,6 +15,7 @@ import {
 } from '../results/types.js'
 import { CATALOG, withCatalog } from '../conformance/catalog.js'
 import { observedChecks } from '../conformance/observed.js'
+import { withSessionWireSchema } from '../conformance/wire-schema/merge.js'
 import { conformancePassed } from '../conformance/run.js'
 import { applyExpectedFailures } from '../conformance/expected-failures.js'
 import { TOOL_NAME, TOOL_VERSION } from '../version.js'
@@ -103,7 +104,8 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
 
 /**
  * The probe's checks plus the checks observed on real calls (tool tests and runs), each finding
- * with where it was seen, each check with its catalog entry; the conformance verdict covers both.
+ * with where it was seen, each check with its catalog entry, and wire-schema-valid over the probe's
+ * and the sessions' messages; the conformance verdict covers both.
  */
 function withObservedChecks(section: ConformanceSection, runs: RunResult[], toolTests: ToolTestsSection | null): ConformanceSection {
   // Each check says which revision's rule it is and how the official suite scores it (src/conformance/catalog.ts).
@@ -114,7 +116,8 @@ function withObservedChecks(section: ConformanceSection, runs: RunResult[], tool
     ),
     ...runs.map((run) => ({ label: `run #${run.index} ${run.case_id} · ${run.model} · ${run.prompt_name}`, observed: run.observed }))
   ]
-  const checks = withCatalog([...section.checks, ...observedChecks(sources)])
+  // wire-schema-valid stays one check: the probe's, with what the sessions' messages showed.
+  const checks = withCatalog([...withSessionWireSchema(section.checks, sources, section.era), ...observedChecks(sources)])
   // The team's expected failures, over every check (the observed ones too): excused, stale or unknown.
   const applied = applyExpectedFailures({ ...section, checks }, Object.keys(CATALOG))
   return { ...applied, passed: conformancePassed(applied, section.fail_on) }

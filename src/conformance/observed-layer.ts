@@ -2,17 +2,21 @@ import type { RunLayer } from '../execute/run-layer.js'
 import type { McpSession } from '../mcp/session.js'
 import type { ObservedCalls } from '../results/types.js'
 import { watchSession, type WatchedSession } from './observe-session.js'
+import { SessionFrames } from './wire-schema/session-frames.js'
 
 /**
  * Observed conformance as a run layer, innermost: it checks what the server really answered
- * (the real answers behind a fault come to it through `observe`). Records `observed`; never
- * fails a run.
+ * (the real answers behind a fault come to it through `observe`), and every message of the
+ * session against the revision's schema (wire-schema-valid, through the session's frame sink).
+ * Records `observed`; never fails a run.
  */
 export const observedLayer: RunLayer = {
   name: 'observed conformance',
   prepare() {
     let watched: { raw: McpSession; watcher: WatchedSession } | null = null
+    const frames = new SessionFrames()
     return {
+      open: { serverFrames: frames.sink },
       wrap(session) {
         const watcher = watchSession(session)
         watched = { raw: session, watcher }
@@ -20,13 +24,14 @@ export const observedLayer: RunLayer = {
       },
       observe: (call) => void watched?.watcher.check(call),
       record({ redact }) {
-        const observed = watched ? observedOf(watched.raw, watched.watcher) : { calls: 0, findings: [] }
+        const seen = observedOf(watched, frames)
         return {
           fields: {
             observed: {
-              calls: observed.calls,
-              findings: observed.findings.map((f) => ({ ...f, message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })),
-              ...(observed.asked !== undefined ? { asked: observed.asked } : {})
+              calls: seen.calls,
+              findings: seen.findings.map((f) => ({ ...f, tool: redact(f.tool), message: redact(f.message), evidence: { request: redact(f.evidence.request), response: redact(f.evidence.response) } })),
+              ...(seen.asked !== undefined ? { asked: seen.asked } : {}),
+              ...(seen.frames ? { frames: seen.frames } : {})
             }
           },
           passed: true
@@ -36,10 +41,19 @@ export const observedLayer: RunLayer = {
   }
 }
 
-/** Conformance checked on the tool results this run saw, and the session's own findings (read once the session is closed). */
-function observedOf(session: McpSession, watcher: WatchedSession): ObservedCalls {
+/** Conformance checked on the tool results this run saw, the session's own findings (read once the session is closed), and its messages against the schema. */
+function observedOf(watched: { raw: McpSession; watcher: WatchedSession } | null, frames: SessionFrames): ObservedCalls {
+  const checked = frames.take()
+  const schema = { findings: checked.findings, ...(checked.frames ? { frames: checked.frames } : {}) }
+  if (!watched) return { calls: 0, ...schema }
+  const { raw: session, watcher } = watched
   const observed = watcher.observed()
   const outsideRounds = session.sessionRounds()
   // What the server asked outside any call (the roots at start) counts as one more call that asked.
-  return { calls: observed.calls, findings: [...observed.findings, ...watcher.sessionFindings()], asked: (observed.asked ?? 0) + (outsideRounds.length > 0 ? 1 : 0) }
+  return {
+    calls: observed.calls,
+    findings: [...observed.findings, ...watcher.sessionFindings(), ...schema.findings],
+    asked: (observed.asked ?? 0) + (outsideRounds.length > 0 ? 1 : 0),
+    ...(schema.frames !== undefined ? { frames: schema.frames } : {})
+  }
 }

@@ -15,6 +15,7 @@ import type { Connection, ProbeContext, ProbeSeed, RequestBuilder } from './prob
 import { probeModules } from './probe-modules.js'
 import { MISSING_RESOURCE, UNKNOWN_TOOL, namedProbeFor, otherMethod, probeMethodFor } from './probe-methods.js'
 import { probeRefusedAuth } from './probe-auth.js'
+import { warmRevision } from './wire-schema/schemas.js'
 
 // The checks read ProbeData from its own module, so they need not import the probe that gathers it.
 export type { ProbeData } from './probe-data.js'
@@ -116,6 +117,8 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
       const auth = await probeRefusedAuth(config, discover, timeout)
       return auth ? { ...refused, auth } : refused
     }
+    // wire-schema-valid's validators compile while the probes wait on the server (checks/wire-schema.ts).
+    void warmRevision(era === 'modern' ? MODERN_VERSION : LEGACY_VERSION, options.signal)
     if (era === 'legacy') {
       await main.close()
       const legacy = await probeLegacy(open, timeout, mode, () => onEra({ era: 'legacy' }), (main) => ({ config, transport, mode, timeout, signal: options.signal, open, fresh: (use) => withConnection(open, use), main, ...(main instanceof HttpWire ? { http: main } : {}), seeds: options.seeds ?? [] }))

@@ -65,7 +65,7 @@ export async function openSession(config: ServerConfig, options: SessionSettings
     ...(inputs ? { capabilities: declaredCapabilities(declared) } : {}),
     inputRequired: { autoFulfill: true, maxRounds }
   })
-  const tap = new WireTap()
+  const tap = new WireTap({ onServerFrame: options.serverFrames })
   const ledger: InputLedger = { openCall: null, outsideAnswers: [] }
   if (inputs) answerServerInput(client, inputs, { declared, maxRounds, ledger, sessionSignal: options.signal })
   const { transport, stderrTail } = serverTransport(config, options.wrapFetch)

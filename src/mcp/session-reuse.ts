@@ -69,6 +69,8 @@ interface Worker {
   /** The current (else the last) borrower's: every request's trace context, and the answers to the server's questions. */
   traceMeta?: () => Record<string, string>
   inputs?: ClientInputs
+  /** The current borrower's frame sink (OpenOptions.serverFrames); none between loans. */
+  serverFrames?: OpenOptions['serverFrames']
   /** What the server asked, and did about input, as it started: every borrower sees it. */
   atStart: { happenings: SessionHappenings; rounds: InputRound[] }
 }
@@ -121,11 +123,13 @@ export function reusingSessions(inner: SessionFactory, options: { size: number; 
     worker.lent = true
     worker.traceMeta = open.traceMeta
     worker.inputs = open.inputs
+    worker.serverFrames = open.serverFrames
     return borrowed(worker, started, (session) => giveBack(worker, session))
   }
 
   const giveBack = async (worker: Worker, session: McpSession) => {
     worker.lent = false
+    worker.serverFrames = undefined
     if (closing || worker.broken || session.connected === false) return discard(worker)
     notify()
   }
@@ -158,6 +162,7 @@ export function reusingSessions(inner: SessionFactory, options: { size: number; 
       workers.add(worker)
       worker.traceMeta = open.traceMeta
       worker.inputs = open.inputs
+      worker.serverFrames = open.serverFrames
       try {
         const startSignal = waited && signal.aborted ? (options.cancel ?? new AbortController().signal) : signal
         const session = await inner.open(startSignal, routed(worker, open))
@@ -189,11 +194,13 @@ async function shareKey(open: OpenOptions): Promise<string | null> {
   })
 }
 
-/** The options a shared session is opened with: trace context and answers from whoever holds it. */
+/** The options a shared session is opened with: trace context, answers and the frame sink of whoever holds it. */
 function routed(worker: Worker, open: OpenOptions): OpenOptions {
   const inputs = open.inputs
   return {
     ...(open.traceMeta ? { traceMeta: () => worker.traceMeta?.() ?? {} } : {}),
+    // Every session gets a sink: a later borrower may watch its frames though the first did not.
+    serverFrames: (message, request) => worker.serverFrames?.(message, request),
     ...(inputs ? { inputs: { capabilities: inputs.capabilities, maxRounds: inputs.maxRounds, answer: (method, params, signal) => (worker.inputs ?? inputs).answer(method, params, signal) } } : {})
   }
 }

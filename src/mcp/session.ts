@@ -57,7 +57,7 @@ export function createSessionFactory(
       // The verdict is the era and the server's discover result only: the client capabilities a
       // later open declares (per request on modern, at initialize on legacy) do not change it.
       const attempt = (prior: PriorDiscovery | undefined) =>
-        openSession(resolved, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs })
+        openSession(resolved, { ...settings, prior, signal, wrapFetch: open.wrapFetch, traceMeta: open.traceMeta, inputs: open.inputs, serverFrames: open.serverFrames })
       const opening = (async () => {
         const prior = verdict
         try {

@@ -218,4 +218,13 @@ export interface OpenOptions {
    * session makes a directory of its own and removes it when it closes (tool tests, `init`).
    */
   runDir?: string
+  /**
+   * Shown every message the server sends, as it came, with the request it answers (undefined for
+   * a notification, a server request, or an answer to nothing we asked): the conformance layer
+   * checks them against the revision's schema (wire-schema-valid). Must not throw; absent: none.
+   */
+  serverFrames?: ServerFrameSink
 }
+
+/** See OpenOptions.serverFrames. */
+export type ServerFrameSink = (message: Record<string, unknown>, request: Record<string, unknown> | undefined) => void

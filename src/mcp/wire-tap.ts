@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/client'
 import { isObject, keepLast } from '../util/objects.js'
 import type { MisplacedInputRequired, TappedCall, TappedServerRequest, WindowFrames } from './frames.js'
 import { inputKindOf, inputRequiredResult } from './input-rounds.js'
+import type { ServerFrameSink } from './types.js'
 
 /** The methods whose result may be `input_required` (MCP 2026-07-28 §7): the calls a window records. */
 const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get'])
@@ -65,6 +66,9 @@ export class WireTap {
   private readonly taskOnly = new Set<string>()
   private readonly outside: TappedServerRequest[] = []
   private seq = 0
+
+  /** `onServerFrame` is shown every message the server sends (OpenOptions.serverFrames). */
+  constructor(private readonly options: { onServerFrame?: ServerFrameSink } = {}) {}
 
   /** The same transport, observed: `send` and `onmessage` pass through this tap. */
   wrap<T extends Transport>(transport: T): T {
@@ -162,8 +166,22 @@ export class WireTap {
     request.replySeq = seq
   }
 
+  /** The frame sink sees every message first, with the request it answers (before the maps below forget it). */
+  private showFrame(message: Record<string, unknown>): void {
+    const sink = this.options.onServerFrame
+    if (!sink) return
+    const answers = typeof message.method !== 'string' && message.id !== undefined
+    const request = answers ? (this.calls.get(message.id)?.request ?? this.pending.get(message.id)) : undefined
+    try {
+      sink(message, request)
+    } catch {
+      // A sink that throws must not break the session: it only watches.
+    }
+  }
+
   private received(message: unknown): void {
     if (!isObject(message)) return
+    this.showFrame(message)
     const seq = ++this.seq
     if (typeof message.method === 'string') {
       // Notifications, and requests that ask no input (a ping): nothing to record.

@@ -126,6 +126,8 @@ export interface Observation {
   tool: string
   message: string
   evidence: { request: string; response: string }
+  /** wire-schema-valid: how many messages showed this fault (one finding per kind of fault and place). Absent: one. */
+  frames?: number
 }
 
 /** What the observed-conformance checks saw in one run or tool test attempt. */
@@ -135,4 +137,6 @@ export interface ObservedCalls {
   findings: Observation[]
   /** Calls during which the server asked the client for input (MRTR rounds or server requests); the input checks skip when it is 0. Absent before version 6. */
   asked?: number
+  /** Messages from the server checked against its revision's JSON Schema (wire-schema-valid). Absent: none. */
+  frames?: number
 }

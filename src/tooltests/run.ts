@@ -1,5 +1,6 @@
 import type { Json, ToolTest } from '../config/types.js'
 import { askedDuring, watchSession } from '../conformance/observe-session.js'
+import { SessionFrames, type CheckedFrames } from '../conformance/wire-schema/session-frames.js'
 import { cancellationOf } from '../execute/cancellation.js'
 import { ServerError, type McpSession, type RawToolCall, type SessionFactory } from '../mcp/session.js'
 import type { AssertionCheck, ToolTestAttempt, ToolTestResult, ToolTestStatus, ToolTestStepResult } from '../results/types.js'
@@ -80,7 +81,9 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
   const steps: ToolTestStepResult[] = []
   let session: McpSession | undefined
   try {
-    session = await deps.sessions.open(signal)
+    // Every message of the session is checked against the schema; each step keeps what came during it (the first, the opening's too).
+    const frames = new SessionFrames()
+    session = await deps.sessions.open(signal, { serverFrames: frames.sink })
     const watched = watchSession(session)
     const captured: Record<string, Json> = {}
     for (const [i, step] of test.steps.entries()) {
@@ -88,7 +91,7 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
       const { result, values } = await runStep(test, i + 1, step, args, missing, session, watched.check, settings, signal)
       // The values as captured, not as recorded (redacted): later steps send them on.
       Object.assign(captured, values)
-      steps.push(result)
+      steps.push(withFrames(result, frames.take(), settings.secrets))
       if (!result.passed) return record('failed', steps)
     }
     return record('passed', steps)
@@ -101,6 +104,13 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
     clearTimeout(timer)
     await session?.close()
   }
+}
+
+/** A step's observed findings with the schema's findings on the messages that came during it. */
+function withFrames(result: ToolTestStepResult, checked: CheckedFrames, secrets: ToolTestSettings['secrets']): ToolTestStepResult {
+  if (checked.frames === 0) return result
+  const observed = result.observed
+  return { ...result, observed: { ...observed, findings: [...observed.findings, ...redactDeep(checked.findings, secrets)], frames: checked.frames } }
 }
 
 async function runStep(
