@@ -70,7 +70,10 @@ const tagOf = (m: Message): unknown => {
 }
 const isRequest = (m: Message) => methodOf(m) !== undefined && 'id' in m
 const idOf = (listen: ListenProbe) => listen.exchange.request.id
-const show = (value: unknown) => JSON.stringify(value) ?? 'nothing'
+/** Server text in a message: as data, and short. */
+const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 80)}…` : text)
+const show = (value: unknown) => clip(JSON.stringify(value) ?? 'nothing')
+const nameOf = (m: Message) => clip(methodOf(m) ?? '(no method)')
 const filterText = (filter: SubscriptionFilter) => JSON.stringify(filter)
 const asked = (filter: SubscriptionFilter, key: keyof SubscriptionFilter) => (key === 'resourceSubscriptions' ? (filter.resourceSubscriptions?.length ?? 0) > 0 : filter[key] === true)
 
@@ -105,7 +108,7 @@ function notOpened(listen: ListenProbe, probe: ProbeData): string | undefined {
     return `${sent} got no acknowledgement within ${listen.windowMs} ms${listen.exchange.response.failure ? ` (${listen.exchange.response.failure})` : ''}`
   }
   const first = own[0]
-  if (methodOf(first) !== ACK) return `the first message of ${sent} was ${methodOf(first)}, not ${ACK}`
+  if (methodOf(first) !== ACK) return `the first message of ${sent} was ${nameOf(first)}, not ${ACK}`
   return undefined
 }
 
@@ -151,7 +154,7 @@ function checkSubscriptionIds(probe: ProbeData, streams: StreamsProbes): CheckRe
       const tag = tagOf(wrong)
       const got = tag === undefined ? `no ${SUB_ID}` : `${SUB_ID} ${show(tag)}`
       const on = probe.transport === 'http' ? 'on the stream of' : 'while stdout was shared with'
-      return { ...failed(LISTEN_SUBSCRIPTION_ID, `${methodOf(wrong)} ${on} subscriptions/listen (id ${show(id)}) carries ${got}; every notification of a subscription carries its id ${show(id)}`, listen.exchange), methods: ['subscriptions/listen'] }
+      return { ...failed(LISTEN_SUBSCRIPTION_ID, `${nameOf(wrong)} ${on} subscriptions/listen (id ${show(id)}) carries ${got}; every notification of a subscription carries its id ${show(id)}`, listen.exchange), methods: ['subscriptions/listen'] }
     }
     const result = resultOf(listen.exchange)
     const closing = result && isObject(result._meta) ? result._meta[SUB_ID] : undefined
@@ -163,11 +166,12 @@ function checkSubscriptionIds(probe: ProbeData, streams: StreamsProbes): CheckRe
 /** Why this notification is outside its listen's filter, or undefined. */
 function outsideFilter(m: Message, filter: SubscriptionFilter): string | undefined {
   const method = methodOf(m)!
+  const name = nameOf(m)
   if (method === ACK) return undefined
   const key = CHANGE_KINDS[method]
-  if (key) return asked(filter, key) ? undefined : `${method} (not asked for)`
-  if (method === LOG || method === 'notifications/progress') return `${method} (request-scoped, never on a listen stream)`
-  return `${method} (not a type a listen filter asks for)`
+  if (key) return asked(filter, key) ? undefined : `${name} (not asked for)`
+  if (method === LOG || method === 'notifications/progress') return `${name} (request-scoped, never on a listen stream)`
+  return `${name} (not a type a listen filter asks for)`
 }
 
 function checkFilter(probe: ProbeData, streams: StreamsProbes): CheckResult {
@@ -197,7 +201,7 @@ const where = (probe: ProbeData, e: Exchange) => (probe.transport === 'http' ? `
 function checkListChanged(probe: ProbeData, streams: StreamsProbes): CheckResult {
   const misplaced = otherExchanges(probe, streams).flatMap((e) => (e.response.messages ?? []).filter((m) => (methodOf(m) ?? '') in CHANGE_KINDS).map((m) => ({ e, m })))
   if (misplaced.length) {
-    const shown = [...new Set(misplaced.map(({ e, m }) => `${methodOf(m)} ${where(probe, e)}`))]
+    const shown = [...new Set(misplaced.map(({ e, m }) => `${nameOf(m)} ${where(probe, e)}`))]
     return { ...failed(LIST_CHANGED, `${someOf(shown, 3, '; ')}: change notifications ride only on a subscriptions/listen stream that asked for them`, misplaced[0].e), methods: [...new Set(misplaced.map(({ e }) => e.method))] }
   }
   const delivered = streams.listens.flatMap((l) => ownNotifications(l, probe.transport).filter((m) => tagOf(m) === idOf(l) && CHANGE_KINDS[methodOf(m)!] !== undefined && asked(l.filter, CHANGE_KINDS[methodOf(m)!])).map((m) => ({ l, m })))
@@ -249,7 +253,7 @@ function checkNoServerRequests(probe: ProbeData): CheckResult {
   const exchanges = [...exchangesIn(probe, new Set())]
   const found = exchanges.flatMap((e) => (e.response.messages ?? []).filter(isRequest).map((m) => ({ e, m })))
   if (found.length) {
-    const shown = [...new Set(found.map(({ e, m }) => `${methodOf(m)} (id ${show(m.id)}) ${probe.transport === 'http' ? `on the response stream of ${e.method}` : `while ${e.method} was in flight`}`))]
+    const shown = [...new Set(found.map(({ e, m }) => `${nameOf(m)} (id ${show(m.id)}) ${probe.transport === 'http' ? `on the response stream of ${e.method}` : `while ${e.method} was in flight`}`))]
     return { ...failed(NO_SERVER_REQUESTS, `the server sent JSON-RPC requests to the client: ${someOf(shown, 3, '; ')}; a 2026-07-28 server asks for input in an input_required result instead`, found[0].e), methods: [...new Set(found.map(({ e }) => e.method))] }
   }
   const others = exchanges.reduce((n, e) => n + (e.response.messages?.length ?? 0), 0)
