@@ -181,6 +181,12 @@ describe('on stdio, what is whose', () => {
     expect(checks['no-log-without-log-level'].status).toBe('fail')
   })
 
+  test('a silent listen fails on a quick server, and proves nothing on a slow one', () => {
+    const list = (ms: number): Exchange => ({ method: 'tools/list', request: { id: 2 }, response: { frame: { id: 2, result: { tools: [] } } }, ms })
+    expect(byId(probeWith([], [list(20)]))['subscriptions-listen-acknowledged']).toMatchObject({ status: 'fail', message: expect.stringContaining('no acknowledgement within 500 ms') })
+    expect(byId(probeWith([], [list(400)]))['subscriptions-listen-acknowledged']).toMatchObject({ status: 'skip', message: expect.stringContaining('tools/list took 400 ms') })
+  })
+
   test('no change during the window passes with what was checked, never a guessed failure', () => {
     expect(byId(probeWith([ack(7)]))['subscriptions-list-changed']).toMatchObject({ status: 'pass', message: expect.stringContaining('no change happened') })
   })

@@ -59,15 +59,17 @@ function eventJson(event: string): Record<string, unknown> | undefined {
 
 /**
  * HTTP: the POST, its SSE body read as it comes until `windowMs` is over (then the stream is
- * aborted: the client's cancel), the server answers the request, or it closes the stream. A
+ * aborted: the client's cancel), the server answers the request, or it closes the stream. The
+ * window starts when the first message arrives (a remote server's latency is not held against
+ * it), after `firstMs` at most. A
  * body that is not SSE is read whole as any answer. Bounded like every other body (MAX_BODY_BYTES,
  * MAX_STREAM_MESSAGES kept); redirects are not followed.
  */
-export async function listenHttp(wire: HttpWire, req: WireRequest, windowMs: number): Promise<StreamExchange> {
+export async function listenHttp(wire: HttpWire, req: WireRequest, windowMs: number, firstMs = windowMs): Promise<StreamExchange> {
   const { url, request, headers, shown } = wire.prepare(req)
   const started = performance.now()
   const abort = new AbortController()
-  const deadline = setTimeout(() => abort.abort(), windowMs)
+  let deadline = setTimeout(() => abort.abort(), Math.max(windowMs, firstMs))
   const done = (response: WireResponse, stream: Record<string, unknown>[], ended: StreamEnd): StreamExchange => {
     clearTimeout(deadline)
     abort.abort()
@@ -102,6 +104,10 @@ export async function listenHttp(wire: HttpWire, req: WireRequest, windowMs: num
       text = events.pop() ?? ''
       for (const message of events.map(eventJson)) {
         if (!message) continue
+        if (stream.length === 0) {
+          clearTimeout(deadline)
+          deadline = setTimeout(() => abort.abort(), windowMs)
+        }
         if (stream.length < MAX_STREAM_MESSAGES) stream.push(message)
         if (!frame && message.id === request.id && ('result' in message || 'error' in message)) frame = message as WireResponse['frame']
       }

@@ -126,8 +126,15 @@ function ackProblem(listen: ListenProbe, ack: Message): string | undefined {
   return undefined
 }
 
+/** The slowest answer to tools/list on the main connection: a window shorter than twice that proves nothing by its silence. */
+const slowest = (probe: ProbeData) => Math.max(0, ...probe.toolsList.map((e) => e?.ms ?? 0))
+
 function checkAcknowledged(probe: ProbeData, streams: StreamsProbes): CheckResult {
   if (streams.listens.length === 0) return skipped(LISTEN_ACKNOWLEDGED, streams.listenSkipped ?? 'not probed')
+  const silent = streams.listens.find((l) => l.stream.length === 0 && l.ended === 'window')
+  if (silent && slowest(probe) * 2 > silent.windowMs) {
+    return skipped(LISTEN_ACKNOWLEDGED, `nothing came in the ${silent.windowMs} ms listen window, but the server answers slowly (tools/list took ${slowest(probe)} ms): the window proves nothing`)
+  }
   for (const listen of streams.listens) {
     const problem = notOpened(listen, probe) ?? ackProblem(listen, ownNotifications(listen, probe.transport)[0])
     if (problem) return { ...failed(LISTEN_ACKNOWLEDGED, problem, listen.exchange), methods: ['subscriptions/listen'] }
