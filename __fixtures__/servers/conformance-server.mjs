@@ -138,7 +138,9 @@ function handle(msg) {
   const cursor = msg.params?.cursor
   switch (msg.method) {
     case 'server/discover':
-      return { result: complete({ supportedVersions: [VERSION], capabilities: { tools: {}, resources: {}, prompts: {} }, ...cacheFields() }) }
+      return { result: complete({ supportedVersions: [VERSION], capabilities: { tools: LISTEN_TOOLS, resources: {}, prompts: {} }, ...cacheFields() }) }
+    case 'subscriptions/listen':
+      return { listen: acknowledgement(msg) }
     case 'tools/list': {
       // The defect: every listing rotates the order by one (its later pages keep the rotation).
       if (cursor === undefined) shift = defects.has('shuffled-order') ? listings++ % listedTools().length : 0
@@ -180,6 +182,17 @@ function handle(msg) {
   }
 }
 
+// --- subscriptions/listen (the streams checks): tools.listChanged is declared; a listen is
+// acknowledged at once with the subset it honours (toolsListChanged), tagged with its id, and
+// stays open until the client cancels it (stdio: notifications/cancelled; HTTP: closing the
+// stream). The tool list never changes, so nothing follows the acknowledgement.
+const LISTEN_TOOLS = { listChanged: true }
+function acknowledgement(msg) {
+  const honoured = msg.params?.notifications?.toolsListChanged === true ? { toolsListChanged: true } : {}
+  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: honoured, _meta: { 'io.modelcontextprotocol/subscriptionId': msg.id } } }
+}
+// --- end of subscriptions/listen
+
 /** The response frame; the defect puts a null id on every error. */
 const frame = (id, { result, error: err }) => ({ jsonrpc: '2.0', id: err && defects.has('wrong-error-id') ? null : id, ...(err ? { error: err } : { result }) })
 
@@ -195,8 +208,10 @@ function serveStdio() {
     if (!line.trim()) return
     const msg = JSON.parse(line)
     if (msg.id === undefined) return
+    const answer = handle(msg)
+    if (answer.listen) return void process.stdout.write(JSON.stringify(answer.listen) + '\n')
     if (notifiesFirst(msg)) process.stdout.write(JSON.stringify(BAD_NOTIFICATION) + '\n')
-    process.stdout.write(JSON.stringify(frame(msg.id, handle(msg))) + '\n')
+    process.stdout.write(JSON.stringify(frame(msg.id, answer)) + '\n')
     if (defects.has('stdout-log-after')) process.stdout.write(`handled ${msg.method}\n`)
   })
 }
@@ -272,6 +287,7 @@ function serveHttp() {
       if (problem) return headerError(problem)
     }
     const answer = handle(msg)
+    if (answer.listen) return void res.writeHead(200, { 'content-type': 'text/event-stream' }).write(`data: ${JSON.stringify(answer.listen)}\n\n`)
     if (notifiesFirst(msg)) {
       const events = [BAD_NOTIFICATION, frame(msg.id, answer)].map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`)
       return res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream' }).end(events.join(''))

@@ -75,7 +75,7 @@ export class StdioWire {
   private readonly noise: string[] = []
   private noiseTimer: NodeJS.Timeout | undefined
   /** The requests in flight, each collecting the messages (notifications, server requests) that arrive meanwhile. */
-  private readonly inFlight = new Map<unknown, Record<string, unknown>[]>()
+  private readonly inFlight = new Map<unknown, { messages: Record<string, unknown>[]; logs: boolean }>()
 
   constructor(
     command: string,
@@ -108,8 +108,8 @@ export class StdioWire {
     clearTimeout(this.noiseTimer)
     const frame = 'frame' in parsed ? parsed.frame : undefined
     if (frame && typeof frame.method === 'string') {
-      // A notification or a request of the server's: no answer to anything, kept with every request in flight.
-      for (const messages of this.inFlight.values()) if (messages.length < MAX_STREAM_MESSAGES) messages.push(frame)
+      // A notification or a request of the server's: no answer to anything, kept with the requests in flight it may belong to.
+      for (const messages of this.recipients(frame)) if (messages.length < MAX_STREAM_MESSAGES) messages.push(frame)
       return
     }
     let id = frame ? frame.id : (parsed as { id: unknown }).id
@@ -125,6 +125,21 @@ export class StdioWire {
       this.answered.add(id)
       resolve(frame ?? TOO_DEEP_ANSWER)
     }
+  }
+
+  /**
+   * Which in-flight requests a server message is kept with (stdio has one channel for all): a
+   * listen stream's notification with its subscription alone (`io.modelcontextprotocol/subscriptionId`
+   * names it); a log notification with the requests that asked for logs (`logLevel` in `_meta`)
+   * when one is in flight; anything else with every request in flight.
+   */
+  private recipients(frame: Record<string, unknown>): Record<string, unknown>[][] {
+    const meta = (frame.params as { _meta?: Record<string, unknown> } | undefined)?._meta
+    const own = this.inFlight.get(meta?.['io.modelcontextprotocol/subscriptionId'])
+    if (own) return [own.messages]
+    const all = [...this.inFlight.values()]
+    const logging = frame.method === 'notifications/message' ? all.filter((f) => f.logs) : []
+    return (logging.length ? logging : all).map((f) => f.messages)
   }
 
   /** stdio: the server MUST NOT write anything to stdout that is not an MCP message. */
@@ -163,7 +178,7 @@ export class StdioWire {
     if (this.failure) return { method: req.method, request, response: this.failed() }
     this.sent.set(id, req.method)
     const messages: Record<string, unknown>[] = []
-    this.inFlight.set(id, messages)
+    this.inFlight.set(id, { messages, logs: (req.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/logLevel'] !== undefined })
     let timer: NodeJS.Timeout | undefined
     const frame = await new Promise<WireResponse['frame'] | typeof TOO_DEEP_ANSWER | 'timeout'>((resolve) => {
       this.waiting.set(id, resolve)
@@ -234,6 +249,13 @@ export class HttpWire {
       ...lowerKeys(req.headers ?? {}),
       ...lowerKeys(overrides)
     }
+  }
+
+  /** The POST `request` would send, not sent: for a reader of a long-lived stream (wire-listen.ts). */
+  prepare(req: WireRequest, headerOverrides: Record<string, string | null> = {}): { url: string; request: Record<string, unknown>; headers: Record<string, string>; shown: Record<string, string> } {
+    const request = { jsonrpc: '2.0', id: this.nextId++, method: req.method, ...(req.params ? { params: req.params } : {}) }
+    const headers = this.headersFor(req, headerOverrides)
+    return { url: this.url, request, headers: present(headers), shown: shownHeaders(headers) }
   }
 
   /** A POST with the headers the spec requires for this request, unless `headerOverrides` changes them. */
