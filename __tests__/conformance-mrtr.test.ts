@@ -94,7 +94,7 @@ describe('where no call asks for input, every mrtr check skips and says how to g
       const report = await runConformance(config)
       expect(statuses(report)).toEqual(Object.fromEntries(IDS.map((id) => [id, 'skip'])))
       expect(check(report, 'mrtr-tampered-state').message).toMatch(
-        /^no call answered input_required \(called 3 tools, 1 prompts, 2 resources; not called without a tool test, not annotated readOnlyHint: true \(probes: safe\): delete_page\): add a tool test/
+        /^no call answered input_required \(3 tools, 1 prompt and 2 resources called; not called without a tool test, not annotated readOnlyHint: true \(probes: safe\): delete_page\): add a tool test that calls a tool that asks for input$/
       )
     }
   })

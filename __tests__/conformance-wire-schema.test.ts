@@ -130,7 +130,7 @@ describe('the probe check', () => {
     expect(check.status).toBe('fail')
     expect(check.message).toMatch(/CallToolResult \/content\/0\/type: must be one of "text", "image", "audio", "resource_link", "resource" — \d+ frames \(tools\/call /)
     expect(check.message).toMatch(/ListToolsResult \/tools\/0: must have required property 'inputSchema' — 1 frame \(tools\/list\)/)
-    expect(check.message).toMatch(/LoggingMessageNotification \/params: must have required property 'level' — \d+ frames \(notifications\/message during tools\/call /)
+    expect(check.message).toMatch(/LoggingMessageNotification \/params: must have required property 'level' — \d+ frames \([^)]*notifications\/message during tools\/call /)
     expect(check.message).toMatch(/messages checked against the 2026-07-28 schema/)
     expect(check.evidence?.response).toBeDefined()
   })

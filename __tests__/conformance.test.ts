@@ -7,6 +7,7 @@ import { fixturePath } from '../__fixtures__/harness.js'
 import { startHttpServer } from '../__fixtures__/servers/http-server.mjs'
 import type { ServerConfig } from '../src/config/types.js'
 import { conformancePassed, runConformance } from '../src/conformance/run.js'
+import { MRTR_CHECKS } from '../src/conformance/checks/mrtr.js'
 import type { ConformanceReport } from '../src/conformance/types.js'
 
 const FIXTURE = fixturePath('servers/conformance-server.mjs')
@@ -39,6 +40,8 @@ const AUTH_IDS = ['auth-www-authenticate', 'auth-protected-resource-metadata', '
 const findings = (report: ConformanceReport) => report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => `${c.id}:${c.status}`)
 const errors = (report: ConformanceReport) => report.checks.filter((c) => c.status === 'fail').map((c) => c.id)
 /** The 2025-11-25 lifecycle checks, skipped on a server that serves 2026-07-28 only. */
+/** The MRTR checks, skipped where no call asks for input (conformance-mrtr.test.ts has the fixture that asks). */
+const MRTR_IDS = MRTR_CHECKS.map((c) => c.id)
 const LEGACY_LIFECYCLE = ['legacy-initialize-result', 'legacy-ping', 'legacy-logging-set-level', 'legacy-session-lifecycle', 'legacy-session-required', 'legacy-get-stream']
 
 describe('a spec-faithful modern server passes every check', () => {
@@ -57,6 +60,7 @@ describe('a spec-faithful modern server passes every check', () => {
       'http-mcp-param-header',
       'http-dns-rebinding-protection',
       ...LEGACY_LIFECYCLE,
+      ...MRTR_IDS,
       ...AUTH_IDS,
       'http-header-case-and-whitespace',
       'http-header-value-case',
@@ -73,6 +77,7 @@ describe('a spec-faithful modern server passes every check', () => {
     expect(findings(report)).toEqual([])
     expect(report.checks.filter((c) => c.status === 'skip' && !c.id.startsWith('tasks-')).map((c) => `${c.id}: ${c.message.split(' (')[0]}`)).toEqual([
       ...LEGACY_LIFECYCLE.map((id) => `${id}: this server serves 2026-07-28 only`),
+      ...MRTR_IDS.map((id) => `${id}: no call answered input_required`),
       ...AUTH_IDS.map((id) => `${id}: the server answered without credentials: not protected`)
     ])
   })

@@ -183,7 +183,10 @@ function serveHttp({ modern, legacy, refuseInitialize, dual, defects }) {
     const headerError = (message) => send(400, frame(msg.id, error(-32020, message)))
     if (req.headers['mcp-method'] !== msg.method) return headerError('Mcp-Method header missing or not equal to the body')
     const named = ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)
-    if (named && req.headers['mcp-name'] !== (msg.params?.name ?? msg.params?.uri)) return headerError('Mcp-Name header missing or not equal to the body')
+    // A value that is not plain ASCII comes base64-encoded in the =?base64?…?= sentinel (§4): decoded before comparing.
+    const sentinel = /^=\?base64\?(.*)\?=$/.exec(req.headers['mcp-name'] ?? '')
+    const name = sentinel ? Buffer.from(sentinel[1], 'base64').toString('utf8') : req.headers['mcp-name']
+    if (named && name !== (msg.params?.name ?? msg.params?.uri)) return headerError('Mcp-Name header missing or not equal to the body')
     if (claimed && headerVersion !== msg.params._meta[META_VERSION]) return headerError('MCP-Protocol-Version header not equal to _meta')
     const answer = modern(msg)
     send(answer.status ?? 200, frame(msg.id, answer))

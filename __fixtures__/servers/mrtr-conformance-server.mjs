@@ -144,6 +144,8 @@ function runFlow(name, params, finish) {
 
 function handle(msg) {
   const meta = msg.params?._meta ?? {}
+  // A 2025 client's bare initialize: refused naming the versions; one with the modern envelope is a removed method, unknown (404 -32601).
+  if (msg.method === 'initialize' && typeof meta[META_VERSION] === 'string') return error(-32601, 'Method not found: initialize', undefined, 404)
   if (msg.method === 'initialize') return error(-32022, 'Unsupported protocol version', { supported: [VERSION], requested: msg.params?.protocolVersion ?? null }, 400)
   if (typeof meta[META_VERSION] !== 'string') return error(-32602, `Missing ${META_VERSION} in _meta`, undefined, 400)
   if (meta[META_VERSION] !== VERSION) return error(-32022, 'Unsupported protocol version', { supported: [VERSION], requested: meta[META_VERSION] ?? null }, 400)
@@ -222,7 +224,10 @@ function serveHttp() {
     if (msg.id === undefined) return send(202)
     if (req.headers['mcp-method'] !== msg.method) return send(400, frame(msg.id, error(-32020, 'Mcp-Method header missing or not equal to the body')))
     const name = msg.params?.name ?? msg.params?.uri
-    if (['tools/call', 'resources/read', 'prompts/get'].includes(msg.method) && req.headers['mcp-name'] !== name) return send(400, frame(msg.id, error(-32020, 'Mcp-Name header missing or not equal to the body')))
+    // A value sent in the =?base64?…?= sentinel form (§4) is decoded before comparing.
+    const sentinel = /^=\?base64\?(.*)\?=$/.exec(req.headers['mcp-name'] ?? '')
+    const headerName = sentinel ? Buffer.from(sentinel[1], 'base64').toString('utf8') : req.headers['mcp-name']
+    if (['tools/call', 'resources/read', 'prompts/get'].includes(msg.method) && headerName !== name) return send(400, frame(msg.id, error(-32020, 'Mcp-Name header missing or not equal to the body')))
     const version = msg.params?._meta?.[META_VERSION]
     if (version !== undefined && req.headers['mcp-protocol-version'] !== version) return send(400, frame(msg.id, error(-32020, 'MCP-Protocol-Version header not equal to _meta')))
     const answer = handle(msg)

@@ -52,7 +52,7 @@ export async function startRawHttpServer({ trim = true } = {}) {
         return send(400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })
       }
       if (msg.id === undefined) return send(202)
-      if (typeof msg.params?._meta?.[META_VERSION] !== 'string') return send(400, { jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: `Missing ${META_VERSION} in _meta` } })
+      if (typeof msg.params?._meta?.[META_VERSION] !== 'string') return send(400, { jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: `Missing ${META_VERSION} in _meta (this server speaks ${VERSION})` } })
       const mismatch = (message) => send(400, { jsonrpc: '2.0', id: msg.id, error: { code: -32020, message } })
       if (headers['mcp-method'] !== msg.method) return mismatch(`Mcp-Method ${JSON.stringify(headers['mcp-method'])} does not match ${msg.method}`)
       if (headers['mcp-protocol-version'] !== msg.params?._meta?.[META_VERSION]) return mismatch('MCP-Protocol-Version does not match _meta')

@@ -13,6 +13,8 @@ import type { Exchange, HttpWire, WireRequest } from './wire.js'
 /** One connection: a stdio process or an HTTP endpoint. */
 export interface Connection {
   request(req: WireRequest, timeoutMs: number): Promise<Exchange>
+  /** stdio: a request held open as a stream, its timeout becoming `afterFirstMs` after the first message it gets (a listen's window). */
+  listen?(req: WireRequest, timeoutMs: number, afterFirstMs: number): Promise<Exchange>
   notify?(method: string, params?: Record<string, unknown>): void
   close(): Promise<void>
 }

@@ -12,7 +12,7 @@ import type { Exchange, WireRequest } from './wire.js'
  *   `initialize` as a 2025-11-25 client sends it: a result makes the server dual-era, and its
  *   2025 side is then held to the 2025-11-25 lifecycle (ping, logging/setLevel, the HTTP session).
  * - Legacy servers: the same 2025-11-25 lifecycle.
- * Connections: over stdio one fresh process (the removed methods first, then initialize); over
+ * Connections: over stdio two fresh processes (the removed methods on one, initialize on the other); over
  * HTTP fresh clients (no process), so a session a probe opens never rides on the main connection.
  */
 
@@ -31,9 +31,9 @@ export async function probeEras(context: ProbeContext): Promise<ErasProbes | und
 /**
  * The removed methods and the 2025 side. Over stdio a process's era is fixed by how it is opened
  * (the SDK's serveStdio keeps the era of the first request), so the 2025 side gets a fresh
- * process that sees initialize first, and the removed methods go on the main connection, which
- * server/discover opened as modern; initialize among them only when the server does not serve
- * 2025 (on a dual-era one it could open a 2025 session there).
+ * process that sees initialize first, and the removed methods another that server/discover
+ * opened as modern; initialize among them only when the server does not serve 2025 (on a
+ * dual-era one it could open a 2025 session there).
  */
 async function probeModern(context: ProbeContext): Promise<ErasProbes> {
   const { timeout } = context
@@ -59,18 +59,22 @@ async function probeModern(context: ProbeContext): Promise<ErasProbes> {
     ])
     return { removed, ...side }
   }
-  const [removed, side] = await Promise.all([
-    // One at a time: an error answered with a null id can only be matched to the one request in flight.
-    sequentially(removedRequests.map((req) => () => context.main.request(req, timeout))),
-    context.fresh(async (connection): Promise<ErasProbes> => {
-      const init = await connection.request(legacyInitialize, timeout)
-      if (!resultOf(init)) return { legacyInitialize: init }
-      connection.notify?.('notifications/initialized')
-      return { legacyInitialize: init, legacy: await legacySide(context, connection, capabilitiesOf(init)) }
-    })
-  ])
-  if (!side.legacy) removed.push(await context.main.request(enveloped, timeout))
-  return { removed, ...side }
+  const side = context.fresh(async (connection): Promise<ErasProbes> => {
+    const init = await connection.request(legacyInitialize, timeout)
+    if (!resultOf(init)) return { legacyInitialize: init }
+    connection.notify?.('notifications/initialized')
+    return { legacyInitialize: init, legacy: await legacySide(context, connection, capabilitiesOf(init)) }
+  })
+  // A process of their own, pinned modern by server/discover, one request at a time: an error
+  // answered with a null id can only be matched to the one request in flight (the main
+  // connection carries the other modules' requests meanwhile).
+  const removed = await context.fresh(async (connection) => {
+    await connection.request(context.request('server/discover'), timeout)
+    const answers = await sequentially(removedRequests.map((req) => () => connection.request(req, timeout)))
+    if (!(await side).legacy) answers.push(await connection.request(enveloped, timeout))
+    return answers
+  })
+  return { removed, ...(await side) }
 }
 
 /** A legacy server: ping and logging/setLevel on the main connection (past initialize), the session on one of its own. */

@@ -8,7 +8,7 @@ import type { ProbeContext, ProbeSeed } from './probe-context.js'
 import type { MrtrCandidate, MrtrFlow, MrtrMethod, MrtrProbes, MrtrVariants } from './probe-mrtr-data.js'
 import { META } from './types.js'
 import type { Exchange, WireRequest } from './wire.js'
-import { someOf } from '../util/words.js'
+import { count, someOf } from '../util/words.js'
 
 /**
  * The mrtr probe (§7): real calls that may answer input_required (the suite's tool-test calls,
@@ -131,7 +131,7 @@ function plan(context: ProbeContext): { planned: Planned[]; notes: string[] } {
       tools.push({ method: 'tools/call', name: tool.name, source: 'arguments from its inputSchema', params: { name: tool.name, arguments: sampleArguments(tool.inputSchema) }, tool })
     }
     if (notReadOnly.length) notes.push(`not called without a tool test, not annotated readOnlyHint: true${context.mode === 'safe' ? ' (probes: safe)' : ''}: ${someOf(notReadOnly)}`)
-    if (tools.length > MAX_MRTR_TOOL_CALLS) notes.push(`${tools.length - MAX_MRTR_TOOL_CALLS} more tools not called (at most ${MAX_MRTR_TOOL_CALLS})`)
+    if (tools.length > MAX_MRTR_TOOL_CALLS) notes.push(`${count(tools.length - MAX_MRTR_TOOL_CALLS, 'more tool')} not called (at most ${MAX_MRTR_TOOL_CALLS} are)`)
   }
   const prompts: Planned[] = context.prompts
     .filter((prompt) => typeof prompt.name === 'string')

@@ -9,8 +9,6 @@ import type { WireRequest } from './wire-types.js'
 
 /** How long a subscriptions/listen stream stays open: long enough for the acknowledgement and what follows at once, short enough to run beside the other probes. */
 export const LISTEN_WINDOW_MS = 500
-/** HTTP: how long a listen may take to send its first message (a remote server's latency) before its window starts. */
-const FIRST_MESSAGE_MS = 2000
 /** Identical requests sent at once (as the official suite's server-sse-multiple-streams does). */
 const CONCURRENT_REQUESTS = 3
 export const LOG_LEVEL = 'debug'
@@ -64,7 +62,7 @@ export function listenFilters(context: Pick<ProbeContext, 'capabilities' | 'reso
 
 async function probeListen(context: ProbeContext, role: ListenProbe['role'], filter: SubscriptionFilter): Promise<ListenProbe> {
   const req = context.request('subscriptions/listen', { notifications: filter })
-  const read = context.http ? await listenHttp(context.http, req, LISTEN_WINDOW_MS, Math.min(context.timeout, FIRST_MESSAGE_MS)) : await listenStdio(context.main, req, LISTEN_WINDOW_MS)
+  const read = context.http ? await listenHttp(context.http, req, LISTEN_WINDOW_MS, context.timeout) : await listenStdio(context.main, req, LISTEN_WINDOW_MS, context.timeout)
   return { role, filter, ...read, windowMs: LISTEN_WINDOW_MS }
 }
 

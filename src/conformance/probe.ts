@@ -96,7 +96,7 @@ export async function probeServer(config: ServerConfig, options: ProbeOptions = 
     const own = resolveRunDir(config, dir?.path ?? '') as typeof config
     const wire = new StdioWire(own.command, own.args, own.env, own.cwd, onRepeated)
     if (!dir) return wire
-    return { request: (req, ms) => wire.request(req, ms), notify: (method, params) => wire.notify(method, params), close: () => wire.close().finally(dir.remove) }
+    return { request: (req, ms) => wire.request(req, ms), listen: (req, ms, afterFirstMs) => wire.listen(req, ms, afterFirstMs), notify: (method, params) => wire.notify(method, params), close: () => wire.close().finally(dir.remove) }
   }
   const transport = config.kind
   const dnsRebinding = (req: WireRequest) =>

@@ -23,15 +23,17 @@ export interface StreamExchange {
 /** What a stdio connection offers: a request with a timeout, and a notification. */
 interface StdioLike {
   request(req: WireRequest, timeoutMs: number): Promise<Exchange>
+  listen?(req: WireRequest, timeoutMs: number, afterFirstMs: number): Promise<Exchange>
   notify?(method: string, params?: Record<string, unknown>): void
 }
 
 /**
  * stdio: the request stays in flight for `windowMs` (the wire keeps what arrives meanwhile,
  * a subscription's notifications with it alone), then is cancelled with `notifications/cancelled`.
+ * As over HTTP, the window starts when the first message arrives (at most `firstMs` after the request).
  */
-export async function listenStdio(connection: StdioLike, req: WireRequest, windowMs: number): Promise<StreamExchange> {
-  const exchange = await connection.request(req, windowMs)
+export async function listenStdio(connection: StdioLike, req: WireRequest, windowMs: number, firstMs = windowMs): Promise<StreamExchange> {
+  const exchange = connection.listen ? await connection.listen(req, Math.max(windowMs, firstMs), windowMs) : await connection.request(req, windowMs)
   const { frame, messages = [], timedOut } = exchange.response
   if (timedOut) connection.notify?.('notifications/cancelled', { requestId: exchange.request.id, reason: 'conformance probe: listen window over' })
   const ended: StreamEnd = timedOut ? 'window' : frame ? 'answered' : 'failed'

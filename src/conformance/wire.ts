@@ -75,7 +75,7 @@ export class StdioWire {
   private readonly noise: string[] = []
   private noiseTimer: NodeJS.Timeout | undefined
   /** The requests in flight, each collecting the messages (notifications, server requests) that arrive meanwhile. */
-  private readonly inFlight = new Map<unknown, { messages: Record<string, unknown>[]; logs: boolean }>()
+  private readonly inFlight = new Map<unknown, { messages: Record<string, unknown>[]; logs: boolean; onMessage?: () => void }>()
 
   constructor(
     command: string,
@@ -109,7 +109,10 @@ export class StdioWire {
     const frame = 'frame' in parsed ? parsed.frame : undefined
     if (frame && typeof frame.method === 'string') {
       // A notification or a request of the server's: no answer to anything, kept with the requests in flight it may belong to.
-      for (const messages of this.recipients(frame)) if (messages.length < MAX_STREAM_MESSAGES) messages.push(frame)
+      for (const flight of this.recipients(frame)) {
+        if (flight.messages.length < MAX_STREAM_MESSAGES) flight.messages.push(frame)
+        flight.onMessage?.()
+      }
       return
     }
     let id = frame ? frame.id : (parsed as { id: unknown }).id
@@ -131,15 +134,16 @@ export class StdioWire {
    * Which in-flight requests a server message is kept with (stdio has one channel for all): a
    * listen stream's notification with its subscription alone (`io.modelcontextprotocol/subscriptionId`
    * names it); a log notification with the requests that asked for logs (`logLevel` in `_meta`)
-   * when one is in flight; anything else with every request in flight.
+   * when one is in flight; anything else with every request in flight (the same object: whoever
+   * counts messages counts each once).
    */
-  private recipients(frame: Record<string, unknown>): Record<string, unknown>[][] {
+  private recipients(frame: Record<string, unknown>) {
     const meta = (frame.params as { _meta?: Record<string, unknown> } | undefined)?._meta
     const own = this.inFlight.get(meta?.['io.modelcontextprotocol/subscriptionId'])
-    if (own) return [own.messages]
+    if (own) return [own]
     const all = [...this.inFlight.values()]
     const logging = frame.method === 'notifications/message' ? all.filter((f) => f.logs) : []
-    return (logging.length ? logging : all).map((f) => f.messages)
+    return logging.length ? logging : all
   }
 
   /** stdio: the server MUST NOT write anything to stdout that is not an MCP message. */
@@ -171,18 +175,27 @@ export class StdioWire {
     }
   }
 
-  async request(req: WireRequest, timeoutMs: number): Promise<Exchange> {
+  /** `afterFirstMs`: a stream's window — the timeout becomes this much after the first message the request gets (a listen's acknowledgement), so a slow start is not held against the window. */
+  async request(req: WireRequest, timeoutMs: number, afterFirstMs?: number): Promise<Exchange> {
     const id = this.nextId++
     const started = performance.now()
     const request = { jsonrpc: '2.0', id, method: req.method, ...(req.params ? { params: req.params } : {}) }
     if (this.failure) return { method: req.method, request, response: this.failed() }
     this.sent.set(id, req.method)
     const messages: Record<string, unknown>[] = []
-    this.inFlight.set(id, { messages, logs: (req.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/logLevel'] !== undefined })
+    const flight: { messages: Record<string, unknown>[]; logs: boolean; onMessage?: () => void } = { messages, logs: (req.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/logLevel'] !== undefined }
+    this.inFlight.set(id, flight)
     let timer: NodeJS.Timeout | undefined
     const frame = await new Promise<WireResponse['frame'] | typeof TOO_DEEP_ANSWER | 'timeout'>((resolve) => {
       this.waiting.set(id, resolve)
       timer = setTimeout(() => resolve('timeout'), timeoutMs)
+      if (afterFirstMs !== undefined) {
+        flight.onMessage = () => {
+          flight.onMessage = undefined
+          clearTimeout(timer)
+          timer = setTimeout(() => resolve('timeout'), afterFirstMs)
+        }
+      }
       this.child.stdin.write(`${JSON.stringify(request)}\n`)
     })
     clearTimeout(timer)
@@ -197,6 +210,11 @@ export class StdioWire {
     if (!frame) return { method: req.method, request, response: { ...this.failed(), ...others }, ms }
     if (frame === TOO_DEEP_ANSWER) return { method: req.method, request, response: { ...TOO_DEEP_ANSWER, ...others }, ms }
     return { method: req.method, request, response: { frame, ...others }, ms }
+  }
+
+  /** A request held open as a stream: its timeout becomes `afterFirstMs` after its first message. */
+  listen(req: WireRequest, timeoutMs: number, afterFirstMs: number): Promise<Exchange> {
+    return this.request(req, timeoutMs, afterFirstMs)
   }
 
   notify(method: string, params?: Record<string, unknown>): void {

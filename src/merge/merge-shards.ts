@@ -1,9 +1,11 @@
+import { applyExpectedFailures } from '../conformance/expected-failures.js'
 import { OBSERVED_CHECKS } from '../conformance/observed.js'
+import { probeOwnVerdict } from '../conformance/wire-schema/merge.js'
 import { conformancePassed } from '../conformance/run.js'
 import { JOURNAL_VERSION, type JournalGate, type JournalHeader, type JournalRecord } from '../execute/journal.js'
 import type { CacheStats } from '../llm/cache.js'
 import { addUsage, emptyUsage } from '../llm/chat.js'
-import type { BehaviourStatus, Cancellation, ConformanceSection } from '../results/types.js'
+import type { BehaviourStatus, Cancellation, CheckResult, ConformanceSection } from '../results/types.js'
 import type { ShardDocument } from './read-shards.js'
 
 const OBSERVED_IDS = new Set(OBSERVED_CHECKS.map((check) => check.id))
@@ -76,8 +78,16 @@ function plannedBehaviour(first: ShardDocument): BehaviourStatus {
  * observed on real calls are computed again over every shard's runs when the document is built.
  */
 function probedChecksOnly(section: ConformanceSection): ConformanceSection {
-  const checks = section.checks.filter((check) => !OBSERVED_IDS.has(check.id))
-  return { ...section, checks, passed: conformancePassed({ ...section, checks }, section.fail_on) }
+  // As the run journaled it: the probes' own checks (no catalog fields, wire-schema-valid without
+  // the sessions' part), the expected failures applied to them as record-conformance applies them.
+  const checks = section.checks.filter((check) => !OBSERVED_IDS.has(check.id)).map(withoutCatalog).map(probeOwnVerdict)
+  const probed = applyExpectedFailures({ ...section, checks }, OBSERVED_IDS)
+  return { ...probed, passed: conformancePassed(probed, section.fail_on) }
+}
+
+function withoutCatalog(check: CheckResult): CheckResult {
+  const { revision: _revision, official: _official, ...rest } = check
+  return rest
 }
 
 /** The response cache's figures of all shards (each kept its own); null when none used it. */

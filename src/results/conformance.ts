@@ -27,6 +27,11 @@ export interface CheckResult {
   official?: OfficialMapping
   /** Status `expected`: the expected-failures entry that excused it (`check-id` or `check-id:method`). */
   expected_entry?: string
+  /**
+   * wire-schema-valid: what the probes alone found, before the tool tests' and runs' messages
+   * joined it, so that a document built again (report --from, a merge of shards) joins them once.
+   */
+  probe_verdict?: { status: CheckStatus; message: string; evidence?: { request: string; response: string } }
 }
 
 /** The revision whose rule a check enforces: `both` when the rule is the same in 2025-11-25 and 2026-07-28. */

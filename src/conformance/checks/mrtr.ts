@@ -1,3 +1,4 @@
+import { count as countOf } from '../../util/words.js'
 import type { Catalog } from '../catalog-types.js'
 import { inputRequiredProblems } from '../observed-inputs.js'
 import type { ProbeData } from '../probe-data.js'
@@ -65,13 +66,11 @@ export function checkMrtr(probe: ProbeData): CheckResult[] {
 
 /** Why no check applies: what was called, and how to get a call that asks. */
 function noAsk(mrtr: MrtrProbes, mode: ProbeData['probes']): string {
-  const count = (method: string) => mrtr.candidates.filter((c) => c.method === method).length
-  const called = `called ${count('tools/call')} tools, ${count('prompts/get')} prompts, ${count('resources/read')} resources`
+  const calls = (method: string, noun: string) => countOf(mrtr.candidates.filter((c) => c.method === method).length, noun)
+  const called = `${calls('tools/call', 'tool')}, ${calls('prompts/get', 'prompt')} and ${calls('resources/read', 'resource')} called`
   const notes = mrtr.notes.length ? `; ${mrtr.notes.join('; ')}` : ''
-  const how =
-    mode === 'none'
-      ? 'run with probes: safe or all, and add a tool test that calls a tool that asks for input'
-      : 'add a tool test (tool_tests: in eval_cases.yaml) that calls a tool that asks for input, with the arguments that make it ask, or annotate such a tool readOnlyHint: true so the probe calls it with sample arguments'
+  // The skip line groups checks by this reason: the advice is short, the details are in the fold.
+  const how = mode === 'none' ? 'run with probes: safe or all, and add a tool test that calls a tool that asks for input' : 'add a tool test that calls a tool that asks for input'
   return `no call answered input_required (${called}${notes}): ${how}`
 }
 

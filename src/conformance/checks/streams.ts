@@ -263,7 +263,8 @@ function checkNoServerRequests(probe: ProbeData): CheckResult {
     const shown = [...new Set(found.map(({ e, m }) => `${nameOf(m)} (id ${show(m.id)}) ${probe.transport === 'http' ? `on the response stream of ${e.method}` : `while ${e.method} was in flight`}`))]
     return { ...failed(NO_SERVER_REQUESTS, `the server sent JSON-RPC requests to the client: ${someOf(shown, 3, '; ')}; a 2026-07-28 server asks for input in an input_required result instead`, found[0].e), methods: [...new Set(found.map(({ e }) => e.method))] }
   }
-  const others = exchanges.reduce((n, e) => n + (e.response.messages?.length ?? 0), 0)
+  // A stdio notification goes with every request in flight (wire.ts): one object, counted once.
+  const others = new Set(exchanges.flatMap((e) => e.response.messages ?? [])).size
   return passed(NO_SERVER_REQUESTS, `no JSON-RPC request from the server with any of the ${exchanges.length} exchanges (${others} other message(s) seen on their streams)`)
 }
 

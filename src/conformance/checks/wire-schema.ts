@@ -20,12 +20,14 @@ export function checkWireSchema(probe: ProbeData): CheckResult[] {
   if (probe.era === 'unreachable') return [skipped(WIRE_SCHEMA_VALID, 'the server was not reached: no message to check')]
   const revision: SchemaRevision = probe.era === 'modern' ? MODERN_VERSION : LEGACY_VERSION
   const tally = new SchemaTally(revision)
-  for (const exchange of exchangesIn(probe, new Set<Exchange>())) addExchange(tally, exchange, revisionOf(exchange, revision))
+  // A stdio notification goes with every request in flight (wire.ts): one object, checked once.
+  const seen = new Set<unknown>()
+  for (const exchange of exchangesIn(probe, new Set<Exchange>())) addExchange(tally, exchange, revisionOf(exchange, revision), seen)
   return [wireSchemaResult(WIRE_SCHEMA_VALID, [tally.summary()], 'probe')]
 }
 
 /** Every message the server sent in one exchange: its answer and what came with it. */
-function addExchange(tally: SchemaTally, exchange: Exchange, revision: SchemaRevision): void {
+function addExchange(tally: SchemaTally, exchange: Exchange, revision: SchemaRevision, seen: Set<unknown>): void {
   // An HTTP GET or DELETE carries no JSON-RPC request: its body, if any, answers none.
   if (exchange.request.jsonrpc !== '2.0') return
   const label = labelOf(exchange)
@@ -36,6 +38,8 @@ function addExchange(tally: SchemaTally, exchange: Exchange, revision: SchemaRev
     tally.add(frame, { label, request: exchange.request, ...(answersThis && typeof exchange.request.method === 'string' ? { requestMethod: exchange.request.method } : {}) }, revision)
   }
   for (const message of messages ?? []) {
+    if (seen.has(message)) continue
+    seen.add(message)
     const source: FrameSource = typeof message.method === 'string' ? { label: `${message.method} during ${label}` } : { label: `a response during ${label}` }
     tally.add(message, source, revision)
   }

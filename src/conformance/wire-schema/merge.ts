@@ -15,9 +15,10 @@ const OWNED = /^\[([a-z0-9-]+)\] /
 export function withSessionWireSchema(checks: CheckResult[], sources: ObservedSource[], era: 'modern' | 'legacy'): CheckResult[] {
   const at = checks.findIndex((c) => c.id === WIRE_SCHEMA_VALID.id)
   if (at < 0) return checks
+  // A document built again (report --from, merge of shards) joins the sessions once: from the probes' own verdict.
+  const probe = probeOwnVerdict(checks[at])
   const part = sessionPart(sources, era === 'modern' ? MODERN_VERSION : LEGACY_VERSION)
-  if (part.frames === 0) return checks
-  const probe = checks[at]
+  if (part.frames === 0) return checks.map((c, i) => (i === at ? probe : c))
   const sessions = wireSchemaResult({ ...WIRE_SCHEMA_VALID, severity: probe.severity }, [part], 'probe')
   const probeSaid = probe.status === 'skip' ? '' : `; the probes: ${probe.message}`
   const sessionFailed = sessions.status === 'fail' || sessions.status === 'warn'
@@ -26,9 +27,18 @@ export function withSessionWireSchema(checks: CheckResult[], sources: ObservedSo
     ...probe,
     status: sessionFailed ? sessions.status : probe.status === 'skip' ? sessions.status : probe.status,
     message: `the tool tests and runs: ${sessions.message}${probeSaid}`,
-    ...(probeFailed ? {} : sessions.evidence ? { evidence: sessions.evidence } : {})
+    ...(probeFailed ? {} : sessions.evidence ? { evidence: sessions.evidence } : {}),
+    probe_verdict: { status: probe.status, message: probe.message, ...(probe.evidence ? { evidence: probe.evidence } : {}) }
   }
   return checks.map((c, i) => (i === at ? merged : c))
+}
+
+/** wire-schema-valid as the probes alone left it (the sessions' part taken out); any other check as it is. */
+export function probeOwnVerdict(check: CheckResult): CheckResult {
+  const { probe_verdict: own, evidence, ...rest } = check
+  if (!own) return check
+  void evidence
+  return { ...rest, status: own.status, message: own.message, ...(own.evidence ? { evidence: own.evidence } : {}) }
 }
 
 /** The sessions' findings as one part: groups by text, each place `tools/call get_weather in tool test weather`. */

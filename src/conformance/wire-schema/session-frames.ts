@@ -29,6 +29,8 @@ export class SessionFrames {
   private revision: SchemaRevision = MODERN_VERSION
 
   readonly sink: ServerFrameSink = (message, request) => {
+    // The client's version negotiation (a session opened without the probe's era verdict) is the probe's to check, once.
+    if (request?.method === 'server/discover') return
     if (this.checked >= MAX_FRAMES) return
     this.checked++
     if (request) this.revision = revisionOfRequest(request)

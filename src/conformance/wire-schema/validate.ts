@@ -68,7 +68,7 @@ function check(schema: RevisionSchema, frame: unknown, requestMethod: string | u
     const type = isObject(frame.result) ? frame.result.resultType : undefined
     // An input_required answer has its own definition; an extension's result type (a task) is checked as a result only.
     const def = type === 'input_required' && schema.has('InputRequiredResult') ? 'InputRequiredResult' : type === 'task' ? undefined : requestMethod ? schema.resultDefs.get(requestMethod) : undefined
-    const problems = def ? run(schema, def, frame.result).map(resultOwned) : []
+    const problems = def ? run(schema, def, frame.result).map((p) => (requestMethod === 'initialize' ? initializeOwned(p) : resultOwned(p))) : []
     // The envelope (jsonrpc, id), its result checked only as a result: the result's own rules were checked above.
     const bare = { ...frame, result: schema.revision === '2026-07-28' ? { resultType: 'complete' } : {} }
     const own = run(schema, envelope, bare)
@@ -76,6 +76,14 @@ function check(schema: RevisionSchema, frame: unknown, requestMethod: string | u
     return { def: def ?? envelope, problems: [...problems, ...own].slice(0, PROBLEMS_PER_FRAME) }
   }
   return { def: 'JSONRPCMessage', problems: [{ def: 'JSONRPCMessage', path: '', message: 'is not a JSON-RPC request, notification or response (no method, result or error)' }] }
+}
+
+/** The initialize result's protocolVersion, capabilities and serverInfo are legacy-initialize-result's (its own wording, for both sides of a dual-era server). */
+const INITIALIZE_FIELDS = new Set(['protocolVersion', 'capabilities', 'serverInfo'])
+
+function initializeOwned(problem: SchemaProblem): SchemaProblem {
+  const field = problem.path === '' ? /^must have required property '(\w+)'$/.exec(problem.message)?.[1] : problem.path.split('/')[1]
+  return field !== undefined && INITIALIZE_FIELDS.has(field) ? { ...problem, owner: 'legacy-initialize-result' } : resultOwned(problem)
 }
 
 function resultOwned(problem: SchemaProblem): SchemaProblem {
