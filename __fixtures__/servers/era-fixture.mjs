@@ -10,6 +10,7 @@
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { createInterface } from 'node:readline'
+import { foreignRequest } from './hand-wire.mjs'
 
 const VERSION = '2026-07-28'
 const LEGACY = '2025-11-25'
@@ -113,15 +114,6 @@ export function serve({ capabilities, dual = false }) {
   })
 }
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-const hostnameOf = (value, asUrl) => {
-  try {
-    return new URL(asUrl ? value : `http://${value}`).hostname
-  } catch {
-    return undefined
-  }
-}
-
 function serveHttp({ modern, legacy, refuseInitialize, dual, defects }) {
   /** 2025 sessions: id → the GET streams open on it. */
   const sessions = new Map()
@@ -129,8 +121,7 @@ function serveHttp({ modern, legacy, refuseInitialize, dual, defects }) {
     const chunks = []
     for await (const c of req) chunks.push(c)
     const send = (status, body, headers = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body === undefined ? undefined : JSON.stringify(body))
-    const origin = req.headers.origin
-    if ((origin !== undefined && !LOCAL_HOSTS.has(hostnameOf(origin, true))) || !LOCAL_HOSTS.has(hostnameOf(req.headers.host ?? '', false))) {
+    if (foreignRequest(req)) {
       return send(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
     }
     const session = req.headers['mcp-session-id']

@@ -23,7 +23,7 @@
 //   capability-status-200   -32021 answered with HTTP 200 (over HTTP)
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
-import { createInterface } from 'node:readline'
+import { foreignRequest, serveStdioLines } from './hand-wire.mjs'
 
 const defects = new Set((process.env.DEFECT ?? '').split(',').filter(Boolean))
 const VERSION = '2026-07-28'
@@ -188,21 +188,7 @@ function handle(msg) {
 const frame = (id, answer) => ({ jsonrpc: '2.0', id, ...(answer.error ? { error: answer.error } : { result: answer.result }) })
 
 function serveStdio() {
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    if (!line.trim()) return
-    const msg = JSON.parse(line)
-    if (msg.id === undefined) return
-    process.stdout.write(JSON.stringify(frame(msg.id, handle(msg))) + '\n')
-  })
-}
-
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-const hostnameOf = (value, asUrl) => {
-  try {
-    return new URL(asUrl ? value : `http://${value}`).hostname
-  } catch {
-    return undefined
-  }
+  serveStdioLines((msg) => frame(msg.id, handle(msg)))
 }
 
 function serveHttp() {
@@ -210,8 +196,7 @@ function serveHttp() {
     const chunks = []
     for await (const c of req) chunks.push(c)
     const send = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body))
-    const origin = req.headers.origin
-    if ((origin !== undefined && !LOCAL_HOSTS.has(hostnameOf(origin, true))) || !LOCAL_HOSTS.has(hostnameOf(req.headers.host ?? '', false))) {
+    if (foreignRequest(req)) {
       return send(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
     }
     if (req.method !== 'POST') return send(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })

@@ -11,6 +11,7 @@
 //   log-always, log-undeclared, server-request, no-listen, busy
 import { createServer } from 'node:http'
 import { createInterface } from 'node:readline'
+import { foreignRequest } from './hand-wire.mjs'
 
 const defects = new Set((process.env.DEFECT ?? '').split(',').filter(Boolean))
 const VERSION = '2026-07-28'
@@ -157,22 +158,12 @@ function serveStdio() {
   })
 }
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-const hostnameOf = (value, asUrl) => {
-  try {
-    return new URL(asUrl ? value : `http://${value}`).hostname
-  } catch {
-    return undefined
-  }
-}
-
 function serveHttp() {
   const server = createServer(async (req, res) => {
     const chunks = []
     for await (const c of req) chunks.push(c)
     const json = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body))
-    const origin = req.headers.origin
-    if ((origin !== undefined && !LOCAL_HOSTS.has(hostnameOf(origin, true))) || !LOCAL_HOSTS.has(hostnameOf(req.headers.host ?? '', false))) {
+    if (foreignRequest(req)) {
       return json(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
     }
     if (req.method !== 'POST') return json(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })

@@ -2,7 +2,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ValidateFunction } from 'ajv'
 import type { McpTool, RawToolCall } from '../mcp/session.js'
 import type { ObservedCalls, Observation } from '../results/types.js'
-import { compileSchema } from '../util/json-schema.js'
+import { compileSchema, passesSafely } from '../util/json-schema.js'
 import { trimEvidence } from '../util/text.js'
 import type { CheckSpec } from './checks/common.js'
 import type { CheckResult, CheckSeverity } from './types.js'
@@ -124,14 +124,8 @@ function compiledOutputSchema(tool: McpTool): ValidateFunction | null {
 }
 
 function schemaErrors(validate: ValidateFunction, value: unknown): string[] {
-  let valid: boolean
-  try {
-    valid = validate(value) as boolean
-  } catch {
-    // A validation that blows up (recursion too deep) proves nothing about the server.
-    return []
-  }
-  if (valid) return []
+  // A validation that blows up (recursion too deep) proves nothing about the server.
+  if (passesSafely(validate, value) !== false) return []
   const errors = validate.errors ?? []
   if (!errors.length) return ['structuredContent does not match the outputSchema']
   return errors.slice(0, SCHEMA_ERRORS).map((e) => {

@@ -90,3 +90,12 @@ export function validateAgainst(schema: unknown, value: unknown): { ok: true } |
   const errors = (result.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
   return { ok: false, reason: errors.join('; ') || 'invalid' }
 }
+
+/** Whether `value` passes `validate`; undefined when the validation itself throws (nesting too deep): that proves nothing about the value. */
+export function passesSafely(validate: ValidateFunction, value: unknown): boolean | undefined {
+  try {
+    return validate(value) as boolean
+  } catch {
+    return undefined
+  }
+}

@@ -147,10 +147,16 @@ function checkAcknowledged(probe: ProbeData, streams: StreamsProbes): CheckResul
 const withTraffic = (probe: ProbeData, streams: StreamsProbes) =>
   streams.listens.filter((l) => ownNotifications(l, probe.transport).length > 0 || resultOf(l.exchange) !== undefined)
 
-function checkSubscriptionIds(probe: ProbeData, streams: StreamsProbes): CheckResult {
-  if (streams.listens.length === 0) return skipped(LISTEN_SUBSCRIPTION_ID, streams.listenSkipped ?? 'not probed')
+/** The listens a check can judge, or its skip: none was opened, or none carried anything. */
+function listensFor(spec: CheckSpec, probe: ProbeData, streams: StreamsProbes): ReturnType<typeof withTraffic> | CheckResult {
+  if (streams.listens.length === 0) return skipped(spec, streams.listenSkipped ?? 'not probed')
   const listens = withTraffic(probe, streams)
-  if (listens.length === 0) return skipped(LISTEN_SUBSCRIPTION_ID, `no listen stream carried anything to look at (see ${LISTEN_ACKNOWLEDGED.id})`)
+  return listens.length ? listens : skipped(spec, `no listen stream carried anything to look at (see ${LISTEN_ACKNOWLEDGED.id})`)
+}
+
+function checkSubscriptionIds(probe: ProbeData, streams: StreamsProbes): CheckResult {
+  const listens = listensFor(LISTEN_SUBSCRIPTION_ID, probe, streams)
+  if (!Array.isArray(listens)) return listens
   let count = 0
   for (const listen of listens) {
     const id = idOf(listen)
@@ -182,9 +188,8 @@ function outsideFilter(m: Message, filter: SubscriptionFilter): string | undefin
 }
 
 function checkFilter(probe: ProbeData, streams: StreamsProbes): CheckResult {
-  if (streams.listens.length === 0) return skipped(LISTEN_FILTER, streams.listenSkipped ?? 'not probed')
-  const listens = withTraffic(probe, streams)
-  if (listens.length === 0) return skipped(LISTEN_FILTER, `no listen stream carried anything to look at (see ${LISTEN_ACKNOWLEDGED.id})`)
+  const listens = listensFor(LISTEN_FILTER, probe, streams)
+  if (!Array.isArray(listens)) return listens
   let after = 0
   for (const listen of listens) {
     // stdio: an untagged one cannot be told apart from another subscription's (subscriptions-listen-subscription-id says so).

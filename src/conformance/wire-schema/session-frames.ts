@@ -28,10 +28,27 @@ export class SessionFrames {
   /** The revision of the last request we sent: a notification is the era's of the session. */
   private revision: SchemaRevision = MODERN_VERSION
 
+  /** Messages not checked yet: each is checked a turn after it came, so the first message's compile never delays the session's own handling of it. */
+  private pending: [Record<string, unknown>, Record<string, unknown> | undefined][] = []
+  private draining: NodeJS.Immediate | undefined
+
   readonly sink: ServerFrameSink = (message, request) => {
     // The client's version negotiation (a session opened without the probe's era verdict) is the probe's to check, once.
     if (request?.method === 'server/discover') return
-    if (this.checked >= MAX_FRAMES) return
+    if (this.checked + this.pending.length >= MAX_FRAMES) return
+    this.pending.push([message, request])
+    this.draining ??= setImmediate(() => this.drain())
+  }
+
+  private drain(): void {
+    clearImmediate(this.draining)
+    this.draining = undefined
+    const pending = this.pending
+    this.pending = []
+    for (const [message, request] of pending) this.check(message, request)
+  }
+
+  private check(message: Record<string, unknown>, request: Record<string, unknown> | undefined): void {
     this.checked++
     if (request) this.revision = revisionOfRequest(request)
     const method = request && typeof request.method === 'string' ? request.method : undefined
@@ -40,6 +57,7 @@ export class SessionFrames {
   }
 
   take(): CheckedFrames {
+    this.drain()
     const summary = this.tally.summary()
     this.tally = new SchemaTally(MODERN_VERSION)
     const findings = summary.groups.map((group): Observation => {

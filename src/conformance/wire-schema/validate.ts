@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv'
 import { isObject } from '../../util/objects.js'
+import { passesSafely } from '../../util/json-schema.js'
 import { revisionSchema, type RevisionSchema, type SchemaRevision } from './schemas.js'
 
 /**
@@ -94,14 +95,8 @@ function resultOwned(problem: SchemaProblem): SchemaProblem {
 
 function run(schema: RevisionSchema, def: string, value: unknown): SchemaProblem[] {
   const validate = schema.validator(def)
-  let valid: boolean
-  try {
-    valid = validate(value) as boolean
-  } catch {
-    // A validation that blows up (nesting too deep) proves nothing about the server.
-    return []
-  }
-  if (valid) return []
+  // A validation that blows up (nesting too deep) proves nothing about the server.
+  if (passesSafely(validate, value) !== false) return []
   return readable(validate.errors ?? []).map(({ path, message }) => ({ def, path, message }))
 }
 
