@@ -29,3 +29,17 @@ export function foreignRequest(req) {
   const origin = req.headers.origin
   return (origin !== undefined && !LOCAL_HOSTS.has(hostnameOf(origin, true))) || !LOCAL_HOSTS.has(hostnameOf(req.headers.host ?? '', false))
 }
+
+/** `send(status, body, headers)`: a JSON answer (no body when `body` is undefined). */
+export const jsonSender = (res) => (status, body, headers = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body === undefined ? undefined : JSON.stringify(body))
+
+/** The text of a POST from a local page; undefined when the request was answered instead (403 for a foreign Origin or Host, 405 for another method). */
+export async function localPost(req, res) {
+  const chunks = []
+  for await (const c of req) chunks.push(c)
+  const send = jsonSender(res)
+  if (foreignRequest(req)) return void send(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
+  if (req.method !== 'POST') return void send(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })
+  return Buffer.concat(chunks).toString('utf8')
+}

@@ -23,7 +23,7 @@
 //   capability-status-200   -32021 answered with HTTP 200 (over HTTP)
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
-import { foreignRequest, serveStdioLines } from './hand-wire.mjs'
+import { jsonSender, localPost, serveStdioLines } from './hand-wire.mjs'
 
 const defects = new Set((process.env.DEFECT ?? '').split(',').filter(Boolean))
 const VERSION = '2026-07-28'
@@ -193,16 +193,12 @@ function serveStdio() {
 
 function serveHttp() {
   const server = createServer(async (req, res) => {
-    const chunks = []
-    for await (const c of req) chunks.push(c)
-    const send = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body))
-    if (foreignRequest(req)) {
-      return send(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
-    }
-    if (req.method !== 'POST') return send(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })
+    const text = await localPost(req, res)
+    if (text === undefined) return
+    const send = jsonSender(res)
     let msg
     try {
-      msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      msg = JSON.parse(text)
     } catch {
       return send(400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })
     }

@@ -11,7 +11,7 @@
 //   log-always, log-undeclared, server-request, no-listen, busy
 import { createServer } from 'node:http'
 import { createInterface } from 'node:readline'
-import { foreignRequest } from './hand-wire.mjs'
+import { jsonSender, localPost } from './hand-wire.mjs'
 
 const defects = new Set((process.env.DEFECT ?? '').split(',').filter(Boolean))
 const VERSION = '2026-07-28'
@@ -160,14 +160,10 @@ function serveStdio() {
 
 function serveHttp() {
   const server = createServer(async (req, res) => {
-    const chunks = []
-    for await (const c of req) chunks.push(c)
-    const json = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body))
-    if (foreignRequest(req)) {
-      return json(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
-    }
-    if (req.method !== 'POST') return json(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })
-    const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    const text = await localPost(req, res)
+    if (text === undefined) return
+    const json = jsonSender(res)
+    const msg = JSON.parse(text)
     if (msg.id === undefined) return json(202)
     const headerError = (message) => json(400, frame(msg.id, error(-32020, message)))
     if (req.headers['mcp-method'] !== msg.method) return headerError('Mcp-Method header missing or not equal to the body')

@@ -31,7 +31,7 @@
 // per-tool flag: the server decides per request).
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
-import { foreignRequest, serveStdioLines } from './hand-wire.mjs'
+import { jsonSender, localPost, serveStdioLines } from './hand-wire.mjs'
 
 const defects = new Set((process.env.DEFECT ?? '').split(',').filter(Boolean))
 const VERSION = '2026-07-28'
@@ -225,15 +225,10 @@ function serveStdio() {
 
 function serveHttp() {
   const server = createServer(async (req, res) => {
-    const chunks = []
-    for await (const c of req) chunks.push(c)
-    const send = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body))
-    // DNS rebinding protection (§4): a foreign Origin or Host is refused.
-    if (foreignRequest(req)) {
-      return send(403, { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: foreign Origin or Host' } })
-    }
-    if (req.method !== 'POST') return send(405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed' } })
-    const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    const text = await localPost(req, res)
+    if (text === undefined) return
+    const send = jsonSender(res)
+    const msg = JSON.parse(text)
     if (msg.id === undefined) return send(202)
     const headerError = (message) => send(400, frame(msg.id, error(-32020, message)))
     if (req.headers['mcp-method'] !== msg.method) return headerError('Mcp-Method header missing or not equal to the body')
