@@ -73,7 +73,57 @@ export interface ToolTestStep {
   expect: ToolTestExpect
   /** name → JSONPath: values kept for later steps' `${name}`. */
   capture: Record<string, string>
+  /** MCP Apps: render the app this call's tool links, act on it, check it (an app test); absent: no render. */
+  app?: AppTest
 }
+
+/**
+ * An app test (a tool test step's `app:`): the view the call's tool links, rendered in the browser
+ * with the call's arguments and result, acted on in order, then checked. The host's own findings
+ * (app-initializes, app-no-errors, …) always apply; these are the user's assertions on top.
+ */
+export interface AppTest {
+  /** Done in order before the assertions, each waiting for its element (CSS selector). */
+  actions: AppAction[]
+  /** Case-insensitive substrings of the view's visible text (document.body.innerText of the frame). */
+  text_contains: string[]
+  selector: AppSelectorCheck[]
+  /** As evals/v1 `widget.fields`: RFC 9535 JSONPath → matcher on the call's structuredContent. */
+  fields: Record<string, Json>
+  /** A rubric for a vision-capable judge shown the screenshot; null: none. */
+  judge: AppJudge | null
+}
+
+export type AppAction = { action: 'click'; selector: string } | { action: 'fill'; selector: string; value: string }
+
+/** `app.selector`: the selector matches (count ≥ 1), or its text equals `text` (trimmed), or it matches exactly `count` elements. */
+export interface AppSelectorCheck {
+  selector: string
+  text?: string
+  count?: number
+}
+
+/** `app.judge`: the rubric, and the threshold on our 0–10 judge mapped to 0–1 (evals/v1's); `model` overrides the judge model (must take images). */
+export interface AppJudge {
+  rubric: string
+  /** 0–1; default 0.5 (the judge's score / 10 must reach it). */
+  threshold: number
+  model: string | null
+}
+
+/** The suite's `apps:` key and the action's app inputs, resolved. */
+export interface AppsSettings {
+  /** `apps: render` on the suite: render after every tool call whose tool links a ui:// resource, in every case (a case's `apps:` overrides it). */
+  render: boolean
+  /** A render's own timeout (ms): loading, ui/initialize, the actions and the screenshot. Default 15,000. */
+  render_timeout_ms: number
+  /** app_visual_diff: `review` (default) or `fail`. */
+  visual_diff: 'review' | 'fail'
+  /** Share of changed pixels over which a screenshot counts as changed. Default 0.01. */
+  visual_threshold: number
+}
+
+export const DEFAULT_APPS_SETTINGS: AppsSettings = { render: false, render_timeout_ms: 15_000, visual_diff: 'review', visual_threshold: 0.01 }
 
 /** A deterministic test: direct calls with assertions, no model. */
 export interface ToolTest {
@@ -117,6 +167,8 @@ export interface Suite {
   disallowed_tools?: Record<string, string[]>
   /** Set when the suite is an evals/v1 suite: what it said beyond cases and tool tests (the document's `evals_v1`). */
   evals_v1?: EvalsV1Section
+  /** MCP Apps rendering (the suite's `apps:` key); absent: DEFAULT_APPS_SETTINGS. */
+  apps?: AppsSettings
 }
 
 /** Which models take images (issue 15): `vision:` on a `models:` entry first, then the patterns. */

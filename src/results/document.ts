@@ -1,3 +1,4 @@
+import type { AppsSection } from './apps.js'
 import type { CacheStats, CancelSignal, TokenUsage } from './primitives.js'
 import type { Budgets, Pricing } from './suite.js'
 import type { EvalsV1Section } from './evals-v1.js'
@@ -171,6 +172,8 @@ export interface ResultsDocument {
   shard: ShardSection | null
   /** Set when the suite was an evals/v1 suite (eval-action's newer format); absent or null otherwise. */
   evals_v1?: EvalsV1Section | null
+  /** MCP Apps rendered in a browser: set when the suite asked for any render (apps: render, an `app:` tool test, an evals/v1 screenshot); absent otherwise. */
+  apps?: AppsSection
 }
 
 export interface Cancellation {

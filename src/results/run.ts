@@ -1,5 +1,6 @@
 import type { CancelSignal, RunError, TokenUsage } from './primitives.js'
 import type { GoldenAssertions, JudgeDetails, ToolAssertions } from './scoring.js'
+import type { AppRender } from './apps.js'
 import type { Json } from './suite.js'
 import type { ObservedCalls } from './conformance.js'
 import type { DialogueResult, InputRound, InputsVerdict } from './dialogue.js'
@@ -57,6 +58,8 @@ export interface ToolCallResult {
    * when its JSON text is longer than the record keeps of a result (`result` keeps its text).
    */
   structured_content?: Json
+  /** MCP Apps: the id of the render of the view this call's tool links (in the run's `app_renders`); absent when none was rendered. */
+  app_render?: string
 }
 
 /**
@@ -158,4 +161,9 @@ export interface RunResult {
   model_view: ModelView | null
   /** The run's `${RUN_DIR}`, when it was kept (the run failed or errored and keep_run_dirs is set); null otherwise. */
   run_dir: string | null
+  /**
+   * MCP Apps (`apps: render`): the views rendered after this run's tool calls, in call order; absent
+   * when the case does not render apps. A failed render fails the run (`success` false).
+   */
+  app_renders?: AppRender[]
 }

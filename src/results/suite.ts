@@ -225,6 +225,8 @@ export interface EvalCase {
   conversation: Conversation | null
   /** What the server may ask and how it is answered; null when the case sets none of the keys (server_config's roots are applied per run). */
   inputs: InputSpec | null
+  /** MCP Apps: the case's `apps:` (`render` or `off`); absent: the suite's. */
+  apps?: 'render' | 'off'
 }
 
 /** Layer 3 budgets. Null: not set. */

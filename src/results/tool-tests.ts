@@ -1,4 +1,5 @@
 import type { ObservedCalls } from './conformance.js'
+import type { AppRender } from './apps.js'
 import type { Json } from './suite.js'
 
 /** The deterministic tool tests in the record: steps, attempts, verdicts. */
@@ -55,6 +56,8 @@ export interface ToolTestStepResult {
   captured: Record<string, Json>
   passed: boolean
   observed: ObservedCalls
+  /** The step's `app:` test: the view its tool links, rendered and checked; absent when the step has none. Its failure fails the step. */
+  app?: AppRender
 }
 
 export interface ToolTestAttempt {
