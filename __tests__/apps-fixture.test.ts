@@ -5,6 +5,7 @@
 // view's tools/call to the server only for tools the app may see).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
@@ -35,8 +36,9 @@ const FIXTURE = fixturePath('servers/apps-server.mjs')
 const STDIO: ServerConfig = { kind: 'stdio', command: process.execPath, args: [FIXTURE], env: {} }
 const signal = () => AbortSignal.timeout(20_000)
 
-/** The browser the tests drive: CHROME_PATH, else Debian's chromium; none skips the browser tests. */
-const CHROME = [process.env.CHROME_PATH, '/usr/bin/chromium'].find((path): path is string => Boolean(path && existsSync(path)))
+/** The browser the tests drive: CHROME_PATH, else a Chrome or Chromium on PATH (as .ci/run looks); none skips the browser tests. */
+const onPath = ['google-chrome', 'google-chrome-stable', 'chromium', 'chromium-browser'].flatMap((name) => (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, name)))
+const CHROME = [process.env.CHROME_PATH, ...onPath].find((path): path is string => Boolean(path && existsSync(path)))
 if (!CHROME) console.warn('apps-fixture: no Chromium (set CHROME_PATH or install the chromium package): the browser tests are skipped')
 const describeBrowser = CHROME ? describe : describe.skip
 
