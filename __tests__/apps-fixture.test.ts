@@ -126,6 +126,8 @@ interface Rendered {
   blocked: string[]
   /** The view's tools/call requests and how the host answered: 'forwarded' or 'refused'. */
   calls: { name: string; answer: 'forwarded' | 'refused' }[]
+  /** Waits for the call's input and result to reach the view (a view may throw before they do), then closes the bridge and the page. */
+  close(): Promise<void>
 }
 
 /** The Content-Security-Policy a host builds from a resource's `_meta.ui.csp` (none declared: no network). */
@@ -165,7 +167,20 @@ async function render(browser: Browser, session: McpSession, tool: string, args:
   const uri = session.tools.find((t) => t.name === tool)!.ui!.resource_uri!
   const content = await readView(session, uri)
   const page = await browser.newPage({ viewport: { width: 480, height: 360 } })
-  const rendered: Rendered = { page, initialized: false, pageErrors: [], consoleErrors: [], blocked: [], calls: [] }
+  let delivered: Promise<unknown> = Promise.resolve()
+  const rendered: Rendered = {
+    page,
+    initialized: false,
+    pageErrors: [],
+    consoleErrors: [],
+    blocked: [],
+    calls: [],
+    close: async () => {
+      await delivered
+      await bridge.close()
+      await page.close()
+    }
+  }
   page.on('pageerror', (error) => rendered.pageErrors.push(error.message))
   page.on('console', (message) => message.type() === 'error' && rendered.consoleErrors.push(message.text()))
   const transport = new RelayTransport(page)
@@ -193,7 +208,7 @@ async function render(browser: Browser, session: McpSession, tool: string, args:
   }
   bridge.oninitialized = () => {
     rendered.initialized = true
-    void bridge.sendToolInput({ arguments: args }).then(() => bridge.sendToolResult(result as never))
+    delivered = bridge.sendToolInput({ arguments: args }).then(() => bridge.sendToolResult(result as never))
   }
   await bridge.connect(transport)
   await page.goto('http://apps-host.test/host.html')
@@ -238,29 +253,29 @@ describeBrowser('the apps fixture views in a real Chromium, under a minimal host
     await expect(view(r).locator('li.item').count()).resolves.toBe(DEFAULT_ITEMS.length + 1)
     expect(r.calls).toEqual([{ name: 'add_item', answer: 'forwarded' }])
     expect({ pageErrors: r.pageErrors, consoleErrors: r.consoleErrors, blocked: r.blocked }).toEqual({ pageErrors: [], consoleErrors: [], blocked: [] })
-    await r.page.close()
+    await r.close()
   })
 
   test('show_nocsp: the same view, rendering the call\'s own title', async () => {
     const r = await render(browser, session, 'show_nocsp', { title: 'Chores', items: ['dishes'] }, async (r) => view(r).locator('li.item').waitFor())
     await expect(view(r).locator('#title').textContent()).resolves.toBe('Chores')
     expect([r.initialized, r.pageErrors, r.consoleErrors]).toEqual([true, [], []])
-    await r.page.close()
+    await r.close()
   })
 
   test('show_broken: initializes, then logs a console.error and throws uncaught', async () => {
-    const r = await render(browser, session, 'show_broken', {}, async (r) => until(() => r.pageErrors.length > 0))
+    const r = await render(browser, session, 'show_broken', {}, async (r) => until(() => r.initialized && r.pageErrors.length > 0))
     expect(r.initialized).toBe(true)
     expect(r.pageErrors).toEqual([BROKEN_ERROR])
     expect(r.consoleErrors).toEqual([BROKEN_CONSOLE])
-    await r.page.close()
+    await r.close()
   })
 
   test('show_silent: draws its text and never sends ui/initialize', async () => {
     const r = await render(browser, session, 'show_silent', {}, quiet(1500))
     await expect(view(r).locator('#title').textContent()).resolves.toBe('Silent view')
     expect(r.initialized).toBe(false)
-    await r.page.close()
+    await r.close()
   })
 
   test('show_fetcher: initializes, and its fetch of an undeclared domain is blocked by the CSP', async () => {
@@ -269,7 +284,7 @@ describeBrowser('the apps fixture views in a real Chromium, under a minimal host
     await until(() => r.blocked.length > 0)
     expect(r.blocked).toEqual([UNDECLARED_URL])
     expect(r.pageErrors).toEqual([])
-    await r.page.close()
+    await r.close()
   })
 
   test('show_blank: initializes and draws nothing (its frame photographs as an empty white frame does)', async () => {
@@ -282,7 +297,7 @@ describeBrowser('the apps fixture views in a real Chromium, under a minimal host
     expect(blank.equals(white)).toBe(true)
     await expect(view(r).locator('body').innerText()).resolves.toBe('')
     expect([r.pageErrors, r.consoleErrors]).toEqual([[], []])
-    await r.page.close()
+    await r.close()
   })
 
   test('show_hidden_caller: its call to the model-only tool is refused by the host, and the view says so', async () => {
@@ -291,6 +306,6 @@ describeBrowser('the apps fixture views in a real Chromium, under a minimal host
     expect(r.calls).toEqual([{ name: 'model_only_tool', answer: 'refused' }])
     await expect(view(r).locator('#status').textContent()).resolves.toContain('not visible to the app')
     expect(r.pageErrors).toEqual([])
-    await r.page.close()
+    await r.close()
   })
 })
