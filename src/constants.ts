@@ -48,6 +48,8 @@ export const Inputs = {
   OtlpHeaders: 'otlp_headers',
   MaxToolResultChars: 'max_tool_result_chars',
   KeepRunDirs: 'keep_run_dirs',
+  ChromePath: 'chrome_path',
+  AppVisualDiff: 'app_visual_diff',
   Shard: 'shard',
   Merge: 'merge',
   ServerReuse: 'server_reuse'
@@ -102,6 +104,8 @@ export const Flags = {
   OtlpHeaders: '--otlp-headers',
   MaxToolResultChars: '--max-tool-result-chars',
   KeepRunDirs: '--keep-run-dirs',
+  ChromePath: '--chrome-path',
+  AppVisualDiff: '--app-visual-diff',
   Shard: '--shard',
   ServerReuse: '--server-reuse',
   Demo: '--demo'

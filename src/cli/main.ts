@@ -94,6 +94,9 @@ Options (eval-action's flags first):
                               the judge), the rest cut with a marker; wins over the YAML's (default 100,000; 0: no limit)
   --keep-run-dirs             keep the \${RUN_DIR} of each run that failed or errored, under
                               $RUNNER_TEMP (else the temp directory)/mcp-server-evals-run-dirs (run_dir in the results)
+  --chrome-path PATH          the Chrome or Chromium that renders MCP Apps (default: $CHROME_PATH, then the usual
+                              places; none found: the app layer is skipped with a notice)
+  --app-visual-diff MODE      a screenshot changed against the baseline: review (default: a finding to look at), fail
   --shard I/N                 run shard I of N: the plan's groups (case × model × prompt, every repeat together)
                               split into N balanced parts; conformance and tool tests in shard 1 only; the default
                               files get a .shard-I-of-N suffix; no verdict: merge the shards' results for it
@@ -180,6 +183,8 @@ const OPTIONS = {
   'otlp-headers': { type: 'string' },
   'max-tool-result-chars': { type: 'string' },
   'keep-run-dirs': { type: 'boolean' },
+  'chrome-path': { type: 'string' },
+  'app-visual-diff': { type: 'string' },
   shard: { type: 'string' },
   'server-reuse': { type: 'string' },
   demo: { type: 'boolean' },
@@ -299,6 +304,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         otlpHeaders: flag(Flags.OtlpHeaders),
         maxToolResultChars: flag(Flags.MaxToolResultChars),
         keepRunDirs: { value: values['keep-run-dirs'] ? 'true' : 'false', name: Flags.KeepRunDirs },
+        chromePath: flag(Flags.ChromePath),
+        appVisualDiff: flag(Flags.AppVisualDiff),
         shard: flag(Flags.Shard),
         serverReuse: flag(Flags.ServerReuse)
       })

@@ -7,6 +7,7 @@ import { contextOf, matrixOf } from './evals-v1-matrix.js'
 import { EVALS_V1_API_VERSION, parseRawV1Suite, type RawV1Server } from './evals-v1-raw.js'
 import { caseOfScenario, toolTestOfCheck } from './evals-v1-translate.js'
 import type { SuiteOverrides } from './suite.js'
+import { appsSettingsOf } from './app-test.js'
 import { DEFAULT_JUDGE_MODEL, DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_THRESHOLD, NO_BUDGETS, type Suite } from './types.js'
 import { dedupe, dotted, type YamlPath } from './yaml-document.js'
 
@@ -99,6 +100,8 @@ export function parseEvalsV1Suite(text: string, file: string, overrides: EvalsV1
     max_tool_result_chars: typeof overrides.maxToolResultChars === 'number' ? overrides.maxToolResultChars : DEFAULT_MAX_TOOL_RESULT_CHARS,
     vision: { models: {}, patterns: [] },
     tool_error_patterns: [],
+    // An evals/v1 suite has no apps: key; app_visual_diff still applies to its screenshots.
+    apps: appsSettingsOf(undefined, overrides.appVisualDiff),
     ...(matrix.disallowed_tools ? { disallowed_tools: matrix.disallowed_tools } : {}),
     evals_v1: {
       api_version: EVALS_V1_API_VERSION,

@@ -58,6 +58,8 @@ export interface RawOptions {
   otlpHeaders?: RawOption
   maxToolResultChars?: RawOption
   keepRunDirs?: RawOption
+  chromePath?: RawOption
+  appVisualDiff?: RawOption
   shard?: RawOption
   serverReuse?: RawOption
 }
@@ -155,6 +157,8 @@ export function resolveOptions(raw: RawOptions, defaults: OptionDefaults = { cac
     otlpHeaders: (raw.otlpHeaders?.value ?? '').trim(),
     maxToolResultChars: raw.maxToolResultChars ? parseOptionalInteger(raw.maxToolResultChars, 0, MAX_TOOL_RESULT_CHARS_LIMIT) : null,
     keepRunDirs: raw.keepRunDirs ? parseBoolean(raw.keepRunDirs, false) : false,
+    chromePath: (raw.chromePath?.value ?? '').trim(),
+    appVisualDiff: parseChoice(raw.appVisualDiff, ['review', 'fail'] as const, 'review'),
     shard,
     serverReuse: parseChoice(raw.serverReuse, ['run', 'worker'] as const, 'run'),
     names: {

@@ -59,7 +59,7 @@ function localDisk(): ConfigDisk {
 export function prepare(given: RunOptions, env: NodeJS.ProcessEnv, disk: ConfigDisk = localDisk()): Prepared {
   // Errors name what the user typed: the action's inputs, or the CLI's flags.
   const names = inputNames(given)
-  const overrides = { models: given.models, judgeModel: given.judgeModel, envModels: env.EVAL_MODELS, envJudgeModel: env.EVAL_JUDGE_MODEL }
+  const overrides = { models: given.models, judgeModel: given.judgeModel, envModels: env.EVAL_MODELS, envJudgeModel: env.EVAL_JUDGE_MODEL, appVisualDiff: given.appVisualDiff }
   let options = given
   let server: ServerConfig
   let fromYaml: Suite

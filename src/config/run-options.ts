@@ -74,6 +74,10 @@ export interface RunOptions {
   maxToolResultChars: number | null
   /** Keep the `${RUN_DIR}` of a run that failed or errored (under the runner's temp directory) instead of removing it. */
   keepRunDirs: boolean
+  /** MCP Apps: the Chrome or Chromium executable as given (chrome_path); '' : CHROME_PATH, then the usual places. */
+  chromePath: string
+  /** MCP Apps: a screenshot changed against the baseline is a finding for `review` (default) or fails the gate (`fail`); the suite's apps.visual_diff. */
+  appVisualDiff: 'review' | 'fail'
   /** One shard of the plan (`2/4`): its runs only, conformance and tool tests in shard 1 only, no verdict; null: the whole plan. */
   shard: Shard | null
   /** `run`: a fresh server process per run; `worker`: one stdio server process per concurrency slot, reused by its runs. */

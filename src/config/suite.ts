@@ -4,8 +4,9 @@ import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { Inputs } from '../constants.js'
 import { ConfigError, ConfigErrors } from './errors.js'
-import { dedupe, dotted, nodeOffset, parseYamlFile, schemaErrors, type SchemaDialect } from './yaml-document.js'
+import { dedupe, dotted, keyOffset, nodeOffset, parseYamlFile, schemaErrors, type SchemaDialect } from './yaml-document.js'
 import { normaliseToolTests, type RawToolTest } from './tool-tests.js'
+import { appsSettingsOf, type RawAppsSettings } from './app-test.js'
 import { expandAttack, normaliseResilience, type RawAttack, type RawResilience } from './resilience.js'
 import { budgetsOf, pricingOf, type RawBudgets } from './budgets.js'
 import { goldenOf, patternProblem, requiredToolsOf, type RawRequirement, type Report } from './expectations.js'
@@ -25,6 +26,8 @@ export interface SuiteOverrides {
   timeoutSeconds?: number
   /** The max_tool_result_chars input (or flag): a number wins over the YAML's; null or absent: not given. */
   maxToolResultChars?: number | null
+  /** The app_visual_diff input (or flag): wins over the default of the suite's apps settings; absent: not given. */
+  appVisualDiff?: 'review' | 'fail'
 }
 
 const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
@@ -46,6 +49,7 @@ interface RawSuite {
   min_attack_resistance?: number
   budgets?: RawBudgets
   pricing?: Pricing
+  apps?: RawAppsSettings
   cases?: ({
     id: string
     /** The schema has exactly one of prompt, turns, simulated_user, and rubric unless turns. */
@@ -56,6 +60,7 @@ interface RawSuite {
     runs?: number
     kind?: 'hard' | 'soft'
     tags?: string[]
+    apps?: 'render' | 'off'
   } & GoldenExpectations &
     RawResilience &
     RawConversation &
@@ -125,7 +130,8 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
       tags: c.tags ?? [],
       resilience: normaliseResilience(c, casePath, report, overrides),
       conversation: conversationOf(c, casePath, report, { threshold, userModel: raw.user_model ?? judgeModel }),
-      inputs: inputsOf(c, casePath, report, locate)
+      inputs: inputsOf(c, casePath, report, locate),
+      ...(c.apps !== undefined ? { apps: c.apps } : {})
     }
   })
   // One `attacks:` entry stands for a case per payload: its mistake is said once.
@@ -145,7 +151,8 @@ export function parseSuite(text: string, file: string, overrides: SuiteOverrides
     max_tool_result_chars: typeof overrides.maxToolResultChars === 'number' ? overrides.maxToolResultChars : (raw.max_tool_result_chars ?? DEFAULT_MAX_TOOL_RESULT_CHARS),
     // A model's vision: applies by id, also when the models input or EVAL_MODELS replaces the list.
     vision: { models: yamlModels?.vision ?? {}, patterns: visionPatterns },
-    tool_error_patterns: toolErrorPatterns
+    tool_error_patterns: toolErrorPatterns,
+    apps: appsSettingsOf(raw.apps, overrides.appVisualDiff)
   }
 }
 
@@ -189,9 +196,12 @@ const CASE_FORMS = ['prompt', 'turns', 'simulated_user']
 /** What eval_cases.yaml's errors say beyond the generic reading. */
 const EVAL_CASES_DIALECT: SchemaDialect = {
   knownKeysAt,
-  exclusiveKeys: (path) => (isCasePath(path) ? CASE_FORMS : undefined),
+  exclusiveKeys: (path) => (isCasePath(path) ? CASE_FORMS : isActionPath(path) ? ['click', 'fill'] : undefined),
   alternativesHint: (path, alternatives) => (path.length === 0 ? " (or 'tool_tests' for a suite of tool tests alone)" : ` (or ${alternatives.map((k) => `'${k}'`).join(', or ')})`),
   explain(error, path, doc, at) {
+    if (error.keyword === 'dependentRequired' && isActionPath(path) && (error.params as { property: string }).property === 'value') {
+      return new ConfigError("'value' is the text fill types: it goes with fill, not click", at(keyOffset(doc, path, 'value'), dotted([...path, 'value'])))
+    }
     if (error.keyword !== 'required') return undefined
     const { missingProperty: missing, alternatives } = error.params as { missingProperty: string; alternatives?: string[] }
     const neededBy = keyNeedingIt(error.schemaPath)
@@ -216,10 +226,16 @@ function isCasePath(path: (string | number)[]): boolean {
   return path.length === 2 && path[0] === 'cases'
 }
 
+/** A tool test's (or step's) `app.actions[k]`. */
+function isActionPath(path: (string | number)[]): boolean {
+  return path[0] === 'tool_tests' && path.at(-3) === 'app' && path.at(-2) === 'actions'
+}
+
 function describe(error: ErrorObject): string | undefined {
   if (/\/cases\/\d+\/sampling$/.test(error.instancePath) && (error.keyword === 'type' || error.keyword === 'enum')) return 'must be agent or { text: "…" }'
   if (/^\/models\/\d+$/.test(error.instancePath) && error.keyword === 'type') return 'must be a model id or { id: "…", vision: true|false }'
-  if (error.keyword === 'pattern' && /\/(rubric|goal|persona|user)$/.test(error.instancePath)) return 'must not be empty'
+  if (error.keyword === 'pattern' && /\/(rubric|goal|persona|user)$|\/app\/judge$/.test(error.instancePath)) return 'must not be empty'
+  if (error.keyword === 'const' && /\/app$/.test(error.instancePath)) return 'must be true (render and check the host findings) or a map of actions and checks'
   if (error.keyword === 'anyOf' && /\/elicitation\/\d+\/content\/[^/]+$/.test(error.instancePath)) return FORM_VALUE
   return undefined
 }
@@ -242,6 +258,11 @@ function knownKeysAt(path: (string | number)[]): Record<string, unknown> {
   if (path[0] === 'tool_tests' && path.length === 2) return defs.toolTest.properties ?? {}
   if (path[0] === 'tool_tests' && path[2] === 'steps' && path.length === 4) return defs.toolTestStep.properties ?? {}
   if (path[0] === 'tool_tests' && path.at(-1) === 'expect') return defs.toolTestExpect.properties ?? {}
+  if (path[0] === 'tool_tests' && path.at(-1) === 'app') return schema.$defs.appTest.else.properties
+  if (path[0] === 'tool_tests' && path.at(-2) === 'app' && path.at(-1) === 'judge') return defs.appJudge.oneOf?.[1].properties ?? {}
+  if (path[0] === 'tool_tests' && path.includes('app') && (path.at(-1) === 'selector' || path.at(-2) === 'selector')) return defs.appSelectorCheck.properties ?? {}
+  if (path[0] === 'tool_tests' && isActionPath(path)) return defs.appAction.properties ?? {}
+  if (path[0] === 'apps' && path.length === 1) return schema.$defs.appsSettings.else.properties
   if (path[0] === 'budgets' && path.length === 1) return defs.budgets.properties ?? {}
   if (path[0] === 'budgets' && path[1] === 'tools' && path.length === 3) return defs.toolBudget.properties ?? {}
   if (path[0] === 'pricing' && path.length === 2) return defs.modelPricing.properties ?? {}

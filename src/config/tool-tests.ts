@@ -4,6 +4,7 @@ import { CAPTURE_NAME, malformedPlaceholders, referencedCaptures } from './place
 import { compileSchema } from '../util/json-schema.js'
 import { pathProblem } from '../util/jsonpath.js'
 import { matcherProblem } from './json-matcher.js'
+import { normaliseAppTest, type RawAppTest } from './app-test.js'
 
 /** A tool test as the YAML holds it (already valid against the JSON Schema). */
 export interface RawToolTest {
@@ -12,7 +13,9 @@ export interface RawToolTest {
   args?: Record<string, Json> | null
   expect?: RawExpect
   capture?: Record<string, string>
-  steps?: { tool: string; args?: Record<string, Json> | null; expect?: RawExpect; capture?: Record<string, string> }[]
+  /** MCP Apps: render the tool's app for this call and check it (the single-call form). */
+  app?: RawAppTest
+  steps?: { tool: string; args?: Record<string, Json> | null; expect?: RawExpect; capture?: Record<string, string>; app?: RawAppTest }[]
   runs?: number
   tags?: string[]
 }
@@ -38,7 +41,7 @@ export function normaliseToolTests(raw: RawToolTest[], problem: ProblemSink): To
     } else seen.set(test.id.toLowerCase(), i)
     if (/\.step-\d+$/i.test(test.id)) problem(`a tool test id must not end in .step-N: that names the snapshot of a step of another test`, ['tool_tests', i, 'id'])
     const single = test.steps === undefined
-    const rawSteps = single ? [{ tool: test.tool as string, args: test.args, expect: test.expect, capture: test.capture }] : (test.steps ?? [])
+    const rawSteps = single ? [{ tool: test.tool as string, args: test.args, expect: test.expect, capture: test.capture, app: test.app }] : (test.steps ?? [])
     const captured = new Set<string>()
     const steps = rawSteps.map((step, j): ToolTestStep => {
       const at = (...rest: (string | number)[]) => (single ? ['tool_tests', i, ...rest] : ['tool_tests', i, 'steps', j, ...rest])
@@ -56,7 +59,8 @@ export function normaliseToolTests(raw: RawToolTest[], problem: ProblemSink): To
         checkPath(path, at('capture', name), problem)
         captured.add(name)
       }
-      return { tool: step.tool, args, expect: normaliseExpect(step.expect ?? {}, at, problem), capture }
+      const app = step.app === undefined ? {} : { app: normaliseAppTest(step.app, at('app'), problem) }
+      return { tool: step.tool, args, expect: normaliseExpect(step.expect ?? {}, at, problem), capture, ...app }
     })
     return { id: test.id, steps, runs: test.runs ?? 1, tags: test.tags ?? [] }
   })

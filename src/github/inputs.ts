@@ -64,6 +64,8 @@ export function readActionOptions(): RunOptions {
     otlpHeaders: input(Inputs.OtlpHeaders),
     maxToolResultChars: input(Inputs.MaxToolResultChars),
     keepRunDirs: input(Inputs.KeepRunDirs),
+    chromePath: input(Inputs.ChromePath),
+    appVisualDiff: input(Inputs.AppVisualDiff),
     shard: input(Inputs.Shard),
     serverReuse: input(Inputs.ServerReuse)
   }, { cache: 'read-write', cacheDir: join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-server-evals-cache') })
