@@ -23,6 +23,8 @@ export interface AppsLayerOptions {
   onOpened: (opened: AppsOpened) => void
   /** Opens the host; absent: src/apps/host.ts, imported on first use (a suite without apps never loads playwright). */
   open?: (options: AppHostOptions) => Promise<AppHostOpening>
+  /** How long past its own timeout a render may run before it is stopped and made an error; absent: RENDER_GRACE_MS. */
+  graceMs?: number
 }
 
 /** How long past its own timeout a render may take before the layer gives up on it (the host is asked to stop). */
@@ -32,11 +34,13 @@ export const RENDER_GRACE_MS = 5000
  * The apps layer: the host is opened on the first render (not at all when nothing reaches one),
  * every render after shares it, and a render that cannot be done is a record of its own —
  * `skipped` when there is no browser (the reason, said once as a warning), `cancelled` after a
- * cancel, `error` when the host failed — so no render's failure loses another's.
+ * cancel, `error` when the host failed or overran — so no render's failure loses another's.
  */
 export function createAppsLayer(options: AppsLayerOptions): AppsLayer {
   let opening: Promise<AppHostOpening> | null = null
   let closing: Promise<void> | null = null
+  let hostClosed: Promise<void> | null = null
+  const closeHost = (host: AppHost) => (hostClosed ??= closeQuietly(host))
   const onCancel = () => void close()
   options.cancel?.addEventListener('abort', onCancel, { once: true })
 
@@ -51,7 +55,7 @@ export function createAppsLayer(options: AppsLayerOptions): AppsLayer {
       if (!result.host) options.warn(`MCP Apps: the views are not rendered: ${result.reason}`)
       options.onOpened(result.host ? { status: 'ran', reason: null, browser: result.host.browser } : { status: 'skipped', reason: result.reason, browser: null })
       // Cancelled while the browser started: closed as soon as it is up.
-      if (closing && result.host) await closeQuietly(result.host)
+      if (closing && result.host) await closeHost(result.host)
       return result
     })())
 
@@ -59,7 +63,7 @@ export function createAppsLayer(options: AppsLayerOptions): AppsLayer {
     closing ??= (async () => {
       options.cancel?.removeEventListener('abort', onCancel)
       const opened = opening ? await opening : null
-      if (opened?.host) await closeQuietly(opened.host)
+      if (opened?.host) await closeHost(opened.host)
     })()
     return closing
   }
@@ -70,7 +74,7 @@ export function createAppsLayer(options: AppsLayerOptions): AppsLayer {
       const opened = await open()
       if (!opened.host) return renderNotDone(request, 'skipped', opened.reason)
       if (closing || request.signal.aborted) return renderNotDone(request, 'cancelled', 'cancelled before the view was rendered')
-      return guardedRender(opened.host, request, options.host.renderTimeoutMs)
+      return guardedRender(opened.host, request, options.host.renderTimeoutMs, options.graceMs ?? RENDER_GRACE_MS)
     },
     close
   }
@@ -94,13 +98,13 @@ async function closeQuietly(host: AppHost): Promise<void> {
  * within that and RENDER_GRACE_MS more, it is asked to stop and the render is an error. A host
  * that throws (it should not) is that render's error.
  */
-async function guardedRender(host: AppHost, request: RenderRequest, timeoutMs: number): Promise<AppRender> {
+async function guardedRender(host: AppHost, request: RenderRequest, timeoutMs: number, graceMs: number): Promise<AppRender> {
   const guard = new AbortController()
-  const timer = setTimeout(() => guard.abort(new Error('the render did not end within its timeout')), timeoutMs + RENDER_GRACE_MS)
+  const timer = setTimeout(() => guard.abort(new Error('the render did not end within its timeout')), timeoutMs + graceMs)
   try {
     const render = await host.render({ ...request, signal: AbortSignal.any([request.signal, guard.signal]) })
     if (guard.signal.aborted && !request.signal.aborted && render.status === 'cancelled') {
-      return { ...render, status: 'error', reason: `the render did not end within render_timeout_ms (${timeoutMs} ms) and ${RENDER_GRACE_MS} ms more` }
+      return { ...render, status: 'error', reason: `the render did not end within render_timeout_ms (${timeoutMs} ms) and ${graceMs} ms more` }
     }
     return render
   } catch (error) {
