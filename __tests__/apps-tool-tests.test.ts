@@ -165,13 +165,14 @@ describe('app tests in the tool tests, with a browser host double', () => {
     expect(wrongStep.checks.every((c) => c.passed)).toBe(true)
     expect(wrongStep.passed).toBe(false)
     expect(appRenderFailed(wrongStep.app!)).toBe(true)
-    expect(formatToolTestLine(wrong, 2, 5)).toMatch(/^✗ tool test dashboard-wrong-text \(\d+ ms\): app\.text_contains: the view does not show 'Weather' \[2\/5\]$/)
+    // The log line names the app check that failed.
+    expect(formatToolTestLine(wrong, 2, 5)).toMatch(/^✗ tool test dashboard-wrong-text \(\d+ ms\): .*text_contains.*the view does not show 'Weather'.* \[2\/5\]$/)
 
     // A tool that links no view: the render is an error, the host never asked.
     const log = testOf(doc, 'log-has-no-view')
     expect(log.status).toBe('failed')
     expect(log.attempts[0]!.steps[0]!.app).toMatchObject({ status: 'error', reason: "tool 'read_log' links no ui:// resource (its _meta.ui.resourceUri)", resource_uri: '', findings: [] })
-    expect(formatToolTestLine(log, 3, 5)).toContain(": app: tool 'read_log' links no ui:// resource")
+    expect(formatToolTestLine(log, 3, 5)).toMatch(/^✗ tool test log-has-no-view \(\d+ ms\): .*tool 'read_log' links no ui:\/\/ resource/)
     expect(host.requests.some((r) => r.tool.name === 'read_log')).toBe(false)
 
     // The host's own error (the chart's resource is not there) fails its step too.

@@ -10,7 +10,7 @@ import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from '.
 import { documentFromJournal, JOURNAL_VERSION, openJournal, type JournalHeader } from './execute/journal.js'
 import { behaviourStatus, toolTestsPlan } from './execute/layer-plan.js'
 import { recordConformance, untilCancelled } from './execute/record-conformance.js'
-import { runsToReuse } from './execute/resume.js'
+import { resumeFrom } from './execute/resume.js'
 import { withoutRunDirs } from './execute/run-dirs.js'
 import { journalHash } from './execute/suite-hash.js'
 import { runSuiteToolTests } from './execute/suite-tool-tests.js'
@@ -90,8 +90,11 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     ...(apps ? { apps: apps.settings } : {}),
     ...(options.shard ? { shard: { ...options.shard, planned_total: whole.length, groups_total: planGroups(whole).length, groups: planGroups(plan).length } } : {})
   }
-  const reused = options.resume && behaviour.status === 'ran' ? runsToReuse(options.journalPath, header.suite_hash, plan, warn) : []
+  const resumed = options.resume && behaviour.status === 'ran' ? resumeFrom(options.journalPath, header.suite_hash, plan, warn) : { runs: [], apps: null }
+  const reused = resumed.runs
   const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
+  // The reused runs' views were rendered in the earlier attempt's browser: said so until this attempt opens its own.
+  if (apps && resumed.apps) journal.append({ type: 'apps', ...resumed.apps })
   // The browser host opens on the first render (none when nothing reaches one); closed in the finally, and at once on cancel.
   const appsLayer = apps?.open((opened) => journal.append({ type: 'apps', ...opened })) ?? null
   // A trace per run, exported when an OTLP endpoint is set; a failed export is one warning, never a failed evaluation.

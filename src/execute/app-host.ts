@@ -23,18 +23,13 @@ export interface AppsLayerOptions {
   onOpened: (opened: AppsOpened) => void
   /** Opens the host; absent: src/apps/host.ts, imported on first use (a suite without apps never loads playwright). */
   open?: (options: AppHostOptions) => Promise<AppHostOpening>
-  /** How long past its own timeout a render may run before it is stopped and made an error; absent: RENDER_GRACE_MS. */
-  graceMs?: number
 }
-
-/** How long past its own timeout a render may take before the layer gives up on it (the host is asked to stop). */
-export const RENDER_GRACE_MS = 5000
 
 /**
  * The apps layer: the host is opened on the first render (not at all when nothing reaches one),
  * every render after shares it, and a render that cannot be done is a record of its own —
  * `skipped` when there is no browser (the reason, said once as a warning), `cancelled` after a
- * cancel, `error` when the host failed or overran — so no render's failure loses another's.
+ * cancel, `error` when the host failed — so no render's failure loses another's.
  */
 export function createAppsLayer(options: AppsLayerOptions): AppsLayer {
   let opening: Promise<AppHostOpening> | null = null
@@ -74,7 +69,7 @@ export function createAppsLayer(options: AppsLayerOptions): AppsLayer {
       const opened = await open()
       if (!opened.host) return renderNotDone(request, 'skipped', opened.reason)
       if (closing || request.signal.aborted) return renderNotDone(request, 'cancelled', 'cancelled before the view was rendered')
-      return guardedRender(opened.host, request, options.host.renderTimeoutMs, options.graceMs ?? RENDER_GRACE_MS)
+      return renderOn(opened.host, request)
     },
     close
   }
@@ -94,23 +89,15 @@ async function closeQuietly(host: AppHost): Promise<void> {
 }
 
 /**
- * One render on the host, bounded: the host keeps the render's own timeout; should it not end
- * within that and RENDER_GRACE_MS more, it is asked to stop and the render is an error. A host
- * that throws (it should not) is that render's error.
+ * One render on the host, which keeps the render's own timeout (a render waiting for a page of the
+ * host's pool is not yet timed, so none is added here); a host that throws (it should not) is
+ * that render's error.
  */
-async function guardedRender(host: AppHost, request: RenderRequest, timeoutMs: number, graceMs: number): Promise<AppRender> {
-  const guard = new AbortController()
-  const timer = setTimeout(() => guard.abort(new Error('the render did not end within its timeout')), timeoutMs + graceMs)
+async function renderOn(host: AppHost, request: RenderRequest): Promise<AppRender> {
   try {
-    const render = await host.render({ ...request, signal: AbortSignal.any([request.signal, guard.signal]) })
-    if (guard.signal.aborted && !request.signal.aborted && render.status === 'cancelled') {
-      return { ...render, status: 'error', reason: `the render did not end within render_timeout_ms (${timeoutMs} ms) and ${graceMs} ms more` }
-    }
-    return render
+    return await host.render(request)
   } catch (error) {
     return renderNotDone(request, request.signal.aborted ? 'cancelled' : 'error', `the browser host failed: ${error instanceof Error ? error.message : String(error)}`)
-  } finally {
-    clearTimeout(timer)
   }
 }
 
