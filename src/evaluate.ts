@@ -1,4 +1,6 @@
 import { applyGate } from './execute/baseline.js'
+import type { AppHostOpening, AppHostOptions } from './apps/types.js'
+import { appsPlan } from './execute/apps-plan.js'
 import type { Prepared } from './config/prepare.js'
 import { runDirsBase, usesRunDir } from './config/run-dir.js'
 import { startConformance } from './conformance/run.js'
@@ -8,7 +10,7 @@ import { cancelledSummary, executeRuns, resultsConfig, type EngineDeps } from '.
 import { documentFromJournal, JOURNAL_VERSION, openJournal, type JournalHeader } from './execute/journal.js'
 import { behaviourStatus, toolTestsPlan } from './execute/layer-plan.js'
 import { recordConformance, untilCancelled } from './execute/record-conformance.js'
-import { runsToReuse } from './execute/resume.js'
+import { resumeFrom } from './execute/resume.js'
 import { withoutRunDirs } from './execute/run-dirs.js'
 import { journalHash } from './execute/suite-hash.js'
 import { runSuiteToolTests } from './execute/suite-tool-tests.js'
@@ -38,6 +40,8 @@ export interface EvaluateHooks {
   /** Replace the HTTP chat client (tests and benchmarks use a scripted server instead). */
   llm?: ChatClient
   llmMaxRetries?: number
+  /** Replace the MCP Apps browser host's opener (tests give a double); absent: src/apps/host.ts, loaded only when the suite renders apps. */
+  openAppHost?: (options: AppHostOptions) => Promise<AppHostOpening>
 }
 
 /**
@@ -64,6 +68,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     serverReuse: options.serverReuse
   }
   const behaviour = behaviourStatus(suite, options)
+  const apps = appsPlan(prepared, { cancel: hooks.cancel, warn, open: hooks.openAppHost })
   const whole = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
   const plan = shardOf(whole, options.shard)
   // The free layers (conformance, tool tests) run once, in shard 1.
@@ -82,10 +87,16 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     gate: { mode: options.gate, max_drop: options.maxDrop, baseline: options.baseline },
     tool_tests: toolTests,
     ...(suite.evals_v1 ? { evals_v1: suite.evals_v1 } : {}),
+    ...(apps ? { apps: apps.settings } : {}),
     ...(options.shard ? { shard: { ...options.shard, planned_total: whole.length, groups_total: planGroups(whole).length, groups: planGroups(plan).length } } : {})
   }
-  const reused = options.resume && behaviour.status === 'ran' ? runsToReuse(options.journalPath, header.suite_hash, plan, warn) : []
+  const resumed = options.resume && behaviour.status === 'ran' ? resumeFrom(options.journalPath, header.suite_hash, plan, warn) : { runs: [], apps: null }
+  const reused = resumed.runs
   const journal = openJournal(options.journalPath, header, reused, prepared.secrets, warn)
+  // The reused runs' views were rendered in the earlier attempt's browser: said so until this attempt opens its own.
+  if (apps && resumed.apps) journal.append({ type: 'apps', ...resumed.apps })
+  // The browser host opens on the first render (none when nothing reaches one); closed in the finally, and at once on cancel.
+  const appsLayer = apps?.open((opened) => journal.append({ type: 'apps', ...opened })) ?? null
   // A trace per run, exported when an OTLP endpoint is set; a failed export is one warning, never a failed evaluation.
   const tracing = createTracing({ otlp: prepared.otlp, onWarning: warn, serviceVersion: TOOL_VERSION })
   try {
@@ -110,7 +121,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     // Every session opens with the probe's era verdict: none probes, none waits for another.
     const prior = era && era.era !== 'unreachable' ? priorOf(era) : undefined
     const sessions = createSessionFactory(server, { requestTimeoutMs: options.timeoutSeconds * 1000, prior })
-    const toolTestsDone = toolTests?.status === 'ran' && !unreachable ? runSuiteToolTests(prepared, toolTests.ids, sessions, journal, hooks) : Promise.resolve()
+    const toolTestsDone = toolTests?.status === 'ran' && !unreachable ? runSuiteToolTests(prepared, toolTests.ids, sessions, journal, hooks, appsLayer) : Promise.resolve()
     let cache: CacheStats | null = null
     let overhead = emptyUsage()
     let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
@@ -154,6 +165,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     cancelled ??= cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
     journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled })
   } finally {
+    // Closed before the journal, so how its opening went is journaled even when it ended the evaluation.
+    await appsLayer?.close()
     journal.close()
     // Cancelled runs' spans too: everything is sent (or given up on, within a few seconds) before the document is.
     await tracing.shutdown()

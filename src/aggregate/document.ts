@@ -13,6 +13,7 @@ import {
   type ShardSection,
   type ToolTestsSection
 } from '../results/types.js'
+import { appsSection, rendersOf, type AppsOpened, type AppsSectionSettings } from '../apps/section.js'
 import { CATALOG, withCatalog } from '../conformance/catalog.js'
 import { observedChecks } from '../conformance/observed.js'
 import { withSessionWireSchema } from '../conformance/wire-schema/merge.js'
@@ -46,6 +47,8 @@ export interface DocumentParts {
   shard?: ShardSection | null
   /** An evals/v1 suite's own section (the suite's `evals_v1`); absent or null for an eval_cases suite. */
   evals_v1?: EvalsV1Section | null
+  /** MCP Apps: the settings and how the host's opening went (null: never opened), when the suite asks for renders; absent or null otherwise (no `apps` section). */
+  apps?: { settings: AppsSectionSettings; opened: AppsOpened | null } | null
 }
 
 /**
@@ -98,7 +101,9 @@ export function assembleDocument(parts: DocumentParts): ResultsDocument {
     telemetry,
     shard,
     // Only an evals/v1 suite's document has the key: an eval_cases document stays as it was.
-    ...(parts.evals_v1 ? { evals_v1: parts.evals_v1 } : {})
+    ...(parts.evals_v1 ? { evals_v1: parts.evals_v1 } : {}),
+    // Only a suite that asks for renders has the key: every other document stays as it was.
+    ...(parts.apps ? { apps: appsSection(parts.apps.settings, parts.apps.opened, rendersOf(parts.tool_tests, runs)) } : {})
   }
 }
 

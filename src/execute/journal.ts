@@ -1,6 +1,7 @@
 import { noResilience } from '../config/resilience.js'
 import { closeSync, fsyncSync, writeSync } from 'node:fs'
 import { assembleDocument } from '../aggregate/document.js'
+import type { AppsOpened, AppsSectionSettings } from '../apps/section.js'
 import type { EvalCase } from '../config/types.js'
 import { runKey } from '../plan/expand.js'
 import type { CacheStats } from '../llm/cache.js'
@@ -49,10 +50,14 @@ export type JournalRecord =
       shard?: ShardPlan
       /** An evals/v1 suite's own section, for the document (a resumed run, `report --from`, the merge); absent for an eval_cases suite. */
       evals_v1?: EvalsV1Section | null
+      /** MCP Apps: set when the suite asks for any render (the document then has its `apps` section); absent otherwise. */
+      apps?: AppsSectionSettings | null
     }
   | { type: 'conformance'; section: ConformanceSection }
   | { type: 'run'; run: RunResult }
   | { type: 'tool_test'; test: ToolTestResult }
+  /** MCP Apps: how the browser host's opening went (on the first render); none when nothing reached a render. */
+  | ({ type: 'apps' } & AppsOpened)
   /** A layer the header planned that did not run after all (the server could not be reached). */
   | { type: 'skipped'; layer: 'behaviour' | 'tool_tests'; reason: string }
   | { type: 'end'; duration_s: number; overhead: TokenUsage; cache: CacheStats | null; cancelled: Cancellation | null }
@@ -71,6 +76,8 @@ export interface JournalState {
   toolTests: Map<string, ToolTestResult>
   /** Layers skipped after the header was written, and why. */
   skipped: { behaviour?: string; tool_tests?: string }
+  /** How the browser host's opening went; null when it was never opened. */
+  apps: AppsOpened | null
   end: JournalEnd | null
 }
 
@@ -145,7 +152,7 @@ export function openJournal(path: string, header: JournalHeader, reused: RunResu
 }
 
 function emptyState(path: string, header: JournalHeader): JournalState {
-  return { path, header, conformance: null, runs: new Map(), toolTests: new Map(), skipped: {}, end: null }
+  return { path, header, conformance: null, runs: new Map(), toolTests: new Map(), skipped: {}, apps: null, end: null }
 }
 
 function applyRecord(state: JournalState, record: JournalRecord): void {
@@ -154,6 +161,7 @@ function applyRecord(state: JournalState, record: JournalRecord): void {
   else if (record.type === 'tool_test') state.toolTests.set(record.test.id, record.test)
   else if (record.type === 'skipped') state.skipped[record.layer] = record.reason
   else if (record.type === 'conformance') state.conformance = record.section
+  else if (record.type === 'apps') state.apps = { status: record.status, reason: record.reason, browser: record.browser }
   else if (record.type === 'end') state.end = record
 }
 
@@ -237,6 +245,8 @@ function recordProblem(record: Record<string, unknown>): string | null {
       const plan = record.tool_tests
       if (plan !== undefined && plan !== null && !(isObject(plan) && Array.isArray(plan.ids) && plan.ids.every((id) => typeof id === 'string'))) return 'header.tool_tests is not a plan of tool tests'
       if (!isObject(record.config)) return 'header.config is missing'
+      const apps = record.apps
+      if (apps !== undefined && apps !== null && !(isObject(apps) && (apps.visual_diff === 'review' || apps.visual_diff === 'fail') && typeof apps.visual_threshold === 'number')) return 'header.apps is not the apps settings (visual_diff, visual_threshold)'
       if (record.evals_v1 !== undefined && record.evals_v1 !== null) {
         const problem = shapeProblem('evalsV1', record.evals_v1, 'header.evals_v1')
         if (problem) return problem
@@ -260,11 +270,22 @@ function recordProblem(record: Record<string, unknown>): string | null {
     }
     case 'tool_test':
       return shapeProblem('toolTest', record.test, 'test')
+    case 'apps':
+      return appsRecordProblem(record)
     case 'skipped':
       return (record.layer === 'behaviour' || record.layer === 'tool_tests') && typeof record.reason === 'string' ? null : 'skipped without its layer or reason'
     default:
       return `a record of unknown type ${JSON.stringify(record.type) ?? 'missing'}`
   }
+}
+
+function appsRecordProblem(record: Record<string, unknown>): string | null {
+  if (record.status !== 'ran' && record.status !== 'skipped') return 'apps.status is not ran or skipped'
+  if (record.reason !== null && typeof record.reason !== 'string') return 'apps.reason is not a string or null'
+  const browser = record.browser
+  if (browser === null) return null
+  if (!isObject(browser) || typeof browser.path !== 'string' || typeof browser.version !== 'string' || !['input', 'env', 'search'].includes(browser.source as string)) return 'apps.browser is not a browser (path, version, source) or null'
+  return null
 }
 
 function isRun(run: unknown): run is RunResult {
@@ -305,7 +326,8 @@ export function documentFromJournal(state: JournalState): ResultsDocument {
     shard: header.shard
       ? { ...header.shard, suite_hash: header.suite_hash, planned: header.planned, cases: header.cases, tool_tests_plan: header.tool_tests ?? null, overhead: end?.overhead ?? emptyUsage() }
       : null,
-    evals_v1: header.evals_v1 ?? null
+    evals_v1: header.evals_v1 ?? null,
+    apps: header.apps ? { settings: header.apps, opened: state.apps } : null
   })
 }
 

@@ -3,6 +3,7 @@ import type { SessionFactory } from '../mcp/session.js'
 import type { ToolTestResult } from '../results/types.js'
 import { runToolTests } from '../tooltests/run.js'
 import { fileSnapshotStore } from '../tooltests/snapshot.js'
+import type { AppRenderer } from './app-host.js'
 import type { JournalWriter } from './journal.js'
 import { snapshotDir } from './layer-plan.js'
 
@@ -12,7 +13,8 @@ export async function runSuiteToolTests(
   ids: string[],
   sessions: SessionFactory,
   journal: JournalWriter,
-  hooks: { cancel?: AbortSignal; onToolTestFinished?: (test: ToolTestResult, finished: number, total: number) => void }
+  hooks: { cancel?: AbortSignal; onToolTestFinished?: (test: ToolTestResult, finished: number, total: number) => void },
+  apps: AppRenderer | null = null
 ): Promise<void> {
   const { options, suite } = prepared
   const selected = new Set(ids)
@@ -27,6 +29,7 @@ export async function runSuiteToolTests(
     {
       sessions,
       cancel: hooks.cancel,
+      ...(apps ? { apps } : {}),
       onTestFinished: (test, finished, total) => {
         journal.append({ type: 'tool_test', test })
         hooks.onToolTestFinished?.(test, finished, total)

@@ -1,3 +1,4 @@
+import { NOT_REACHED } from '../apps/section.js'
 import { applyExpectedFailures } from '../conformance/expected-failures.js'
 import { OBSERVED_CHECKS } from '../conformance/observed.js'
 import { probeOwnVerdict } from '../conformance/wire-schema/merge.js'
@@ -35,9 +36,13 @@ export function mergedJournal(shards: readonly ShardDocument[], gate: JournalGat
       gate,
       tool_tests: shard.tool_tests_plan,
       // Shard 1's (checkShardSet has made sure every shard's is the same).
-      ...(first.evals_v1 ? { evals_v1: first.evals_v1 } : {})
+      ...(first.evals_v1 ? { evals_v1: first.evals_v1 } : {}),
+      // MCP Apps: the section is computed again over every shard's renders.
+      ...(first.apps ? { apps: { visual_diff: first.apps.visual_diff, visual_threshold: first.apps.visual_threshold } } : {})
     } satisfies JournalHeader
   ]
+  const opened = openedApps(shards)
+  if (opened) records.push(opened)
   if (first.conformance) records.push({ type: 'conformance', section: probedChecksOnly(first.conformance) })
   // A layer planned but then not run (the server could not be reached), as the run journaled it.
   const unreachable = shards.find((s) => s.behaviour.status === 'skipped' && s.shard.planned_total > 0)
@@ -58,6 +63,19 @@ export function mergedJournal(shards: readonly ShardDocument[], gate: JournalGat
     cancelled: mergedCancellation(shards)
   })
   return records
+}
+
+/**
+ * How the browser host's opening went, for the whole suite: the first shard that had a browser
+ * (its browser), else the first that looked for one and found none (its reason); null when no
+ * shard opened it (nothing reached a render).
+ */
+function openedApps(shards: readonly ShardDocument[]): JournalRecord | null {
+  const ran = shards.find((s) => s.apps?.status === 'ran' && s.apps.browser)
+  if (ran?.apps) return { type: 'apps', status: 'ran', reason: null, browser: ran.apps.browser }
+  const looked = shards.find((s) => s.apps?.status === 'skipped' && s.apps.reason !== NOT_REACHED)
+  if (looked?.apps) return { type: 'apps', status: 'skipped', reason: looked.apps.reason, browser: null }
+  return null
 }
 
 function startOf(doc: ShardDocument): number {

@@ -1,6 +1,7 @@
 import type { Json } from '../config/types.js'
 import { isMethodStep, type AssertionCheck, type ResultsDocument, type ToolTestAttempt, type ToolTestResult, type ToolTestsSection, type ToolTestStepResult } from '../results/types.js'
 import { toolTestPassed, toolTestsPassed } from '../aggregate/verdict.js'
+import { appFailureWords } from '../apps/failure-words.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
 import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
@@ -92,6 +93,8 @@ function failureWords(failure: Failure, test: ToolTestResult): string {
   const { attempt, step, check } = failure
   const at = step && (step.index > 1 || attempt.steps.length > 1 || test.attempts.some((a) => a.steps.length > 1)) ? `step ${step.index} (${step.tool}): ` : ''
   if (check) return `${at}${checkWords(check)}`
+  const app = step?.app ? appFailureWords(step.app) : null
+  if (app) return `${at}${app}`
   if (step?.response?.kind === 'error') return `${at}JSON-RPC error ${step.response.code}: ${firstLine(step.response.message)}`
   if (attempt.error) return `${at}${firstLine(attempt.error)}`
   if (attempt.status === 'cancelled') return 'cancelled'

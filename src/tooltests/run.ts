@@ -1,12 +1,15 @@
 import type { Json, ToolTest } from '../config/types.js'
 import { askedDuring, watchSession } from '../conformance/observe-session.js'
 import { SessionFrames, type CheckedFrames } from '../conformance/wire-schema/session-frames.js'
+import type { AppRenderer } from '../execute/app-host.js'
 import { cancellationOf } from '../execute/cancellation.js'
 import { ServerError, type McpSession, type RawToolCall, type SessionFactory } from '../mcp/session.js'
-import type { AssertionCheck, ToolTestAttempt, ToolTestResult, ToolTestStatus, ToolTestStepResult } from '../results/types.js'
+import { appRenderFailed, type AssertionCheck, type ToolTestAttempt, ToolTestResult, type ToolTestStatus, type ToolTestStepResult } from '../results/types.js'
+import { heldTimer, type HeldTimer } from '../util/held-timer.js'
 import { meaningfulTail } from '../util/stderr-tail.js'
 import { createPool } from '../util/pool.js'
 import { redactDeep, redactText } from '../util/redact.js'
+import { renderStepApp } from './app-step.js'
 import { captureValues, substituteCaptures } from './capture.js'
 import { checkStep, responseValue } from './expect.js'
 import { runEvalsV1Step } from './evals-v1-step.js'
@@ -29,6 +32,8 @@ export interface ToolTestDeps {
   cancel?: AbortSignal
   /** Called with each test the moment all its attempts are done (the journal appends it). */
   onTestFinished?: (result: ToolTestResult, finished: number, total: number) => void
+  /** Renders a step's `app:` (MCP Apps); absent: such a step's render is skipped, saying so. */
+  apps?: AppRenderer
 }
 
 /**
@@ -76,7 +81,8 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
   })
   if (deps.cancel?.aborted) return record('cancelled', [], 'cancelled before it started')
   const timeout = new AbortController()
-  const timer = setTimeout(() => timeout.abort(new Error(`the attempt exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
+  // An app render has its own timeout: the attempt's clock is held while it runs.
+  const timer = heldTimer(settings.timeoutSeconds * 1000, () => timeout.abort(new Error(`the attempt exceeded timeout_seconds (${settings.timeoutSeconds}s)`)))
   const signal = deps.cancel ? AbortSignal.any([timeout.signal, deps.cancel]) : timeout.signal
   const steps: ToolTestStepResult[] = []
   let session: McpSession | undefined
@@ -88,10 +94,11 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
     const captured: Record<string, Json> = {}
     for (const [i, step] of test.steps.entries()) {
       const { args, missing } = substituteCaptures(step.args, captured)
-      const { result, values } = await runStep(test, i + 1, step, args, missing, session, watched.check, settings, signal)
+      const { result, values } = await runStep(test, { attempt, index: i + 1, timer }, step, args, missing, session, watched.check, settings, deps, signal)
       // The values as captured, not as recorded (redacted): later steps send them on.
       Object.assign(captured, values)
       steps.push(withFrames(result, frames.take(), settings.secrets))
+      if (result.app?.status === 'cancelled' && cancellationOf(deps.cancel)) return record('cancelled', steps, 'cancelled while rendering the app')
       if (!result.passed) return record('failed', steps)
     }
     return record('passed', steps)
@@ -101,7 +108,7 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
     const stderr = error instanceof ServerError ? error.stderrTail : (session?.stderrTail() ?? '')
     return record('error', steps, reason, stderr ? meaningfulTail(stderr, 20) : null)
   } finally {
-    clearTimeout(timer)
+    timer.clear()
     await session?.close()
   }
 }
@@ -113,17 +120,26 @@ function withFrames(result: ToolTestStepResult, checked: CheckedFrames, secrets:
   return { ...result, observed: { ...observed, findings: [...observed.findings, ...redactDeep(checked.findings, secrets)], frames: checked.frames } }
 }
 
+/** Where a step is: its attempt, its 1-based index, and the attempt's clock (held during an app render). */
+interface StepPlace {
+  attempt: number
+  index: number
+  timer: HeldTimer
+}
+
 async function runStep(
   test: ToolTest,
-  index: number,
+  place: StepPlace,
   step: ToolTest['steps'][number],
   args: Record<string, Json>,
   missing: string[],
   session: McpSession,
   observe: (call: RawToolCall) => ToolTestStepResult['observed']['findings'],
   settings: ToolTestSettings,
+  deps: ToolTestDeps,
   signal: AbortSignal
 ): Promise<{ result: ToolTestStepResult; values: Record<string, Json> }> {
+  const { index } = place
   const base = { index, tool: step.tool, args: redactDeep(args, settings.secrets) }
   if (missing.length > 0) {
     // Only reachable when an earlier capture failed; that step failed first, so this is a guard.
@@ -143,7 +159,7 @@ async function runStep(
       passed: outcome.checks.every((c) => c.passed),
       observed: { calls: outcome.call ? 1 : 0, findings: redactDeep(findings, settings.secrets), asked: outcome.asked ? 1 : 0 }
     }
-    return { result, values: {} }
+    return { result: outcome.call ? await withApp(result, test, place, step, args, outcome.call, session, settings, deps) : result, values: {} }
   }
   const call = await session.callToolRaw(step.tool, args, signal)
   const findings = observe(call)
@@ -182,5 +198,26 @@ async function runStep(
     passed: checks.every((c) => c.passed),
     observed: { calls: 1, findings: redactDeep(findings, settings.secrets), asked: askedDuring(call) ? 1 : 0 }
   }
-  return { result, values: captured }
+  return { result: await withApp(result, test, place, step, args, call, session, settings, deps), values: captured }
+}
+
+/**
+ * A step with `app:`: after the call and its checks, the view its tool links rendered and checked
+ * (the attempt's clock held meanwhile); a failed render fails the step, its checks kept as they are.
+ */
+async function withApp(
+  result: ToolTestStepResult,
+  test: ToolTest,
+  place: StepPlace,
+  step: ToolTest['steps'][number],
+  args: Record<string, Json>,
+  call: RawToolCall,
+  session: McpSession,
+  settings: ToolTestSettings,
+  deps: ToolTestDeps
+): Promise<ToolTestStepResult> {
+  if (!step.app) return result
+  const input = { testId: test.id, attempt: place.attempt, index: place.index, toolName: step.tool, app: step.app, args, call, session, renderer: deps.apps, cancel: deps.cancel }
+  const app = redactDeep(await place.timer.aside(() => renderStepApp(input)), settings.secrets)
+  return { ...result, app, passed: result.passed && !appRenderFailed(app) }
 }

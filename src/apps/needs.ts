@@ -1,0 +1,12 @@
+import type { Suite } from '../config/types.js'
+
+/**
+ * Whether the suite asks for any MCP Apps render, and so needs the browser host and has an
+ * `apps` section in its document: `apps: render` on the suite or on a case, or a tool test step
+ * with `app:`. (An evals/v1 widget screenshot or screenshot judge adds its own predicate here.)
+ */
+export function suiteRendersApps(suite: Pick<Suite, 'apps' | 'cases' | 'tool_tests'>): boolean {
+  if (suite.apps?.render) return true
+  if (suite.cases.some((c) => c.apps === 'render')) return true
+  return suite.tool_tests.some((test) => test.steps.some((step) => step.app !== undefined))
+}
