@@ -6,6 +6,7 @@ import { PNG } from 'pngjs'
 import { appsShape } from '../__fixtures__/report-shapes.js'
 import { applyVisualDiff } from '../src/apps/apply-visual-diff.js'
 import { compareScreenshots } from '../src/apps/visual-diff.js'
+import { applyGate } from '../src/execute/baseline.js'
 import type { AppRender, ResultsDocument } from '../src/results/types.js'
 
 /** A real PNG, `paint` giving each pixel's colour. */
@@ -150,6 +151,20 @@ describe('applyVisualDiff: the baseline’s screenshots beside the baseline docu
     expect(after.summary.tokens).toEqual(doc.summary.tokens)
     expect(after.apps?.failed).toBe(doc.apps!.failed + 2)
     expect(after.passed).toBe(false)
+  })
+
+  test('at the gate: the baseline document’s own apps/ directory, compared before the verdict', () => {
+    const { out, baseline } = setup()
+    const baselinePath = join(baseline, '..', 'eval-results.json')
+    writeFileSync(baselinePath, JSON.stringify(fresh()))
+    writeFileSync(join(out, 'apps', `${RUN}.png`), card(5))
+    writeFileSync(join(baseline, `${RUN}.png`), card())
+    const doc = { ...fresh(), gate: null, changes: null }
+    const gated = applyGate(doc, { mode: null, max_drop: 0.02, baseline: baselinePath }, () => undefined, { outputDir: out })
+    expect(gated.gate?.baseline?.source).toBe(baselinePath)
+    expect(byId(gated, RUN).visual_diff).toMatchObject({ changed: true, diff: `apps/diff/${RUN}.png` })
+    // Without the output directory (a caller that renders nothing), no comparison.
+    expect(byId(applyGate(doc, { mode: null, max_drop: 0.02, baseline: baselinePath }), RUN).visual_diff).toBeNull()
   })
 
   test('no apps section, or the layer skipped: the document as it was', () => {
