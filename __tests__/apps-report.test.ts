@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import MarkdownIt from 'markdown-it'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { VIEW_HOSTILE } from '../__fixtures__/apps-renders.js'
-import { appsShape, appsSkippedShape, passedShape } from '../__fixtures__/report-shapes.js'
+import { appsShape, appsSkippedShape, conversationShape, passedShape } from '../__fixtures__/report-shapes.js'
+import { throwingView } from '../__fixtures__/apps-renders.js'
 import { copyBaselineScreenshots } from '../src/github/cache.js'
 import { appFiles } from '../src/output/app-files.js'
 import { withoutScreenshots } from '../src/report/apps.js'
@@ -88,6 +89,17 @@ describe('the report’s MCP Apps section', () => {
     expect(report).toContain('**App** ✗ app\\-renders: the screenshot is one flat colour')
     const test = appsShape().tool_tests!.tests.find((t) => t.id === 'widget-blank')!
     expect(formatToolTestLine(test, 1, 1)).toBe('✗ tool test widget-blank (12 ms): app: app-renders: the screenshot is one flat colour (#ffffff) [1/1]')
+  })
+
+  test('in a multi-turn run, the render under its call in the turn', () => {
+    const doc = conversationShape()
+    const [scripted, ...rest] = doc.runs
+    const call = scripted.tool_calls[0]
+    const render = { ...throwingView('run-1.call-1'), tool: call.name }
+    const runs = [{ ...scripted, tool_calls: [{ ...call, app_render: render.id }, ...scripted.tool_calls.slice(1)], app_renders: [render] }, ...rest]
+    const report = renderMarkdownReport({ ...doc, runs, apps: appsShape().apps })
+    const line = report.split('\n').findIndex((l) => l.startsWith(`- Tool call \`${call.name}\``))
+    expect(report.split('\n')[line + 1]).toBe('  - App ✗ <a href="#user-content-app-run-1.call-1"><code>run-1.call-1</code></a> — app\\-no\\-errors: the view threw: Uncaught TypeError: Cannot read properties of undefined \\(reading \'temp\'\\) &lt;img src\\=x onerror\\=alert\\(1\\)&gt; &lt;/details&gt; @\u200boctocat \\#\u200b123 ht…')
   })
 
   test('skipped for want of a browser: a notice, never a pass', () => {
