@@ -88,7 +88,7 @@ describe('the report’s MCP Apps section', () => {
     expect(report).toContain('<tr><td><code>widget-restyled</code></td><td align="center">✓ · app ◐</td>')
     expect(report).toContain('**App** ✗ app\\-renders: the screenshot is one flat colour')
     const test = appsShape().tool_tests!.tests.find((t) => t.id === 'widget-blank')!
-    expect(formatToolTestLine(test, 1, 1)).toBe('✗ tool test widget-blank (12 ms): app: app-renders: the screenshot is one flat colour (#ffffff) [1/1]')
+    expect(formatToolTestLine(test, 1, 1)).toBe('✗ tool test widget-blank (12 ms): app-renders: the screenshot is one flat colour (#ffffff) [1/1]')
   })
 
   test('in a multi-turn run, the render under its call in the turn', () => {
@@ -164,7 +164,7 @@ describe('JUnit and SARIF', () => {
     const suites = [parsed.testsuites.testsuite].flat()
     const cases = [suites.find((s: { '@_name': string }) => s['@_name'] === 'tool tests').testcase].flat()
     const blank = cases.find((c: { '@_name': string }) => c['@_name'] === 'widget-blank')
-    expect(blank.failure['@_message']).toBe('app: app-renders: the screenshot is one flat colour (#ffffff)')
+    expect(blank.failure['@_message']).toBe('app-renders: the screenshot is one flat colour (#ffffff)')
     const throws = cases.find((c: { '@_name': string }) => c['@_name'] === 'widget-throws')
     expect(throws.failure['#text']).toContain('failed app-no-errors: the view threw')
     expect(throws.failure['#text']).toContain('screenshot: apps/tool-test.widget-throws.1.step-1.png')

@@ -77,11 +77,6 @@ export function renderVerdictWords(render: AppRender): string {
   return worst ? `${worst.id}: ${firstLine(worst.message)}` : 'passed'
 }
 
-/** A failed step's app, when its failure is the app's (no check of the step failed): "app (show_weather): app-no-errors: …". */
-export function stepAppFailureWords(step: ToolTestStepResult): string | null {
-  return step.app && appRenderFailed(step.app) ? `app: ${renderVerdictWords(step.app)}` : null
-}
-
 /** The run's failed renders, one reason each: "app show_weather (call 1): app-no-errors: …". */
 export function runAppReasons(run: RunResult): string[] {
   return (run.app_renders ?? []).filter(appRenderFailed).map((r) => `app ${r.tool} (call ${r.call_index}): ${renderVerdictWords(r)}`)

@@ -1,10 +1,11 @@
 import type { Json } from '../config/types.js'
 import { isMethodStep, type AssertionCheck, type ResultsDocument, type ToolTestAttempt, type ToolTestResult, type ToolTestsSection, type ToolTestStepResult } from '../results/types.js'
 import { toolTestPassed, toolTestsPassed } from '../aggregate/verdict.js'
+import { appFailureWords } from '../apps/failure-words.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
 import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
-import { renderAnchor, renderStanding, renderVerdictWords, STANDING_MARK, stepAppFailureWords } from './app-findings.js'
+import { renderAnchor, renderStanding, renderVerdictWords, STANDING_MARK } from './app-findings.js'
 
 /** How much of a failing call the report shows: arguments, response, values, diff, stderr. */
 const ARGS_LIMIT = 1500
@@ -93,7 +94,7 @@ function failureWords(failure: Failure, test: ToolTestResult): string {
   const { attempt, step, check } = failure
   const at = step && (step.index > 1 || attempt.steps.length > 1 || test.attempts.some((a) => a.steps.length > 1)) ? `step ${step.index} (${step.tool}): ` : ''
   if (check) return `${at}${checkWords(check)}`
-  const app = step ? stepAppFailureWords(step) : null
+  const app = step?.app ? appFailureWords(step.app) : null
   if (app) return `${at}${app}`
   if (step?.response?.kind === 'error') return `${at}JSON-RPC error ${step.response.code}: ${firstLine(step.response.message)}`
   if (attempt.error) return `${at}${firstLine(attempt.error)}`
