@@ -111,7 +111,9 @@ export function undeclaredFetch(id: string): AppRender {
       'app-csp-respected': { status: 'failed', message: `1 request blocked by the CSP: ${url}`, evidence: [url] },
       'app-csp-declared': { status: 'warning', message: 'the resource declares no _meta.ui.csp: it relies on the default (no network)', evidence: [] }
     }),
-    blocked_requests: [url]
+    blocked_requests: [url],
+    // Chrome logs a blocked fetch as two console errors: the CSP finding owns them, not app-no-errors.
+    console_errors: [`Connecting to '${url}' violates the following Content Security Policy directive: "connect-src 'none'".`, `Fetch API cannot load ${url}. Refused to connect because it violates the document's Content Security Policy.`]
   })
 }
 

@@ -116,8 +116,10 @@ function viewLines(render: AppRender): string[] {
   if (render.host_requests.length > 0) {
     out.push('**Other requests to the host** (recorded, answered as a host does; links never opened)', '', ...render.host_requests.map((r) => `- ${codeSpan(r.method)} ${codeSpan(trimEvidence(r.params, LINE_CHARS))}`), '')
   }
-  if (render.blocked_requests.length > 0) out.push(`**Blocked by the CSP** (${render.blocked_requests.length})`, '', codeBlock(truncateText(render.blocked_requests.join('\n'), BLOCK_CHARS)), '')
-  if (render.console_errors.length > 0) {
+  // Quoted whole in a finding's evidence (app-no-errors, app-csp-respected), the console's lines and blocked URLs are not repeated.
+  const quoted = new Set(render.findings.filter((f) => f.status !== 'passed').flatMap((f) => f.evidence))
+  if (render.blocked_requests.some((url) => !quoted.has(url))) out.push(`**Blocked by the CSP** (${render.blocked_requests.length})`, '', codeBlock(truncateText(render.blocked_requests.join('\n'), BLOCK_CHARS)), '')
+  if (render.console_errors.some((line) => !quoted.has(line))) {
     out.push(`<details><summary>Console errors (${render.console_errors.length})</summary>`, '', codeBlock(truncateText(render.console_errors.join('\n'), BLOCK_CHARS)), '', '</details>', '')
   }
   return out
