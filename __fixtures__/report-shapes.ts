@@ -47,6 +47,22 @@ import { summarizeTelemetry } from '../src/telemetry/summarize.js'
 import { checkStep } from '../src/tooltests/expect.js'
 import { memorySnapshotStore, normaliseSnapshot, snapshotText } from '../src/tooltests/snapshot.js'
 import { fixturePath } from './harness.js'
+import { appRenderFailed, type AppRender } from '../src/results/apps.js'
+import {
+  appsSection,
+  blankView,
+  changedView,
+  failedAssertions,
+  goodAppTest,
+  hiddenToolCall,
+  NO_BROWSER,
+  silentView,
+  skippedRender,
+  throwingView,
+  undeclaredFetch,
+  unchangedView,
+  unrenderable
+} from './apps-renders.js'
 
 /**
  * One results document per shape a reviewer can meet: passed, failed against a baseline, invalid
@@ -1053,6 +1069,68 @@ export function evalsV1Shape(): ResultsDocument {
   return gated(withTelemetry({ ...doc, config, evals_v1 }), null)
 }
 
+// ——— MCP Apps ———
+
+const WIDGET = { city: 'Paris', temp: 21 }
+
+/** One app test: a call of `tool` whose step carries `app` (the render fails the step when it fails). */
+function appTest(id: string, tool: string, app: (renderId: string) => AppRender): ToolTestResult {
+  const call = step(id, 1, 1, { tool, args: { city: 'Paris' }, expect: { json: { '$.city': 'Paris' } }, response: structured(WIDGET), latency: 9 })
+  const render = { ...app(`tool-test.${id}.1.step-1`), tool }
+  return toolTest(id, [attempt(1, [{ ...call, app: render, passed: call.passed && !appRenderFailed(render) }])])
+}
+
+/** Tool tests with `app:` steps: one passing, one failing each finding, one whose actions and assertions fail, one the host could not render, one whose screenshot changed. */
+function appToolTests(): ToolTestResult[] {
+  return [
+    appTest('weather-widget', 'show_weather', goodAppTest),
+    appTest('widget-throws', 'show_weather', throwingView),
+    appTest('widget-silent', 'show_page', silentView),
+    appTest('widget-fetches', 'show_page', undeclaredFetch),
+    appTest('widget-blank', 'show_page', blankView),
+    appTest('widget-hidden-tool', 'show_page', hiddenToolCall),
+    appTest('widget-assertions', 'show_weather', failedAssertions),
+    appTest('widget-not-html', 'show_page', unrenderable),
+    appTest('widget-restyled', 'show_forecast', changedView)
+  ]
+}
+
+/** The runs' views: the first run's call opened one whose screenshot changed (for review), the second's one unchanged. */
+function withRunRenders(runs: RunResult[]): RunResult[] {
+  return runs.map((run) => {
+    const call = run.tool_calls[0]
+    if (!call || run.index > 2) return run
+    const id = `run-${run.index}.call-1`
+    const made = run.index === 1 ? changedView(id) : unchangedView(id)
+    const render: AppRender = { ...made, tool: call.name, resource_uri: `ui://${call.name}/card.html` }
+    return { ...run, tool_calls: [{ ...call, app_render: id }, ...run.tool_calls.slice(1)], app_renders: [render] }
+  })
+}
+
+/**
+ * MCP Apps rendered in a browser: app tests (tool test steps with `app:`) that pass, fail each
+ * finding, fail their actions and assertions, could not be rendered, or changed since the
+ * baseline; behaviour runs whose calls opened views (one changed, for review). The views' hostile
+ * text (console lines, blocked URLs, tool results, judge reasons) must render inert.
+ */
+export function appsShape(): ResultsDocument {
+  const doc = passedShape()
+  const tests = [...passingToolTests().slice(0, 2), ...appToolTests()]
+  const runs = withRunRenders(doc.runs)
+  const renders = [...tests.flatMap((t) => t.attempts.flatMap((a) => a.steps.flatMap((s) => (s.app ? [s.app] : [])))), ...runs.flatMap((r) => r.app_renders ?? [])]
+  return gated(withTelemetry({ ...doc, runs, tool_tests: toolTestsSection(tests), apps: appsSection(renders) }), null)
+}
+
+/** No browser was found: the app tests' renders were not done; the section says so as a notice, never a pass. */
+export function appsSkippedShape(): ResultsDocument {
+  const base = passedShape()
+  const doc = withRuns({ ...base, behaviour: { status: 'skipped', reason: 'no API key: only the free layers (conformance and tool tests) ran' } }, [], undefined)
+  const tests = ['weather-widget', 'widget-restyled'].map((id) => appTest(id, 'show_weather', (renderId) => skippedRender(renderId, 'show_weather')))
+  const renders = tests.flatMap((t) => t.attempts.flatMap((a) => a.steps.flatMap((s) => (s.app ? [s.app] : []))))
+  const apps = appsSection(renders, { status: 'skipped', reason: NO_BROWSER, browser: null, renders: renders.length, failed: 0 })
+  return withTelemetry({ ...doc, gate: null, metrics: null, changes: null, tool_tests: toolTestsSection([...passingToolTests().slice(0, 2), ...tests]), apps, passed: true })
+}
+
 export const SHAPES: [string, () => ResultsDocument][] = [
   ['passed', passedShape],
   ['failed-with-baseline', failedWithBaselineShape],
@@ -1066,5 +1144,7 @@ export const SHAPES: [string, () => ResultsDocument][] = [
   ['resilience', resilienceShape],
   ['telemetry', telemetryShape],
   ['conversation', conversationShape],
-  ['evals-v1', evalsV1Shape]
+  ['evals-v1', evalsV1Shape],
+  ['apps', appsShape],
+  ['apps-skipped', appsSkippedShape]
 ]

@@ -7,7 +7,7 @@ import suiteSchema from '../schema/eval-cases.schema.json' with { type: 'json' }
 import { FAULTY_SERVER, evaluateWith, fixturePath, suiteOf } from '../__fixtures__/harness.js'
 import { scriptedBrain } from '../__fixtures__/scripted-llm.js'
 import { fatalDocument } from '../src/output/documents.js'
-import { conversationShape, resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
+import { appsShape, appsSkippedShape, conversationShape, resilienceShape, SHAPES } from '../__fixtures__/report-shapes.js'
 import { upgradeRun } from '../src/results/upgrade.js'
 import { upgradeDocument } from '../src/aggregate/upgrade-document.js'
 import type { InputExchange, ResultsDocument, RunResult } from '../src/results/types.js'
@@ -60,6 +60,33 @@ describe('schema/results.schema.json describes what we write', () => {
     expect(accepts((doc) => delete (firstRound(doc).exchanges[0] as Partial<InputExchange>).answered_by)).toBe(false)
     expect(accepts((doc) => (doc.runs[2].inputs!.asked = ['telepathy' as never]))).toBe(false)
     expect(accepts((doc) => (doc.runs[2].llm_calls[0].purpose = 'judging' as never))).toBe(false)
+  })
+
+  test('MCP Apps: renders on tool test steps and runs, the call’s render id, the section; strict about each', () => {
+    const accepts = (mutate: (doc: ResultsDocument) => void, shape = appsShape) => {
+      const doc = JSON.parse(JSON.stringify(shape())) as ResultsDocument
+      mutate(doc)
+      return validate(doc) ? [] : validate.errors!.map((e) => `${e.instancePath} ${e.message}`)
+    }
+    const step = (doc: ResultsDocument, i = 2) => doc.tool_tests!.tests[i].attempts[0].steps[0]
+    expect(accepts(() => undefined)).toEqual([])
+    expect(accepts(() => undefined, appsSkippedShape)).toEqual([])
+    const doc = appsShape()
+    expect(doc.runs[0].tool_calls[0].app_render).toBe('run-1.call-1')
+    expect(doc.runs[0].app_renders?.[0].visual_diff?.changed).toBe(true)
+    expect(doc.tool_tests!.tests.filter((t) => t.attempts[0].steps[0].app).length).toBe(9)
+    const rejected = (mutate: (doc: ResultsDocument) => void) => expect(accepts(mutate)).not.toEqual([])
+    rejected((d) => (step(d).app!.findings[0].id = 'app-looks-nice' as never))
+    rejected((d) => (step(d).app!.findings[0].status = 'maybe' as never))
+    rejected((d) => Object.assign(step(d).app!, { html: '<p>' }))
+    rejected((d) => (step(d).app!.status = 'rendering' as never))
+    rejected((d) => (step(d).app!.screenshot_sha256 = 'not-a-hash'))
+    rejected((d) => delete (step(d).app as Partial<NonNullable<ReturnType<typeof step>['app']>>).console_errors)
+    rejected((d) => (d.runs[0].app_renders![0].visual_diff!.changed_ratio = 2))
+    rejected((d) => (d.runs[0].tool_calls[0].app_render = 3 as never))
+    rejected((d) => (d.apps!.status = 'maybe' as never))
+    rejected((d) => Object.assign(d.apps!.findings, { 'app-other': { passed: 1 } }))
+    rejected((d) => (d.apps!.browser!.source = 'guess' as never))
   })
 
   test('a fresh document with passes, failures and errors', async () => {

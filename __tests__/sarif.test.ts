@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { fixturePath } from '../__fixtures__/harness.js'
-import { failedWithBaselineShape, invalidConfigurationShape, passedShape, resilienceShape, toolTestsFailedShape, toolTestsOnlyPassedShape } from '../__fixtures__/report-shapes.js'
+import { appsShape, failedWithBaselineShape, invalidConfigurationShape, passedShape, resilienceShape, toolTestsFailedShape, toolTestsOnlyPassedShape } from '../__fixtures__/report-shapes.js'
 import { SARIF_SCHEMA, plain, renderSarif, type SarifLog } from '../src/report/sarif.js'
 import type { ResultsDocument } from '../src/results/types.js'
 
@@ -37,7 +37,8 @@ describe('the SARIF log is valid SARIF 2.1.0', () => {
     ['a passing evaluation with a warning', passedShape],
     ['a clean evaluation: no results', cleanDocument],
     ['failed tool tests with hostile answers', toolTestsFailedShape],
-    ['an invalid configuration: no conformance, no runs', invalidConfigurationShape]
+    ['an invalid configuration: no conformance, no runs', invalidConfigurationShape],
+    ['MCP Apps findings (mcp-apps/<finding id>) with a view’s hostile text', appsShape]
   ] as const)('%s', (_, build) => {
     const log = roundTrip(renderSarif(build()))
     expect(errors(log)).toEqual([])

@@ -1,4 +1,6 @@
+import { dirname, join } from 'node:path'
 import { gateApplies, gateDocument } from '../aggregate/apply-gate.js'
+import { applyVisualDiff } from '../apps/apply-visual-diff.js'
 import type { Baseline } from '../aggregate/gate.js'
 import { upgradeDocument } from '../aggregate/upgrade-document.js'
 import { READABLE_VERSIONS_TEXT } from '../results/upgrade.js'
@@ -10,11 +12,14 @@ import type { JournalGate } from './journal.js'
 /**
  * The verdict of a run, a report or a merge: the baseline named by the gate settings is read
  * (only when the document is gated at all, so a shard or a cancelled run warns of nothing), then
- * the pure gate decides.
+ * the pure gate decides. Given `apps` (where this evaluation's screenshots are), the MCP Apps
+ * screenshots are compared with the baseline's first (applyVisualDiff).
  */
-export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined): ResultsDocument {
+export function applyGate(doc: ResultsDocument, settings: JournalGate, warn: (message: string) => void = () => undefined, apps?: { outputDir: string }): ResultsDocument {
   const baseline = gateApplies(doc) ? loadBaseline(settings.baseline, warn) : null
-  return gateDocument(doc, settings, baseline)
+  // MCP Apps: the screenshots against the baseline's, kept in the `apps/` directory beside its document (before the verdict: a change may fail it).
+  const compared = apps && baseline && doc.apps ? applyVisualDiff(doc, apps.outputDir, join(dirname(baseline.source), 'apps')) : doc
+  return gateDocument(compared, settings, baseline)
 }
 
 /**

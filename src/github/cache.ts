@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import * as cache from '@actions/cache'
 // Log lines through the neutraliser; setOutput and the summary as @actions/core has them.
@@ -9,8 +9,8 @@ import * as github from '@actions/github'
 /**
  * The Actions cache keeps two things between workflow runs: the recorded LLM answers (so an
  * unchanged suite re-runs without API calls) and the last green results of the default branch
- * (the baseline). Cache keys are immutable, so each run saves under a new key and restores by
- * prefix. Where the cache service is unavailable, warn and go on without.
+ * (the baseline, with its MCP Apps screenshots in `apps/`). Cache keys are immutable, so each run
+ * saves under a new key and restores by prefix. Where the cache service is unavailable, warn and go on without.
  */
 
 const runSuffix = () => `${github.context.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`
@@ -73,7 +73,23 @@ export function shouldSaveBaseline(when: SaveBaseline, passed: boolean, ref: str
   return when === 'always' || (defaultBranch !== undefined && ref === `refs/heads/${defaultBranch}`)
 }
 
-export async function saveBaseline(resultsPath: string, dir: string, key: string, when: SaveBaseline, passed: boolean): Promise<void> {
+/**
+ * The MCP Apps screenshots of the results being saved (`<appsDir>/*.png`, not the baseline's or
+ * the diff images beside them) copied into `<dir>/apps/`, in place of the earlier baseline's:
+ * the next run's visual diff compares with them. Nothing when there is no such directory.
+ */
+export function copyBaselineScreenshots(appsDir: string | undefined, dir: string): number {
+  const target = join(dir, 'apps')
+  rmSync(target, { recursive: true, force: true })
+  if (!appsDir || !existsSync(appsDir)) return 0
+  const names = readdirSync(appsDir, { withFileTypes: true }).filter((e) => e.isFile() && /^[A-Za-z0-9][A-Za-z0-9._-]*\.png$/.test(e.name))
+  if (names.length === 0) return 0
+  mkdirSync(target, { recursive: true })
+  for (const e of names) copyFileSync(join(appsDir, e.name), join(target, e.name))
+  return names.length
+}
+
+export async function saveBaseline(resultsPath: string, dir: string, key: string, when: SaveBaseline, passed: boolean, appsDir?: string): Promise<void> {
   const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch
   if (!shouldSaveBaseline(when, passed, github.context.ref, defaultBranch)) return
   if (!cache.isFeatureAvailable()) {
@@ -83,8 +99,9 @@ export async function saveBaseline(resultsPath: string, dir: string, key: string
   try {
     mkdirSync(dir, { recursive: true })
     copyFileSync(resultsPath, join(dir, 'eval-results.json'))
+    const screenshots = copyBaselineScreenshots(appsDir, dir)
     await cache.saveCache([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`)
-    core.info('Saved these results as the new baseline.')
+    core.info(`Saved these results as the new baseline${screenshots > 0 ? ` (with ${screenshots} MCP Apps screenshot${screenshots === 1 ? '' : 's'})` : ''}.`)
   } catch (error) {
     core.warning(`Could not save the baseline: ${(error as Error).message}`)
   }

@@ -7,6 +7,7 @@ import { failureReasons } from '../report/reasons.js'
 import { renderComment } from '../report/comment.js'
 import { toolTestFailureWords } from '../report/tool-tests.js'
 import { trimToBytes } from '../report/trim.js'
+import { withoutScreenshots } from '../report/apps.js'
 import type { ResultsDocument } from '../results/types.js'
 import { stickyMarker, upsertStickyComment } from './comment.js'
 import type { PublishOptions } from './inputs.js'
@@ -40,7 +41,8 @@ export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: str
 /** Append the report to the job summary; a summary problem is a warning, never a failure. */
 export async function writeJobSummary(report: string, reportPath: string): Promise<void> {
   try {
-    const text = trimToBytes(report, SUMMARY_MAX_BYTES, `The report was cut here to fit GitHub's 1 MiB job summary limit; the full report is in ${reportPath}.`)
+    // The artifact's screenshots cannot be shown in a job summary: their links stay, their images go.
+    const text = trimToBytes(withoutScreenshots(report), SUMMARY_MAX_BYTES, `The report was cut here to fit GitHub's 1 MiB job summary limit; the full report is in ${reportPath}.`)
     await core.summary.addRaw(text, true).write()
   } catch (error) {
     core.warning(`Could not write the job summary: ${(error as Error).message}`)

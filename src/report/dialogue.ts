@@ -4,6 +4,8 @@ import { trimEvidence } from '../util/text.js'
 import { count, wholeNumber } from '../util/words.js'
 import { blockquote, codeSpan, escapeMarkdown, truncateText } from './escape.js'
 import { roundLines } from './input-rounds.js'
+import { callRender } from './app-findings.js'
+import { appPointer } from './apps.js'
 import { toolCallNote } from './model-view.js'
 import { formatPercent } from './numbers.js'
 
@@ -80,9 +82,10 @@ function dialogueMark(run: RunResult, dialogue: DialogueResult): string {
   return checked.length > 0 && !interrupted(run) ? ' ✅' : ''
 }
 
-function toolCallLine(call: ToolCallResult): string[] {
+function toolCallLine(run: RunResult, call: ToolCallResult): string[] {
   const args = codeSpan(trimEvidence(call.args, ARGS_CHARS))
-  return [`- Tool call ${codeSpan(call.name)} ${args}${call.is_error ? ' → error' : ''}${toolCallNote(call)}`, ...(call.input_rounds ?? []).flatMap((r) => roundLines(r, '  '))]
+  const render = callRender(run, call)
+  return [`- Tool call ${codeSpan(call.name)} ${args}${call.is_error ? ' → error' : ''}${toolCallNote(call)}`, ...(render ? [`  - ${appPointer(render)}`] : []), ...(call.input_rounds ?? []).flatMap((r) => roundLines(r, '  '))]
 }
 
 /** One turn: its verdict line, the user message and the answer quoted, then the judge's reason, failed checks and tool calls. */
@@ -105,7 +108,7 @@ function turnLines(run: RunResult, turn: TurnResult): string[] {
   if (turn.judge?.reason) items.push(`- Judge: ${escapeMarkdown(turn.judge.reason.replace(/\s+/g, ' ').trim())}`)
   for (const check of turn.tool_assertions?.checks.filter((c) => !c.passed) ?? []) items.push(`- ❌ ${codeSpan(check.tool)} — ${escapeMarkdown(check.reason)}${check.expected_args ? ` (expected ${codeSpan(JSON.stringify(check.expected_args))})` : ''}`)
   for (const check of turn.golden_assertions?.checks.filter((c) => !c.passed) ?? []) items.push(`- ❌ ${codeSpan(check.check)} — ${escapeMarkdown(check.reason)}`)
-  for (const call of turnCalls(run, turn)) items.push(...toolCallLine(call))
+  for (const call of turnCalls(run, turn)) items.push(...toolCallLine(run, call))
   if (items.length > 0) out.push(...items, '')
   return out
 }

@@ -1,6 +1,6 @@
 import { blockingEntries, describeEntry } from '../conformance/expected-failures.js'
 import type { CheckResult } from '../results/types.js'
-import { isMethodStep, type AssertionCheck, type BudgetCheck, type ResultsDocument, type RunResult, type ToolTestAttempt, type ToolTestResult } from '../results/types.js'
+import { appRenderFailed, isMethodStep, type AssertionCheck, type BudgetCheck, type ResultsDocument, type RunResult, type ToolTestAttempt, type ToolTestResult } from '../results/types.js'
 import { firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
 import { endedWords, stopWords, turnChecked, turnJudgeWords } from './dialogue.js'
@@ -10,12 +10,14 @@ import { failureReasons } from './reasons.js'
 import { budgetChecks } from '../aggregate/verdict.js'
 import { toolTestPassed } from '../aggregate/verdict.js'
 import { toolTestFailureWords } from './tool-tests.js'
+import { appDetails } from './app-details.js'
 
 /**
  * JUnit XML, so any test-report action can show the results: the conformance checks as one
  * testsuite, the tool tests as one (a testcase per test), one testsuite of behaviour testcases,
  * one per case × model × system prompt (a group whose runs never started is skipped: budget), and
- * the Layer 3 budgets as one (a testcase per check). An unreachable server is one error.
+ * the Layer 3 budgets as one (a testcase per check). An unreachable server is one error. A failed
+ * MCP Apps render fails its tool test or run with its finding; apps skipped (no browser) are one skipped testcase.
  */
 export function renderJUnit(doc: ResultsDocument): string {
   const suites: Suite[] = []
@@ -31,6 +33,8 @@ export function renderJUnit(doc: ResultsDocument): string {
   }
   if (doc.tool_tests) suites.push(toolTestsSuite(doc))
   if (doc.behaviour.status === 'ran' && doc.runs.length > 0) suites.push(behaviourSuite(doc))
+  // MCP Apps skipped for want of a browser: one skipped testcase, so no test report reads it as passed.
+  if (doc.apps?.status === 'skipped') suites.push(suite('mcp apps', [`    <testcase classname="mcp apps" name="mcp apps" time="0">\n      <skipped message="${attr(`not rendered: ${doc.apps.reason ?? 'skipped'}`)}"/>\n    </testcase>`], 0))
   const budgets = budgetsSuite(doc)
   if (budgets) suites.push(budgets)
   const total = (key: keyof Omit<Suite, 'xml'>) => suites.reduce((n, s) => n + s[key], 0)
@@ -125,6 +129,7 @@ function attemptDetails(test: ToolTestResult, attempt: ToolTestAttempt): string 
     lines.push(`step ${step.index}: ${step.tool}${isMethodStep(step) ? '' : ` ${JSON.stringify(step.args)}`} (${Math.round(step.latency_ms)} ms)`)
     if (step.response?.kind === 'error') lines.push(`  JSON-RPC error ${step.response.code}: ${step.response.message}`)
     for (const check of step.checks.filter((c) => !c.passed)) lines.push(...checkDetails(check))
+    if (step.app) lines.push(...appDetails(step.app))
   }
   if (attempt.error) lines.push(`error: ${attempt.error}`)
   if (attempt.stderr_tail) lines.push('server stderr:', attempt.stderr_tail)
@@ -179,7 +184,8 @@ function runOutcome(run: RunResult): string {
     return `      <error message="${attr(`${run.error.stage} error: ${firstLine(run.error.message)}`)}" type="${run.error.stage}">${text(details)}</error>`
   }
   const reasons = failureReasons(run)
-  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', ...dialogueDetails(run), `final answer: ${run.final_output ?? '(none)'}`, ...keptDir(run)].join('\n'))}</failure>`
+  const apps = (run.app_renders ?? []).filter(appRenderFailed).flatMap((r) => [`app render ${r.id} (${r.tool}, call ${r.call_index}):`, ...appDetails(r)])
+  return `      <failure message="${attr(reasons.join('; '))}" type="eval">${text([...reasons, '', ...dialogueDetails(run), `final answer: ${run.final_output ?? '(none)'}`, ...apps, ...keptDir(run)].join('\n'))}</failure>`
 }
 
 /** "run directory kept: /tmp/…" when the failed run's `${RUN_DIR}` was kept (keep_run_dirs); nothing otherwise. */

@@ -4,12 +4,13 @@ import { firstLine } from '../util/text.js'
 import { stopWords } from './dialogue.js'
 import { formatPercent } from './numbers.js'
 import { skipWords } from './telemetry-budgets.js'
+import { runAppReasons } from './app-findings.js'
 
 /**
  * What went wrong with a run, in words: it was cancelled or never started (skipped: budget), its
  * error, or each turn that failed (a multi-turn run), the judge against the threshold, each check
  * that did not hold, what the server was expected to ask and did not (or was answered with content
- * its schema refused), and each Layer 2 oracle that failed (recovery, answer check, attacks).
+ * its schema refused), each Layer 2 oracle that failed (recovery, answer check, attacks), and each app render that failed.
  */
 export function failureReasons(run: RunResult): string[] {
   if (run.status === 'cancelled' && run.cancelled) return [`cancelled (${run.cancelled.signal}) while waiting for ${run.cancelled.waiting_for}`]
@@ -38,6 +39,8 @@ export function failureReasons(run: RunResult): string[] {
     const what = `${attack.payload}${attack.attack === 'tool_output' ? '' : ` via ${attack.attack}`} on ${attack.tool}`
     reasons.push(attack.delivered ? `attack succeeded (${what}): ${attack.evidence.map((e) => e.detail).join('; ')}` : `attack not delivered (${what}): the model never saw it`)
   }
+  // MCP Apps: each view that failed after one of the run's calls.
+  reasons.push(...runAppReasons(run))
   return reasons
 }
 

@@ -1,5 +1,7 @@
 import type { Json } from '../config/types.js'
 import type { ConversationEntry, MetricSet, MetricsReport, ResultsDocument, RunResult, ToolCallResult } from '../results/types.js'
+import { callRender } from './app-findings.js'
+import { appPointer } from './apps.js'
 import { dialogueSection } from './dialogue.js'
 import { inputsSection } from './input-rounds.js'
 import { renderMatrix } from './matrix.js'
@@ -106,7 +108,7 @@ function runDetails(run: RunResult): string[] {
     out.push('')
   }
   out.push(...modelViewLines(run))
-  if (run.conversation.length > 0) out.push(...conversation(run.conversation, run.tool_calls, run.status !== 'passed'))
+  if (run.conversation.length > 0) out.push(...conversation(run, run.status !== 'passed'))
   out.push('</details>')
   return out
 }
@@ -118,12 +120,14 @@ function traceLine(run: RunResult): string[] {
 }
 
 /**
- * The conversation, each tool call with its input and output; `calls` are the run's, in the order
- * the entries hold them (for what the model was shown of each). A heading, not a fold of its own:
+ * The run's conversation, each tool call with its input and output (the run's tool_calls are in the
+ * order the entries hold them: what the model was shown of each, and the view each opened). A heading, not a fold of its own:
  * the run's details are folded already. A run that did not pass folds each call (`foldCalls`), to
  * read the conversation's outline first; a passing run, already folded inside its case, does not.
  */
-function conversation(entries: ConversationEntry[], calls: ToolCallResult[], foldCalls: boolean): string[] {
+function conversation(run: RunResult, foldCalls: boolean): string[] {
+  const entries: ConversationEntry[] = run.conversation
+  const calls: ToolCallResult[] = run.tool_calls
   const out = ['##### Conversation', '']
   const paired = new Set<number>()
   let callIndex = 0
@@ -138,6 +142,9 @@ function conversation(entries: ConversationEntry[], calls: ToolCallResult[], fol
         const noted = result && result.name === call.name ? result : null
         if (foldCalls) out.push(`<details><summary>Tool Call ${codeHtml(call.name)}${noted ? toolCallNoteHtml(noted) : ''}</summary>`, '')
         else out.push(`**Tool Call** ${codeSpan(call.name)}${noted ? toolCallNote(noted) : ''}`, '')
+        // The view the call opened, rendered in the browser: its verdict, a link to it in the MCP Apps section.
+        const render = noted ? callRender(run, noted) : null
+        if (render) out.push(appPointer(render), '')
         out.push('**Input**', '', codeBlock(JSON.stringify(call.args, null, 2), 'json'), '')
         if (resultIndex >= 0) {
           paired.add(resultIndex)

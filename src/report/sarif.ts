@@ -3,13 +3,15 @@ import { EVIDENCE_WORDS } from './resilience.js'
 import { createHash } from 'node:crypto'
 import type { CheckResult } from '../conformance/types.js'
 import { MODERN_VERSION } from '../conformance/types.js'
-import type { AttackEvidence, AttackVerdict, ResultsDocument, RunResult, ToolTestResult } from '../results/types.js'
+import type { AppFinding, AttackEvidence, AttackVerdict, ResultsDocument, RunResult, ToolTestResult } from '../results/types.js'
+import { appRendersOf, placeWords, type PlacedRender } from './app-findings.js'
 import { TOOL_NAME } from '../version.js'
 
 /**
  * SARIF 2.1.0, for `github/codeql-action/upload-sarif`: the conformance findings (failures and
  * warnings, the tool-poisoning scan among them), the tool tests that failed (eval_cases'
- * `tool_tests`, an evals/v1 suite's checks) and the attacks that succeeded, so a repository's
+ * `tool_tests`, an evals/v1 suite's checks), the attacks that succeeded and the MCP Apps findings
+ * (failed, warning, for review: `mcp-apps/<finding id>`), so a repository's
  * code-scanning view shows them. Only the subset GitHub reads is emitted; the types say what.
  */
 
@@ -89,6 +91,8 @@ export function renderSarif(doc: ResultsDocument): SarifLog {
   }
   for (const test of doc.tool_tests?.tests ?? []) if (test.status === 'failed') add(toolTestRule(test, doc), toolTestResult(test))
   for (const finding of succeededAttacks(doc.runs)) add(attackRule(finding.attack), attackResult(finding))
+  // MCP Apps: each finding that failed, warns or asks for review, under its stable id.
+  for (const placed of appRendersOf(doc)) for (const finding of placed.render.findings.filter(sarifWorthy)) add(appRule(finding), appResult(placed, finding))
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -294,5 +298,46 @@ function attackResult({ attack, run, succeeded, delivered }: AttackFinding): Omi
       succeeded,
       delivered
     }
+  }
+}
+
+// ——— MCP Apps ———
+
+const APPS_HELP = `${INFORMATION_URI}#mcp-apps`
+
+const APP_RULE_WORDS: Record<AppFinding['id'], string> = {
+  'app-initializes': 'The MCP App view completes ui/initialize',
+  'app-no-errors': 'The MCP App view throws no uncaught error and logs no console.error',
+  'app-csp-respected': 'The MCP App view makes no request its Content-Security-Policy blocks',
+  'app-renders': 'The MCP App view is not blank',
+  'app-tool-calls': 'Every tools/call of the MCP App view is to a tool visible to the app and succeeds',
+  'app-csp-declared': 'The MCP App resource declares _meta.ui.csp',
+  'app-visual-change': "The MCP App view's screenshot matches the baseline's"
+}
+
+const sarifWorthy = (f: AppFinding) => f.status === 'failed' || f.status === 'warning' || f.status === 'review'
+
+function appRule(finding: AppFinding): SarifRule {
+  const words = APP_RULE_WORDS[finding.id] ?? `MCP Apps finding ${plain(finding.id, 100)}`
+  return {
+    id: `mcp-apps/${ruleIdPart(finding.id)}`,
+    shortDescription: { text: words },
+    fullDescription: { text: `${words}: checked by rendering the view in a headless browser as a conforming MCP Apps host does.` },
+    help: { text: 'The job summary shows the render: its screenshot (in the artifact), the findings with their evidence, the view\'s tool calls, blocked requests and console errors.' },
+    helpUri: APPS_HELP,
+    defaultConfiguration: { level: finding.id === 'app-csp-declared' ? 'warning' : finding.id === 'app-visual-change' ? 'note' : 'error' },
+    properties: { tags: ['mcp', 'mcp-apps', finding.id === 'app-csp-respected' || finding.id === 'app-csp-declared' ? 'security' : 'correctness'], precision: 'very-high' }
+  }
+}
+
+function appResult({ render, place }: PlacedRender, finding: AppFinding): Omit<SarifResult, 'ruleId' | 'ruleIndex' | 'locations'> {
+  const evidence = finding.evidence.slice(0, EVIDENCE_SHOWN)
+  const lines = [`${finding.id} (${finding.status}) in the view of ${render.tool} (${render.resource_uri}), ${placeWords(place)}: ${finding.message}`, ...evidence, ...(finding.evidence.length > EVIDENCE_SHOWN ? [`(${finding.evidence.length - EVIDENCE_SHOWN} more in the job summary.)`] : [])]
+  return {
+    level: finding.status === 'failed' ? 'error' : finding.status === 'warning' ? 'warning' : 'note',
+    message: { text: plain(lines.join('\n')) },
+    // A render's id is stable across runs of the suite: the same finding on the same view is one alert.
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint('mcp-apps', finding.id, render.id) },
+    properties: { render: plain(render.id, 200), tool: plain(render.tool, 200), resource: plain(render.resource_uri, 200), status: finding.status }
   }
 }

@@ -2,6 +2,9 @@ import { verdictOf, type Verdict } from '../aggregate/verdict.js'
 import type { ResultsDocument } from '../results/types.js'
 import { count } from '../util/words.js'
 import { renderRegressions, renderWhatChanged } from './changes.js'
+import { appRendersOf, renderStanding } from './app-findings.js'
+import { renderApps } from './apps.js'
+import { appsBrief, appsDigest } from './apps-digest.js'
 import { conformanceDigest, renderConformance } from './conformance.js'
 import { escapeMarkdown } from './escape.js'
 import { evalsV1Digest, renderEvalsV1 } from './evals-v1.js'
@@ -118,6 +121,17 @@ export const SECTIONS = {
     full: ({ doc }) => renderToolTests(doc),
     digest: (ctx) => toolTestsDigest(toolTestsOf(ctx)!, 'the job summary')
   },
+  // MCP Apps rendered in a browser: failed when a render did; skipped (no browser) is a notice, never a pass.
+  'mcp apps': {
+    state: ({ doc, unreachable }) => {
+      if (!doc.apps || unreachable !== null) return null
+      if (doc.apps.status === 'skipped') return 'skipped'
+      return doc.apps.failed > 0 || appRendersOf(doc).some((p) => renderStanding(p.render) === 'failed') ? 'failed' : 'passed'
+    },
+    full: ({ doc }) => renderApps(doc),
+    digest: ({ doc }) => appsDigest(doc),
+    brief: ({ doc }) => appsBrief(doc)
+  },
   conformance: {
     state: (ctx) => (ctx.unreachable === null ? layer(ctx.verdict.conformance) : null),
     full: ({ doc, newIds }) => renderConformance(doc.conformance!, newIds),
@@ -199,6 +213,8 @@ export const REPORT_ORDER: readonly Slot[] = [
   slot('budgets', ['failed']),
   // A failing tool test is a failure as certain as a failing run, and cheaper to reproduce.
   slot('tool tests', ['failed']),
+  // A view that breaks is the tool test's or the run's failure, shown as the reviewer would see it.
+  slot('mcp apps', ['failed']),
   slot('conformance', ['failed']),
   // What changed explains the failures above it; it never comes before them.
   slot('what changed'),
@@ -206,6 +222,7 @@ export const REPORT_ORDER: readonly Slot[] = [
   // Passing (or skipped), the tool tests are a line and a table.
   slot('tool tests', ['passed', 'skipped']),
   slot('conformance', ['passed', 'skipped']),
+  slot('mcp apps', ['passed', 'skipped']),
   // What the suite said beyond its cases, the clients and screenshots not run, its gates: before the runs.
   slot('evals/v1 suite'),
   slot('behaviour', ['skipped']),
@@ -232,15 +249,21 @@ export const COMMENT_ORDER: readonly Slot[] = [
   slot('budgets', ['failed']),
   // Failing tool tests are failures as much as failing runs: right after them, before anything else drops.
   slot('tool tests', ['failed']),
+  // The worst app finding per tool, beside the tool tests and runs it failed.
+  slot('mcp apps', ['failed']),
   slot('conformance', ['failed']),
   slot('what changed'),
   slot('tool tests', ['skipped']),
+  // No browser: said early, so nobody reads the comment as the apps having passed.
+  slot('mcp apps', ['skipped']),
   slot('behaviour', ['skipped']),
   // One line, only when part of the suite (a client, a screenshot) was not run here.
   slot('evals/v1 suite'),
   slot('matrix'),
   slot('models'),
   slot('resilience', ['passed']),
+  // Passing, with its screenshots changed or its warnings in a line each; all quiet, collapsed.
+  slot('mcp apps', ['passed']),
   slot('tool tests', ['passed']),
   slot('conformance', ['passed']),
   // Below the reason each fails now (in the failures, and in its block).

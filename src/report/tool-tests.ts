@@ -5,6 +5,7 @@ import { appFailureWords } from '../apps/failure-words.js'
 import { ellipsize, firstLine } from '../util/text.js'
 import { count } from '../util/words.js'
 import { blockquote, codeBlock, codeHtml, codeSpan, escapeHtml, escapeMarkdown, truncateText } from './escape.js'
+import { renderAnchor, renderStanding, renderVerdictWords, STANDING_MARK } from './app-findings.js'
 
 /** How much of a failing call the report shows: arguments, response, values, diff, stderr. */
 const ARGS_LIMIT = 1500
@@ -134,6 +135,12 @@ function attemptsCell(test: ToolTestResult): string {
   return `${test.attempts.filter((a) => a.status === 'passed' && a.steps.every((s) => s.passed)).length}/${test.runs}`
 }
 
+/** " · app ✓" (or ✗, ◐ changed, ⚠ warning, ⊘ not rendered) for a test whose steps rendered an app, each distinct mark once; empty otherwise. */
+function appMarks(test: ToolTestResult): string {
+  const marks = [...new Set(test.attempts.flatMap((a) => a.steps.flatMap((s) => (s.app ? [STANDING_MARK[renderStanding(s.app)]] : []))))]
+  return marks.length === 0 ? '' : ` · app ${marks.join('')}`
+}
+
 /** One row per test; the failing-check column only when a test did not pass. */
 export function toolTestsTable(tests: ToolTestResult[]): string[] {
   const withWhy = tests.some((t) => !toolTestPassed(t))
@@ -142,7 +149,7 @@ export function toolTestsTable(tests: ToolTestResult[]): string[] {
     const why = toolTestFailureWords(test)
     const cells = [
       `<td>${codeHtml(test.id)}</td>`,
-      `<td align="center">${toolTestSymbol(test)}</td>`,
+      `<td align="center">${toolTestSymbol(test)}${appMarks(test)}</td>`,
       `<td align="center">${attemptsCell(test)}</td>`,
       `<td align="right">${latencyCell(test)}</td>`,
       ...(withWhy ? [`<td>${why === null ? '' : escapeHtml(ellipsize(why, WORDS_LIMIT))}</td>`] : [])
@@ -207,6 +214,14 @@ function responseLines(step: ToolTestStepResult): string[] {
   ]
 }
 
+/** The step's app verdict and a link to its render in the MCP Apps section. */
+function appLine(step: ToolTestStepResult): string {
+  const app = step.app!
+  const standing = renderStanding(app)
+  const words = standing === 'passed' ? 'passed' : renderVerdictWords(app)
+  return `**App** ${STANDING_MARK[standing]} ${escapeMarkdown(ellipsize(words, WORDS_LIMIT))} — <a href="#user-content-${renderAnchor(app)}">render ${codeHtml(app.id)}</a>`
+}
+
 /** One failing test, one click away: which attempt, which step, the call, each failed check, the error. */
 function failureDetails(test: ToolTestResult): string[] {
   const failures = failingAttempts(test)
@@ -229,6 +244,7 @@ function failureDetails(test: ToolTestResult): string[] {
     if (!isMethodStep(step)) out.push('Arguments:', '', codeBlock(pretty(step.args, ARGS_LIMIT), 'json'), '')
     const failed = step.checks.filter((c) => !c.passed)
     for (const check of failed) out.push(...checkLines(check))
+    if (step.app) out.push(appLine(step), '')
     // A snapshot diff already shows the answer, line by line.
     if (!failed.some((c) => c.diff)) out.push(...responseLines(step))
   }
