@@ -35,7 +35,7 @@ export function renderFindings(o: RenderObservation): AppFinding[] {
 }
 
 function finding(id: AppFinding['id'], status: AppFinding['status'], message: string, evidence: string[] = []): AppFinding {
-  return { id, status, message: cut(message), evidence: evidence.slice(0, MAX_EVIDENCE).map(cut) }
+  return { id, status, message: cut(message), evidence: evidence.slice(0, MAX_EVIDENCE).map((line) => cut(line)) }
 }
 
 export function cut(text: string, max = MAX_LINE): string {

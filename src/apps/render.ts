@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import type { AppActionRecord, AppAssertionCheck, AppRender } from '../results/types.js'
-import { redactText } from '../util/redact.js'
+import { redactDeep, redactText } from '../util/redact.js'
 import { fieldAssertions, judgeAssertion, selectorAssertions, textAssertions, type ViewText } from './assertions.js'
 import { createBridge, type BridgeLog } from './bridge.js'
 import { renderFindings } from './findings.js'
@@ -27,7 +27,8 @@ class RenderAborted extends Error {}
 export async function renderView(browser: Browser, options: AppHostOptions, request: RenderRequest): Promise<AppRender> {
   const start = Date.now()
   const render = blankRender(request)
-  const finish = (status: AppRender['status'], reason: string | null): AppRender => ({ ...render, status, reason: reason === null ? null : redactText(reason, options.secrets), duration_ms: Date.now() - start })
+  // Everything kept passes through the redaction once more: the view's texts, the call's structuredContent in a fields assertion.
+  const finish = (status: AppRender['status'], reason: string | null): AppRender => redactDeep({ ...render, status, reason, duration_ms: Date.now() - start }, options.secrets)
   if (request.signal.aborted) return finish('cancelled', 'the job was cancelled before the render')
   const uri = request.tool.ui?.resource_uri ?? null
   if (!uri) return finish('error', `${request.tool.name} links no ui:// resource`)
@@ -70,7 +71,7 @@ export async function renderView(browser: Browser, options: AppHostOptions, requ
     stop.signal.addEventListener('abort', () => void view?.close(), { once: true })
     const initBudget = Math.max(500, Math.floor(options.renderTimeoutMs / 2))
     await abortable(page.goto(Math.max(500, start + initBudget - Date.now())), stop.signal)
-    await abortable(waitFor(initializedOnce, start + initBudget - Date.now()), stop.signal)
+    await waitFor(initializedOnce, start + initBudget - Date.now(), stop.signal)
     await settle(page, relay, render.initialized_ms !== null, deadline, stop.signal)
 
     if (request.test) {
@@ -222,12 +223,12 @@ async function assertions(page: ViewPage, request: RenderRequest, png: Buffer | 
   return checks
 }
 
-/** Resolves true when `promise` did not settle within `ms` (it is left running), false when it did. */
-async function waitFor(promise: Promise<void>, ms: number): Promise<boolean> {
+/** Resolves true when `promise` did not settle within `ms` (it is left running), false when it did; rejects on abort. */
+async function waitFor(promise: Promise<void>, ms: number, signal: AbortSignal): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined
   const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, ms))))
   try {
-    return await Promise.race([promise.then(() => false), timedOut])
+    return await abortable(Promise.race([promise.then(() => false), timedOut]), signal)
   } finally {
     clearTimeout(timer)
   }

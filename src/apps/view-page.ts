@@ -67,8 +67,12 @@ export async function openViewPage(browser: Browser, resource: ViewResource, sec
       }
       return route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' })
     })
-    await context.exposeBinding(TO_HOST_BINDING, (_source, message: unknown) => deliver(message))
-    await context.exposeBinding(CSP_BINDING, (_source, v: { blockedURI?: unknown; directive?: unknown }) => {
+    // Bindings are visible in every frame: the relay is the host page's (the view posts to it), the CSP report the view frame's init script's.
+    await context.exposeBinding(TO_HOST_BINDING, (source, message: unknown) => {
+      if (source.frame.parentFrame() === null) deliver(message)
+    })
+    await context.exposeBinding(CSP_BINDING, (source, v: { blockedURI?: unknown; directive?: unknown }) => {
+      if (source.frame.url() !== VIEW_URL) return
       const url = typeof v?.blockedURI === 'string' ? v.blockedURI : ''
       // The App SDK's zod probe reports `eval` on every load (no request): only URLs count.
       if (!/^[a-z][a-z0-9+.-]*:/i.test(url) || /^(?:eval|inline|data|blob):?$/i.test(url)) return
