@@ -4,6 +4,7 @@ import { fieldAssertions, judgeAssertion, selectorAssertions, textAssertions } f
 import { renderFindings, type RenderObservation } from '../src/apps/findings.js'
 import { frameHeight, MIN_FRAME_HEIGHT } from '../src/apps/host-page.js'
 import { cspHeaderOf, viewResourceOf } from '../src/apps/resource.js'
+import { FrameRelay } from '../src/apps/relay.js'
 import { flatness, screenshotPath } from '../src/apps/screenshot.js'
 import type { AppTest } from '../src/config/types.js'
 import type { AppFinding } from '../src/results/types.js'
@@ -166,5 +167,31 @@ describe('app test assertions', () => {
     expect(await judgeAssertion(t, Buffer.from('png'), judge, 'ctx', signal)).toMatchObject({ passed: true, score: 7 })
     expect(seen?.rubric).toBe('shows a list')
     expect(await judgeAssertion(t, Buffer.from('png'), async () => ({ score: 6, reason: 'meh' }), 'ctx', signal)).toMatchObject({ passed: false, score: 6 })
+  })
+})
+
+describe('the frame relay', () => {
+  test('the view’s messages reach the bridge, the bridge’s reach the frame, and unanswered requests are counted', async () => {
+    const posted: unknown[] = []
+    const relay = new FrameRelay(async (m) => {
+      posted.push(m)
+    })
+    const got: unknown[] = []
+    relay.onmessage = (m) => got.push(m)
+    relay.deliver({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} })
+    relay.deliver({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height: 10 } })
+    relay.deliver('not json-rpc')
+    relay.deliver({ id: 2, method: 'x' })
+    expect(got).toHaveLength(2)
+    expect(relay.pendingRequests).toBe(1)
+    await relay.send({ jsonrpc: '2.0', id: 1, result: {} })
+    expect(relay.pendingRequests).toBe(0)
+    expect(posted).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
+    let closed = false
+    relay.onclose = () => (closed = true)
+    await relay.close()
+    await relay.send({ jsonrpc: '2.0', method: 'late' })
+    relay.deliver({ jsonrpc: '2.0', id: 3, method: 'late' })
+    expect([closed, posted.length, got.length]).toEqual([true, 1, 2])
   })
 })

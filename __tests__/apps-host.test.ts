@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { promisify } from 'node:util'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
@@ -22,6 +24,8 @@ const found = findBrowser({ chromePath: '', env: process.env })
 const browserPath = found.choice?.path
 if (!browserPath) console.warn(`apps-host tests skipped: ${found.choice === null ? found.reason : ''}`)
 const describeWithBrowser = browserPath ? describe : describe.skip
+
+const run = promisify(execFile)
 
 const APPS_SERVER = { kind: 'stdio' as const, command: process.execPath, args: [fixturePath('servers/apps-server.mjs')], env: {} }
 
@@ -182,6 +186,28 @@ describeWithBrowser('the MCP Apps browser host', () => {
     expect(after.status).toBe('cancelled')
     expect(existsSync(join(outputDir, 'apps', 'test.cancelled.png'))).toBe(false)
   }, 30_000)
+})
+
+describeWithBrowser('the browser and the Node process', () => {
+  test('Node exiting without closing the host leaves no browser process (the exit hook kills the group)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'apps-exit-'))
+    const script = join(dir, 'exit.mts')
+    writeFileSync(
+      script,
+      `import { launchBrowser } from ${JSON.stringify(fixturePath('../src/apps/browser.js'))}\n` +
+        `const b = await launchBrowser(${JSON.stringify(browserPath)})\n` +
+        'console.log(JSON.stringify(b.processes()))\nprocess.exit(0)\n'
+    )
+    try {
+      const { stdout } = await run(fixturePath('../node_modules/.bin/tsx'), [script])
+      const pids = JSON.parse(stdout.trim().split('\n').pop() ?? '[]') as number[]
+      expect(pids.length).toBeGreaterThan(1)
+      await new Promise((r) => setTimeout(r, 300))
+      expect(pids.filter(running)).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
 
 describe('no browser', () => {
