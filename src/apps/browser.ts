@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chromium, type Browser, type BrowserServer } from 'playwright-core'
 import { adoptGroup, terminateGroup } from '../mcp/process-group.js'
@@ -6,7 +7,8 @@ import { adoptGroup, terminateGroup } from '../mcp/process-group.js'
  * The browser of one host: headless Chromium launched by playwright-core as a server (so its pid
  * is ours to know), driven over its own connection, and closed with its whole process tree:
  * playwright's close, then the process group (playwright starts the browser `detached`, a group
- * leader) and every descendant seen at launch and at close. The group is registered with
+ * leader), every descendant seen at close, and every process carrying the host's tag in its
+ * environment (the crash handler leaves the group and is reparented to init). The group is registered with
  * src/mcp/process-group.ts, whose exit hook SIGKILLs it synchronously when Node exits.
  */
 
@@ -26,7 +28,8 @@ export const BROWSER_ARGS = [
   '--mute-audio',
   '--hide-scrollbars',
   '--font-render-hinting=none',
-  '--force-color-profile=srgb'
+  '--force-color-profile=srgb',
+  '--disable-crash-reporter'
 ]
 
 export interface LaunchedBrowser {
@@ -40,6 +43,7 @@ export interface LaunchedBrowser {
 }
 
 export async function launchBrowser(executablePath: string, timeoutMs = 30_000): Promise<LaunchedBrowser> {
+  const tag = randomUUID()
   const root = typeof process.getuid === 'function' && process.getuid() === 0
   const server: BrowserServer = await chromium.launchServer({
     executablePath,
@@ -49,7 +53,10 @@ export async function launchBrowser(executablePath: string, timeoutMs = 30_000):
     // We end the tree ourselves (and on exit through the process-group hook).
     handleSIGINT: false,
     handleSIGTERM: false,
-    handleSIGHUP: false
+    handleSIGHUP: false,
+    // Inherited by every process the browser starts, also those that leave its group (the crash
+    // handler is double-forked to init): how close finds them.
+    env: { ...process.env, [TAG_VARIABLE]: tag }
   })
   const child = server.process()
   const pid = child.pid ?? -1
@@ -67,12 +74,14 @@ export async function launchBrowser(executablePath: string, timeoutMs = 30_000):
     browser,
     version,
     pid,
-    processes: () => (pid > 0 ? [pid, ...descendantsOf(pid)].filter(alive) : []),
+    processes: () => [...new Set([...(pid > 0 ? [pid, ...descendantsOf(pid)] : []), ...taggedWith(tag)])].filter(alive),
     close() {
       closing ??= (async () => {
         const seen = pid > 0 ? descendantsOf(pid) : []
-        await Promise.race([browser.close().catch(() => undefined), sleep(3000)])
+        await within(browser.close(), 3000)
         await killTree(pid, server, seen)
+        await sleep(100)
+        killAll(taggedWith(tag))
       })()
       return closing
     }
@@ -81,15 +90,43 @@ export async function launchBrowser(executablePath: string, timeoutMs = 30_000):
 
 async function killTree(pid: number, server: BrowserServer, seen: number[] = []): Promise<void> {
   const more = pid > 0 ? descendantsOf(pid) : []
-  await Promise.race([server.close().catch(() => undefined), sleep(3000)])
+  await within(server.close(), 3000)
   if (pid > 0) await terminateGroup(pid, 1000)
-  for (const p of new Set([...seen, ...more])) {
+  killAll([...new Set([...seen, ...more])])
+}
+
+function killAll(pids: number[]): void {
+  for (const p of pids) {
     try {
       process.kill(p, 'SIGKILL')
     } catch {
       // gone already
     }
   }
+}
+
+const TAG_VARIABLE = 'MCP_SERVER_EVALS_APP_HOST'
+
+/** The running processes whose environment carries this host's tag (Linux /proc; empty elsewhere). */
+function taggedWith(tag: string): number[] {
+  if (process.platform !== 'linux') return []
+  const needle = `${TAG_VARIABLE}=${tag}`
+  const found: number[] = []
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return found
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle)) found.push(Number(entry))
+    } catch {
+      // not ours to read, or gone
+    }
+  }
+  return found.filter(alive)
 }
 
 /** "Chromium 156.0.8078.73": the product from the executable's name, the version from the browser. */
@@ -144,6 +181,13 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Waits for `promise` (its failure ignored) at most `ms`, leaving no timer behind. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
+}
+
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }
