@@ -1,6 +1,7 @@
 import { applyGate } from './execute/baseline.js'
 import type { AppHostOpening, AppHostOptions } from './apps/types.js'
 import { appsPlan } from './execute/apps-plan.js'
+import { appsRootOf } from './output/app-files.js'
 import type { Prepared } from './config/prepare.js'
 import { runDirsBase, usesRunDir } from './config/run-dir.js'
 import { startConformance } from './conformance/run.js'
@@ -171,5 +172,5 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     // Cancelled runs' spans too: everything is sent (or given up on, within a few seconds) before the document is.
     await tracing.shutdown()
   }
-  return applyGate(documentFromJournal(journal.state), header.gate, warn)
+  return applyGate(documentFromJournal(journal.state), header.gate, warn, { outputDir: appsRootOf(options.outputDir, options.resultsPath) })
 }

@@ -11,6 +11,7 @@ import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
 import { describeNotWritten, evalsV1Files, ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
+import { appFiles, appsRootOf } from './output/app-files.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
 import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
 import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
@@ -291,6 +292,7 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   let files: string[] = []
   // Set when the results document (or a file rendered with it) could not be written: the step then fails, whatever the verdict.
   let notWritten: string | null = null
+  const appsRoot = appsRootOf(paths.evalsV1Dir ?? '', paths.resultsPath ?? '')
   try {
     const written = writeResults(doc, paths, secrets)
     doc = written.document
@@ -298,6 +300,8 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
     files = written.files
     // Snapshots written on the runner reach the repository only through the artifact.
     if (produced.updateSnapshots && doc.tool_tests) files.push(...snapshotFiles(doc.tool_tests.snapshot_dir))
+    // MCP Apps: the screenshots the document names (and the baseline's and the diffs), for the artifact.
+    files.push(...appFiles(doc, appsRoot))
   } catch (error) {
     const partly = error instanceof ResultsNotWrittenError ? error.written : null
     const what = describeNotWritten(error, paths.resultsPath)
@@ -332,7 +336,7 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   if (!commented) await comment(artifactId)
   for (const save of saves) await network(save.what, save.task)
   if (notWritten === null && files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
-    await network('saving the baseline', async () => (await githubCache()).saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed))
+    await network('saving the baseline', async () => (await githubCache()).saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed, join(appsRoot, 'apps')))
   }
 
   // The document's section, not the probes' report: it holds the checks observed on the runs' calls too, as the report does.

@@ -1,6 +1,14 @@
 import { statSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { AppRender, ResultsDocument } from '../results/types.js'
+
+/**
+ * Where the host writes a job's screenshots (`apps/…` under it), and where the report, the
+ * artifact and the visual diff look for them: the output directory, else the results document's.
+ */
+export function appsRootOf(outputDir: string, resultsPath: string): string {
+  return outputDir || dirname(resultsPath)
+}
 
 /**
  * The MCP Apps files of a document that are on disk, for the artifact: each render's screenshot
