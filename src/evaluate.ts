@@ -1,6 +1,8 @@
 import { applyGate } from './execute/baseline.js'
 import type { AppHostOpening, AppHostOptions } from './apps/types.js'
 import { appsPlan } from './execute/apps-plan.js'
+import { appsRunLayerFor } from './apps/run-layer.js'
+import { runLayersWith } from './execute/run-layers.js'
 import { appsRootOf } from './output/app-files.js'
 import type { Prepared } from './config/prepare.js'
 import { runDirsBase, usesRunDir } from './config/run-dir.js'
@@ -156,7 +158,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
         cancel: hooks.cancel,
         reuse: new Map(reused.map((r) => [runKey(r), r])),
         redact: (text) => redactText(text, prepared.secrets),
-        tracing
+        tracing,
+        layers: runLayersWith(appsRunLayerFor(suite, appsLayer))
       }))
       overhead = executed.overhead
       cancelled = cancelledSummary(hooks.cancel, executed)

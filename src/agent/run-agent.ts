@@ -244,6 +244,8 @@ async function executeCall(
     record.result = `${NOT_SENT.unknownTool} '${functionName}'.`
     return record
   }
+  // A layer's work on the session after the last call (an app's render) is not this call's latency.
+  await session.idle?.()
   const started = performance.now()
   let outcome: CallOutcome
   try {

@@ -54,6 +54,8 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
       ? await runConversation(spec.case.conversation, transcript, task, { session: agentSession, llm: chat, userLlm: chat, signal })
       : null
     if (!dialogue) await runTurn(transcript, { user: spec.case.prompt, simulated: false }, task, agentSession, chat, signal)
+    // What the layers still do on the session (the last call's app render) ends before it closes.
+    await agentSession.idle?.()
     await session.close()
     // A hung server says nothing by itself; what it last wrote to stderr often explains why.
     if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {

@@ -11,3 +11,14 @@ import type { RunLayer } from './run-layer.js'
  * in this order too.
  */
 export const RUN_LAYERS: readonly RunLayer[] = [observedLayer, faultLayer, attackLayer, traceLayer]
+
+/**
+ * The run layers of an evaluation: RUN_LAYERS, and the MCP Apps layer (when the suite renders
+ * apps in its runs) just outside observed conformance: the views see the server's real answers,
+ * and a fault that replaces an answer leaves no view to render.
+ */
+export function runLayersWith(apps: RunLayer | null): readonly RunLayer[] {
+  if (!apps) return RUN_LAYERS
+  const [observed, ...outside] = RUN_LAYERS
+  return [observed, apps, ...outside]
+}

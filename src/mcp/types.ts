@@ -160,6 +160,12 @@ export interface McpSession {
    * server-filesystem does), at most the last 20 requests.
    */
   sessionRounds(): InputRound[]
+  /**
+   * Resolves when nothing a run layer started on the session is still in flight (an MCP App's
+   * render after a call, whose view makes requests of its own): the agent waits for it before its
+   * next call is timed, and the run before the session closes. Absent: always idle.
+   */
+  idle?(): Promise<void>
   close(): Promise<void>
 }
 

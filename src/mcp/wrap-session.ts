@@ -35,6 +35,7 @@ export function wrapSession(session: McpSession, overrides: Partial<McpSession>)
     stderrTail: () => session.stderrTail(),
     sessionHappenings: () => session.sessionHappenings(),
     sessionRounds: () => session.sessionRounds(),
+    idle: () => session.idle?.() ?? Promise.resolve(),
     close: () => session.close()
   }
   // Accessors copy as accessors: a getter among the overrides stays live.

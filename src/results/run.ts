@@ -64,10 +64,10 @@ export interface ToolCallResult {
 
 /**
  * What the run layers noted on one tool call (the fault it carried, the attack it delivered, its
- * span), set by the layers' session wrappers and carried to the call's record as one field: the
+ * span, the render of its app), set by the layers' session wrappers and carried to the call's record as one field: the
  * agent loop and the record builder pass it on without knowing its keys.
  */
-export type CallAnnotations = Pick<ToolCallResult, 'fault' | 'injected' | 'span_id'>
+export type CallAnnotations = Pick<ToolCallResult, 'fault' | 'injected' | 'span_id' | 'app_render'>
 
 /**
  * `cancelled`: the job was cancelled (SIGINT/SIGTERM) before this run was finished; `skipped`: it
