@@ -9,9 +9,9 @@ import type { YamlPath } from './yaml-document.js'
 
 // An evals/v1 flow's checks as tool tests, and its scenarios as conversation cases.
 
-/** Why a widget screenshot (and a screenshot for the judge) is not run here. */
+/** Why a widget screenshot (and a screenshot for the judge) is not run in an evals/v1 scenario. */
 export const SCREENSHOT_NOT_RUN =
-  'rendering an MCP App needs a browser host, which this version does not have: not run, never counted as passed'
+  'judging a rendered widget is not run for evals/v1 scenarios yet (this version renders MCP Apps in tool tests and eval_cases runs: docs/apps.md): not run, never counted as passed'
 
 const LISTS = { listTools: 'tools/list', listResources: 'resources/list', listPrompts: 'prompts/list' } as const
 
