@@ -51,7 +51,8 @@ function initializes(o: RenderObservation): AppFinding {
 function noErrors(o: RenderObservation): AppFinding {
   const lines = [...o.page_errors.map((e) => `uncaught: ${e}`), ...o.console_errors.map((e) => `console.error: ${e}`)]
   if (lines.length === 0) return finding('app-no-errors', 'passed', 'no uncaught error and no console.error')
-  const first = o.page_errors.length ? `the view threw: ${o.page_errors[0]}` : `the view logged an error: ${o.console_errors[0]}`
+  // One line: a stack's line breaks and indentation read as one space.
+  const first = (o.page_errors.length ? `the view threw: ${o.page_errors[0]}` : `the view logged an error: ${o.console_errors[0]}`).replace(/\s+/g, ' ')
   const more = lines.length > 1 ? ` (${lines.length} errors in all)` : ''
   return finding('app-no-errors', 'failed', `${first}${more}`, lines)
 }
