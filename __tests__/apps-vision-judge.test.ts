@@ -1,11 +1,25 @@
 import { afterEach, describe, expect, test } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { PNG } from 'pngjs'
+import { fixturePath } from '../__fixtures__/harness.js'
+import { runOptions } from '../__fixtures__/options.js'
 import { answer, startScriptedLlm, type ChatRequestBody, type Responder, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { openAppHost } from '../src/apps/host.js'
+import { prepare } from '../src/config/prepare.js'
+import { evaluate } from '../src/evaluate.js'
 import { createChatClient } from '../src/llm/chat.js'
 import { createVisionJudge, parseVisionVerdict } from '../src/scoring/vision-judge.js'
 
 // app.judge's vision judge against the scripted OpenAI-compatible server, through the real
-// openai client: what goes over the wire (the screenshot as a PNG data URL) and how the answer is read.
+// openai client: what goes over the wire (the screenshot as a PNG data URL) and how the answer is
+// read; then end to end, in headless Chromium (skipped, saying why, where no browser is found).
+
+const probe = await openAppHost({ chromePath: '', env: process.env, outputDir: tmpdir(), renderTimeoutMs: 1000, concurrency: 1, secrets: [] })
+await probe.host?.close()
+const describeWithBrowser = probe.host ? describe : describe.skip
+if (!probe.host) console.warn(`apps-vision-judge: the end-to-end test is skipped: ${probe.reason}`)
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
@@ -105,4 +119,58 @@ describe('parseVisionVerdict', () => {
   test('an empty answer says so', () => {
     expect(() => parseVisionVerdict('')).toThrow('the vision judge\'s answer has no JSON object: "(empty)"')
   })
+})
+
+/** Two app tests of show_list's view: the scripted judge scores 9 a rubric naming Groceries, 3 any other. */
+const SUITE = `judge_model: judge/suite-default
+tool_tests:
+  - id: list-judged-good
+    tool: show_list
+    args: { title: Groceries, items: [apples, bread] }
+    app:
+      judge: { rubric: "A list titled Groceries with its items.", threshold: 0.8 }
+  - id: list-judged-bad
+    tool: show_list
+    args: { title: Groceries, items: [apples, bread] }
+    app:
+      judge: { rubric: "A bar chart of the weather.", threshold: 0.5, model: vision/own-model }
+`
+
+describeWithBrowser('app.judge end to end', () => {
+  test("evaluate() sends each view's screenshot to the endpoint at base_url; the judge's score decides the assertion and the test", async () => {
+    llm = await startScriptedLlm((request) => {
+      const text = userParts(request).find((p) => p.type === 'text')?.text ?? ''
+      const score = text.includes('Groceries') ? 9 : 3
+      return answer(request.model, `\`\`\`json\n{"score": ${score}, "reason": "scripted ${score}"}\n\`\`\``)
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'apps-vision-'))
+    writeFileSync(join(dir, 'evals.yaml'), SUITE)
+    const server = JSON.stringify({ command: process.execPath, args: [fixturePath('servers/apps-server.mjs')] })
+    const p = prepare(runOptions(dir, { serverConfig: server, conformance: 'off', baseUrl: llm.url, outputDir: join(dir, 'out') }), {})
+    const doc = await evaluate(p, {})
+
+    const judged = (id: string) => {
+      const t = doc.tool_tests!.tests.find((x) => x.id === id)!
+      return { status: t.status, check: t.attempts[0]!.steps[0]!.app!.assertions.find((a) => a.check === 'judge')! }
+    }
+    const good = judged('list-judged-good')
+    expect(good.status).toBe('passed')
+    expect(good.check).toMatchObject({ passed: true, score: 9, actual: 9, expected: 0.8 })
+    expect(good.check.reason).toContain('scripted 9')
+    const bad = judged('list-judged-bad')
+    expect(bad.status).toBe('failed')
+    expect(bad.check).toMatchObject({ passed: false, score: 3, expected: 0.5 })
+
+    expect(llm.requests.map((r) => r.model).sort()).toEqual(['judge/suite-default', 'vision/own-model'])
+    for (const request of llm.requests) {
+      const url = userParts(request).find((part) => part.type === 'image_url')!.image_url!.url
+      expect(url.startsWith('data:image/png;base64,')).toBe(true)
+      const bytes = Buffer.from(url.slice('data:image/png;base64,'.length), 'base64')
+      expect([...bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE)
+      // The screenshot of the rendered view, not a placeholder: a viewport's worth of pixels.
+      const decoded = PNG.sync.read(bytes)
+      expect(decoded.width).toBeGreaterThan(100)
+      expect(decoded.height).toBeGreaterThan(100)
+    }
+  }, 120_000)
 })
