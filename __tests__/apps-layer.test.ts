@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { suiteRendersApps } from '../src/apps/needs.js'
+import { suiteJudgesApps, suiteRendersApps } from '../src/apps/needs.js'
 import { appsSection, NOT_REACHED, rendersOf, type AppsOpened } from '../src/apps/section.js'
 import type { AppHost, AppHostOpening, AppHostOptions, RenderRequest } from '../src/apps/types.js'
 import type { AppTest, ToolTest } from '../src/config/types.js'
@@ -84,6 +84,13 @@ describe('the apps section', () => {
     expect(suiteRendersApps({ ...none, apps: { render: false, render_timeout_ms: 1, visual_diff: 'review', visual_threshold: 0 } })).toBe(false)
     expect(suiteRendersApps({ ...none, cases: [{ apps: 'off' }, { apps: 'render' }] as never })).toBe(true)
     expect(suiteRendersApps({ ...none, cases: [{ apps: 'off' }] as never })).toBe(false)
+  })
+
+  test('a suite needs a vision judge only when an app test has app.judge', () => {
+    const app: AppTest = { actions: [], text_contains: [], selector: [], fields: {}, judge: null }
+    const testWith = (step: AppTest | undefined) => ({ id: 't', runs: 1, tags: [], steps: [{ tool: 'x', args: {}, expect: {}, capture: {}, ...(step ? { app: step } : {}) }] }) as unknown as ToolTest
+    expect(suiteJudgesApps({ tool_tests: [testWith(undefined), testWith(app)] })).toBe(false)
+    expect(suiteJudgesApps({ tool_tests: [testWith(app), testWith({ ...app, judge: { rubric: 'A list.', threshold: 0.5, model: null } })] })).toBe(true)
   })
 })
 

@@ -1,4 +1,5 @@
 import { applyGate } from './execute/baseline.js'
+import { suiteJudgesApps } from './apps/needs.js'
 import type { AppHostOpening, AppHostOptions } from './apps/types.js'
 import { appsPlan } from './execute/apps-plan.js'
 import { appsRunLayerFor } from './apps/run-layer.js'
@@ -26,6 +27,7 @@ import { planGroups, shardOf, shareOfBudget } from './plan/shard.js'
 import type { Cancellation, ResultsDocument, ToolTestResult } from './results/types.js'
 import { createGEvalJudge } from './scoring/geval.js'
 import { createSemanticMatcher } from './scoring/semantic.js'
+import { createVisionJudge } from './scoring/vision-judge.js'
 import { createSpendMeter, meteredClient, spentBy } from './telemetry/spend.js'
 import { createTracing } from './telemetry/tracing.js'
 import { redactText } from './util/redact.js'
@@ -71,7 +73,9 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     serverReuse: options.serverReuse
   }
   const behaviour = behaviourStatus(suite, options)
-  const apps = appsPlan(prepared, { cancel: hooks.cancel, warn, open: hooks.openAppHost })
+  // app.judge's vision judge asks the endpoint directly: its calls are neither cached nor metered against max_cost_usd.
+  const visionJudge = suiteJudgesApps(suite) ? createVisionJudge(chatClientOf(prepared, hooks), suite.judge_model) : undefined
+  const apps = appsPlan(prepared, { cancel: hooks.cancel, warn, open: hooks.openAppHost, judge: visionJudge })
   const whole = behaviour.status === 'ran' ? expandMatrix(suite, settings) : []
   const plan = shardOf(whole, options.shard)
   // The free layers (conformance, tool tests) run once, in shard 1.
@@ -129,7 +133,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     let overhead = emptyUsage()
     let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
     if (behaviour.status === 'ran' && !unreachable) {
-      const base = hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
+      const base = chatClientOf(prepared, hooks)
       const runDirsRoot = runDirsBase()
       const caching = createCachingChatClient(base, {
         dir: options.cacheDir,
@@ -176,4 +180,9 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     await tracing.shutdown()
   }
   return applyGate(documentFromJournal(journal.state), header.gate, warn, { outputDir: appsRootOf(options.outputDir, options.resultsPath) })
+}
+
+/** The evaluation's chat client: the hook's (a test's scripted server), else the OpenAI-compatible endpoint at base_url with the API key. */
+function chatClientOf({ options }: Prepared, hooks: EvaluateHooks): ChatClient {
+  return hooks.llm ?? createChatClient({ baseURL: options.baseUrl, apiKey: options.apiKey || 'none', maxRetries: hooks.llmMaxRetries })
 }

@@ -10,3 +10,8 @@ export function suiteRendersApps(suite: Pick<Suite, 'apps' | 'cases' | 'tool_tes
   if (suite.cases.some((c) => c.apps === 'render')) return true
   return suite.tool_tests.some((test) => test.steps.some((step) => step.app !== undefined))
 }
+
+/** Whether any app test has `app.judge`, and so the evaluation needs a vision judge (src/scoring/vision-judge.ts). */
+export function suiteJudgesApps(suite: Pick<Suite, 'tool_tests'>): boolean {
+  return suite.tool_tests.some((test) => test.steps.some((step) => step.app?.judge != null))
+}
