@@ -55,7 +55,7 @@ describe('the upstream templates', () => {
     expect(step).toEqual({ tool: 'tools/list', call: { kind: 'list', method: 'tools/list' }, args: {}, expect: { asserts: [{ kind: 'equals', path: '$', equals: [] }] }, capture: {} })
   })
 
-  test('mcp-apps: the scenario is a hard conversation case, its turn carries the evals/v1 expectations, the screenshot is recorded as not run', () => {
+  test('mcp-apps: the scenario is a hard conversation case that renders its apps, its turn carries the evals/v1 expectations', () => {
     const { suite, defaults } = load(template('mcp-apps'))
     expect(defaults).toEqual({ timeoutMs: 90000, maxAgentSteps: null, parallelCases: null })
     const [scenario] = suite.cases
@@ -71,6 +71,7 @@ describe('the upstream templates', () => {
       tags: ['agent'],
       resilience: noResilience(),
       inputs: null,
+      apps: 'render',
       conversation: {
         kind: 'turns',
         turns: [
@@ -90,10 +91,8 @@ describe('the upstream templates', () => {
         ]
       }
     })
-    expect(suite.evals_v1?.not_run).toEqual([
-      { what: 'widget_screenshot', where: 'flows[0].scenarios[0].turns[0].expect.widget.screenshot', reason: expect.stringContaining('not run for evals/v1 scenarios yet') }
-    ])
-    expect(suite.evals_v1?.not_run[0].reason).toContain('never counted as passed')
+    // The widget screenshot is judged on the rendered view: the scenario renders its apps.
+    expect(suite.evals_v1?.not_run).toEqual([])
   })
 })
 

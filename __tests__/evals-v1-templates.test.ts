@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliProcess } from '../__fixtures__/cli.js'
-import { scriptedBrain, startScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { answer, scriptedBrain, startScriptedLlm, type ChatRequestBody } from '../__fixtures__/scripted-llm.js'
+import { openAppHost } from '../src/apps/host.js'
 import type { ResultsDocument } from '../src/results/types.js'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { parseEvalsV1Suite } from '../src/config/evals-v1-suite.js'
@@ -17,6 +18,10 @@ const REPO = fixturePath('..')
 const templates = readdirSync(DIR).filter((f) => f.endsWith('.suite.yaml'))
 const work = mkdtempSync(join(tmpdir(), 'v1-templates-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
+// The mcp-apps template's widget screenshot is judged on the view rendered in a browser: where none is found, it fails, saying so.
+const probe = await openAppHost({ chromePath: '', env: process.env, outputDir: tmpdir(), renderTimeoutMs: 1000, concurrency: 1, secrets: [] })
+await probe.host?.close()
+const hasImage = (request: ChatRequestBody) => request.messages.some((m) => Array.isArray(m.content) && (m.content as { type: string }[]).some((p) => p.type === 'image_url'))
 
 describe('examples/evals-v1', () => {
   test('the three templates are there, and each loads', () => {
@@ -40,7 +45,9 @@ describe('examples/evals-v1', () => {
   describe('the mcp-apps scenario, with a scripted model', () => {
     const search = { name: 'search_destinations', args: { query: 'Tokyo' } }
     const scenario = async (calls: { name: string; args: unknown }[], dir: string) => {
-      const llm = await startScriptedLlm(scriptedBrain({ 'Find destinations for tokyo': { turns: [calls], answer: (results) => `Here they are: ${results[0]}` } }, () => 9))
+      const brain = scriptedBrain({ 'Find destinations for tokyo': { turns: [calls], answer: (results) => `Here they are: ${results[0]}` } }, () => 9)
+      // The vision judge, shown the rendered widget: 9 of 10.
+      const llm = await startScriptedLlm((request, index) => (hasImage(request) ? answer(request.model, '{"score": 9, "reason": "the destination cards show Tokyo"}') : brain(request, index)))
       try {
         const r = await runCliProcess(['--eval-suite', join(DIR, 'mcp-apps.suite.yaml'), '--base-url', llm.url, '--api-key', 'sk-test', '--conformance', 'off', '--output-dir', join(work, dir)], REPO)
         const doc = JSON.parse(readFileSync(join(work, dir, 'eval-results.json'), 'utf8')) as ResultsDocument
@@ -50,16 +57,24 @@ describe('examples/evals-v1', () => {
       }
     }
 
-    test("a model that searches passes the turn's tools, result and widget checks; the screenshot is recorded as not run", async () => {
+    test("a model that searches passes the turn's tools, result and widget checks, the widget's screenshot judged on the rendered view", async () => {
       const { code, doc } = await scenario([search], 'apps-pass')
-      expect(code).toBe(0)
       const checks = doc.runs[0].dialogue?.turns?.[0]?.golden_assertions?.checks ?? []
       expect(checks.map((c) => [c.check, c.passed])).toEqual([
         ['tools', true],
         ['result', true],
-        ['widget', true]
+        ['widget', true],
+        ['widget', Boolean(probe.host)]
       ])
-      expect(doc.evals_v1?.not_run.map((n) => n.where)).toEqual(['flows[0].scenarios[0].turns[0].expect.widget.screenshot'])
+      expect(doc.evals_v1?.not_run).toEqual([])
+      if (probe.host) {
+        expect(code).toBe(0)
+        expect(checks[3]!.reason).toContain('scored 9/10')
+        expect(doc.runs[0].app_renders?.[0]).toMatchObject({ tool: 'search_destinations', status: 'rendered', resource_uri: 'ui://travel/destination-cards.html' })
+      } else {
+        expect(code).toBe(1)
+        expect(checks[3]!.reason).toContain('has no screenshot')
+      }
     })
 
     test('a model that also books a hotel fails on the forbidden tool', async () => {

@@ -109,7 +109,7 @@ describe('an evals/v1 turn’s result and widget expectations', () => {
     ])
   })
 
-  test('the checks come in order, one per entry: tools entries, result, widget; a screenshot alone checks nothing here', async () => {
+  test('the checks come in order, one per entry: tools entries, result, widget; a screenshot alone is a check too', async () => {
     const all = expectOf({
       tools: [
         { name: 'search', args: null, after_turn: null },
@@ -126,7 +126,7 @@ describe('an evals/v1 turn’s result and widget expectations', () => {
       ['widget', false]
     ])
     expect(hasTurnChecks(all)).toBe(true)
-    expect(hasTurnChecks(expectOf({ widget_screenshot: { rubric: 'looks right', threshold: 0.7, tool: null, args: null } }))).toBe(false)
+    expect(hasTurnChecks(expectOf({ widget_screenshot: { rubric: 'looks right', threshold: 0.7, tool: null, args: null } }))).toBe(true)
     expect(hasTurnChecks(undefined)).toBe(false)
   })
 })

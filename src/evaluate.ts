@@ -2,7 +2,7 @@ import { applyGate } from './execute/baseline.js'
 import { suiteJudgesApps } from './apps/needs.js'
 import type { AppHostOpening, AppHostOptions } from './apps/types.js'
 import { appsPlan } from './execute/apps-plan.js'
-import { appsRunLayerFor } from './apps/run-layer.js'
+import { appScreensOf, appsRunLayerFor } from './apps/run-layer.js'
 import { runLayersWith } from './execute/run-layers.js'
 import { appsRootOf } from './output/app-files.js'
 import type { Prepared } from './config/prepare.js'
@@ -150,6 +150,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
       const budget = shareOfBudget(suite.budgets.max_cost_usd, plan.length, whole.length, options.shard)
       const spend = createSpendMeter(suite.pricing, budget, spentBy(reused, suite.pricing, suite.judge_model))
       const llm = meteredClient(caching.client, spend)
+      // MCP Apps in the runs (apps: render): the views their calls return, rendered on the job's browser host.
+      const appsRuns = appsRunLayerFor(suite, appsLayer)
       const executed = await withServerReuse(sessions, { reuse: options.serverReuse, size: options.concurrency, cancel: hooks.cancel }, (runSessions) => executeRuns(plan, suite, settings, {
         llm,
         judge: createGEvalJudge(llm, suite.judge_model),
@@ -163,7 +165,8 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
         reuse: new Map(reused.map((r) => [runKey(r), r])),
         redact: (text) => redactText(text, prepared.secrets),
         tracing,
-        layers: runLayersWith(appsRunLayerFor(suite, appsLayer))
+        layers: runLayersWith(appsRuns),
+        ...(appsRuns ? { appScreens: appScreensOf(appsRootOf(options.outputDir, options.resultsPath), appsRuns, visionJudge) } : {})
       }))
       overhead = executed.overhead
       cancelled = cancelledSummary(hooks.cancel, executed)

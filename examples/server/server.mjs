@@ -24,14 +24,18 @@ const ATTRACTIONS = {
 const CITY_NAMES = { paris: 'Paris', tokyo: 'Tokyo', 'new york': 'New York', sydney: 'Sydney' }
 const COUNTRIES = { paris: 'France', tokyo: 'Japan', 'new york': 'United States', sydney: 'Australia' }
 const DESTINATIONS_UI = 'ui://travel/destination-cards.html'
-/** The MCP Apps view: renders the tool result it is given (ui/notifications/tool-result) as cards. */
+/**
+ * The MCP Apps view: completes the MCP Apps handshake with its host (ui/initialize, then
+ * ui/notifications/initialized, over postMessage JSON-RPC) and renders the tool result it is
+ * given (ui/notifications/tool-result) as cards.
+ */
 const DESTINATIONS_HTML = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Destinations</title>
 <style>body{font-family:sans-serif;margin:0;padding:12px}.card{border:1px solid #ccc;border-radius:8px;padding:8px 12px;margin:0 0 8px}h2{margin:0;font-size:18px}</style>
 </head><body><main id="cards">Waiting for the tool result…</main>
 <script>
-window.addEventListener('message', (event) => {
-  const data = event.data && event.data.params && event.data.params.structuredContent
+const post = (message) => window.parent.postMessage(Object.assign({ jsonrpc: '2.0' }, message), '*')
+const render = (data) => {
   if (!data || !Array.isArray(data.results)) return
   const main = document.getElementById('cards')
   main.replaceChildren(...data.results.map((r) => {
@@ -44,7 +48,16 @@ window.addEventListener('message', (event) => {
     card.append(title, list)
     return card
   }))
+}
+window.addEventListener('message', (event) => {
+  const message = event.data
+  if (!message || message.jsonrpc !== '2.0') return
+  if (message.id === 1 && 'result' in message) post({ method: 'ui/notifications/initialized', params: {} })
+  else if (message.method === 'ui/notifications/tool-result') render(message.params && message.params.structuredContent)
+  // Any other request of the host (a teardown) is answered with an empty result.
+  else if (message.method && message.id !== undefined) post({ id: message.id, result: {} })
 })
+post({ id: 1, method: 'ui/initialize', params: { appInfo: { name: 'destination-cards', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' } })
 </script></body></html>
 `
 const GUEST_MESSAGE = 'Whose name should the hotel booking be under? Give the guest name.'
@@ -228,7 +241,8 @@ export function createTravelServer() {
     'destination-cards',
     DESTINATIONS_UI,
     { description: 'The MCP Apps view of search_destinations: one card per destination', mimeType: 'text/html;profile=mcp-app' },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: DESTINATIONS_HTML }] })
+    // It reaches no network: an empty CSP, declared (a host then needs no default).
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: DESTINATIONS_HTML, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } }] })
   )
 
   server.registerPrompt(

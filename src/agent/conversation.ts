@@ -3,7 +3,7 @@ import type { ChatClient, TokenUsage } from '../llm/chat.js'
 import type { McpSession } from '../mcp/session.js'
 import type { DialogueResult } from '../results/types.js'
 import { CancelledError } from '../execute/cancellation.js'
-import { checkEvalsV1Turn, hasTurnChecks } from '../scoring/evals-v1-turn.js'
+import { checkEvalsV1Turn, hasTurnChecks, type WidgetScreens } from '../scoring/evals-v1-turn.js'
 import { compileMatcherPattern } from '../scoring/tool-assertions.js'
 import { boundForModel } from './bound.js'
 import { evalsV1Calls, turnCheckSession } from './evals-v1-calls.js'
@@ -18,6 +18,8 @@ export interface ConversationDeps {
   /** The chat client the simulated user's model is asked through (the run's traced one: each of its calls is a `chat {model}` span). */
   userLlm: ChatClient
   signal: AbortSignal
+  /** MCP Apps: the rendered views' screenshots and the vision judge, for an evals/v1 turn's widget screenshot; absent: none. */
+  screens?: Omit<WidgetScreens, 'signal'>
 }
 
 /** How a dialogue went, beyond its transcript (whose `turns` hold each user turn). */
@@ -49,7 +51,12 @@ export async function runConversation(conversation: Conversation, transcript: Tr
       const done = await turn(scripted.user, false)
       if (done.stop_reason !== 'final_answer') return scriptedRun('stopped')
       // An evals/v1 turn's expectations, on every call so far, while the session is live (a nested resource read).
-      if (hasTurnChecks(scripted.evals_v1)) done.evals_v1 = await checkEvalsV1Turn(scripted.evals_v1, evalsV1Calls(transcript), index, turnCheckSession(deps.session, deps.signal))
+      if (hasTurnChecks(scripted.evals_v1)) {
+        // The turn's views are rendered before they are judged.
+        if (scripted.evals_v1.widget_screenshot) await deps.session.idle?.()
+        const screens = deps.screens ? { ...deps.screens, signal: deps.signal } : undefined
+        done.evals_v1 = await checkEvalsV1Turn(scripted.evals_v1, evalsV1Calls(transcript), index, turnCheckSession(deps.session, deps.signal), screens)
+      }
     }
     return scriptedRun('script_done')
   }

@@ -19,7 +19,8 @@ export function evalsV1Calls(transcript: Pick<Transcript, 'tool_calls' | 'turns'
     turn: turnOf(index),
     ...(call.raw_result ? { raw: call.raw_result } : {}),
     ...(call.protocol_error ? { protocol_error: call.protocol_error } : {}),
-    ...(reachedServer(call) ? {} : { not_sent: call.result })
+    ...(reachedServer(call) ? {} : { not_sent: call.result }),
+    ...(call.annotations?.app_render ? { app_render: call.annotations.app_render } : {})
   }))
 }
 

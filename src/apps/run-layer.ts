@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { renderNotDone, type AppRenderer } from '../execute/app-host.js'
+import type { WidgetScreens } from '../scoring/evals-v1-turn.js'
+import type { AppJudgeFn } from './types.js'
 import type { Json, Suite } from '../config/types.js'
 import type { LayerRun, RunLayer } from '../execute/run-layer.js'
 import type { McpSession } from '../mcp/session.js'
@@ -17,18 +21,50 @@ import { appRenderFailed, type AppRender } from '../results/apps.js'
  * the session is busy until the render is done: the next request on it, and the end of the run
  * (`idle`), wait for it, so the view's own requests never interleave with the agent's.
  */
-export function appsRunLayer(renderer: AppRenderer, renders: (spec: RunSpec) => boolean): RunLayer {
+export function appsRunLayer(renderer: AppRenderer, renders: (spec: RunSpec) => boolean): AppsRunLayer {
+  // Every screenshot this layer's renders took, by render id: what the evals/v1 widget screenshots judge.
+  const screenshots = new Map<string, string>()
+  const kept: AppRenderer = {
+    async render(request) {
+      const render = await renderer.render(request)
+      if (render.screenshot) screenshots.set(render.id, render.screenshot)
+      return render
+    }
+  }
   return {
     name: 'apps',
     prepare(spec) {
       if (!renders(spec)) return { record: () => ({ fields: {}, passed: true }) }
-      return rendersOfRun(spec, renderer)
-    }
+      return rendersOfRun(spec, kept)
+    },
+    screenshotOf: (id) => screenshots.get(id) ?? null
+  }
+}
+
+/** The apps run layer, and the screenshots its renders took in this evaluation. */
+export interface AppsRunLayer extends RunLayer {
+  /** The screenshot of a render this layer made (relative to the output directory), or null (none was taken, or the id is not its). */
+  screenshotOf(renderId: string): string | null
+}
+
+/** The screenshots the runs' renders took (under the output directory `root`), read by render id, and the vision judge, for the evals/v1 widget screenshots. */
+export function appScreensOf(root: string, layer: AppsRunLayer, judge: AppJudgeFn | undefined): Omit<WidgetScreens, 'signal'> {
+  return {
+    screenshotOf(renderId) {
+      const path = layer.screenshotOf(renderId)
+      if (!path) return null
+      try {
+        return readFileSync(join(root, path))
+      } catch {
+        return null
+      }
+    },
+    ...(judge ? { judge } : {})
   }
 }
 
 /** The apps layer of a suite's runs, or null when no case renders apps (or there is no host: the suite renders none). */
-export function appsRunLayerFor(suite: Pick<Suite, 'apps' | 'cases'>, renderer: AppRenderer | null): RunLayer | null {
+export function appsRunLayerFor(suite: Pick<Suite, 'apps' | 'cases'>, renderer: AppRenderer | null): AppsRunLayer | null {
   const suiteRenders = suite.apps?.render ?? false
   if (!renderer || !(suiteRenders || suite.cases.some((c) => c.apps === 'render'))) return null
   return appsRunLayer(renderer, (spec) => caseRendersApps(spec, suiteRenders))

@@ -9,9 +9,9 @@ import type { YamlPath } from './yaml-document.js'
 
 // An evals/v1 flow's checks as tool tests, and its scenarios as conversation cases.
 
-/** Why a widget screenshot (and a screenshot for the judge) is not run in an evals/v1 scenario. */
+/** Why the scenario judge's screenshot is not run. */
 export const SCREENSHOT_NOT_RUN =
-  'judging a rendered widget is not run for evals/v1 scenarios yet (this version renders MCP Apps in tool tests and eval_cases runs: docs/apps.md): not run, never counted as passed'
+  "the scenario judge is shown the transcript, not a screenshot, in this version (a turn's widget.screenshot is judged on the rendered view: docs/apps.md): not run, never counted as passed"
 
 const LISTS = { listTools: 'tools/list', listResources: 'resources/list', listPrompts: 'prompts/list' } as const
 
@@ -40,7 +40,8 @@ export function toolTestOfCheck(check: RawV1Check, at: YamlPath, report: Report)
 /**
  * A scenario as a conversation case (kind hard: every run must pass, as there): its turns in
  * order, each carrying its evals/v1 expectations; the judge's rubric and threshold as the case's;
- * `expect.tools.forbidden` as its golden forbidden tools. Screenshots are recorded in `notRun`.
+ * `expect.tools.forbidden` as its golden forbidden tools. A turn's widget screenshot renders the
+ * scenario's apps (`apps: render`); the judge's screenshot is recorded in `notRun`.
  */
 export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Report, defaults: { threshold: number }, notRun: EvalsV1NotRun[], where: (path: YamlPath) => string): EvalCase {
   const judge = scenario.expect?.judge
@@ -50,10 +51,11 @@ export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Re
   }
   const turns: ConversationTurn[] = scenario.turns.map((turn, k) => {
     const turnAt = [...at, 'turns', k]
-    if (turn.expect?.widget?.screenshot) notRun.push({ what: 'widget_screenshot', where: where([...turnAt, 'expect', 'widget', 'screenshot']), reason: SCREENSHOT_NOT_RUN })
     return { user: turn.user, rubric: null, threshold, required_tools: [], golden: null, evals_v1: turnExpectOf(turn, k, turnAt, report, defaults.threshold) }
   })
   const forbidden = scenario.expect?.tools?.forbidden ?? []
+  // A turn's widget screenshot is judged on the view the browser host rendered: the scenario renders its apps.
+  const screenshots = turns.some((t) => t.evals_v1?.widget_screenshot)
   return {
     id: scenario.id,
     prompt: scenario.turns[0].user,
@@ -66,7 +68,8 @@ export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Re
     tags: [...(scenario.tags ?? [])],
     resilience: normaliseResilience({}, at, report),
     conversation: { kind: 'turns', turns },
-    inputs: null
+    inputs: null,
+    ...(screenshots ? { apps: 'render' as const } : {})
   }
 }
 

@@ -4,6 +4,7 @@ import type { SessionFactory } from '../mcp/session.js'
 import type { RunSpec } from '../plan/expand.js'
 import type { Shard } from '../plan/shard.js'
 import type { RunResult } from '../results/types.js'
+import type { WidgetScreens } from '../scoring/evals-v1-turn.js'
 import type { Judge } from '../scoring/geval.js'
 import type { SemanticMatcher } from '../scoring/golden.js'
 import type { Tracing } from '../telemetry/tracing.js'
@@ -61,6 +62,8 @@ export interface EngineDeps {
    * MCP request, spans for the run, its LLM calls, tool calls and judge call. Absent: no traces.
    */
   tracing?: Tracing
+  /** MCP Apps: the rendered views' screenshots and the vision judge, for evals/v1 widget screenshots; absent: none. */
+  appScreens?: Omit<WidgetScreens, 'signal'>
   /** The run layers, innermost first; absent: every layer (RUN_LAYERS). Tests add their own. */
   layers?: readonly RunLayer[]
 }

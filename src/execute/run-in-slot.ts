@@ -51,7 +51,7 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
     }
     // One session for the whole conversation: every turn talks to the same server.
     const dialogue = spec.case.conversation
-      ? await runConversation(spec.case.conversation, transcript, task, { session: agentSession, llm: chat, userLlm: chat, signal })
+      ? await runConversation(spec.case.conversation, transcript, task, { session: agentSession, llm: chat, userLlm: chat, signal, ...(deps.appScreens ? { screens: deps.appScreens } : {}) })
       : null
     if (!dialogue) await runTurn(transcript, { user: spec.case.prompt, simulated: false }, task, agentSession, chat, signal)
     // What the layers still do on the session (the last call's app render) ends before it closes.

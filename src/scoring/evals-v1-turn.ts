@@ -1,3 +1,4 @@
+import type { AppJudgeFn } from '../apps/types.js'
 import type { EvalsV1Assertion, EvalsV1ToolExpect, EvalsV1TurnExpect, Json } from '../config/types.js'
 import type { GoldenCheck, GoldenCheckName } from '../results/scoring.js'
 import type { AssertionCheck } from '../results/tool-tests.js'
@@ -24,6 +25,17 @@ export interface EvalsV1Call {
   protocol_error?: { code: number; message: string; data?: unknown }
   /** Why the call has no answer to check, when it was never sent (an unknown tool, arguments that were not an object): its text. */
   not_sent?: string
+  /** The id of the render of the view its tool links (MCP Apps), when one was rendered. */
+  app_render?: string
+}
+
+/** What a widget screenshot check needs: a rendered view's screenshot, and the vision judge. */
+export interface WidgetScreens {
+  /** The PNG of a render (by its id), or null when it took none (the render failed or was skipped: its record says why). */
+  screenshotOf(renderId: string): Buffer | null
+  /** Absent: no vision judge is configured. */
+  judge?: AppJudgeFn
+  signal: AbortSignal
 }
 
 /** What the `result` assertions need of the live session. */
@@ -34,19 +46,20 @@ export interface TurnCheckSession {
   readResource(uri: string): Promise<Json>
 }
 
-/** Whether an expectation has anything to check here (a widget screenshot alone is recorded as not run). */
+/** Whether an expectation has anything to check here. */
 export function hasTurnChecks(expect: EvalsV1TurnExpect | undefined): expect is EvalsV1TurnExpect {
-  return expect !== undefined && (expect.tools.length > 0 || expect.result !== null || expect.widget_fields !== null)
+  return expect !== undefined && (expect.tools.length > 0 || expect.result !== null || expect.widget_fields !== null || expect.widget_screenshot !== null)
 }
 
 /**
  * The golden checks of one finished turn (`turn`, 0-based), over `calls` (every call of the
  * scenario so far, in order): one per `tools[]` entry, then `result`, then `widget`.
  */
-export async function checkEvalsV1Turn(expect: EvalsV1TurnExpect, calls: readonly EvalsV1Call[], turn: number, session: TurnCheckSession): Promise<GoldenCheck[]> {
+export async function checkEvalsV1Turn(expect: EvalsV1TurnExpect, calls: readonly EvalsV1Call[], turn: number, session: TurnCheckSession, screens?: WidgetScreens): Promise<GoldenCheck[]> {
   const checks = expect.tools.map((entry) => checkToolEntry(entry, calls))
   if (expect.result) checks.push(await checkResult(expect.result, calls, session))
   if (expect.widget_fields) checks.push(checkWidget(expect.widget_fields, calls, turn))
+  if (expect.widget_screenshot) checks.push(await checkWidgetScreenshot(expect.widget_screenshot, calls, turn, screens))
   return checks
 }
 
@@ -103,6 +116,38 @@ function checkWidget(fields: Record<string, Json>, calls: readonly EvalsV1Call[]
   const structured = call.raw?.structuredContent as Json | undefined
   const { passed, reason } = matchWidgetFields(fields, structured)
   return { check: 'widget', passed, reason: `${call.name}, ${where(index, call)}: ${reason}` }
+}
+
+/**
+ * `widget.screenshot`: the screenshot of a call's rendered view, judged by the vision judge
+ * against the rubric (0–10, passed at score / 10 >= threshold). The call: the last one of `tool`
+ * so far whose arguments match `args` (the tools[] matchers), or with no `tool`, this turn's last
+ * call whose view was rendered.
+ */
+async function checkWidgetScreenshot(shot: NonNullable<EvalsV1TurnExpect['widget_screenshot']>, calls: readonly EvalsV1Call[], turn: number, screens: WidgetScreens | undefined): Promise<GoldenCheck> {
+  const index = lastIndexWhere(calls, (c) => (shot.tool === null ? c.turn === turn && c.app_render !== undefined : c.name === shot.tool && (shot.args === null || argsMismatches(shot.args, c.args).length === 0)))
+  if (index < 0) {
+    const which = shot.tool === null ? 'this turn made no call whose view was rendered' : `no call of ${shot.tool}${shot.args === null ? '' : ' with matching arguments'} so far`
+    return no('widget', `screenshot: ${which}, so there is no widget to judge`)
+  }
+  const call = calls[index]
+  const at = `${call.name}, ${where(index, call)}`
+  if (call.app_render === undefined) return no('widget', `screenshot: ${at}: no view was rendered for this call (its tool links no ui:// resource, or the call got no result)`)
+  const png = screens?.screenshotOf(call.app_render) ?? null
+  if (!png) return no('widget', `screenshot: ${at}: the view has no screenshot (render ${call.app_render} says why), so it was not judged`)
+  if (!screens?.judge) return no('widget', `screenshot: ${at}: the widget screenshot needs a vision judge, and none is configured`)
+  try {
+    const { score, reason } = await screens.judge({ rubric: shot.rubric, png, model: null, context: `The view the tool ${call.name} returned, rendered by an MCP Apps host.` }, screens.signal)
+    const passed = score / 10 >= shot.threshold
+    return { check: 'widget', passed, reason: `screenshot: ${at}: scored ${score}/10 against the threshold ${shot.threshold}: ${reason}` }
+  } catch (error) {
+    return no('widget', `screenshot: ${at}: the vision judge failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+function lastIndexWhere<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i])) return i
+  return -1
 }
 
 /** Where a call is, as the record numbers them: `call 3, turn 2` (both 1-based). */
