@@ -137,9 +137,21 @@ export function verdict(model: string, score: number, reason: string, alternativ
   })
 }
 
+/** A message's text: its content, or the text of its parts (a message with an image). */
+export function textOf(content: unknown): string {
+  // Typed as text, a user message with an image is a list of parts on the wire.
+  if (Array.isArray(content)) return (content as { text?: string }[]).map((part) => part.text ?? '').join('')
+  return typeof content === 'string' ? content : ''
+}
+
+/** The image URLs of a request's messages, in order (a vision judge's screenshot, a tool result's image). */
+export function imagesOf(request: ChatRequestBody): string[] {
+  return request.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as unknown as { type: string; image_url?: { url: string } }[]).flatMap((p) => (p.type === 'image_url' && p.image_url ? [p.image_url.url] : [])) : []))
+}
+
 /** Which of the three kinds of request this is. */
 export function kindOf(request: ChatRequestBody): 'steps' | 'score' | 'semantic' | 'agent' {
-  const first = request.messages[0]?.content ?? ''
+  const first = textOf(request.messages[0]?.content)
   if (first.includes('generate 3-4 concise evaluation steps')) return 'steps'
   if (first.startsWith('You are an evaluator')) return 'score'
   if (first.startsWith('Two values were given for the same argument')) return 'semantic'
@@ -180,7 +192,7 @@ export function scriptedBrain(scripts: Record<string, AgentScript>, score: (answ
       return answer(request.model, same ? 'yes' : 'no')
     }
     if (kind === 'score') {
-      const text = request.messages[0].content ?? ''
+      const text = textOf(request.messages[0].content)
       const input = between(text, '\nInput:\n', '\n\nActual Output:\n')
       const output = between(text, '\n\nActual Output:\n', '\n\nParameters:')
       const s = score(output, input)

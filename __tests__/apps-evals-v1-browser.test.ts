@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { runOptions } from '../__fixtures__/options.js'
-import { answer, kindOf, scriptedBrain, startScriptedLlm, type ChatRequestBody, type Reply, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { answer, imagesOf, kindOf, scriptedBrain, startScriptedLlm, type Reply, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { openAppHost } from '../src/apps/host.js'
 import { prepare } from '../src/config/prepare.js'
 import { evaluate } from '../src/evaluate.js'
@@ -19,26 +19,20 @@ const describeWithBrowser = probe.host ? describe : describe.skip
 if (!probe.host) console.warn(`apps-evals-v1-browser: skipped: ${probe.reason}`)
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-const imageOf = (request: ChatRequestBody): string | null => {
-  for (const m of request.messages) {
-    if (!Array.isArray(m.content)) continue
-    for (const part of m.content as { type: string; image_url?: { url: string } }[]) if (part.type === 'image_url') return part.image_url!.url
-  }
-  return null
-}
-
 let llm: ScriptedLlm
 const brain = scriptedBrain(
   {
     groceries: { turns: [[{ name: 'show_list', args: { title: 'Groceries', items: ['apples', 'bread'] } }]], answer: 'Your list is shown.' },
-    chores: { turns: [[{ name: 'show_list', args: { title: 'Chores', items: ['dishes'] } }]], answer: 'Shown.' }
+    chores: { turns: [[{ name: 'show_list', args: { title: 'Chores', items: ['dishes'] } }]], answer: 'Shown.' },
+    errands: { turns: [[{ name: 'show_list', args: { title: 'Errands', items: ['post office'] } }]], answer: 'Your errands are shown.' },
+    plain: { turns: [[{ name: 'echo', args: { text: 'hi' } }]], answer: 'Done.' }
   },
   () => 9
 )
 beforeAll(async () => {
   llm = await startScriptedLlm((request, index): Reply | Promise<Reply> => {
-    const image = imageOf(request)
-    if (!image) return brain(request, index)
+    // The scenario judge (GEval: one user message), shown a screenshot or not, is the brain's: 9 of 10.
+    if (imagesOf(request).length === 0 || request.messages[0]?.role !== 'system') return brain(request, index)
     // The vision judge: 8 for the groceries rubric, 2 for the chores one.
     const text = JSON.stringify(request.messages)
     const score = text.includes('Groceries heading') ? 8 : 2
@@ -70,6 +64,16 @@ flows:
             expect:
               widget:
                 screenshot: { rubric: "A Chores heading.", threshold: 0.5 }
+      - id: errands
+        turns:
+          - user: Show my errands list.
+        expect:
+          judge: { rubric: "The answer and the view show the errands.", screenshot: true }
+      - id: plain
+        turns:
+          - user: Say plain hi.
+        expect:
+          judge: { rubric: "Says it is done.", screenshot: true }
 `
 
 describeWithBrowser('an evals/v1 widget screenshot', () => {
@@ -79,6 +83,12 @@ describeWithBrowser('an evals/v1 widget screenshot', () => {
     writeFileSync(join(dir, 'suite.yaml'), suiteFor(server))
     const p = prepare(runOptions(dir, { evalCases: join(dir, 'suite.yaml'), serverConfig: '', conformance: 'off', baseUrl: llm.url, outputDir: join(dir, 'out') }), {})
     expect(p.suite.evals_v1?.not_run).toEqual([])
+    expect(p.suite.cases.map((c) => [c.id, c.apps ?? null, c.judge_screenshot ?? null])).toEqual([
+      ['groceries', 'render', null],
+      ['chores', 'render', null],
+      ['errands', 'render', true],
+      ['plain', 'render', true]
+    ])
     const doc = await evaluate(p)
 
     const run = (id: string) => doc.runs.find((r) => r.case_id === id)!
@@ -90,12 +100,20 @@ describeWithBrowser('an evals/v1 widget screenshot', () => {
     expect(widgetChecks('chores')).toEqual([expect.objectContaining({ passed: false, reason: expect.stringContaining('scored 2/10 against the threshold 0.5') })])
     expect(run('chores').success).toBe(false)
 
-    const judged = llm.requests.map(imageOf).filter((url): url is string => url !== null)
-    expect(judged).toHaveLength(2)
+    // judge.screenshot: the scenario judge's scoring request carries the view's screenshot; with no view rendered, it is not asked.
+    expect(run('errands').judge).toMatchObject({ score: 0.9, error: null })
+    expect(run('errands').success).toBe(true)
+    expect(run('plain').judge?.error).toContain('judge.screenshot: the run rendered no MCP Apps view')
+    expect(run('plain').success).toBe(false)
+    const scored = llm.requests.filter((r) => kindOf(r) === 'score' && r.messages[0]?.role === 'user')
+    expect(scored.filter((r) => imagesOf(r).length === 1).map((r) => JSON.stringify(r.messages))).toEqual([expect.stringContaining('Show my errands list.')])
+
+    const judged = llm.requests.flatMap(imagesOf)
+    expect(judged).toHaveLength(3)
     for (const url of judged) {
       expect(url.startsWith('data:image/png;base64,')).toBe(true)
       expect(Buffer.from(url.slice('data:image/png;base64,'.length), 'base64').subarray(0, 8)).toEqual(PNG_SIGNATURE)
     }
-    expect(llm.requests.filter((r) => imageOf(r) === null && kindOf(r) === 'agent').length).toBeGreaterThanOrEqual(4)
+    expect(llm.requests.filter((r) => imagesOf(r).length === 0 && kindOf(r) === 'agent').length).toBeGreaterThanOrEqual(8)
   }, 120_000)
 })

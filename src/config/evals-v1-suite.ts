@@ -81,7 +81,7 @@ export function parseEvalsV1Suite(text: string, file: string, overrides: EvalsV1
   const threshold = raw.defaults?.rubricThreshold ?? DEFAULT_THRESHOLD
   const notRun: EvalsV1NotRun[] = [...matrix.not_run]
   const toolTests = checks.map(({ c, path }) => toolTestOfCheck(c, path, report))
-  const cases = scenarios.map(({ s, path }) => caseOfScenario(s, path, report, { threshold }, notRun, dotted))
+  const cases = scenarios.map(({ s, path }) => caseOfScenario(s, path, report, { threshold }))
   if (problems.length > 0) throw new ConfigErrors(dedupe(problems))
 
   const gates = raw.metrics?.gates ?? {}

@@ -1,17 +1,12 @@
 import { escapeCaptures } from './placeholders.js'
 import { assertionProblems } from './evals-v1-assertion-problems.js'
 import type { RawV1Check, RawV1Scenario, RawV1Turn } from './evals-v1-raw.js'
-import type { EvalsV1NotRun } from '../results/evals-v1.js'
 import { patternProblem, type Report } from './expectations.js'
 import { normaliseResilience } from './resilience.js'
 import type { ConversationTurn, EvalCase, EvalsV1Assertion, EvalsV1TurnExpect, Json, ToolTest, ToolTestCall } from './types.js'
 import type { YamlPath } from './yaml-document.js'
 
 // An evals/v1 flow's checks as tool tests, and its scenarios as conversation cases.
-
-/** Why the scenario judge's screenshot is not run. */
-export const SCREENSHOT_NOT_RUN =
-  "the scenario judge is shown the transcript, not a screenshot, in this version (a turn's widget.screenshot is judged on the rendered view: docs/apps.md): not run, never counted as passed"
 
 const LISTS = { listTools: 'tools/list', listResources: 'resources/list', listPrompts: 'prompts/list' } as const
 
@@ -41,21 +36,19 @@ export function toolTestOfCheck(check: RawV1Check, at: YamlPath, report: Report)
  * A scenario as a conversation case (kind hard: every run must pass, as there): its turns in
  * order, each carrying its evals/v1 expectations; the judge's rubric and threshold as the case's;
  * `expect.tools.forbidden` as its golden forbidden tools. A turn's widget screenshot renders the
- * scenario's apps (`apps: render`); the judge's screenshot is recorded in `notRun`.
+ * scenario's apps (`apps: render`), and so does the judge's `screenshot: true` (`judge_screenshot`).
  */
-export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Report, defaults: { threshold: number }, notRun: EvalsV1NotRun[], where: (path: YamlPath) => string): EvalCase {
+export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Report, defaults: { threshold: number }): EvalCase {
   const judge = scenario.expect?.judge
   const threshold = judge?.threshold ?? defaults.threshold
-  if (judge?.screenshot === true) {
-    notRun.push({ what: 'judge_screenshot', where: where([...at, 'expect', 'judge', 'screenshot']), reason: `${SCREENSHOT_NOT_RUN}; the judge still judges the transcript` })
-  }
   const turns: ConversationTurn[] = scenario.turns.map((turn, k) => {
     const turnAt = [...at, 'turns', k]
     return { user: turn.user, rubric: null, threshold, required_tools: [], golden: null, evals_v1: turnExpectOf(turn, k, turnAt, report, defaults.threshold) }
   })
   const forbidden = scenario.expect?.tools?.forbidden ?? []
   // A turn's widget screenshot is judged on the view the browser host rendered: the scenario renders its apps.
-  const screenshots = turns.some((t) => t.evals_v1?.widget_screenshot)
+  const shownScreenshot = judge?.screenshot === true
+  const screenshots = shownScreenshot || turns.some((t) => t.evals_v1?.widget_screenshot)
   return {
     id: scenario.id,
     prompt: scenario.turns[0].user,
@@ -69,7 +62,8 @@ export function caseOfScenario(scenario: RawV1Scenario, at: YamlPath, report: Re
     resilience: normaliseResilience({}, at, report),
     conversation: { kind: 'turns', turns },
     inputs: null,
-    ...(screenshots ? { apps: 'render' as const } : {})
+    ...(screenshots ? { apps: 'render' as const } : {}),
+    ...(shownScreenshot ? { judge_screenshot: true as const } : {})
   }
 }
 

@@ -227,6 +227,8 @@ export interface EvalCase {
   inputs: InputSpec | null
   /** MCP Apps: the case's `apps:` (`render` or `off`); absent: the suite's. */
   apps?: 'render' | 'off'
+  /** An evals/v1 scenario's `expect.judge.screenshot: true`: its judge is shown the last rendered view's screenshot too; absent: not. */
+  judge_screenshot?: true
 }
 
 /** Layer 3 budgets. Null: not set. */

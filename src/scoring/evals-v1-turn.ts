@@ -137,7 +137,7 @@ async function checkWidgetScreenshot(shot: NonNullable<EvalsV1TurnExpect['widget
   if (!png) return no('widget', `screenshot: ${at}: the view has no screenshot (render ${call.app_render} says why), so it was not judged`)
   if (!screens?.judge) return no('widget', `screenshot: ${at}: the widget screenshot needs a vision judge, and none is configured`)
   try {
-    const { score, reason } = await screens.judge({ rubric: shot.rubric, png, model: null, context: `The view the tool ${call.name} returned, rendered by an MCP Apps host.` }, screens.signal)
+    const { score, reason } = await screens.judge({ rubric: shot.rubric, png, model: null, context: `the view of ${call.name} (${where(index, call)})` }, screens.signal)
     const passed = score / 10 >= shot.threshold
     return { check: 'widget', passed, reason: `screenshot: ${at}: scored ${score}/10 against the threshold ${shot.threshold}: ${reason}` }
   } catch (error) {

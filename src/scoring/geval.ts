@@ -1,6 +1,6 @@
 import { ellipsize } from '../util/text.js'
 import { createPool } from '../util/pool.js'
-import { addUsage, emptyUsage, type ChatClient, type ChatResponse, type TokenLogprob, type TokenUsage } from '../llm/chat.js'
+import { addUsage, emptyUsage, type ChatClient, type ChatMessage, type ChatResponse, type TokenLogprob, type TokenUsage } from '../llm/chat.js'
 import type { ScoringMode } from '../results/scoring.js'
 
 
@@ -40,12 +40,15 @@ export interface Judge {
    */
   prepare(rubrics: Iterable<string>, signal?: AbortSignal, concurrency?: number): void
   /** `attempt` keeps repeats' verdicts apart in the response cache: judge variance is part of what repeats measure. */
-  judge(input: { rubric: string; threshold: number; input: string; actualOutput: string; attempt?: number }, signal?: AbortSignal): Promise<JudgeVerdict>
+  /** `image`: a data URL (an evals/v1 `judge.screenshot: true`: the last rendered MCP Apps view), shown to the judge after the prompt. */
+  judge(input: { rubric: string; threshold: number; input: string; actualOutput: string; attempt?: number; image?: string }, signal?: AbortSignal): Promise<JudgeVerdict>
 }
 
 /** The judge sees what eval-action's judge sees: the case prompt and the final answer. */
 const EVALUATION_PARAMS = ['Input', 'Actual Output'] as const
 const MAX_ATTEMPTS = 3
+/** Said after the prompt when the judge is shown a screenshot too. */
+const SCREENSHOT_NOTE = 'The image is a screenshot of the MCP App view the tools returned, as the user saw it: judge it with the answer.'
 
 /**
  * GEval as DeepEval defines it: evaluation steps generated once per (rubric, judge model) and
@@ -82,12 +85,13 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
           })
           .catch(() => undefined)
     },
-    async judge({ rubric, threshold, input, actualOutput, attempt }, signal) {
+    async judge({ rubric, threshold, input, actualOutput, attempt, image }, signal) {
       const usage = emptyUsage()
       // Steps are shared by every run of a rubric, so their tokens are counted once, in
       // stepGenerationUsage, and each verdict reports its own scoring tokens.
       const { steps } = await stepsFor(rubric, signal)
       const prompt = scoringPrompt(rubric, steps, input, actualOutput)
+      const message: ChatMessage = image ? { role: 'user', content: [{ type: 'text', text: `${prompt}\n\n${SCREENSHOT_NOTE}` }, { type: 'image_url', image_url: { url: image } }] } : { role: 'user', content: prompt }
       let lastProblem = ''
       let wantLogprobs = true
       let note = ''
@@ -95,7 +99,7 @@ export function createGEvalJudge(llm: ChatClient, model: string): Judge {
         let response: ChatResponse
         try {
           response = await llm.complete(
-            { model, messages: [{ role: 'user', content: prompt }], temperature: 0, logprobs: wantLogprobs, top_logprobs: 20, attempt, retry: round - 1 },
+            { model, messages: [message], temperature: 0, logprobs: wantLogprobs, top_logprobs: 20, attempt, retry: round - 1 },
             signal
           )
         } catch (error) {

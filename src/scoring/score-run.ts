@@ -8,6 +8,7 @@ import { emptyUsage } from '../llm/chat.js'
 import type { RunSpec } from '../plan/expand.js'
 import type { RunTrace } from '../telemetry/tracing.js'
 import { JudgeError, type Judge, type JudgeVerdict } from './geval.js'
+import type { WidgetScreens } from './evals-v1-turn.js'
 import { checkGolden, type GoldenAssertions, type GoldenCheck, type SemanticMatcher } from './golden.js'
 
 /** A judge's verdict (or the JudgeError in its place) and how long the judge took. */
@@ -74,6 +75,8 @@ export interface ScoringDeps {
   judge: Judge
   semantic: { match: SemanticMatcher }
   cancel?: AbortSignal
+  /** MCP Apps: the rendered views' screenshots, for a case whose judge is shown one (`judge_screenshot`). */
+  appScreens?: Pick<WidgetScreens, 'screenshotOf'>
 }
 
 /**
@@ -110,11 +113,29 @@ export async function scoreRun(
   }
   if (deps.cancel?.aborted) return NOTHING_SCORED
   const input = conversational ? dialogueUpTo(transcript.turns, transcript.turns.length, limit) : spec.case.prompt
-  const judged = plan.judge
-    ? await judgeRun(deps.judge, { rubric: spec.case.rubric, threshold: spec.case.threshold, input, actualOutput: answer(transcript.final_output), attempt: spec.attempt }, deps.cancel, traced)
-    : undefined
+  const request = { rubric: spec.case.rubric, threshold: spec.case.threshold, input, actualOutput: answer(transcript.final_output), attempt: spec.attempt }
+  const shown = spec.case.judge_screenshot ? lastScreenshot(transcript, deps.appScreens) : null
+  const judged = !plan.judge
+    ? undefined
+    : shown?.error
+      ? { verdict: new JudgeError(shown.error, emptyUsage()), latency_ms: 0 }
+      : await judgeRun(deps.judge, { ...request, ...(shown?.image ? { image: shown.image } : {}) }, deps.cancel, traced)
   if (deps.cancel?.aborted) return NOTHING_SCORED
   return { judged, golden: plan.golden ? await checkGolden(plan.golden, transcript.tool_calls, deps.semantic.match) : null, turns }
+}
+
+/**
+ * The screenshot a `judge_screenshot` case's judge is shown: the last view the run rendered that
+ * took one, as a PNG data URL; or why there is none (the judge is then not asked: never a pass).
+ */
+function lastScreenshot(transcript: Transcript, screens: Pick<WidgetScreens, 'screenshotOf'> | undefined): { image?: string; error?: string } {
+  const ids = transcript.tool_calls.flatMap((call) => (call.annotations?.app_render ? [call.annotations.app_render] : []))
+  for (const id of ids.reverse()) {
+    const png = screens?.screenshotOf(id)
+    if (png) return { image: `data:image/png;base64,${png.toString('base64')}` }
+  }
+  const why = ids.length === 0 ? 'the run rendered no MCP Apps view' : 'no view the run rendered has a screenshot (its renders say why)'
+  return { error: `judge.screenshot: ${why}, so the judge was not shown one and was not asked` }
 }
 
 /** Golden checks with more checks after them (an evals/v1 turn's expectations), passed when every one did. */
