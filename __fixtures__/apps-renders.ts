@@ -1,3 +1,4 @@
+import { emptyRender } from '../src/apps/render-record.js'
 import { APP_FINDING_IDS, appRenderFailed, type AppFinding, type AppFindingId, type AppFindingStatus, type AppRender, type AppsSection } from '../src/results/types.js'
 
 /**
@@ -33,28 +34,14 @@ const SHA = (n: number) => n.toString(16).padStart(2, '0').repeat(32)
 /** A render with the defaults of a good view; `over` changes what the case is about. */
 export function appRender(id: string, tool: string, over: Partial<AppRender> = {}): AppRender {
   return {
-    id,
-    tool,
-    call_index: 1,
+    ...emptyRender({ id, tool: { name: tool, inputSchema: {} }, call_index: 1 }, 'rendered', null, { width: 800, height: 320 }),
     resource_uri: `ui://${tool}/view.html`,
-    status: 'rendered',
-    reason: null,
     screenshot: `apps/${id}.png`,
     screenshot_sha256: SHA(id.length),
-    viewport: { width: 800, height: 320 },
     csp: { connect_domains: [], resource_domains: [], frame_domains: [], base_uri_domains: [] },
-    permissions: null,
     initialized_ms: 182,
     duration_ms: 640,
     findings: findings(),
-    console_errors: [],
-    blocked_requests: [],
-    tool_calls: [],
-    resource_reads: [],
-    host_requests: [],
-    actions: [],
-    assertions: [],
-    visual_diff: null,
     ...over
   }
 }

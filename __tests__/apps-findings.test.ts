@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { PNG } from 'pngjs'
+import { paintPng } from '../__fixtures__/png.js'
 import { fieldAssertions, judgeAssertion, selectorAssertions, textAssertions } from '../src/apps/assertions.js'
 import { renderFindings, type RenderObservation } from '../src/apps/findings.js'
 import { frameHeight, MIN_FRAME_HEIGHT } from '../src/apps/host-page.js'
@@ -102,19 +102,7 @@ describe('the view resource and its CSP', () => {
 })
 
 describe('screenshots', () => {
-  const png = (paint: (x: number, y: number) => [number, number, number]) => {
-    const image = new PNG({ width: 20, height: 10 })
-    for (let y = 0; y < 10; y++)
-      for (let x = 0; x < 20; x++) {
-        const i = (y * 20 + x) * 4
-        const [r, g, b] = paint(x, y)
-        image.data[i] = r
-        image.data[i + 1] = g
-        image.data[i + 2] = b
-        image.data[i + 3] = 255
-      }
-    return PNG.sync.write(image)
-  }
+  const png = (paint: (x: number, y: number) => [number, number, number]) => paintPng(20, 10, paint)
 
   test('one flat colour (within a tiny tolerance) is blank; a single dark pixel is not', () => {
     expect(flatness(png(() => [255, 255, 255]))).toEqual({ flat: true, colour: '#ffffff' })

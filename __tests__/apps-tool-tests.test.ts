@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { runOptions } from '../__fixtures__/options.js'
 import { DASHBOARD_URI } from '../__fixtures__/servers/model-view-server.mjs'
+import { emptyRender } from '../src/apps/render-record.js'
 import type { AppHost, AppHostOpening, AppHostOptions, RenderRequest } from '../src/apps/types.js'
 import { prepare, type Prepared } from '../src/config/prepare.js'
 import type { AppTest } from '../src/config/types.js'
@@ -76,28 +77,12 @@ function fakeHost(behaviour: { hang?: () => void } = {}): { host: FakeHost; open
 
 function record(request: RenderRequest, uri: string, status: AppRender['status'], reason: string | null, findings: AppFinding[], started: number): AppRender {
   return {
-    id: request.id,
-    tool: request.tool.name,
-    call_index: request.call_index,
+    ...emptyRender(request, status, reason, { width: 800, height: 600 }),
     resource_uri: uri,
-    status,
-    reason,
     screenshot: status === 'rendered' ? `apps/${request.id}.png` : null,
-    screenshot_sha256: null,
-    viewport: { width: 800, height: 600 },
-    csp: null,
-    permissions: null,
     initialized_ms: status === 'rendered' ? 5 : null,
     duration_ms: Math.round(performance.now() - started),
-    findings,
-    console_errors: [],
-    blocked_requests: [],
-    tool_calls: [],
-    resource_reads: [],
-    host_requests: [],
-    actions: [],
-    assertions: [],
-    visual_diff: null
+    findings
   }
 }
 

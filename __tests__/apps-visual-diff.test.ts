@@ -3,27 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PNG } from 'pngjs'
+import { paintPng } from '../__fixtures__/png.js'
 import { appsShape } from '../__fixtures__/report-shapes.js'
 import { applyVisualDiff } from '../src/apps/apply-visual-diff.js'
 import { compareScreenshots } from '../src/apps/visual-diff.js'
 import { applyGate } from '../src/execute/baseline.js'
 import type { AppRender, ResultsDocument } from '../src/results/types.js'
 
-/** A real PNG, `paint` giving each pixel's colour. */
-function png(width: number, height: number, paint: (x: number, y: number) => [number, number, number] = () => [255, 255, 255]): Buffer {
-  const image = new PNG({ width, height })
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4
-      const [r, g, b] = paint(x, y)
-      image.data[i] = r
-      image.data[i + 1] = g
-      image.data[i + 2] = b
-      image.data[i + 3] = 255
-    }
-  }
-  return PNG.sync.write(image)
-}
+const png = paintPng
 
 /** A white card with a dark bar; `shift` moves the bar down. */
 const card = (shift = 0) => png(100, 50, (_, y) => (y >= 10 + shift && y < 20 + shift ? [20, 20, 80] : [255, 255, 255]))

@@ -2,6 +2,8 @@ import { createPool } from '../util/pool.js'
 import { launchBrowser, type LaunchedBrowser } from './browser.js'
 import { findBrowser } from './browser-path.js'
 import { renderView } from './render.js'
+import { emptyRender } from './render-record.js'
+import type { AppRender } from '../results/apps.js'
 import type { AppHost, AppHostOpening, AppHostOptions } from './types.js'
 
 /**
@@ -53,29 +55,6 @@ export async function openAppHost(options: AppHostOptions, launch: (path: string
   return { host }
 }
 
-function closedRender(request: Parameters<AppHost['render']>[0]) {
-  return {
-    id: request.id,
-    tool: request.tool.name,
-    call_index: request.call_index,
-    resource_uri: request.tool.ui?.resource_uri ?? '',
-    status: 'cancelled' as const,
-    reason: 'the browser host was closed before the render',
-    screenshot: null,
-    screenshot_sha256: null,
-    viewport: { width: 800, height: 600 },
-    csp: null,
-    permissions: null,
-    initialized_ms: null,
-    duration_ms: 0,
-    findings: [],
-    console_errors: [],
-    blocked_requests: [],
-    tool_calls: [],
-    resource_reads: [],
-    host_requests: [],
-    actions: [],
-    assertions: [],
-    visual_diff: null
-  }
+function closedRender(request: Parameters<AppHost['render']>[0]): AppRender {
+  return emptyRender(request, 'cancelled', 'the browser host was closed before the render', { width: 800, height: 600 })
 }

@@ -1,3 +1,4 @@
+import { emptyRender } from './render-record.js'
 import type { Browser } from 'playwright-core'
 import type { AppActionRecord, AppAssertionCheck, AppRender } from '../results/types.js'
 import { redactDeep, redactText } from '../util/redact.js'
@@ -122,31 +123,8 @@ export async function renderView(browser: Browser, options: AppHostOptions, requ
   }
 }
 
-function blankRender(request: RenderRequest): AppRender & { csp: AppRender['csp']; permissions: AppRender['permissions'] } {
-  return {
-    id: request.id,
-    tool: request.tool.name,
-    call_index: request.call_index,
-    resource_uri: request.tool.ui?.resource_uri ?? '',
-    status: 'error',
-    reason: null,
-    screenshot: null,
-    screenshot_sha256: null,
-    viewport: { ...VIEWPORT },
-    csp: null,
-    permissions: null,
-    initialized_ms: null,
-    duration_ms: 0,
-    findings: [],
-    console_errors: [],
-    blocked_requests: [],
-    tool_calls: [],
-    resource_reads: [],
-    host_requests: [],
-    actions: [],
-    assertions: [],
-    visual_diff: null
-  }
+function blankRender(request: RenderRequest): AppRender {
+  return emptyRender(request, 'error', null, VIEWPORT)
 }
 
 /** Until no request of the view is unanswered and nothing moved for QUIET_MS, then fonts and two frames. */

@@ -1,5 +1,6 @@
 import type { AppHost, AppHostOpening, AppHostOptions, RenderRequest } from '../apps/types.js'
 import type { AppsOpened } from '../apps/section.js'
+import { emptyRender } from '../apps/render-record.js'
 import type { AppRender } from '../results/apps.js'
 
 /** What a tool test or a run is lent to render a view: never throws, what went wrong is the render's. */
@@ -103,28 +104,5 @@ async function renderOn(host: AppHost, request: RenderRequest): Promise<AppRende
 
 /** The record of a view that was not rendered (no browser, a cancel, a failure before the page): nothing found, nothing shown. */
 export function renderNotDone(request: Pick<RenderRequest, 'id' | 'tool' | 'call_index'>, status: 'skipped' | 'cancelled' | 'error', reason: string): AppRender {
-  return {
-    id: request.id,
-    tool: request.tool.name,
-    call_index: request.call_index,
-    resource_uri: request.tool.ui?.resource_uri ?? '',
-    status,
-    reason,
-    screenshot: null,
-    screenshot_sha256: null,
-    viewport: { width: 0, height: 0 },
-    csp: null,
-    permissions: null,
-    initialized_ms: null,
-    duration_ms: 0,
-    findings: [],
-    console_errors: [],
-    blocked_requests: [],
-    tool_calls: [],
-    resource_reads: [],
-    host_requests: [],
-    actions: [],
-    assertions: [],
-    visual_diff: null
-  }
+  return emptyRender(request, status, reason)
 }
