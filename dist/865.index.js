@@ -7,6 +7,7 @@ export const modules = {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   copyBaselineScreenshots: () => (/* binding */ copyBaselineScreenshots),
 /* harmony export */   restoreBaseline: () => (/* binding */ restoreBaseline),
 /* harmony export */   restoreJournal: () => (/* binding */ restoreJournal),
 /* harmony export */   restoreResponses: () => (/* binding */ restoreResponses),
@@ -34,8 +35,8 @@ __webpack_require__.r(__webpack_exports__);
 /**
  * The Actions cache keeps two things between workflow runs: the recorded LLM answers (so an
  * unchanged suite re-runs without API calls) and the last green results of the default branch
- * (the baseline). Cache keys are immutable, so each run saves under a new key and restores by
- * prefix. Where the cache service is unavailable, warn and go on without.
+ * (the baseline, with its MCP Apps screenshots in `apps/`). Cache keys are immutable, so each run
+ * saves under a new key and restores by prefix. Where the cache service is unavailable, warn and go on without.
  */
 const runSuffix = () => `${_actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`;
 const safe = (text) => text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 200);
@@ -97,7 +98,25 @@ function shouldSaveBaseline(when, passed, ref, defaultBranch) {
         return false;
     return when === 'always' || (defaultBranch !== undefined && ref === `refs/heads/${defaultBranch}`);
 }
-async function saveBaseline(resultsPath, dir, key, when, passed) {
+/**
+ * The MCP Apps screenshots of the results being saved (`<appsDir>/*.png`, not the baseline's or
+ * the diff images beside them) copied into `<dir>/apps/`, in place of the earlier baseline's:
+ * the next run's visual diff compares with them. Nothing when there is no such directory.
+ */
+function copyBaselineScreenshots(appsDir, dir) {
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, 'apps');
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync)(target, { recursive: true, force: true });
+    if (!appsDir || !(0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(appsDir))
+        return 0;
+    const names = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(appsDir, { withFileTypes: true }).filter((e) => e.isFile() && /^[A-Za-z0-9][A-Za-z0-9._-]*\.png$/.test(e.name));
+    if (names.length === 0)
+        return 0;
+    (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(target, { recursive: true });
+    for (const e of names)
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.copyFileSync)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(appsDir, e.name), (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(target, e.name));
+    return names.length;
+}
+async function saveBaseline(resultsPath, dir, key, when, passed, appsDir) {
     const defaultBranch = _actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.payload.repository?.default_branch;
     if (!shouldSaveBaseline(when, passed, _actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.ref, defaultBranch))
         return;
@@ -108,8 +127,9 @@ async function saveBaseline(resultsPath, dir, key, when, passed) {
     try {
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.copyFileSync)(resultsPath, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, 'eval-results.json'));
+        const screenshots = copyBaselineScreenshots(appsDir, dir);
         await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .saveCache */ .Io([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`);
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq('Saved these results as the new baseline.');
+        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(`Saved these results as the new baseline${screenshots > 0 ? ` (with ${screenshots} MCP Apps screenshot${screenshots === 1 ? '' : 's'})` : ''}.`);
     }
     catch (error) {
         _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the baseline: ${error.message}`);

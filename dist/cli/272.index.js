@@ -2,7 +2,7 @@ export const id = 272;
 export const ids = [272];
 export const modules = {
 
-/***/ 1223:
+/***/ 31223:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -12,15 +12,15 @@ export const modules = {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.execFileAsync = exports.execAsync = void 0;
-const child_process = __webpack_require__(5317);
-const util = __webpack_require__(9023);
+const child_process = __webpack_require__(35317);
+const util = __webpack_require__(39023);
 exports.execAsync = util.promisify(child_process.exec);
 exports.execFileAsync = util.promisify(child_process.execFile);
 //# sourceMappingURL=execAsync.js.map
 
 /***/ }),
 
-/***/ 7272:
+/***/ 37272:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -30,8 +30,8 @@ exports.execFileAsync = util.promisify(child_process.execFile);
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getMachineId = void 0;
-const execAsync_1 = __webpack_require__(1223);
-const api_1 = __webpack_require__(3914);
+const execAsync_1 = __webpack_require__(31223);
+const api_1 = __webpack_require__(63914);
 const EXEC_TIMEOUT_MS = 5000;
 async function getMachineId() {
     try {
