@@ -292,6 +292,7 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   let files: string[] = []
   // Set when the results document (or a file rendered with it) could not be written: the step then fails, whatever the verdict.
   let notWritten: string | null = null
+  // Where the host wrote the screenshots: the action's paths carry output_dir as evalsV1Dir.
   const appsRoot = appsRootOf(paths.evalsV1Dir ?? '', paths.resultsPath ?? '')
   try {
     const written = writeResults(doc, paths, secrets)

@@ -6,9 +6,12 @@ import type { Suite } from '../config/types.js'
  * with `app:`. (An evals/v1 scenario with a widget screenshot is a case with `apps: render`.)
  */
 export function suiteRendersApps(suite: Pick<Suite, 'apps' | 'cases' | 'tool_tests'>): boolean {
-  if (suite.apps?.render) return true
-  if (suite.cases.some((c) => c.apps === 'render')) return true
-  return suite.tool_tests.some((test) => test.steps.some((step) => step.app !== undefined))
+  return suiteRendersInRuns(suite) || suite.tool_tests.some((test) => test.steps.some((step) => step.app !== undefined))
+}
+
+/** Whether any behaviour run may render apps: `apps: render` on the suite or on a case. */
+export function suiteRendersInRuns(suite: Pick<Suite, 'apps' | 'cases'>): boolean {
+  return Boolean(suite.apps?.render) || suite.cases.some((c) => c.apps === 'render')
 }
 
 /** Whether any app test has `app.judge`, or an evals/v1 turn a widget screenshot, and so the evaluation needs a vision judge (src/scoring/vision-judge.ts). */

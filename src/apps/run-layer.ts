@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderNotDone, type AppRenderer } from '../execute/app-host.js'
 import type { WidgetScreens } from '../scoring/evals-v1-turn.js'
+import { suiteRendersInRuns } from './needs.js'
 import type { AppJudgeFn } from './types.js'
 import type { Json, Suite } from '../config/types.js'
 import type { LayerRun, RunLayer } from '../execute/run-layer.js'
@@ -65,8 +66,8 @@ export function appScreensOf(root: string, layer: AppsRunLayer, judge: AppJudgeF
 
 /** The apps layer of a suite's runs, or null when no case renders apps (or there is no host: the suite renders none). */
 export function appsRunLayerFor(suite: Pick<Suite, 'apps' | 'cases'>, renderer: AppRenderer | null): AppsRunLayer | null {
+  if (!renderer || !suiteRendersInRuns(suite)) return null
   const suiteRenders = suite.apps?.render ?? false
-  if (!renderer || !(suiteRenders || suite.cases.some((c) => c.apps === 'render'))) return null
   return appsRunLayer(renderer, (spec) => caseRendersApps(spec, suiteRenders))
 }
 
