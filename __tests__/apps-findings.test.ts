@@ -61,6 +61,11 @@ describe('app findings', () => {
     const broken = renderFindings({ ...good, page_errors: ['Error: broken'], console_errors: ['oops'] }).find((f) => f.id === 'app-no-errors')!
     expect(broken.message).toBe('the view threw: Error: broken (2 errors in all)')
     expect(broken.evidence).toEqual(['uncaught: Error: broken', 'console.error: oops'])
+    // A stack reads as one line in the message; the evidence keeps it as it came.
+    const stack = 'Error: broken view\n    at http://mcp-apps-host.invalid/view.html:114:26'
+    const thrown = renderFindings({ ...good, page_errors: [stack] }).find((f) => f.id === 'app-no-errors')!
+    expect(thrown.message).toBe('the view threw: Error: broken view at http://mcp-apps-host.invalid/view.html:114:26')
+    expect(thrown.evidence).toEqual([`uncaught: ${stack}`])
   })
 
   test('what cannot be judged is skipped with its reason', () => {

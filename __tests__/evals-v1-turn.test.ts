@@ -172,3 +172,44 @@ describe('what the turn checks read of the agent’s calls', () => {
     expect(exposeServer(server).functions.map((f) => f.function.name)).toEqual(['search', 'delete_all', 'delete_all_prompt'])
   })
 })
+
+describe('an evals/v1 turn’s widget screenshot', () => {
+  const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47])
+  const SHOWN: EvalsV1Call[] = [
+    { name: 'search', args: { query: 'mango' }, turn: 0, raw: raw({ query: 'mango' }), app_render: 'run-1.view-1' },
+    { name: 'search', args: { query: 'apple' }, turn: 1, raw: raw({ query: 'apple' }), app_render: 'run-1.view-2' },
+    { name: 'buy', args: { item: 'apple' }, turn: 1, raw: raw({ ok: true }) }
+  ]
+  const shot = (over: Partial<NonNullable<EvalsV1TurnExpect['widget_screenshot']>> = {}) => expectOf({ widget_screenshot: { rubric: 'Shows the fruit.', threshold: 0.7, tool: null, args: null, ...over } })
+  const judged: string[] = []
+  const screens = (score: number | Error, pngs: Record<string, Buffer> = { 'run-1.view-1': PNG_BYTES, 'run-1.view-2': PNG_BYTES }) => ({
+    screenshotOf: (id: string) => pngs[id] ?? null,
+    judge: async (input: { rubric: string; png: Buffer; context: string }) => {
+      judged.push(input.context)
+      if (score instanceof Error) throw score
+      return { score, reason: 'looks right' }
+    },
+    signal: new AbortController().signal
+  })
+
+  test('the chosen call: this turn’s last rendered one, or the last of `tool` whose arguments match; its score / 10 against the threshold', async () => {
+    judged.length = 0
+    expect(await checkEvalsV1Turn(shot(), SHOWN, 1, sessionOf({}), screens(8))).toEqual([
+      { check: 'widget', passed: true, reason: 'screenshot: search, call 2, turn 2: scored 8/10 against the threshold 0.7: looks right' }
+    ])
+    const [byArgs] = await checkEvalsV1Turn(shot({ tool: 'search', args: { query: 'mango' } }), SHOWN, 1, sessionOf({}), screens(6))
+    expect(byArgs).toMatchObject({ passed: false, reason: expect.stringContaining('search, call 1, turn 1: scored 6/10 against the threshold 0.7') })
+    expect(judged).toEqual(['the view of search (call 2, turn 2)', 'the view of search (call 1, turn 1)'])
+  })
+
+  test('no call, no view, no screenshot, no judge, or a judge that fails: the check fails, saying which', async () => {
+    const reasonOf = async (expect1: EvalsV1TurnExpect, calls: EvalsV1Call[], s?: Parameters<typeof checkEvalsV1Turn>[4]) => (await checkEvalsV1Turn(expect1, calls, 1, sessionOf({}), s))[0]
+    expect(await reasonOf(shot({ tool: 'refund' }), SHOWN, screens(9))).toEqual({ check: 'widget', passed: false, reason: 'screenshot: no call of refund so far, so there is no widget to judge' })
+    expect((await reasonOf(shot({ tool: 'buy' }), SHOWN, screens(9))).reason).toBe('screenshot: buy, call 3, turn 2: no view was rendered for this call (its tool links no ui:// resource, or the call got no result)')
+    expect((await reasonOf(shot(), SHOWN.slice(2), screens(9))).reason).toBe('screenshot: this turn made no call whose view was rendered, so there is no widget to judge')
+    expect((await reasonOf(shot(), SHOWN, screens(9, {}))).reason).toContain('the view has no screenshot (render run-1.view-2 says why)')
+    expect((await reasonOf(shot(), SHOWN, undefined)).reason).toContain('the view has no screenshot')
+    expect((await reasonOf(shot(), SHOWN, { ...screens(9), judge: undefined })).reason).toContain('needs a vision judge, and none is configured')
+    expect((await reasonOf(shot(), SHOWN, screens(new Error('401 no key')))).reason).toContain('the vision judge failed: 401 no key')
+  })
+})

@@ -16,6 +16,9 @@ jest.unstable_mockModule('../src/github/artifact.js', () => ({
   }
 }))
 const { run } = await import('../src/main.js')
+const { openAppHost } = await import('../src/apps/host.js')
+const probe = await openAppHost({ chromePath: '', env: process.env, outputDir: tmpdir(), renderTimeoutMs: 1000, concurrency: 1, secrets: [] })
+await probe.host?.close()
 
 describe('run() with tool tests', () => {
   const startDir = process.cwd()
@@ -54,4 +57,21 @@ describe('run() with tool tests', () => {
     expect(uploaded).toHaveLength(1)
     expect(uploaded[0]).toContain(join(cwd, '__snapshots__', 'new-order.json'))
   })
+
+  // Skipped where no browser is found (CI installs one).
+  ;(probe.host ? test : test.skip)('an app test’s screenshot goes into the artifact beside the report', async () => {
+    core.inputs.server_config = JSON.stringify({ command: process.execPath, args: [fixturePath('../examples/server/server.mjs')] })
+    core.inputs.update_snapshots = 'false'
+    writeFileSync('evals.yaml', 'tool_tests:\n  - { id: cards, tool: search_destinations, args: { query: tokyo }, app: { text_contains: Tokyo } }\n')
+    process.env.ACTIONS_RUNTIME_TOKEN = 'x'
+    process.env.ACTIONS_RESULTS_URL = 'http://127.0.0.1:9/'
+    try {
+      expect(await run()).toBe(0)
+    } finally {
+      delete process.env.ACTIONS_RUNTIME_TOKEN
+      delete process.env.ACTIONS_RESULTS_URL
+    }
+    expect(uploaded).toHaveLength(1)
+    expect(uploaded[0]).toContain(join(cwd, 'apps', 'tool-test.cards.1.step-1.png'))
+  }, 60_000)
 })
