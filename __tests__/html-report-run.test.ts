@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { appsShape, conversationShape, evalsV1Shape, failedWithBaselineShape, HOSTILE, resilienceShape, telemetryShape } from '../__fixtures__/report-shapes.js'
+import { appsShape, cancelledShape, conversationShape, evalsV1Shape, failedWithBaselineShape, golden, HOSTILE, SHAPES, resilienceShape, telemetryShape } from '../__fixtures__/report-shapes.js'
 import { ReportBrowser, noBrowserReason, reportBrowserPath, type OpenedReport } from '../__fixtures__/report-browser.js'
 import { paintPng } from '../__fixtures__/png.js'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { renderHtmlReport } from '../src/report/html/render.js'
 import type { ResultsDocument, RunResult } from '../src/results/types.js'
 
@@ -116,7 +118,10 @@ describeWithBrowser("one run's page in a real browser", () => {
     expect(oracles).toContain('Answer check (must_not_contain) — ✗ failed')
     expect(oracles).toContain('The answer contains °Csunny.')
     expect(await page.locator('svg.timeline-chart .bar-marked').count()).toBe(1)
-    await page.locator('svg.timeline-chart a').first().click()
+    // Nothing inside the chart is a control (it is one image); the table's tool calls are the links.
+    expect(await page.locator('svg.timeline-chart a, svg.timeline-chart [tabindex]').count()).toBe(0)
+    expect(await page.locator('.timeline-table a').getAttribute('href')).toBe('#run-2-call-1')
+    await page.locator('svg.timeline-chart .bar-tool').first().click()
     await page.waitForFunction(() => location.hash === '#run-2-call-1')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('run-2-call-1')
     await done(report)
@@ -235,6 +240,51 @@ describeWithBrowser("one run's page in a real browser", () => {
     // A check id that is no anchor is not made a link.
     expect(await page.locator('.oracle a[href*="img"]').count()).toBe(0)
     expect(await page.locator('a[href^="http"]').count()).toBe(0)
+    await done(report)
+  })
+
+  // axe-core is injected past the page's CSP (which rightly refuses any script but its own).
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  const shapes = { 'failed-with-baseline': failedWithBaselineShape, resilience: resilienceShape, conversation: conversationShape, apps: appsShape }
+  test.each([
+    ['failed-with-baseline', 'run-2'],
+    ['resilience', 'run-11'],
+    ['conversation', 'run-2'],
+    ['conversation', 'run-3'],
+    ['apps', 'run-1']
+  ] as const)('%s #%s: axe finds no serious or critical violation, with the timeline table and the folds open', async (name, hash) => {
+    const report = await browser.open(renderHtmlReport(shapes[name]()), { hash, bypassCsp: true })
+    const { page } = report
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)))
+    await page.addScriptTag({ content: axeSource })
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe
+      const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+    })
+    expect(violations).toEqual([])
+    expect(report.errors).toEqual([])
+    await page.context().close()
+  })
+
+  test.each([...SHAPES.filter(([, shape]) => shape().runs.length > 0), ['golden (the example suite)', golden] as [string, () => ResultsDocument]])('%s: every run opens to its page and its timeline, with no console error', async (_name, shape) => {
+    const doc = shape()
+    const report = await open(doc, `run-${doc.runs[0].index}`)
+    for (const run of doc.runs) {
+      await report.page.evaluate((hash) => (location.hash = hash), `run-${run.index}`)
+      await report.page.waitForFunction((id) => document.querySelector('.run-page h2')?.id === id, `run-${run.index}`)
+      const timeline = run.status === 'skipped' ? 0 : 1
+      expect(await report.page.locator(`#run-${run.index}-timeline`).count()).toBe(timeline)
+    }
+    await done(report)
+  })
+
+  test('cancelled: a cancelled run says by which signal, when, and what it was waiting for', async () => {
+    const doc = cancelledShape()
+    const run = runOf(doc, 3)
+    const report = await open(doc, 'run-3')
+    expect(await text(report, '.run-cancelled')).toBe(`Cancelled by ${run.cancelled!.signal} at ${run.cancelled!.at}, while waiting for ${run.cancelled!.waiting_for}.`)
+    expect(await report.page.textContent('#run-3')).toMatch(/— ⊘ cancelled$/)
     await done(report)
   })
 

@@ -1,5 +1,6 @@
 import type { RunResult } from '../../../results/types.js'
 import { ms } from './common.js'
+import { useReport } from './context.js'
 import { Heading } from './heading.js'
 import { callAnchor, runPartAnchor } from './run-anchors.js'
 import { timelineOf, type TimelineItem, type TimelineKind } from './run-timeline-model.js'
@@ -32,10 +33,12 @@ const describe = (item: TimelineItem) => `${item.label}: ${ms(item.duration_ms)}
 /**
  * The run on a time axis: a lane each for the server's start, the LLM calls, the tool calls and
  * the judge, every step a bar with its title. The document has durations, not start times, so
- * the steps are laid end to end in the order they ran (the caption says so). A tool call's bar
- * is a link to that call. The same items are in a table below it, for those who do not see the chart.
+ * the steps are laid end to end in the order they ran (the caption says so). Clicking a tool
+ * call's bar goes to that call; the chart is one image (role="img", no controls inside it), so the
+ * keyboard's way there is the same steps' table below it, whose tool calls are links.
  */
 export function Timeline({ run }: { run: RunResult }) {
+  const { go } = useReport()
   const timeline = timelineOf(run)
   const { items, total_ms } = timeline
   const id = runPartAnchor(run, 'timeline')
@@ -81,18 +84,12 @@ export function Timeline({ run }: { run: RunResult }) {
           ))}
           {items.map((item, k) => {
             const bar = (
-              <g class={`bar bar-${item.kind} bar-${item.status}${item.notes.some((n) => n.startsWith('fault') || n.startsWith('attack')) ? ' bar-marked' : ''}${item.notes.includes('sampling') ? ' bar-sampling' : ''}`} data-kind={item.kind}>
+              <g onClick={item.kind === 'tool' && item.call_index !== undefined ? () => go(callAnchor(run, item.call_index!)) : undefined} class={`bar bar-${item.kind} bar-${item.status}${item.notes.some((n) => n.startsWith('fault') || n.startsWith('attack')) ? ' bar-marked' : ''}${item.notes.includes('sampling') ? ' bar-sampling' : ''}`} data-kind={item.kind}>
                 <title>{describe(item)}</title>
                 <rect x={x(item.start_ms)} y={laneY(item.kind) + (LANE_H - BAR_H) / 2} width={Math.max(2, x(item.start_ms + item.duration_ms) - x(item.start_ms))} height={BAR_H} rx={2} />
               </g>
             )
-            return item.kind === 'tool' && item.call_index !== undefined ? (
-              <a key={k} href={`#${callAnchor(run, item.call_index)}`} aria-label={describe(item)}>
-                {bar}
-              </a>
-            ) : (
-              <g key={k}>{bar}</g>
-            )
+            return <g key={k}>{bar}</g>
           })}
         </svg>
         <figcaption class="muted">
