@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import type { Page } from 'playwright-core'
 import { HOSTILE, failedWithBaselineShape, passedShape } from '../__fixtures__/report-shapes.js'
@@ -11,6 +13,18 @@ const describeWithBrowser = reportBrowserPath ? describe : describe.skip
 /** The text of every run row the list shows, as a reader sees it. */
 const rowTexts = (page: Page) => page.$$eval('.run-list .run-row', (rows) => rows.map((r) => r.textContent ?? ''))
 const runsCount = (page: Page) => page.textContent('#runs-count')
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core's serious and critical violations within the Overview and the run list (the other sections are not theirs). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource })
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+    const result = await axe.run({ include: [['#overview'], ['#runs']] }, { resultTypes: ['violations'] })
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
+
 const focusedName = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')
 
 describeWithBrowser('the HTML report Overview in a real browser', () => {
@@ -39,7 +53,7 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
     expect(overview).toMatch(/Cost: \$0\.\d{4} → \$0\.\d{4} \(▲ \+[\d.]+%, worse\) · Median run: 1\.5s, unchanged/)
     expect(overview).toContain('8 runs: 5 passed, 2 failed, 1 errored')
     // A regressed group is marked in the cell's text and its name, not only by colour.
-    const regressed = page.locator('button[aria-label="convert × openai/gpt-4o-mini: 0 of 1 passed, below its floor, regressed since the baseline"]')
+    const regressed = page.locator('button[aria-label="convert × openai/gpt-4o-mini: 0/1 ▼ regressed (0 of 1 passed, below its floor, regressed since the baseline)"]')
     expect(await regressed.textContent()).toBe('✗ 0/1 ▼ regressed')
     expect(errors).toEqual([])
     await page.context().close()
@@ -58,10 +72,10 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
     expect(headers).toEqual(['Case', 'vendor/model-1', 'vendor/model-2', 'vendor/model-3'])
     expect(await page.$$eval('table.matrix tbody tr', (rows) => rows.length)).toBe(6)
     // case-002 takes turns over the templates (failed, passed, error): 1 of 3 passed, below the hard floor.
-    const flaky = page.locator('button[aria-label="case-002 × vendor/model-1: 1 of 3 passed, flaky, below its floor"]')
+    const flaky = page.locator('button[aria-label="case-002 × vendor/model-1: 1/3 flaky (1 of 3 passed, below its floor)"]')
     expect(await flaky.textContent({ timeout: 2000 })).toBe('✗ 1/3 flaky')
     // case-001 keeps one template per model: vendor/model-1 passes every run.
-    expect(await page.locator('button[aria-label="case-001 × vendor/model-1: 3 of 3 passed"]').textContent()).toBe('✓ 3/3')
+    expect(await page.locator('button[aria-label="case-001 × vendor/model-1: 3/3 (3 of 3 passed)"]').textContent()).toBe('✓ 3/3')
     expect(await runsCount(page)).toBe('54 runs')
 
     await page.click('button[aria-label^="case-004 × vendor/model-2:"]')
@@ -97,6 +111,16 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
     await page.keyboard.press('Enter')
     await page.waitForFunction(() => document.querySelector('#runs-count')?.textContent === '2 of 24 runs')
     for (const row of await rowTexts(page)) expect(row).toContain('case-002vendor/model-2')
+    await page.context().close()
+  })
+
+  test.each([
+    ['failed-with-baseline', failedWithBaselineShape],
+    ['many runs, several prompts', () => manyRunsDocument({ cases: 5, models: 3, repeats: 2, prompts: 2 })]
+  ])('%s: axe-core finds no serious or critical violation in the Overview and the run list', async (_name, shape) => {
+    // The CSP rightly refuses axe's script: bypassed for this check only.
+    const { page } = await browser.open(renderHtmlReport(shape()), { bypassCsp: true })
+    expect(await axeViolations(page)).toEqual([])
     await page.context().close()
   })
 

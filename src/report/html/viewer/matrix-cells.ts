@@ -67,12 +67,21 @@ export function buildMatrix(groups: readonly GroupResult[], gate: GateResult | n
   return { rows, models, severalPrompts, cell: (row, model) => cells.get(key(row.case_id, model, row.prompt)) ?? null }
 }
 
-/** The cell's name for a screen reader: "weather-paris × openai/gpt-4o: 2 of 3 passed, flaky, reached its floor". */
+/** What the cell shows after its mark: "2/3 flaky ▼ regressed". */
+export function cellText(cell: MatrixCell): string {
+  const change = cell.change === 'regressed' ? ' ▼ regressed' : cell.change === 'fixed' ? ' ▲ fixed' : ''
+  return `${cell.group.passed}/${cell.group.runs}${cell.flaky ? ' flaky' : ''}${change}`
+}
+
+/**
+ * The cell's name for a screen reader: where it is, what it shows (the visible words in the name,
+ * for speech input), and the rest in words: "weather-paris × openai/gpt-4o: 2/3 flaky (2 of 3
+ * passed, reached its floor)".
+ */
 export function cellName(row: MatrixRow, model: string, cell: MatrixCell, severalPrompts: boolean): string {
   const where = `${row.case_id}${severalPrompts ? ` (prompt ${row.prompt})` : ''} × ${model}`
   const parts = [`${cell.group.passed} of ${cell.group.runs} passed`]
-  if (cell.flaky) parts.push('flaky')
   if (cell.word !== 'passed') parts.push(cell.word)
   if (cell.change) parts.push(cell.change === 'regressed' ? 'regressed since the baseline' : 'fixed since the baseline')
-  return `${where}: ${parts.join(', ')}`
+  return `${where}: ${cellText(cell)} (${parts.join(', ')})`
 }

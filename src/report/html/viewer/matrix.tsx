@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'preact/hooks'
 import { useReport } from './context.js'
-import { buildMatrix, cellName, type MatrixRow } from './matrix-cells.js'
+import { buildMatrix, cellName, cellText, type MatrixRow } from './matrix-cells.js'
 
 /**
  * The cases × models matrix: each cell a group's k/N with its mark (and "flaky" when its runs
@@ -100,10 +100,8 @@ export function MatrixTable() {
                       onFocus={() => setActive([r, c])}
                       onKeyDown={(e) => onKeyDown(e, r, c)}
                     >
-                      <span aria-hidden="true">{cell.mark}</span> {cell.group.passed}/{cell.group.runs}
-                      {cell.flaky && <span class="flaky"> flaky</span>}
-                      {cell.change === 'regressed' && <span class="change"> ▼ regressed</span>}
-                      {cell.change === 'fixed' && <span class="change"> ▲ fixed</span>}
+                      <span aria-hidden="true">{cell.mark} </span>
+                      {cellText(cell)}
                     </button>
                   </td>
                 )

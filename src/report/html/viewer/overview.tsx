@@ -174,7 +174,7 @@ function CostAndTime({ doc }: { doc: ResultsDocument }) {
   const items: [string, string][] = [['Duration', seconds(doc.duration_s)]]
   if (t) {
     items.push(['Run time (summed over runs)', seconds(t.runs_s)])
-    items.push(['Cost', t.cost_usd.total === null ? 'unknown (the provider reported none)' : usd(t.cost_usd.total)])
+    items.push(['Cost', t.cost_usd.total === null ? 'unknown (a call reported no cost)' : usd(t.cost_usd.total)])
     if (t.spent_usd !== null && t.spent_usd !== t.cost_usd.total) items.push(['Spent (less replayed answers)', usd(t.spent_usd)])
     items.push(['Tokens', `${t.tokens.total.toLocaleString('en-US')} (agent ${t.tokens.agent.total.toLocaleString('en-US')}, judge ${t.tokens.judge.total.toLocaleString('en-US')})`])
   } else if (s.tokens.total > 0) {
