@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import type { Page } from 'playwright-core'
-import { HOSTILE, failedWithBaselineShape, passedShape } from '../__fixtures__/report-shapes.js'
+import { HOSTILE, cancelledShape, failedWithBaselineShape, invalidConfigurationShape, passedShape, telemetryShape } from '../__fixtures__/report-shapes.js'
 import { manyRunsDocument } from '../__fixtures__/report-many-runs.js'
 import { ReportBrowser, noBrowserReason, reportBrowserPath } from '../__fixtures__/report-browser.js'
 import { renderHtmlReport } from '../src/report/html/render.js'
@@ -66,6 +66,15 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
     await page.context().close()
   })
 
+  test('a document that could not run says why; its behaviour layer is named, not linked to a run list it does not have', async () => {
+    const { page } = await browser.open(renderHtmlReport(invalidConfigurationShape()))
+    expect(await page.textContent('.fatal')).toMatch(/^✗ The evaluation could not run: input 'filter': 'tokio' matches no case id/)
+    expect(await page.$$eval('table.layers tbody tr', (rows) => rows.map((r) => [r.querySelector('a'), r.textContent]))).toEqual([[null, 'Behaviour runs⏭ skippedthe configuration is invalid']])
+    expect(await page.$('#runs')).toBeNull()
+    expect(await page.$('table.matrix')).toBeNull()
+    await page.context().close()
+  })
+
   test('the matrix: k/N per cell, flaky cells marked in words; a click narrows the runs to that case and model', async () => {
     const { page, errors } = await browser.open(renderHtmlReport(manyRunsDocument({ cases: 6, models: 3, repeats: 3 })))
     const headers = await page.$$eval('table.matrix thead th', (cells) => cells.map((c) => c.textContent))
@@ -89,6 +98,19 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
     expect(await page.inputValue('select[name=model]')).toBe('vendor/model-2')
     expect(errors).toEqual([])
     await page.context().close()
+  })
+
+  test('the matrix shows cancelled groups and groups the budget left unstarted, in words', async () => {
+    const cancelled = await browser.open(renderHtmlReport(cancelledShape()))
+    expect(await cancelled.page.textContent('button[aria-label^="greeting × openai/gpt-4o-mini:"]')).toBe('⊘ 0/1')
+    expect(await cancelled.page.getAttribute('button[aria-label^="greeting × openai/gpt-4o-mini:"]', 'aria-label')).toMatch(/\(0 of 1 passed, cancelled\)$/)
+    expect(await cancelled.page.textContent('.matrix-legend')).toContain('⊘ cancelled')
+    await cancelled.page.context().close()
+    const budget = await browser.open(renderHtmlReport(telemetryShape()))
+    const names = await budget.page.$$eval('table.matrix button', (b) => b.map((x) => x.getAttribute('aria-label') ?? ''))
+    expect(names.some((n) => n.endsWith('skipped: budget)'))).toBe(true)
+    expect(await budget.page.textContent('.matrix-legend')).toContain('⏭ skipped: budget (never started)')
+    await budget.page.context().close()
   })
 
   test('the matrix is one Tab stop; the arrow keys move between cells and Enter filters the runs', async () => {

@@ -15,8 +15,8 @@ export function Overview() {
   return (
     <Section id="overview" title="Overview">
       {doc.fatal_error !== null && (
-        <p class="fatal" role="alert">
-          <Status status="error" label="The evaluation could not run" />: {doc.fatal_error}
+        <p class="fatal">
+          <Status status="error" label="The evaluation could not run:" /> {doc.fatal_error}
         </p>
       )}
       {doc.gate && <Gate gate={doc.gate} />}
@@ -62,7 +62,9 @@ function Gate({ gate }: { gate: GateResult }) {
 
 /** Each layer's status in the order they run, its name a link to its section. */
 function Layers() {
-  const { view } = useReport()
+  const { doc, view } = useReport()
+  // The run list is left out of a document without runs: its layer is named, not linked.
+  const linked = (anchor: string) => anchor !== 'runs' || doc.runs.length > 0
   return (
     <>
       <h3>Layers</h3>
@@ -78,7 +80,7 @@ function Layers() {
           {view.layers.map((layer) => (
             <tr key={layer.id}>
               <th scope="row">
-                <a href={`#${layer.anchor}`}>{layer.name}</a>
+                {linked(layer.anchor) ? <a href={`#${layer.anchor}`}>{layer.name}</a> : layer.name}
               </th>
               <td>
                 <Status status={layer.status === 'warning' ? 'warn' : layer.status} label={layer.status} />
@@ -173,6 +175,8 @@ function CostAndTime({ doc }: { doc: ResultsDocument }) {
   const s = doc.summary
   const items: [string, string][] = [['Duration', seconds(doc.duration_s)]]
   if (t) {
+    // The wall clock of the evaluation itself, when it differs from the document's duration (a merge, a resumed journal).
+    if (Math.abs(t.wall_s - doc.duration_s) >= 0.05) items.push(['Wall time', seconds(t.wall_s)])
     items.push(['Run time (summed over runs)', seconds(t.runs_s)])
     items.push(['Cost', t.cost_usd.total === null ? 'unknown (a call reported no cost)' : usd(t.cost_usd.total)])
     if (t.spent_usd !== null && t.spent_usd !== t.cost_usd.total) items.push(['Spent (less replayed answers)', usd(t.spent_usd)])
