@@ -22,6 +22,33 @@ export interface HtmlView {
   images: Record<string, string>
   /** "mcp-server-evals 0.1.0". */
   generator: string
+  /** What moved against the baseline, in the words of the Markdown's "What changed"; absent without a baseline. */
+  changes?: ChangesView
+}
+
+/** The Overview's Δ against the baseline: the metrics that moved (or failed the gate), those that did not, cost and run time. */
+export interface ChangesView {
+  /** "baseline/eval-results.json (2026-11-29 09:30)". */
+  baseline: string
+  /** The worse first, as the Markdown's table orders them. */
+  metrics: MetricChangeView[]
+  /** "Tool selection accuracy 100%", one per metric that did not move. */
+  unchanged: string[]
+  /** "Cost: $0.0101 → $0.0123 (▲ +21.8%, worse)", "Median run: 1.5s, unchanged". */
+  figures: string[]
+}
+
+export interface MetricChangeView {
+  /** "Argument correctness", "Tool error rate (lower is better)". */
+  label: string
+  baseline: string
+  current: string
+  /** "▼ −25 pt, worse". */
+  delta: string
+  /** Moved the bad way; null when it did not move or neither way is better. */
+  worse: boolean | null
+  /** The gate failed on it (only under delta and both). */
+  failed: boolean
 }
 
 export interface LayerStatus {

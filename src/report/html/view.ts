@@ -1,13 +1,15 @@
 import type { ResultsDocument } from '../../results/types.js'
 import { resiliencePassed, telemetryPassed, toolTestsPassed } from '../../aggregate/verdict.js'
-import { count } from '../../util/words.js'
+import { count, percent, pointsChange, relativeChange, seconds, usd } from '../../util/words.js'
+import { METRIC_LABELS, metricLabel } from '../metric-labels.js'
+import { formatTimestamp } from '../timestamp.js'
 import { appRendersOf } from '../app-findings.js'
 import { checkTally } from '../conformance.js'
 import { headerLine, verdictWords } from '../headline.js'
 import { failureReasons } from '../reasons.js'
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js'
 import { markdownPhraseToText } from './plain.js'
-import type { HtmlView, LayerStatus } from './view-types.js'
+import type { ChangesView, HtmlView, LayerStatus } from './view-types.js'
 
 /** Reads a picture the document names (relative to the output directory); null when it is not there. */
 export type ImageReader = (path: string) => Buffer | null
@@ -65,6 +67,39 @@ export function imagePaths(doc: ResultsDocument): string[] {
   return [...new Set(paths.filter((p): p is string => typeof p === 'string' && p !== ''))]
 }
 
+/** The metric's words as text (metricLabel escapes an unknown name for Markdown; here it stays as it is). */
+function metricText(name: string): string {
+  const known = ['pass_rate', 'group_pass_rate', 'recovery_rate', 'attack_resistance'].includes(name) || METRIC_LABELS.some(([key]) => key === name)
+  return known ? metricLabel(name) : name
+}
+
+/** What changed since the baseline, as renderWhatChanged words it: the metrics that moved, the worse first; cost and median run. */
+export function changesView(doc: ResultsDocument): ChangesView | undefined {
+  const { gate, changes } = doc
+  if (!gate || !changes) return undefined
+  const moved = gate.metrics.map((m) => ({ m, delta: pointsChange(m.baseline, m.current, m.lower_is_better ? 'lower' : 'higher') }))
+  const shown = moved.filter((x) => x.delta.moved || x.m.failed)
+  const ordered = [...shown.filter((x) => x.delta.worse !== false), ...shown.filter((x) => x.delta.worse === false)]
+  const figure = (name: string, before: number | null, after: number | null, shownAs: (n: number) => string): string[] => {
+    if (before === null || after === null) return []
+    const delta = relativeChange(before, after, 'lower', shownAs)
+    return [`${name}: ${delta.moved ? `${shownAs(before)} → ${shownAs(after)} (${delta.text})` : `${shownAs(after)}, unchanged`}`]
+  }
+  return {
+    baseline: gate.baseline ? `${gate.baseline.source} (${formatTimestamp(gate.baseline.started_at)})` : 'unknown',
+    metrics: ordered.map(({ m, delta }) => ({
+      label: `${metricText(m.name)}${m.lower_is_better ? ' (lower is better)' : ''}`,
+      baseline: percent(m.baseline),
+      current: percent(m.current),
+      delta: delta.text,
+      worse: delta.worse,
+      failed: gate.mode !== 'absolute' && m.failed
+    })),
+    unchanged: moved.filter((x) => !shown.includes(x)).map(({ m }) => `${metricText(m.name)} ${percent(m.current)}`),
+    figures: [...figure('Cost', changes.cost_usd.baseline, changes.cost_usd.current, usd), ...figure('Median run', changes.median_run_s.baseline, changes.median_run_s.current, seconds)]
+  }
+}
+
 /** Everything the page derives from the document, in the report's own words. */
 export function deriveView(doc: ResultsDocument, readImage: ImageReader = () => null): HtmlView {
   const verdict = verdictWords(doc)
@@ -83,6 +118,7 @@ export function deriveView(doc: ResultsDocument, readImage: ImageReader = () => 
     layers: layerStatuses(doc),
     run_reasons,
     images,
-    generator: `${TOOL_NAME} ${TOOL_VERSION}`
+    generator: `${TOOL_NAME} ${TOOL_VERSION}`,
+    changes: changesView(doc)
   }
 }
