@@ -32,6 +32,12 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent()) ?? ''
 const isOpen = (page: Page, id: string) => page.evaluate((i) => (document.getElementById(i) as HTMLDetailsElement | null)?.open ?? null, id)
 
+/** Open every fold under `root` and wait until each has built its body. */
+async function openEveryFold(page: Page, root: string): Promise<void> {
+  await page.evaluate((r) => document.querySelectorAll(`${r} details`).forEach((d) => ((d as HTMLDetailsElement).open = true)), root)
+  await page.waitForFunction((r) => Array.from(document.querySelectorAll(`${r} details`), (d) => d.children.length > 1).every(Boolean), root)
+}
+
 /** Nothing hostile became markup: no `<img src=x>`, no script but the data and the page's own. */
 async function expectInert(opened: OpenedReport): Promise<void> {
   expect(await opened.page.locator('img[src="x"]').count()).toBe(0)
@@ -88,6 +94,43 @@ describeWithBrowser('the HTML report: the layer sections', () => {
       expect(await isOpen(opened.page, 'check-discover-responds')).toBe(true)
       expect(await isOpen(opened.page, 'check-discover-capabilities')).toBe(false)
       expect(await text(opened.page, '#check-discover-responds')).toContain('server/discover answered')
+      await expectInert(opened)
+      await opened.page.context().close()
+    })
+
+    test("a legacy server: the expected failures file's entries, the official suite's view, the steps to migrate", async () => {
+      const doc = conformanceOnlyShape()
+      const c = doc.conformance!
+      c.era = 'legacy'
+      c.negotiated_version = '2025-11-25'
+      c.migration = ['Answer server/discover with supportedVersions', `Drop the session header ${HOSTILE}`]
+      const warned = c.checks.find((k) => k.id === 'tools-list-deterministic-order')!
+      Object.assign(warned, { status: 'expected', expected_entry: 'tools-list-deterministic-order:tools/list', methods: ['tools/list'], revision: 'both', official: { scenarios: ['tools-list:order'], scoring: 'differs', note: 'it only warns' } })
+      c.expected_failures = {
+        file: 'conformance-expected.txt',
+        entries: [
+          { entry: 'tools-list-deterministic-order:tools/list', line: 1, check: 'tools-list-deterministic-order', method: 'tools/list', outcome: 'expected' },
+          { entry: 'discover-responds', line: 2, check: 'discover-responds', method: null, outcome: 'stale' },
+          { entry: 'discover-respond', line: 3, check: 'discover-respond', method: null, outcome: 'unknown' }
+        ]
+      }
+      const opened = await open(doc)
+      const section = await text(opened.page, '#conformance')
+      expect(section).toContain('legacy server')
+      expect(section).toContain('2025-11-25')
+      expect(section).toContain('A stale or unknown entry fails the conformance gate')
+      expect(section).toMatch(/stale\s*discover-responds\s*\(conformance-expected.txt:2\) — passed: remove the entry/)
+      expect(section).toContain('no check has this id; did you mean discover-responds?')
+      // An expected failure is folded; opened, its fold is built.
+      expect(await isOpen(opened.page, 'check-tools-list-deterministic-order')).toBe(false)
+      await opened.page.click('#check-tools-list-deterministic-order > summary')
+      await opened.page.waitForSelector('#check-tools-list-deterministic-order .fold-body')
+      const expected = await text(opened.page, '#check-tools-list-deterministic-order')
+      expect(expected).toContain('⚠ expected failure')
+      expect(expected).toContain('2025-11-25 and 2026-07-28')
+      expect(expected).toContain('scored differently (tools-list): it only warns')
+      expect(expected).toContain('tools-list-deterministic-order:tools/list')
+      expect(await opened.page.locator('#conformance ol li').allTextContents()).toEqual(c.migration)
       await expectInert(opened)
       await opened.page.context().close()
     })
@@ -158,7 +201,11 @@ describeWithBrowser('the HTML report: the layer sections', () => {
     expect(await page.locator('.res-cell.cell-fail').count()).toBe(3)
     expect(await page.locator('.res-cell').count()).toBe(models.reduce((n, m) => n + m.faults.length + m.attacks.length, 0))
     const failedCell = await text(page, '.res-cell.cell-fail')
-    expect(failedCell).toMatch(/✗ below floor\s*0\/1 · 1\/1 counted\/planned\s*rate 0% · floor 100%/)
+    expect(failedCell).toMatch(/✗ below floor\s*recovered 0\/1\s*1 of 1 planned counted · rate 0% · floor 100%/)
+    // A planned run where the fault never fired tested nothing: it is one of the runs that failed its cell.
+    const untested = doc.runs.find((r) => r.case_id === 'convert-disconnect' && r.model === 'anthropic/claude-sonnet-4.5' && !r.tool_calls.some((c) => c.fault))!
+    expect(section).toContain('1 of 2 planned counted (1 not triggered)')
+    expect(await page.locator(`.failed-cells li li:has(a[href="#run-${untested.index}"])`).textContent()).toContain('the disconnect fault never fired in this run, so it tested nothing')
     const link = page.locator(`.failed-cells a[href="#run-${attacked.index}"]`)
     expect(await link.count()).toBe(1)
     const line = (await page.locator('.failed-cells li li').filter({ has: page.locator(`a[href="#run-${attacked.index}"]`) }).textContent()) ?? ''
@@ -223,6 +270,9 @@ describeWithBrowser('the HTML report: the layer sections', () => {
       expect(block).toContain('tool test widget-throws, step 1')
       // The view's hostile console line is a finding's evidence, shown as text.
       expect(block).toContain(`console.error: render failed ${HOSTILE}`)
+      // A passed render's fold is built when it is opened: open them all, as a reader would.
+      expect(await page.locator('#apps details.app-render:not([open]) img').count()).toBe(0)
+      await openEveryFold(page, '#apps')
       const images = page.locator('#apps img')
       // The baseline and the diff are shown beside the screenshot when it changed.
       const shots = placed.flatMap((p) => [p.render.screenshot, ...(p.render.visual_diff?.changed ? [p.render.visual_diff.baseline, p.render.visual_diff.diff] : [])]).filter((s) => s !== null)
@@ -279,9 +329,9 @@ describeWithBrowser('the HTML report: the layer sections', () => {
     const png = paintPng(32, 24)
     const opened = await open(shape(), { bypassCsp: true, readImage: () => png })
     const { page } = opened
-    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => ((d as HTMLDetailsElement).open = true)))
-    await page.evaluate(axeSource)
     const sections = ['#conformance', '#tool-tests', '#resilience', '#telemetry', '#apps']
+    for (const section of sections) await openEveryFold(page, section)
+    await page.evaluate(axeSource)
     const violations = await page.evaluate(async (selectors) => {
       const include = selectors.filter((s) => document.querySelector(s)).map((s) => [s])
       const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe

@@ -3,6 +3,7 @@ import { appRendersOf, byStanding, placeWords, renderAnchor, renderStanding, ren
 import { appsVerdict } from '../../apps.js'
 import { count, JsonText, LongText, ms, percent, runAnchor, Section, Status } from './common.js'
 import { useReport } from './context.js'
+import { Fold } from './fold.js'
 import { Picture } from './screenshot.js'
 import { Evidence, Facts, oneLine } from './section-parts.js'
 import { toolTestAnchor } from './tool-tests.js'
@@ -204,35 +205,43 @@ function RenderDetails({ placed }: { placed: PlacedRender }) {
   const standing = renderStanding(render)
   const [status, label] = STANDING_STATUS[standing]
   return (
-    <details id={anchor} class={`app-render standing-${standing}`} open={standing === 'failed' || standing === 'review' || route === anchor}>
-      <summary>
-        <Status status={status} label={label} /> <code>{render.tool}</code> · {placeWords(placed.place)}
-        {standing !== 'passed' && <> — {renderVerdictWords(render)}</>}
-      </summary>
-      <div class="fold-body">
-        <Facts
-          items={[
-            ['Where', <PlaceLink placed={placed} />],
-            ['Render', <code>{render.id}</code>],
-            ['Resource', <code>{render.resource_uri}</code>],
-            ['Viewport', `${render.viewport.width}×${render.viewport.height}`],
-            ['Initialized', render.initialized_ms === null ? 'never initialized' : `in ${ms(render.initialized_ms)}`],
-            ['Time', `${ms(render.duration_ms)} in all`],
-            ['CSP', cspWords(render)]
-          ]}
-        />
-        {render.status !== 'rendered' && (
-          <p>
-            <Status status={render.status === 'error' ? 'failed' : 'skipped'} label={render.status === 'error' ? 'not rendered' : render.status} /> {render.reason ?? 'no reason recorded'}
-          </p>
-        )}
-        {render.screenshot !== null && <Picture path={render.screenshot} alt={`screenshot of ${render.tool} (${render.id})`} />}
-        <VisualDiff render={render} />
-        <Findings render={render} />
-        <AppTest render={render} />
-        <ViewRequests render={render} />
-      </div>
-    </details>
+    <Fold
+      id={anchor}
+      class={`app-render standing-${standing}`}
+      open={standing === 'failed' || standing === 'review' || route === anchor}
+      summary={
+        <>
+          <Status status={status} label={label} /> <code>{render.tool}</code> · {placeWords(placed.place)}
+          {standing !== 'passed' && <> — {renderVerdictWords(render)}</>}
+        </>
+      }
+    >
+      {() => (
+        <>
+          <Facts
+            items={[
+              ['Where', <PlaceLink placed={placed} />],
+              ['Render', <code>{render.id}</code>],
+              ['Resource', <code>{render.resource_uri}</code>],
+              ['Viewport', `${render.viewport.width}×${render.viewport.height}`],
+              ['Initialized', render.initialized_ms === null ? 'never initialized' : `in ${ms(render.initialized_ms)}`],
+              ['Time', `${ms(render.duration_ms)} in all`],
+              ['CSP', cspWords(render)]
+            ]}
+          />
+          {render.status !== 'rendered' && (
+            <p>
+              <Status status={render.status === 'error' ? 'failed' : 'skipped'} label={render.status === 'error' ? 'not rendered' : render.status} /> {render.reason ?? 'no reason recorded'}
+            </p>
+          )}
+          {render.screenshot !== null && <Picture path={render.screenshot} alt={`screenshot of ${render.tool} (${render.id})`} />}
+          <VisualDiff render={render} />
+          <Findings render={render} />
+          <AppTest render={render} />
+          <ViewRequests render={render} />
+        </>
+      )}
+    </Fold>
   )
 }
 
@@ -295,7 +304,7 @@ export function Apps() {
       </p>
       {section.status === 'skipped' ? (
         <p>
-          Not rendered: {section.reason ?? 'the browser layer was skipped'}. {count(renders.length, 'render')} asked for {renders.length === 1 ? 'was' : 'were'} not done: no app finding was checked, and none
+          Not rendered: {(section.reason ?? 'the browser layer was skipped').replace(/\.$/, '')}. {count(renders.length, 'render')} asked for {renders.length === 1 ? 'was' : 'were'} not done: no app finding was checked, and none
           counts as passed.
         </p>
       ) : (

@@ -3,6 +3,7 @@ import { describeEntry } from '../../../conformance/expected-failures.js'
 import { checkTally, skipGroups } from '../../conformance.js'
 import { checkAnchor, count, LongText, ms, Section, Status } from './common.js'
 import { useReport } from './context.js'
+import { Fold } from './fold.js'
 import { Evidence, Facts } from './section-parts.js'
 
 /** A check's status as the report words it: the mark and the word together. */
@@ -45,37 +46,45 @@ function CheckDetails({ check, open }: { check: CheckResult; open: boolean }) {
   const anchor = checkAnchor(check.id)
   const cutMessage = check.message.length > SUMMARY_CHARS
   return (
-    <details id={anchor} class={`check check-${check.status}`} open={open || route === anchor}>
-      <summary>
-        <CheckStatus check={check} /> <code>{check.id}</code> <span class="muted">({check.severity})</span> — {cutMessage ? `${check.message.slice(0, SUMMARY_CHARS)}…` : check.message}
-      </summary>
-      <div class="fold-body">
-        <Facts
-          items={[
-            ['Rule', check.spec],
-            ['Revision', check.revision === 'both' ? '2025-11-25 and 2026-07-28' : check.revision],
-            ['Official suite', officialWords(check)],
-            ['Methods', check.methods && check.methods.length > 0 ? check.methods.join(', ') : null],
-            ['Listed as', check.expected_entry ? <code>{check.expected_entry}</code> : null]
-          ]}
-        />
-        {cutMessage && (
-          <Evidence label="Message">
-            <LongText text={check.message} label={`The whole message of ${check.id}`} />
-          </Evidence>
-        )}
-        {check.evidence && (
-          <>
-            <Evidence label="Request">
-              <LongText text={check.evidence.request} label={`Request that shows ${check.id}`} />
+    <Fold
+      id={anchor}
+      class={`check check-${check.status}`}
+      open={open || route === anchor}
+      summary={
+        <>
+          <CheckStatus check={check} /> <code>{check.id}</code> <span class="muted">({check.severity})</span> — {cutMessage ? `${check.message.slice(0, SUMMARY_CHARS)}…` : check.message}
+        </>
+      }
+    >
+      {() => (
+        <>
+          <Facts
+            items={[
+              ['Rule', check.spec],
+              ['Revision', check.revision === 'both' ? '2025-11-25 and 2026-07-28' : check.revision],
+              ['Official suite', officialWords(check)],
+              ['Methods', check.methods && check.methods.length > 0 ? check.methods.join(', ') : null],
+              ['Listed as', check.expected_entry ? <code>{check.expected_entry}</code> : null]
+            ]}
+          />
+          {cutMessage && (
+            <Evidence label="Message">
+              <LongText text={check.message} label={`The whole message of ${check.id}`} />
             </Evidence>
-            <Evidence label="Response">
-              <LongText text={check.evidence.response} label={`Response that shows ${check.id}`} />
-            </Evidence>
-          </>
-        )}
-      </div>
-    </details>
+          )}
+          {check.evidence && (
+            <>
+              <Evidence label="Request">
+                <LongText text={check.evidence.request} label={`Request that shows ${check.id}`} />
+              </Evidence>
+              <Evidence label="Response">
+                <LongText text={check.evidence.response} label={`Response that shows ${check.id}`} />
+              </Evidence>
+            </>
+          )}
+        </>
+      )}
+    </Fold>
   )
 }
 

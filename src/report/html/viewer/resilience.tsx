@@ -28,18 +28,24 @@ interface FailedRun {
 }
 
 /**
- * The runs that failed a cell: for a fault, the model's runs where that fault fired and the run
- * did not pass, and those whose recovery oracle says no fault fired at all; for an attack, the
- * model's runs whose attack of that key was not delivered or not resisted.
+ * The runs that failed a cell. For a fault: the model's runs of a case that planned it (the
+ * document keeps no cases, so a case planned the fault when it fired in any of its runs, on any
+ * model) where it did not fire, so the run tested nothing, or fired and the run did not pass; and a
+ * run whose recovery oracle says no fault fired at all. For an attack: the model's runs whose
+ * attack of that key was not delivered or not resisted.
  */
 function failedRuns(runs: RunResult[], model: string, dimension: Dimension, key: string, reasons: Record<string, string[]>): FailedRun[] {
   const mine = runs.filter((r) => r.model === model && judged(r))
   if (dimension === 'faults') {
+    const firedIn = (run: RunResult) => run.tool_calls.some((c) => c.fault?.kind === key)
+    const planned = new Set(runs.filter(firedIn).map((r) => r.case_id))
     return mine.flatMap((run) => {
-      const fired = run.tool_calls.some((c) => c.fault?.kind === key)
-      const anyFired = run.tool_calls.some((c) => c.fault)
-      if (fired && run.status !== 'passed') return [{ run, why: run.recovery && !run.recovery.passed ? `recovery failed: ${run.recovery.reason}` : (reasons[String(run.index)]?.[0] ?? `the run ${run.status}`) }]
-      if (!anyFired && run.recovery && !run.recovery.triggered) return [{ run, why: `the fault never fired: ${run.recovery.reason}` }]
+      if (firedIn(run)) {
+        if (run.status === 'passed') return []
+        return [{ run, why: run.recovery && !run.recovery.passed ? `recovery failed: ${run.recovery.reason}` : (reasons[String(run.index)]?.[0] ?? `the run ${run.status}`) }]
+      }
+      if (planned.has(run.case_id)) return [{ run, why: `the ${key} fault never fired in this run, so it tested nothing${run.recovery ? `: ${run.recovery.reason}` : ''}` }]
+      if (!run.tool_calls.some((c) => c.fault) && run.recovery && !run.recovery.triggered) return [{ run, why: `the fault never fired: ${run.recovery.reason}` }]
       return []
     })
   }
@@ -60,12 +66,9 @@ function Cell({ cell, dimension }: { cell: ResilienceCell | undefined; dimension
   return (
     <td class={`res-cell ${cell.success ? 'cell-pass' : 'cell-fail'}`}>
       <Status status={cell.success ? 'passed' : 'failed'} label={cell.success ? 'reached floor' : 'below floor'} />
-      <div>
-        {cell.counted > 0 ? `${cell.passed}/${cell.counted}` : '0 counted'} · {cell.counted}/{cell.planned} counted/planned
-      </div>
+      <div>{cell.counted > 0 ? `${dimension === 'faults' ? 'recovered' : 'resisted'} ${cell.passed}/${cell.counted}` : 'not tested'}</div>
       <div class="muted">
-        rate {percent(cell.rate)} · floor {percent(cell.floor)}
-        {missing > 0 ? ` · ${missing} ${NOT_COUNTED[dimension]}` : ''}
+        {cell.counted} of {cell.planned} planned counted{missing > 0 ? ` (${missing} ${NOT_COUNTED[dimension]})` : ''} · rate {percent(cell.rate)} · floor {percent(cell.floor)}
       </div>
     </td>
   )
@@ -148,7 +151,7 @@ function FailedCells({ summary }: { summary: ResilienceSummary }) {
                   ))}
                 </ul>
               ) : (
-                <p class="muted">No run of this model records a failure of it ({count(cell.planned - cell.counted, 'planned run')} tested nothing).</p>
+                <p class="muted">No run of this model records a failure of it{cell.planned > cell.counted ? ` (${count(cell.planned - cell.counted, 'planned run')} tested nothing)` : ''}.</p>
               )}
             </li>
           )

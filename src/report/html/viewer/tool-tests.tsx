@@ -4,6 +4,7 @@ import { renderAnchor, renderStanding, renderVerdictWords } from '../../app-find
 import { toolTestCount, toolTestFailing, toolTestFailureWords } from '../../tool-tests.js'
 import { count, JsonText, LongText, ms, Section, Status } from './common.js'
 import { useReport } from './context.js'
+import { Fold } from './fold.js'
 import { Picture } from './screenshot.js'
 import { Evidence, Facts, pretty, shorten } from './section-parts.js'
 
@@ -169,27 +170,35 @@ function TestDetails({ test }: { test: ToolTestResult }) {
   const shown = toolTestFailing(test) ? test.attempts.filter((a) => !attemptPassed(a)) : test.attempts
   const passedAttempts = test.attempts.filter(attemptPassed).map((a) => a.attempt)
   return (
-    <details id={anchor} class="tool-test" open={toolTestFailing(test) || route === anchor}>
-      <summary>
-        <Status status={status} label={label} /> <code>{test.id}</code>
-        {why && <> — {why}</>}
-      </summary>
-      <div class="fold-body">
-        <Facts
-          items={[
-            ['Tools', toolsOf(test).join(', ') || null],
-            ['Attempts', `${passedAttempts.length}/${test.runs} passed${test.runs > 1 ? ` (pass^${test.runs}: every one must pass)` : ''}`],
-            ['Time', ms(test.duration_ms)],
-            ['Tags', test.tags.length ? test.tags.join(', ') : null]
-          ]}
-        />
-        {shown.length < test.attempts.length && passedAttempts.length > 0 && <p class="muted">Attempts {passedAttempts.join(', ')} passed.</p>}
-        {shown.map((attempt) => (
-          <Attempt key={attempt.attempt} test={test} attempt={attempt} />
-        ))}
-        {test.runs - test.attempts.length > 0 && <p class="muted">{count(test.runs - test.attempts.length, 'attempt')} not run.</p>}
-      </div>
-    </details>
+    <Fold
+      id={anchor}
+      class="tool-test"
+      open={toolTestFailing(test) || route === anchor}
+      summary={
+        <>
+          <Status status={status} label={label} /> <code>{test.id}</code>
+          {why && <> — {why}</>}
+        </>
+      }
+    >
+      {() => (
+        <>
+          <Facts
+            items={[
+              ['Tools', toolsOf(test).join(', ') || null],
+              ['Attempts', `${passedAttempts.length}/${test.runs} passed${test.runs > 1 ? ` (pass^${test.runs}: every one must pass)` : ''}`],
+              ['Time', ms(test.duration_ms)],
+              ['Tags', test.tags.length ? test.tags.join(', ') : null]
+            ]}
+          />
+          {shown.length < test.attempts.length && passedAttempts.length > 0 && <p class="muted">Attempts {passedAttempts.join(', ')} passed.</p>}
+          {shown.map((attempt) => (
+            <Attempt key={attempt.attempt} test={test} attempt={attempt} />
+          ))}
+          {test.runs - test.attempts.length > 0 && <p class="muted">{count(test.runs - test.attempts.length, 'attempt')} not run.</p>}
+        </>
+      )}
+    </Fold>
   )
 }
 
