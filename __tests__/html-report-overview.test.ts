@@ -69,7 +69,7 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
   test('a document that could not run says why; its behaviour layer is named, not linked to a run list it does not have', async () => {
     const { page } = await browser.open(renderHtmlReport(invalidConfigurationShape()))
     expect(await page.textContent('.fatal')).toMatch(/^✗ The evaluation could not run: input 'filter': 'tokio' matches no case id/)
-    expect(await page.$$eval('table.layers tbody tr', (rows) => rows.map((r) => [r.querySelector('a'), r.textContent]))).toEqual([[null, 'Behaviour runs⏭ skippedthe configuration is invalid']])
+    expect(await page.$$eval('table.layers tbody tr', (rows) => rows.map((r) => [r.querySelector('a'), r.textContent]))).toEqual([[null, 'Behaviour runs» skippedthe configuration is invalid']])
     expect(await page.$('#runs')).toBeNull()
     expect(await page.$('table.matrix')).toBeNull()
     await page.context().close()
@@ -109,7 +109,7 @@ describeWithBrowser('the HTML report Overview in a real browser', () => {
     const budget = await browser.open(renderHtmlReport(telemetryShape()))
     const names = await budget.page.$$eval('table.matrix button', (b) => b.map((x) => x.getAttribute('aria-label') ?? ''))
     expect(names.some((n) => n.endsWith('skipped: budget)'))).toBe(true)
-    expect(await budget.page.textContent('.matrix-legend')).toContain('⏭ skipped: budget (never started)')
+    expect(await budget.page.textContent('.matrix-legend')).toContain('» skipped: budget (never started)')
     await budget.page.context().close()
   })
 

@@ -25,7 +25,7 @@ describeWithBrowser('the HTML report run list in a real browser', () => {
     // Run 3: the golden `convert` run on vendor/model-2, judged 57% against 90%.
     expect(rows[2]).toBe('✗ failed#3case-001vendor/model-2 · defaultrun 1/2judge 57% (≥ 90%)1.50 sjudge 57% < threshold 90%: scored 6 for the answer')
     expect(rows[0]).toBe('✓ passed#1case-001vendor/model-1 · defaultrun 1/2judge 87% (≥ 70%)1.50 s')
-    expect(rows.find((r) => r.includes('✗ error'))).toMatch(/not judged1\.50 sserver error: /)
+    expect(rows.find((r) => r.includes('⚠ error'))).toMatch(/not judged1\.50 sserver error: /)
     expect(await page.$$eval('.run-list .run-row', (links) => links.map((a) => a.getAttribute('href')))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `#run-${i}`))
     await page.click('.run-row[data-run="3"]')
     await page.waitForFunction(() => location.hash === '#run-3' && document.getElementById('run-3') !== null)
@@ -104,9 +104,9 @@ describeWithBrowser('the HTML report run list in a real browser', () => {
     const afterClick = await page.$$eval('.run-list li', (li) => li.length)
     expect(afterClick).toBeGreaterThanOrEqual(200)
     expect(afterClick % 100).toBe(0)
-    // Scrolling to the end brings the rest, a page at a time.
+    // Scrolling down the list brings the rest, a window at a time (the layer sections follow the list: scroll to its end, not the page's).
     for (let i = 0; i < 30 && !(await page.$('.run-row[data-run="1000"]')); i++) {
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+      await page.evaluate(() => document.querySelector('.run-list-more')?.scrollIntoView({ block: 'end' }))
       await page.waitForTimeout(50)
     }
     expect(await page.$('.run-row[data-run="1000"]')).not.toBeNull()

@@ -8,7 +8,7 @@ import { Picture } from './screenshot.js'
 import { Evidence, Facts, oneLine } from './section-parts.js'
 import { toolTestAnchor } from './tool-tests.js'
 
-/** A standing as the Status mark and word say it: ✗ failed, ⚠ for review, ⚠ warning, ✓ passed, ⏭ not rendered. */
+/** A standing as the Status mark and word say it: ✗ failed, ⚠ for review, ⚠ warning, ✓ passed, » not rendered. */
 const STANDING_STATUS: Record<RenderStanding, [status: string, label: string]> = {
   failed: ['failed', 'failed'],
   review: ['warning', 'for review'],

@@ -1,15 +1,19 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 
-/** A status as a mark and a word, both in the text (colour is never the only signal). */
+/**
+ * A status as a mark and a word, both in the text (colour is never the only signal). Skipped is »,
+ * not eval-report.md's ⏭, which the fonts of a headless Chromium (CI, the screenshots) lack.
+ */
 export type Tone = 'pass' | 'fail' | 'warn' | 'skip' | 'neutral'
 
-const MARKS: Record<Tone, string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '⏭', neutral: '•' }
+const MARKS: Record<Tone, string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '»', neutral: '•' }
 
 export function toneOf(status: string): Tone {
   if (['passed', 'pass', 'ok', 'success', 'resisted', 'recovered'].includes(status)) return 'pass'
-  if (['failed', 'fail', 'error', 'errored', 'stale'].includes(status)) return 'fail'
-  if (['warn', 'warning', 'expected'].includes(status)) return 'warn'
+  if (['failed', 'fail', 'stale'].includes(status)) return 'fail'
+  // An error is marked ⚠ as in eval-report.md: it did not pass, and it is not the server's answer failing a check.
+  if (['warn', 'warning', 'expected', 'error', 'errored'].includes(status)) return 'warn'
   if (['skipped', 'skip', 'not-run', 'cancelled'].includes(status)) return 'skip'
   return 'neutral'
 }

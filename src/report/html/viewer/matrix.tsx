@@ -118,7 +118,7 @@ export function MatrixTable() {
           shownWords.has('below its floor') ? '✗ below its pass floor' : '',
           shownWords.has('errored') ? '⚠ every run errored' : '',
           shownWords.has('cancelled') ? '⊘ cancelled' : '',
-          shownWords.has('skipped: budget') ? '⏭ skipped: budget (never started)' : '',
+          shownWords.has('skipped: budget') ? '» skipped: budget (never started)' : '',
           anyFlaky ? 'flaky: some runs passed and some did not' : '',
           'a cell shows its runs below (arrow keys move between cells)'
         ]

@@ -16,7 +16,7 @@ export function Overview() {
     <Section id="overview" title="Overview">
       {doc.fatal_error !== null && (
         <p class="fatal">
-          <Status status="error" label="The evaluation could not run:" /> {doc.fatal_error}
+          <Status status="failed" label="The evaluation could not run:" /> {doc.fatal_error}
         </p>
       )}
       {doc.gate && <Gate gate={doc.gate} />}

@@ -10,7 +10,7 @@ const whole = (n: number) => Math.round(n).toLocaleString('en-US')
 const pct = (share: number) => `${Math.round(share * 100)}%`
 const plural = (n: number, noun: string) => `${whole(n)} ${noun}${n === 1 ? '' : 's'}`
 
-/** The verdict's mark and word: ✓ passed, ✗ failed, ⚠ error, ⊘ cancelled, ⏭ skipped: budget. */
+/** The verdict's mark and word: ✓ passed, ✗ failed, ⚠ error, ⊘ cancelled, » skipped: budget. */
 export function runVerdictWords(status: RunResult['status']): { mark: string; word: string } {
   switch (status) {
     case 'passed':
@@ -22,7 +22,7 @@ export function runVerdictWords(status: RunResult['status']): { mark: string; wo
     case 'cancelled':
       return { mark: '⊘', word: 'cancelled' }
     case 'skipped':
-      return { mark: '⏭', word: 'skipped: budget' }
+      return { mark: '»', word: 'skipped: budget' }
   }
 }
 

@@ -32,7 +32,7 @@ export function ToolCall({ run, index, level, output }: { run: RunResult; index:
         Tool call {index + 1}: <code>{call.name}</code>
       </Heading>
       <p class="call-facts">
-        <Status status={call.is_error ? 'error' : 'ok'} label={call.is_error ? 'error' : 'ok'} /> · {ms(call.latency_ms)}
+        <Status status={call.is_error ? 'failed' : 'ok'} label={call.is_error ? 'error' : 'ok'} /> · {ms(call.latency_ms)}
         {call.fault && (
           <>
             {' · '}
