@@ -28,7 +28,7 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --max-drop X                largest allowed fall of an aggregate metric (default: as recorded, else 0.02)
   --output PATH               results JSON (default: eval-results.json from a journal; none from a results document)
   --report PATH               Markdown report (default eval-report.md)
-${HTML_USAGE}; its MCP Apps screenshots are read from --output-dir
+${HTML_USAGE}
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
