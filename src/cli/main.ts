@@ -320,14 +320,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       // Nothing is written: the last results and report stay as they were.
       return usageError(error.message, isAboutTheCommandLine(error))
     }
-    return await run(prepared, { ...values, htmlPath }, env, io, demo)
+    return await run(prepared, values, env, io, demo, htmlPath)
   } finally {
     await demo?.close()
   }
 }
 
 /** The evaluation itself, once everything is valid: progress, then the files and the verdict. */
-async function run(prepared: Prepared, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, io: CliIO, demo: DemoModel | null): Promise<number> {
+async function run(prepared: Prepared, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, io: CliIO, demo: DemoModel | null, htmlPath: string | undefined): Promise<number> {
   const { secrets, options, suite } = prepared
   const say = (line: string) => io.stdout.write(`${redactText(line, secrets)}\n`)
   const ignored = ignoredInputsNotice(options.ignoredInputs)
@@ -368,7 +368,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     try {
       written = writeResults(
         doc,
-        { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined, htmlPath: values.htmlPath as string | undefined },
+        { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined, htmlPath },
         secrets,
         { reportNote: demo ? DEMO_REPORT_NOTE : undefined }
       )
@@ -382,7 +382,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     say(formatSummaryLine(written.document, { simulatedCost: demo !== null }))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)
-    io.stdout.write(`Results: ${options.resultsPath}\n${evalsV1Lines(written.document, options.outputDir)}Report:  ${options.reportPath}\n${values.htmlPath ? `HTML:    ${values.htmlPath}\n` : ''}Journal: ${options.journalPath}\n`)
+    io.stdout.write(`Results: ${options.resultsPath}\n${evalsV1Lines(written.document, options.outputDir)}Report:  ${options.reportPath}\n${htmlPath ? `HTML:    ${htmlPath}\n` : ''}Journal: ${options.journalPath}\n`)
     const kept = keptRunDirs(written.document.runs)
     if (kept) io.stdout.write(`Run dirs: ${kept.parent} (kept for ${count(kept.count, 'failed run')}, --keep-run-dirs)\n`)
     const cancelled = signals.received()
