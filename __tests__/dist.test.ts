@@ -77,6 +77,7 @@ describeDist('dist/index.js (the action)', () => {
     expect(readOutputs(join(work, 'out'))).toEqual({
       results_json: 'eval-results.json',
       report_md: 'eval-report.md',
+      report_html: 'eval-report.html',
       sarif: 'eval-results.sarif',
       passed: 'true',
       pass_rate: '1',
@@ -101,6 +102,31 @@ describeDist('dist/index.js (the action)', () => {
     const report = readFileSync(join(work, 'eval-report.md'), 'utf8')
     expect(report).toContain('> **All 2 evals passed**')
     expect(readFileSync(join(work, 'summary'), 'utf8')).toContain('# Eval Report')
+    // The HTML report: one page from the same redacted document.
+    const html = readFileSync(join(work, 'eval-report.html'), 'utf8')
+    expect(html.startsWith('<!doctype html>')).toBe(true)
+    expect(html).not.toContain(secret)
+  })
+
+  test('html_report: false writes no HTML report and names none', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'action-'))
+    const { code } = await runNode(
+      [join(root, 'dist/index.js')],
+      actionEnv(work, {
+        server_config: JSON.stringify({ command: 'node', args: [join(root, 'examples/server/server.mjs')] }),
+        eval_cases: join(root, 'examples/eval_cases.yaml'),
+        openrouter_api_key: 'sk-or-test-key',
+        base_url: demo().url,
+        filter: 'paris',
+        models: 'openai/gpt-4o-mini',
+        html_report: 'false'
+      }),
+      work
+    )
+    expect(code).toBe(0)
+    expect(existsSync(join(work, 'eval-report.html'))).toBe(false)
+    expect(readOutputs(join(work, 'out')).report_html).toBeUndefined()
+    expect(existsSync(join(work, 'eval-report.md'))).toBe(true)
   })
 
   test('bad configuration: clear error, outputs and a fallback report still written, exit 2', async () => {

@@ -37,7 +37,7 @@ describe('mcp-server-evals --eval-suite', () => {
       'notice: --evals-version and --node-version: accepted and ignored: MCP Server Evals is the runner itself (it runs no @mcp-use/evals package and sets up no Node.js), so no version is read.'
     ])
     expect(stdout).toContain(
-      `Results: ${join('eval-results', 'eval-results.json')}\nevals/v1: ${join('eval-results', 'results.json')}, ${join('eval-results', 'metrics.json')}\nReport:  ${join('eval-results', 'report.md')}\nJournal: ${join('eval-results', 'eval-runs.jsonl')}\n`
+      `Results: ${join('eval-results', 'eval-results.json')}\nevals/v1: ${join('eval-results', 'results.json')}, ${join('eval-results', 'metrics.json')}\nReport:  ${join('eval-results', 'report.md')}\nHTML:    ${join('eval-results', 'eval-report.html')}\nJournal: ${join('eval-results', 'eval-runs.jsonl')}\n`
     )
     expect(readdirSync('eval-results').sort()).toEqual(expect.arrayContaining(['eval-results.json', 'report.md']))
     expect(existsSync('eval-results.json')).toBe(false)

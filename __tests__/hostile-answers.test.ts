@@ -199,7 +199,7 @@ describe('a step never exits 0 without its results document', () => {
     mkdirSync(join(work, 'results.json'))
     const { code, stderr, stdout } = await evaluateCli(['plain'])
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^error: the results could not be written \(EISDIR.*\): only .*report\.md were written; the runs are in the journal .*eval-runs\.jsonl \(.* report --from .*eval-runs\.jsonl\)$/m)
+    expect(stderr).toMatch(/^error: the results could not be written \(EISDIR.*\): only .*report\.md, .*eval-report\.html were written; the runs are in the journal .*eval-runs\.jsonl \(.* report --from .*eval-runs\.jsonl\)$/m)
     // The way to rebuild them is a command that runs here.
     expect(stderr).toContain(`(${cliCommand()} report --from `)
     expect(stdout).not.toContain('Results:')

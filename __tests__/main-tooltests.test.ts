@@ -13,7 +13,8 @@ jest.unstable_mockModule('../src/github/artifact.js', () => ({
   uploadResultsArtifact: async (_name: string, files: string[]) => {
     uploaded.push(files)
     return 7
-  }
+  },
+  uploadHtmlArtifact: async () => 8
 }))
 const { run } = await import('../src/main.js')
 const { openAppHost } = await import('../src/apps/host.js')

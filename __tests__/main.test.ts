@@ -45,6 +45,7 @@ describe('run() glues inputs, engine and outputs', () => {
     expect(Object.fromEntries(core.setOutput.mock.calls)).toEqual({
       results_json: 'eval-results.json',
       report_md: 'eval-report.md',
+      report_html: 'eval-report.html',
       sarif: 'eval-results.sarif',
       passed: 'false',
       pass_rate: '0',
@@ -68,6 +69,10 @@ describe('run() glues inputs, engine and outputs', () => {
     const results = readFileSync(join(cwd, 'eval-results.json'), 'utf8')
     expect(results).not.toContain('hunter2-very-secret')
     expect(results).toContain('Say ***')
+    // The HTML report is rendered from the same redacted document.
+    const html = readFileSync(join(cwd, 'eval-report.html'), 'utf8')
+    expect(html).not.toContain('hunter2-very-secret')
+    expect(html).toContain('Say ***')
     expect(core.summaryText.join('')).toContain('# Eval Report')
   })
 

@@ -135,7 +135,7 @@ describe('a suite run as four shards in four processes, then merged, is the unsh
     // The summary line is the unsharded run's, apart from the time.
     const summary = (out: string) => out.split('\n').find((l) => /^(PASSED|FAILED)/.test(l))?.replace(/ · [\d.]+s$/, '')
     expect(summary(merged.stdout)).toBe(summary(whole.stdout))
-    expect(lines.slice(-4)).toEqual(['Results: eval-results.json', 'Report:  eval-report.md', 'Journal: eval-runs.jsonl', 'Comment: comment.md'])
+    expect(lines.slice(-5)).toEqual(['Results: eval-results.json', 'Report:  eval-report.md', 'HTML:    eval-report.html', 'Journal: eval-runs.jsonl', 'Comment: comment.md'])
   })
 
   test('the merged document equals the unsharded one apart from timings', () => {

@@ -52,7 +52,8 @@ export const Inputs = {
   AppVisualDiff: 'app_visual_diff',
   Shard: 'shard',
   Merge: 'merge',
-  ServerReuse: 'server_reuse'
+  ServerReuse: 'server_reuse',
+  HtmlReport: 'html_report'
 } as const
 
 /**
@@ -108,7 +109,9 @@ export const Flags = {
   AppVisualDiff: '--app-visual-diff',
   Shard: '--shard',
   ServerReuse: '--server-reuse',
-  Demo: '--demo'
+  Demo: '--demo',
+  Html: '--html',
+  NoHtml: '--no-html'
 } as const
 
 export const Outputs = {
@@ -127,7 +130,8 @@ export const Outputs = {
   CostUsd: 'cost_usd',
   Sarif: 'sarif',
   CommentUrl: 'comment_url',
-  RunDirs: 'run_dirs'
+  RunDirs: 'run_dirs',
+  ReportHtml: 'report_html'
 } as const
 
 export const Defaults = {
@@ -137,6 +141,8 @@ export const Defaults = {
   TimeoutSeconds: 300,
   ResultsPath: 'eval-results.json',
   ReportPath: 'eval-report.md',
+  /** The HTML report, beside the Markdown report. */
+  HtmlPath: 'eval-report.html',
   JunitPath: 'eval-junit.xml',
   SarifPath: 'eval-results.sarif',
   BadgePath: 'eval-badge.json',

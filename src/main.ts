@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 // Log lines through the neutraliser (github/log.ts); setSecret and setOutput as @actions/core has them.
 import * as core from './github/log.js'
 import { ConfigError, ConfigErrors } from './config/errors.js'
@@ -19,7 +19,7 @@ import { mergeShards } from './merge/merge-document.js'
 import { formatMergeLines } from './merge/merge-lines.js'
 import type { MergeOptions } from './merge/options.js'
 import { MergeError, readShardFiles } from './merge/read-shards.js'
-import { annotateResults, publishComment, setActionOutputs, writeJobSummary } from './github/publish.js'
+import { annotateResults, publishComment, setActionOutputs, writeJobSummary, type UploadedArtifacts } from './github/publish.js'
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
 import { removeLiveRunDirsSync } from './mcp/run-dirs.js'
 import { formatPlanLine } from './report/plan-line.js'
@@ -38,6 +38,7 @@ const FALLBACK_PUBLISH: PublishOptions = {
   token: '',
   comment: null,
   commentSkipped: null,
+  htmlReport: true,
   uploadArtifact: false,
   artifactName: '',
   retentionDays: undefined,
@@ -154,16 +155,18 @@ interface Produced {
 }
 
 /** Where the action writes its files (the journal's path is the document's own). */
-type ResultPaths = Required<Omit<OutputPaths, 'resultsPath'>> & { resultsPath: string }
+type ResultPaths = Required<Omit<OutputPaths, 'resultsPath' | 'htmlPath' | 'appsRoot'>> & { resultsPath: string; htmlPath?: string }
 
 /**
  * The default files, a shard's with its suffix (the shards' artifacts are downloaded into one
- * directory); an evals/v1 suite's results.json and metrics.json in `evalsV1Dir` (output_dir).
+ * directory); an evals/v1 suite's results.json and metrics.json in `evalsV1Dir` (output_dir); the
+ * HTML report beside the Markdown report (left out by html_report: false when publishing).
  */
 function resultPaths(resultsPath: string, reportPath: string, shard: Shard | null, evalsV1Dir: string): ResultPaths {
   return {
     resultsPath,
     reportPath,
+    htmlPath: join(dirname(reportPath), shardFileName(Defaults.HtmlPath, shard)),
     evalsV1Dir,
     junitPath: shardFileName(Defaults.JunitPath, shard),
     sarifPath: shardFileName(Defaults.SarifPath, shard),
@@ -261,7 +264,8 @@ async function mergeShardResults(merge: MergeOptions, unused: string[], produced
     checkOutputsApart(shards, [
       { path: paths.resultsPath, what: 'results' },
       { path: paths.reportPath, what: 'report' },
-      { path: merge.journalPath, what: 'journal' }
+      { path: merge.journalPath, what: 'journal' },
+      ...(paths.htmlPath && produced.publish.htmlReport ? [{ path: paths.htmlPath, what: 'HTML report' }] : [])
     ])
     for (const line of formatMergeLines(shards)) core.info(line)
     let { gate } = merge
@@ -287,7 +291,7 @@ async function restoredBaseline(baselineKey: string, network: NetworkSteps): Pro
 async function publishResults(document: ResultsDocument, produced: Produced, cancel: AbortSignal, network: NetworkSteps, failure: { annotated: boolean; badConfiguration: boolean }): Promise<number> {
   let doc = document
   const { publish, secrets, saves } = produced
-  const paths = { ...produced.paths, journalPath: doc.journal?.path || undefined }
+  const paths = { ...produced.paths, htmlPath: publish.htmlReport ? produced.paths.htmlPath : undefined, journalPath: doc.journal?.path || undefined }
   let report = ''
   let files: string[] = []
   // Set when the results document (or a file rendered with it) could not be written: the step then fails, whatever the verdict.
@@ -320,21 +324,25 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
   // Cancelled: the comment says so first, then what a re-run needs, then the artifact.
   let commented = false
-  const comment = async (artifactId: number | undefined) => {
+  const comment = async (artifacts: UploadedArtifacts) => {
     commented = true
-    await network('the PR comment', () => publishComment(doc, publish, artifactId))
+    await network('the PR comment', () => publishComment(doc, publish, artifacts))
   }
   if (cancel.aborted) {
-    await comment(undefined)
+    await comment({})
     for (const save of saves.splice(0)) await network(save.what, save.task)
   }
-  let artifactId: number | undefined
+  const artifacts: UploadedArtifacts = {}
   if (publish.uploadArtifact && files.length) {
     // Loaded here: @actions/artifact is a large part of the start otherwise.
-    const upload = async () => (await import('./github/artifact.js')).uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)
-    await network('the artifact upload', async () => (artifactId = await upload()))
+    const artifact = () => import('./github/artifact.js')
+    const upload = async () => (await artifact()).uploadResultsArtifact(publish.artifactName, files.map((f) => resolve(f)), process.cwd(), publish.retentionDays)
+    await network('the artifact upload', async () => (artifacts.results = await upload()))
+    // The page again on its own, not zipped: GitHub opens it in the browser, and the comment links into it (so before the comment).
+    const html = paths.htmlPath && files.includes(paths.htmlPath) ? paths.htmlPath : null
+    if (html) await network('the HTML report upload', async () => (artifacts.html = await (await artifact()).uploadHtmlArtifact(publish.artifactName, resolve(html), publish.retentionDays)))
   }
-  if (!commented) await comment(artifactId)
+  if (!commented) await comment(artifacts)
   for (const save of saves) await network(save.what, save.task)
   if (notWritten === null && files.length && doc.behaviour.status === 'ran' && !cancel.aborted) {
     await network('saving the baseline', async () => (await githubCache()).saveBaseline(paths.resultsPath, BASELINE_DIR(), publish.baselineKey, publish.saveBaseline, doc.passed, join(appsRoot, 'apps')))
@@ -370,6 +378,8 @@ function writtenPaths(doc: ResultsDocument, paths: ResultPaths & { journalPath?:
     ...paths,
     resultsPath: named(results),
     reportPath: named(paths.reportPath),
+    // Named only with html_report on: report_html is then '' when the page could not be written.
+    htmlPath: paths.htmlPath === undefined ? undefined : named(paths.htmlPath),
     junitPath: named(paths.junitPath),
     sarifPath: named(paths.sarifPath),
     badgePath: named(paths.badgePath),

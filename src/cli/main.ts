@@ -32,6 +32,7 @@ import { reportUsage, reportCommand } from './report.js'
 import { initUsage, initCommand } from './init.js'
 import { mergeUsage, mergeCommand } from './merge.js'
 import { convertUsage, convertCommand } from './convert.js'
+import { HTML_OPTIONS, HTML_USAGE, htmlPathOf, withBareHtml } from './html-flag.js'
 
 const usage = (cmd: string) => `Usage: ${cmd} --server-config <json|file> --eval-cases <file> [options]
        ${cmd} --server-config <json|file> --conformance only [options]   (no suite needed)
@@ -56,6 +57,7 @@ Options (eval-action's flags first):
   --max-steps N               LLM calls per run (default 30)
   --parallel / --no-parallel  run concurrently (default) or one at a time
   --report PATH               Markdown report (default eval-report.md)
+${HTML_USAGE}
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there (conformance and tool-poisoning findings, failed tool
                               tests, succeeded attacks)
@@ -165,6 +167,7 @@ const OPTIONS = {
   'update-snapshots': { type: 'boolean' },
   junit: { type: 'string' },
   sarif: { type: 'string' },
+  ...HTML_OPTIONS,
   gate: { type: 'string' },
   'max-drop': { type: 'string' },
   baseline: { type: 'string' },
@@ -227,7 +230,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   const command = argv[0] !== 'run' ? unknownCommand(argv[0]) : null
   if (command !== null) return usageError(command)
-  argv = fromUpstreamRun(argv)
+  argv = withBareHtml(fromUpstreamRun(argv))
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({ args: argv, options: OPTIONS, strict: true }).values
@@ -249,6 +252,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let demo: DemoModel | null = null
   try {
     let prepared: Prepared
+    let htmlPath: string | undefined
     try {
       const demoSources = values.demo ? demoDefaults(values) : null
       if (values['only-tool-tests'] && text('tool-tests') !== undefined && text('tool-tests') !== 'only') {
@@ -310,19 +314,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         serverReuse: flag(Flags.ServerReuse)
       })
       prepared = prepare(options, env)
+      htmlPath = htmlPathOf(values, prepared.options.reportPath, prepared.options.shard)
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error
       // Nothing is written: the last results and report stay as they were.
       return usageError(error.message, isAboutTheCommandLine(error))
     }
-    return await run(prepared, values, env, io, demo)
+    return await run(prepared, values, env, io, demo, htmlPath)
   } finally {
     await demo?.close()
   }
 }
 
 /** The evaluation itself, once everything is valid: progress, then the files and the verdict. */
-async function run(prepared: Prepared, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, io: CliIO, demo: DemoModel | null): Promise<number> {
+async function run(prepared: Prepared, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, io: CliIO, demo: DemoModel | null, htmlPath: string | undefined): Promise<number> {
   const { secrets, options, suite } = prepared
   const say = (line: string) => io.stdout.write(`${redactText(line, secrets)}\n`)
   const ignored = ignoredInputsNotice(options.ignoredInputs)
@@ -363,7 +368,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     try {
       written = writeResults(
         doc,
-        { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined },
+        { ...options, evalsV1Dir: options.outputDir, junitPath: values.junit as string | undefined, sarifPath: values.sarif as string | undefined, htmlPath },
         secrets,
         { reportNote: demo ? DEMO_REPORT_NOTE : undefined }
       )
@@ -377,7 +382,7 @@ async function run(prepared: Prepared, values: Record<string, string | boolean |
     say(formatSummaryLine(written.document, { simulatedCost: demo !== null }))
     const cache = formatCacheLine(written.document)
     if (cache) say(cache)
-    io.stdout.write(`Results: ${options.resultsPath}\n${evalsV1Lines(written.document, options.outputDir)}Report:  ${options.reportPath}\nJournal: ${options.journalPath}\n`)
+    io.stdout.write(`Results: ${options.resultsPath}\n${evalsV1Lines(written.document, options.outputDir)}Report:  ${options.reportPath}\n${htmlPath ? `HTML:    ${htmlPath}\n` : ''}Journal: ${options.journalPath}\n`)
     const kept = keptRunDirs(written.document.runs)
     if (kept) io.stdout.write(`Run dirs: ${kept.parent} (kept for ${count(kept.count, 'failed run')}, --keep-run-dirs)\n`)
     const cancelled = signals.received()

@@ -11,15 +11,17 @@ import { formatSummaryLine } from '../report/progress.js'
 import { describeFlagError } from './parse-error.js'
 import { cliCommand } from './invocation.js'
 import { RENDER_OPTIONS, writeCommentFile } from './report.js'
+import { HTML_USAGE, htmlPathOf, withBareHtml } from './html-flag.js'
 
 export const mergeUsage = (cmd: string) => `${cmd} merge FILE_OR_GLOB...: merge the results documents of a suite run in shards
-(--shard I/N, one job each) into the one results document, report, JUnit and PR comment that one
+(--shard I/N, one job each) into the one results document, report, HTML report, JUnit and PR comment that one
 unsharded run of the suite writes, with its verdict. Shards of different suites or versions, and
 missing, duplicated or overlapping shards, are refused with a message naming the file.
   FILE_OR_GLOB                the shards' eval-results.shard-I-of-N.json: paths, or a quoted glob
                               ('shards/eval-results.shard-*.json')
   --output PATH               results JSON (default eval-results.json)
   --report PATH               Markdown report (default eval-report.md)
+${HTML_USAGE}
   --journal PATH              the merged run journal (default eval-runs.jsonl beside --output)
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
@@ -42,7 +44,7 @@ const MERGE_FLAGS = Object.keys(MERGE_OPTIONS)
 export function mergeCommand(argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown } } = process): number {
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
   try {
-    parsed = parseArgs({ args: argv, options: MERGE_OPTIONS, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: withBareHtml(argv), options: MERGE_OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
     io.stderr.write(`error: ${describeFlagError(error as Error, MERGE_FLAGS)}\nRun '${cliCommand()} merge --help' for the flags.\n`)
     return 2
@@ -70,7 +72,7 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
       outputDir: flag('output-dir')
     })
     const shards = checkShardSet(readShardFiles(options.patterns))
-    const asked = { junit: text('junit'), sarif: text('sarif'), comment: text('comment') }
+    const asked = { junit: text('junit'), sarif: text('sarif'), comment: text('comment'), html: htmlPathOf(values, options.reportPath) }
     checkOutputsApart(shards, [
       { path: options.resultsPath, what: 'results' },
       { path: options.reportPath, what: 'report' },
@@ -81,10 +83,10 @@ export function mergeCommand(argv: string[], io: { stdout: { write(text: string)
     const doc = mergeShards(shards, { gate: options.gate, journalPath: options.journalPath, warn: (message) => io.stderr.write(`warning: ${message}\n`) })
     // An evals/v1 suite's results.json and metrics.json: in --output-dir, else eval-results, as an unsharded run's.
     const evalsV1Dir = options.outputDir
-    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, junitPath: asked.junit, sarifPath: asked.sarif, evalsV1Dir }, [])
+    const written = writeResults(doc, { resultsPath: options.resultsPath, reportPath: options.reportPath, htmlPath: asked.html, junitPath: asked.junit, sarifPath: asked.sarif, evalsV1Dir }, [])
     if (asked.comment) writeCommentFile(asked.comment, written.document)
     io.stdout.write(
-      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\n${evalsV1Lines(written.document, evalsV1Dir)}Report:  ${options.reportPath}\nJournal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
+      `${formatSummaryLine(written.document)}\nResults: ${options.resultsPath}\n${evalsV1Lines(written.document, evalsV1Dir)}Report:  ${options.reportPath}\n${asked.html ? `HTML:    ${asked.html}\n` : ''}Journal: ${options.journalPath}\n${asked.comment ? `Comment: ${asked.comment}\n` : ''}`
     )
     return written.document.passed ? 0 : 1
   } catch (error) {

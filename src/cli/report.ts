@@ -15,9 +15,11 @@ import { upgradeDocument } from '../aggregate/upgrade-document.js'
 import { Defaults, docsLink } from '../constants.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { count } from '../util/words.js'
+import { ConfigError } from '../config/errors.js'
+import { HTML_OPTIONS, HTML_USAGE, htmlPathOf, withBareHtml } from './html-flag.js'
 
-export const reportUsage = (cmd: string) => `${cmd} report --from FILE: rebuild the results document, the report, JUnit and the PR
-comment from a saved results document (eval-results.json) or a run journal (eval-runs.jsonl, what an
+export const reportUsage = (cmd: string) => `${cmd} report --from FILE: rebuild the results document, the report, the HTML report, JUnit and
+the PR comment from a saved results document (eval-results.json) or a run journal (eval-runs.jsonl, what an
 interrupted or finished evaluation wrote, one line per run), with nothing run again.
   --from PATH                 eval-results.json or eval-runs.jsonl
   --baseline PATH             compare with this earlier results document: the gate and "What changed"
@@ -26,16 +28,19 @@ interrupted or finished evaluation wrote, one line per run), with nothing run ag
   --max-drop X                largest allowed fall of an aggregate metric (default: as recorded, else 0.02)
   --output PATH               results JSON (default: eval-results.json from a journal; none from a results document)
   --report PATH               Markdown report (default eval-report.md)
+${HTML_USAGE}
   --junit PATH                also write JUnit XML there
   --sarif PATH                also write SARIF 2.1.0 there
   --comment PATH              also write the sticky PR comment's Markdown there
-  --output-dir DIR            an evals/v1 suite's results.json and metrics.json (default: beside --from)
+  --output-dir DIR            an evals/v1 suite's results.json and metrics.json, and where the screenshots (apps/) are
+                              (default: beside --from)
 The reference: ${docsLink('cli.md')}`
 
 /** The flags of the commands that render a document without running anything (`report`, `merge`): where to write, and how to gate. */
 export const RENDER_OPTIONS = {
   output: { type: 'string' },
   report: { type: 'string' },
+  ...HTML_OPTIONS,
   junit: { type: 'string' },
   sarif: { type: 'string' },
   comment: { type: 'string' },
@@ -109,7 +114,7 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({
-      args: argv,
+      args: withBareHtml(argv),
       options: REPORT_OPTIONS,
       strict: true
     }).values
@@ -150,10 +155,12 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
       }
       doc = applyGate(documentFromJournal(state), gate, warn)
     }
+    const reportPath = (values.report as string | undefined) ?? Defaults.ReportPath
     const paths = {
       // Re-rendering a results document writes a new one only where asked, never over its input by default.
       resultsPath: (values.output as string | undefined) ?? (fromDocument ? undefined : Defaults.ResultsPath),
-      reportPath: (values.report as string | undefined) ?? Defaults.ReportPath,
+      reportPath,
+      htmlPath: htmlPathOf(values, reportPath),
       junitPath: values.junit as string | undefined,
       sarifPath: values.sarif as string | undefined,
       // An evals/v1 suite's results.json and metrics.json: where its run wrote them (beside the document or journal read), unless told.
@@ -162,14 +169,14 @@ export function reportCommand(argv: string[], io: { stdout: { write(text: string
     const written = writeResults(doc, paths, [])
     const comment = values.comment as string | undefined
     if (comment) writeCommentFile(comment, written.document)
-    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}${evalsV1Lines(written.document, paths.evalsV1Dir)}Report:  ${paths.reportPath}\n${comment ? `Comment: ${comment}\n` : ''}`)
+    io.stdout.write(`${formatSummaryLine(written.document)}\n${paths.resultsPath ? `Results: ${paths.resultsPath}\n` : ''}${evalsV1Lines(written.document, paths.evalsV1Dir)}Report:  ${paths.reportPath}\n${paths.htmlPath ? `HTML:    ${paths.htmlPath}\n` : ''}${comment ? `Comment: ${comment}\n` : ''}`)
     return written.document.passed ? 0 : 1
   } catch (error) {
     if (error instanceof ResultsNotWrittenError) {
       io.stderr.write(`error: the results could not be written (${error.message})\n`)
       return 1
     }
-    if (!(error instanceof JournalError) && !(error instanceof ReportError)) throw error
+    if (!(error instanceof JournalError) && !(error instanceof ReportError) && !(error instanceof ConfigError)) throw error
     io.stderr.write(`error: ${error.message}\n`)
     return 2
   }

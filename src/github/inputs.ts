@@ -97,6 +97,8 @@ export interface PublishOptions {
   comment: { owner: string; repo: string; issue_number: number; key: string } | null
   /** Why there will be no comment although it was asked for. */
   commentSkipped: string | null
+  /** Write eval-report.html (html_report), and upload it on its own beside the artifact. */
+  htmlReport: boolean
   uploadArtifact: boolean
   artifactName: string
   retentionDays: number | undefined
@@ -124,6 +126,7 @@ export function readPublishOptions(): PublishOptions {
     token,
     comment,
     commentSkipped,
+    htmlReport: parseBoolean(input(Inputs.HtmlReport), true),
     uploadArtifact: parseBoolean(input(Inputs.UploadArtifact), true),
     artifactName: core.getInput(Inputs.ArtifactName).trim() || Defaults.ArtifactName,
     retentionDays: retention === '' ? undefined : parseInteger(input(Inputs.RetentionDays), 0, 1, 90),

@@ -17,9 +17,11 @@ const SUMMARY_MAX_BYTES = 1024 * 1024
 /** GitHub shows only the first 10 error and 10 warning annotations of a step. */
 const MAX_ANNOTATIONS = 10
 
-export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; junitPath?: string; sarifPath?: string; badgePath?: string; journalPath?: string }): void {
+export function setActionOutputs(doc: ResultsDocument, paths: { resultsPath: string; reportPath: string; htmlPath?: string; junitPath?: string; sarifPath?: string; badgePath?: string; journalPath?: string }): void {
   core.setOutput(Outputs.ResultsJson, paths.resultsPath)
   core.setOutput(Outputs.ReportMd, paths.reportPath)
+  // Set whenever html_report is on ('' when it could not be written), as report_md is.
+  if (paths.htmlPath !== undefined) core.setOutput(Outputs.ReportHtml, paths.htmlPath)
   core.setOutput(Outputs.Passed, doc.passed ? 'true' : 'false')
   core.setOutput(Outputs.PassRate, doc.summary.pass_rate === null ? '' : String(doc.summary.pass_rate))
   core.setOutput(Outputs.Total, String(doc.summary.total))
@@ -79,17 +81,26 @@ function runUrl(): string | undefined {
   return repository && runId ? `${serverUrl}/${repository}/actions/runs/${runId}` : undefined
 }
 
+/** The artifacts this step uploaded, by id: the results (zipped) and the HTML report (non-zipped, opens in the browser). */
+export interface UploadedArtifacts {
+  results?: number
+  html?: number
+}
+
 /**
  * Create or update the sticky PR comment. A read-only token (a pull request from a fork) or any
- * other API problem is one warning; the job summary still has the report.
+ * other API problem is one warning; the job summary still has the report. Its links are built
+ * from GitHub's context and the artifacts' ids only; with the HTML artifact, each failed run and
+ * conformance finding it lists links to its anchor in the page.
  */
-export async function publishComment(doc: ResultsDocument, options: PublishOptions, artifactId: number | undefined): Promise<void> {
+export async function publishComment(doc: ResultsDocument, options: PublishOptions, artifacts: UploadedArtifacts = {}): Promise<void> {
   if (options.commentSkipped) core.warning(`No PR comment: ${options.commentSkipped}.`)
   if (!options.comment) return
   const run = runUrl()
+  const artifactUrl = (id: number | undefined) => (run && id !== undefined ? `${run}/artifacts/${id}` : undefined)
   const body = renderComment(doc, {
     marker: stickyMarker(options.comment.key),
-    links: { summary: run, artifact: run && artifactId !== undefined ? `${run}/artifacts/${artifactId}` : undefined }
+    links: { summary: run, artifact: artifactUrl(artifacts.results), html: artifactUrl(artifacts.html) }
   })
   try {
     const octokit = github.getOctokit(options.token)

@@ -4,6 +4,9 @@ import { renderJUnit } from '../report/junit.js'
 import { renderMarkdownReport } from '../report/markdown.js'
 import { anchor } from '../report/runs.js'
 import { renderSarif } from '../report/sarif.js'
+import { renderHtmlReport } from '../report/html/render.js'
+import { appsRootOf } from './app-files.js'
+import { imageReaderUnder } from './read-image.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactDeep } from '../util/redact.js'
 import { writeFileReplacing } from '../util/write-file.js'
@@ -33,6 +36,13 @@ export interface OutputPaths {
   /** SARIF 2.1.0 for code scanning. */
   sarifPath?: string
   badgePath?: string
+  /** eval-report.html: the self-contained page, rendered from the same redacted document. */
+  htmlPath?: string
+  /**
+   * Where the pictures the document names are (its `apps/…` paths are relative to it), for the
+   * HTML report to inline; default: where the host wrote them, appsRootOf(evalsV1Dir, resultsPath).
+   */
+  appsRoot?: string
   /** One JSON file per run, with its whole transcript. */
   transcriptsDir?: string
   /** An evals/v1 suite's document only: where @mcp-use/evals' `results.json` and `metrics.json` go (the output_dir); unset or '': not written. */
@@ -90,7 +100,7 @@ function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, stri
   const files = evalsV1Files(doc, paths.evalsV1Dir)
   if (!files) return []
   // Never over one of our own files (results_path: eval-results/results.json): that one is kept, this one refused.
-  const ours = new Set([paths.resultsPath, paths.reportPath, paths.junitPath, paths.sarifPath, paths.badgePath].flatMap((p) => (p ? [resolve(p)] : [])))
+  const ours = new Set([paths.resultsPath, paths.reportPath, paths.junitPath, paths.sarifPath, paths.badgePath, paths.htmlPath].flatMap((p) => (p ? [resolve(p)] : [])))
   const apart = (path: string, render: () => string) => () => {
     if (ours.has(resolve(path))) throw new Error(`it is also the path of another file written here; give that one another name`)
     return render()
@@ -103,7 +113,7 @@ function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, stri
 
 /**
  * Write the results document and everything rendered from it (an evals/v1 suite's results.json
- * and metrics.json, report, JUnit XML, SARIF, badge, per-run transcripts), with every secret
+ * and metrics.json, report, JUnit XML, SARIF, badge, HTML report, per-run transcripts), with every secret
  * redacted first. The results document is written first;
  * a file that cannot be rendered or written does not keep the others from being written, and all
  * such failures are thrown at the end as one ResultsNotWrittenError, which says what was written.
@@ -120,7 +130,9 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
     [paths.reportPath, 'report', () => withNote(renderMarkdownReport(safe), extras.reportNote)],
     [paths.junitPath, 'junit', () => renderJUnit(safe)],
     [paths.sarifPath, 'sarif', () => `${JSON.stringify(renderSarif(safe), null, 2)}\n`],
-    [paths.badgePath, 'badge', () => `${JSON.stringify(renderBadge(safe), null, 2)}\n`]
+    [paths.badgePath, 'badge', () => `${JSON.stringify(renderBadge(safe), null, 2)}\n`],
+    // The pictures are read only from under the output directory: a document's paths never lead out of it.
+    [paths.htmlPath, 'HTML report', () => renderHtmlReport(safe, { readImage: imageReaderUnder(paths.appsRoot ?? appsRootOf(paths.evalsV1Dir ?? '', paths.resultsPath ?? '')) })]
   ]
   if (paths.transcriptsDir) {
     for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), 'transcript', () => `${JSON.stringify(run, null, 2)}\n`])
@@ -137,7 +149,8 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
       failures.push(`${path}: the ${what} could not be rendered (${(error as Error).message})`)
       continue
     }
-    if (what !== 'transcript') texts[what] = text
+    // The page and the transcripts are not returned: they can be large, and no caller prints them.
+    if (what !== 'transcript' && what !== 'HTML report') texts[what] = text
     try {
       writeFileReplacing(path, text)
       files.push(path)

@@ -3,6 +3,7 @@ import { renderCancelled } from './cancelled.js'
 import { codeBlock } from './escape.js'
 import { headerLine, unreachableReason, verdictWords } from './headline.js'
 import { modelViewNotice } from './model-view.js'
+import { htmlLinks } from './html-links.js'
 import { COMMENT_ORDER, placeSections, sectionContext, type PlacedSection } from './sections.js'
 
 /** GitHub rejects issue and PR comments over this many characters. */
@@ -11,7 +12,8 @@ export const COMMENT_MAX_CHARS = 65_536
 export interface CommentContext {
   /** Hidden marker that finds this comment again; always kept, always last. */
   marker: string
-  links: { summary?: string; artifact?: string }
+  /** The job summary, the results artifact, and the HTML report's non-zipped artifact (which the failed runs and findings link into). */
+  links: { summary?: string; artifact?: string; html?: string }
   maxChars?: number
 }
 
@@ -30,11 +32,16 @@ export function renderComment(doc: ResultsDocument, context: CommentContext): st
   head.push(...renderCancelled(doc))
   // What the models were not shown (cut results, images as text) qualifies every verdict below: said up front.
   head.push(...modelViewNotice(doc))
-  const links = [context.links.summary ? `[job summary](${context.links.summary})` : '', context.links.artifact ? `[artifact](${context.links.artifact})` : ''].filter(Boolean)
+  const html = htmlLinks(context.links.html)
+  const links = [
+    context.links.summary ? `[job summary](${context.links.summary})` : '',
+    context.links.artifact ? `[artifact](${context.links.artifact})` : '',
+    html ? `[HTML report](${context.links.html})` : ''
+  ].filter(Boolean)
   const footer = links.length ? [`Full report: ${links.join(' · ')}`, ''] : []
 
   // The sections and their order are the registry's (sections.ts); so is the order they degrade in.
-  const sections = placeSections(COMMENT_ORDER, sectionContext(doc, unreachable), 'digest')
+  const sections = placeSections(COMMENT_ORDER, sectionContext(doc, unreachable, html), 'digest')
 
   const render = (kept: PlacedSection[], leftOut: string[], shortened: string[]) =>
     [

@@ -1,3 +1,4 @@
+import { checkLink, type HtmlLinks } from './html-links.js'
 import type { CheckResult, ConformanceReport } from '../results/types.js'
 import type { ConformanceSection } from '../results/types.js'
 import { ellipsize } from '../util/text.js'
@@ -61,11 +62,11 @@ export function checkId(id: string): string {
 const SUMMARY_CHARS = 300
 
 /** One line per failure and warning, new ones (against the baseline) marked *new*. */
-export function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>): string[] {
+export function findingLines(section: ConformanceSection, newIds: ReadonlySet<string>, html: HtmlLinks | null = null): string[] {
   const lines: string[] = []
   if (section.error) lines.push(`- ✗ **The server could not be probed:** ${escapeMarkdown(section.error)}`)
   for (const check of section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')) {
-    lines.push(`- ${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' *new*' : ''} — ${escapeMarkdown(ellipsize(check.message, SUMMARY_CHARS))}`)
+    lines.push(`- ${ICON[check.status]} ${checkId(check.id)} (${check.severity})${newIds.has(check.id) ? ' *new*' : ''} — ${escapeMarkdown(ellipsize(check.message, SUMMARY_CHARS))}${checkLink(check.id, html)}`)
   }
   return lines
 }
@@ -158,10 +159,10 @@ export function renderConformance(section: ConformanceSection, newIds: ReadonlyS
 }
 
 /** The comment's view: one verdict line with the counts, then the failures and warnings. */
-export function conformanceDigest(section: ConformanceSection, newIds: ReadonlySet<string> = new Set()): string[] {
+export function conformanceDigest(section: ConformanceSection, newIds: ReadonlySet<string> = new Set(), html: HtmlLinks | null = null): string[] {
   if (section.era === 'unreachable') return unreachableDigest(section)
   const lines = [`**Protocol conformance ${section.passed ? '✓ passed' : '✗ failed'}** — ${eraLine(section)} over ${section.transport} · ${checkTally(section)}`, '']
-  const findings = findingLines(section, newIds)
+  const findings = findingLines(section, newIds, html)
   if (findings.length) lines.push(...findings, '')
   lines.push(...expectedFailuresDigest(section))
   if (section.migration.length) lines.push(`${count(section.migration.length, 'step')} to migrate to 2026-07-28 ${section.migration.length === 1 ? 'is' : 'are'} in the full report.`, '')

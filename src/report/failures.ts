@@ -4,6 +4,7 @@ import { groupKey } from '../aggregate/gate.js'
 import { verdictOf } from '../aggregate/verdict.js'
 import { codeSpan, escapeMarkdown } from './escape.js'
 import { failureReasons } from './reasons.js'
+import { runLinks, type HtmlLinks } from './html-links.js'
 import { skipWords } from './telemetry-budgets.js'
 import { count, percent, someOf } from '../util/words.js'
 
@@ -37,7 +38,7 @@ interface CaseFailure {
  * in one line; then how many runs failed inside a group that still reached its floor. The other
  * layers' failures (tool tests, conformance, cells, budgets) are the sections that follow it.
  */
-export function renderFailures(doc: ResultsDocument, heading: string, seeAlso: string, limit = 50): string[] {
+export function renderFailures(doc: ResultsDocument, heading: string, seeAlso: string, limit = 50, html: HtmlLinks | null = null): string[] {
   const regressed = new Set(doc.gate?.regressed ?? [])
   // A group cancelled whole is no verdict; one whose runs the budget left unstarted failed (its `cancelled` counts them too).
   const failing = doc.groups.filter((g) => !g.success && (g.cancelled < g.runs || runsOf(doc, g).some((r) => r.status === 'skipped')))
@@ -64,7 +65,7 @@ export function renderFailures(doc: ResultsDocument, heading: string, seeAlso: s
     ...others
   ]
   const out = [`${heading} Did not pass — ${tally.join(' · ')}`, '']
-  for (const c of cases.slice(0, limit)) out.push(...caseLines(doc, c, regressed))
+  for (const c of cases.slice(0, limit)) out.push(...caseLines(doc, c, regressed, html))
   if (cases.length > limit) out.push(`- … and ${count(cases.length - limit, 'more case')}: see ${seeAlso}`)
   out.push(...skippedLine(doc, skipped))
   out.push('', ...flakyLine(doc, seeAlso))
@@ -98,7 +99,7 @@ function skippedLine(doc: ResultsDocument, groups: GroupResult[]): string[] {
  * One case: a line naming it, where it failed and why; a reason every failing run shares is said
  * once, different reasons each under it with the runs that gave it.
  */
-function caseLines(doc: ResultsDocument, c: CaseFailure, regressed: ReadonlySet<string>): string[] {
+function caseLines(doc: ResultsDocument, c: CaseFailure, regressed: ReadonlySet<string>, html: HtmlLinks | null): string[] {
   const runs = c.failing.flatMap((g) => runsOf(doc, g)).filter(notPassing)
   const allErrored = c.failing.every((g) => g.errored === g.runs)
   const models = new Set(c.all.map((g) => g.model)).size
@@ -126,7 +127,7 @@ function caseLines(doc: ResultsDocument, c: CaseFailure, regressed: ReadonlySet<
   if (same) {
     // One failing run of repeats: which one, to find it in the table.
     const which = only && only.runs > 1 && runs.length === 1 ? ` (run ${runs[0].attempt})` : ''
-    return [`- ${symbol} ${head}${which}${said[0].length ? ` — ${whole(said[0])}` : ''}`]
+    return [`- ${symbol} ${head}${which}${said[0].length ? ` — ${whole(said[0])}` : ''}${runLinks(runs, html)}`]
   }
   // Several reasons: each once, with the runs that gave it, the most common first.
   const byReason = new Map<string, RunResult[]>()
@@ -141,7 +142,7 @@ function caseLines(doc: ResultsDocument, c: CaseFailure, regressed: ReadonlySet<
   const out = [`- ${symbol} ${head}:`]
   for (const [reason, by] of reasons.slice(0, REASONS_LISTED)) {
     const who = by.length === runs.length ? `all ${runs.length} runs` : `${count(by.length, 'run')}: ${someOf(by.map(name), RUNS_NAMED)}`
-    out.push(`  - ${escapeMarkdown(ellipsize(reason, REASON_CHARS))} (${who})`)
+    out.push(`  - ${escapeMarkdown(ellipsize(reason, REASON_CHARS))} (${who})${runLinks(by, html)}`)
   }
   if (reasons.length > REASONS_LISTED) out.push(`  - … and ${count(reasons.length - REASONS_LISTED, 'more reason')}`)
   return out

@@ -7,6 +7,7 @@ import { renderApps } from './apps.js'
 import { appsBrief, appsDigest } from './apps-digest.js'
 import { conformanceDigest, renderConformance } from './conformance.js'
 import { escapeMarkdown } from './escape.js'
+import type { HtmlLinks } from './html-links.js'
 import { evalsV1Digest, renderEvalsV1 } from './evals-v1.js'
 import { renderFailures } from './failures.js'
 import { renderGate } from './gate-line.js'
@@ -41,10 +42,12 @@ export interface SectionContext {
   newIds: ReadonlySet<string>
   /** The sections a report already showed, by name (the runs' heading depends on them). */
   shown: ReadonlySet<string>
+  /** The comment's links into the HTML report's anchors, when its artifact was uploaded; null: none. */
+  html: HtmlLinks | null
 }
 
-export function sectionContext(doc: ResultsDocument, unreachable: string | null): SectionContext {
-  return { doc, verdict: verdictOf(doc), unreachable, newIds: new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []), shown: new Set() }
+export function sectionContext(doc: ResultsDocument, unreachable: string | null, html: HtmlLinks | null = null): SectionContext {
+  return { doc, verdict: verdictOf(doc), unreachable, newIds: new Set(doc.changes?.conformance?.new.map((f) => f.id) ?? []), shown: new Set(), html }
 }
 
 type Form = (ctx: SectionContext) => string[]
@@ -76,7 +79,7 @@ export const SECTIONS = {
       `_Not run: ${doc.tool_tests ? 'the tool tests and ' : ''}the behaviour evals; they need a server that answers._`,
       ''
     ],
-    digest: ({ doc }) => (doc.conformance ? conformanceDigest(doc.conformance) : [])
+    digest: ({ doc, html }) => (doc.conformance ? conformanceDigest(doc.conformance, new Set(), html) : [])
   },
   'what changed': {
     state: (ctx) => (ctx.doc.gate && ctx.doc.changes ? overall(ctx) : null),
@@ -98,7 +101,7 @@ export const SECTIONS = {
   failures: {
     state: () => 'failed',
     full: ({ doc }) => (doc.runs.length > 0 ? renderFailures(doc, '##', 'the table below') : []),
-    digest: ({ doc }) => renderFailures(doc, '####', 'the job summary')
+    digest: ({ doc, html }) => renderFailures(doc, '####', 'the job summary', undefined, html)
   },
   resilience: {
     state: (ctx) => layer(ctx.verdict.resilience),
@@ -135,7 +138,7 @@ export const SECTIONS = {
   conformance: {
     state: (ctx) => (ctx.unreachable === null ? layer(ctx.verdict.conformance) : null),
     full: ({ doc, newIds }) => renderConformance(doc.conformance!, newIds),
-    digest: ({ doc, newIds }) => conformanceDigest(doc.conformance!, newIds)
+    digest: ({ doc, newIds, html }) => conformanceDigest(doc.conformance!, newIds, html)
   },
   // An evals/v1 suite: what it said beyond its cases and tool tests, and what of it did not run here.
   'evals/v1 suite': {
