@@ -39,5 +39,5 @@ const child = spawn(process.execPath, ['dist/index.js'], {
 const [status] = (await once(child, 'exit')) as [number | null]
 await llm.close()
 process.stdout.write(`\nOutputs:\n${readFileSync(join(temp, 'output'), 'utf8').replace(/ghadelimiter_[\w-]+\n?/g, '')}`)
-process.stdout.write('Files: eval-results.json, eval-report.md, eval-junit.xml, eval-results.sarif, eval-badge.json, eval-runs.jsonl, eval-transcripts/\n')
+process.stdout.write('Files: eval-results.json, eval-report.md, eval-report.html, eval-junit.xml, eval-results.sarif, eval-badge.json, eval-runs.jsonl, eval-transcripts/\n')
 process.exitCode = status ?? 1

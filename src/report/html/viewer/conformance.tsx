@@ -52,7 +52,7 @@ function CheckDetails({ check, open }: { check: CheckResult; open: boolean }) {
       open={open || route === anchor}
       summary={
         <>
-          <CheckStatus check={check} /> <code>{check.id}</code> <span class="muted">({check.severity})</span> — {cutMessage ? `${check.message.slice(0, SUMMARY_CHARS)}…` : check.message}
+          <CheckStatus check={check} /> <code>{check.id}</code> <span class="muted">({check.severity === 'error' ? 'an error when it fails' : 'a warning when it fails'})</span> — {cutMessage ? `${check.message.slice(0, SUMMARY_CHARS)}…` : check.message}
         </>
       }
     >
@@ -178,7 +178,8 @@ export function Conformance() {
       </Section>
     )
   }
-  const findings = section.checks.filter((c) => c.status === 'fail' || c.status === 'warn')
+  // Failures before warnings, each in the order the checks ran.
+  const findings = [...section.checks.filter((c) => c.status === 'fail'), ...section.checks.filter((c) => c.status === 'warn')]
   const passed = section.checks.filter((c) => c.status === 'pass')
   const groups = skipGroups(section)
   const byId = new Map(section.checks.map((c) => [c.id, c]))

@@ -125,6 +125,8 @@ export function RunPage({ run }: { run: RunResult }) {
       </h2>
       <RunFacts run={run} />
       <RunTrouble run={run} />
+      {/* Where the run's time went comes first: the dialogue below is long. */}
+      {run.status !== 'skipped' && <Timeline run={run} />}
       <section class="run-part" aria-labelledby={runPartAnchor(run, 'input')}>
         <Heading level={3} id={runPartAnchor(run, 'input')}>
           {simulated ? 'Goal (simulated user)' : 'Input'}
@@ -152,7 +154,6 @@ export function RunPage({ run }: { run: RunResult }) {
       <Dialogue run={run} />
       <RunOracles run={run} />
       <RunJudge run={run} />
-      {run.status !== 'skipped' && <Timeline run={run} />}
     </article>
   )
 }
