@@ -2,7 +2,11 @@ import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { cspHash, jsonForScript, reportCsp } from '../src/report/html/embed.js'
 import { markdownPhraseToText } from '../src/report/html/plain.js'
-import { renderHtmlReport, DATA_ELEMENT_ID } from '../src/report/html/render.js'
+import { htmlReportChunks, renderHtmlReport, DATA_ELEMENT_ID } from '../src/report/html/render.js'
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ResultsNotWrittenError, writeResults } from '../src/output/write-results.js'
 import { VIEWER_CSS, VIEWER_JS } from '../src/report/html/viewer-assets.generated.js'
 import { HOSTILE, failedWithBaselineShape } from '../__fixtures__/report-shapes.js'
 
@@ -45,5 +49,34 @@ describe('the HTML report file', () => {
     const script = '../scripts/build-html-viewer.mjs'
     const { viewerAssets } = (await import(script)) as { viewerAssets: () => Promise<string> }
     expect(readFileSync(new URL('../src/report/html/viewer-assets.generated.ts', import.meta.url), 'utf8')).toBe(await viewerAssets())
+  })
+
+  test('the page is rendered in pieces: the document without its runs, then one run at a time', () => {
+    const doc = failedWithBaselineShape()
+    const pieces = [...htmlReportChunks(doc)]
+    expect(pieces.join('')).toBe(renderHtmlReport(doc))
+    // The head, the data without its runs, a piece per run, the closing bracket, the script.
+    expect(pieces).toHaveLength(2 + doc.runs.length + 2)
+    expect(Math.max(...pieces.slice(2, -2).map((p) => p.length))).toBeLessThan(JSON.stringify(doc).length / 2)
+    const data = renderHtmlReport(doc).match(new RegExp(`<script type="application/json" id="${DATA_ELEMENT_ID}">([^<]*)</script>`))!
+    expect(JSON.parse(data[1]).doc).toEqual(JSON.parse(JSON.stringify(doc)))
+  })
+
+  test('a page that fails half-way through leaves nothing at its path, and the other files are written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'html-stream-'))
+    const doc = failedWithBaselineShape()
+    // A value JSON cannot write, in the last run: the page fails after its first pieces were rendered.
+    ;(doc.runs[doc.runs.length - 1] as unknown as { poison: unknown }).poison = { toJSON: () => { throw new Error('poisoned run') } }
+    const paths = { resultsPath: undefined, reportPath: join(dir, 'eval-report.md'), htmlPath: join(dir, 'eval-report.html') }
+    let error: unknown
+    try {
+      writeResults(doc, paths, [])
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(ResultsNotWrittenError)
+    expect((error as Error).message).toBe(`${paths.htmlPath}: the HTML report could not be rendered (poisoned run)`)
+    expect(existsSync(paths.htmlPath)).toBe(false)
+    expect(readdirSync(dir)).toEqual(['eval-report.md'])
   })
 })

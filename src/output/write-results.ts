@@ -4,12 +4,12 @@ import { renderJUnit } from '../report/junit.js'
 import { renderMarkdownReport } from '../report/markdown.js'
 import { anchor } from '../report/runs.js'
 import { renderSarif } from '../report/sarif.js'
-import { renderHtmlReport } from '../report/html/render.js'
+import { htmlReportChunks } from '../report/html/render.js'
 import { appsRootOf } from './app-files.js'
 import { imageReaderUnder } from './read-image.js'
 import type { ResultsDocument } from '../results/types.js'
 import { redactDeep } from '../util/redact.js'
-import { writeFileReplacing } from '../util/write-file.js'
+import { writeFileReplacing, writeFileReplacingWith } from '../util/write-file.js'
 import { evalsV1Metrics } from '../aggregate/evals-v1-metrics.js'
 import { evalsV1Results } from './evals-v1-results.js'
 
@@ -111,6 +111,42 @@ function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, stri
   ]
 }
 
+/** Pieces gathered to about this many characters before each write. */
+const STREAM_WRITE_CHARS = 1 << 20
+
+/**
+ * Write `pieces` to `path` as writeFileReplacing does (nothing is left at the path when it fails
+ * half-way); null when written, else why not, and whether it was the rendering that failed.
+ */
+function writeStreamed(path: string, pieces: Iterable<string>): { message: string; rendering: boolean } | null {
+  let renderError: Error | null = null
+  try {
+    writeFileReplacingWith(path, (write) => {
+      const iterator = pieces[Symbol.iterator]()
+      let buffer = ''
+      for (;;) {
+        let step: IteratorResult<string>
+        try {
+          step = iterator.next()
+        } catch (error) {
+          renderError = error as Error
+          throw error
+        }
+        if (step.done) break
+        buffer += step.value
+        if (buffer.length >= STREAM_WRITE_CHARS) {
+          write(buffer)
+          buffer = ''
+        }
+      }
+      if (buffer) write(buffer)
+    })
+    return null
+  } catch (error) {
+    return renderError ? { message: (renderError as Error).message, rendering: true } : { message: (error as Error).message, rendering: false }
+  }
+}
+
 /**
  * Write the results document and everything rendered from it (an evals/v1 suite's results.json
  * and metrics.json, report, JUnit XML, SARIF, badge, HTML report, per-run transcripts), with every secret
@@ -123,7 +159,7 @@ function evalsV1Outputs(doc: ResultsDocument, paths: OutputPaths): [string, stri
 export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: readonly string[], extras: { reportNote?: string } = {}) {
   const safe = redactDeep(withoutFloatNoise(doc), secrets)
   const texts: Record<string, string> = {}
-  const outputs: [string | undefined, string, () => string][] = [
+  const outputs: [string | undefined, string, () => string | Iterable<string>][] = [
     [paths.resultsPath, 'results', () => `${JSON.stringify(safe, null, 2)}\n`],
     // @mcp-use/evals' files, from the document alone (already redacted), right after it.
     ...evalsV1Outputs(safe, paths),
@@ -132,7 +168,7 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
     [paths.sarifPath, 'sarif', () => `${JSON.stringify(renderSarif(safe), null, 2)}\n`],
     [paths.badgePath, 'badge', () => `${JSON.stringify(renderBadge(safe), null, 2)}\n`],
     // The pictures are read only from under the output directory: a document's paths never lead out of it.
-    [paths.htmlPath, 'HTML report', () => renderHtmlReport(safe, { readImage: imageReaderUnder(paths.appsRoot ?? appsRootOf(paths.evalsV1Dir ?? '', paths.resultsPath ?? '')) })]
+    [paths.htmlPath, 'HTML report', () => htmlReportChunks(safe, { readImage: imageReaderUnder(paths.appsRoot ?? appsRootOf(paths.evalsV1Dir ?? '', paths.resultsPath ?? '')) })]
   ]
   if (paths.transcriptsDir) {
     for (const run of safe.runs) outputs.push([join(paths.transcriptsDir, `${String(run.index).padStart(3, '0')}-${anchor(run)}.json`), 'transcript', () => `${JSON.stringify(run, null, 2)}\n`])
@@ -142,17 +178,24 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
   const files: string[] = []
   for (const [path, what, render] of outputs) {
     if (!path) continue
-    let text: string
+    let rendered: string | Iterable<string>
     try {
-      text = render()
+      rendered = render()
     } catch (error) {
       failures.push(`${path}: the ${what} could not be rendered (${(error as Error).message})`)
       continue
     }
-    // The page and the transcripts are not returned: they can be large, and no caller prints them.
-    if (what !== 'transcript' && what !== 'HTML report') texts[what] = text
+    if (typeof rendered !== 'string') {
+      // Streamed in pieces (the HTML report embeds the whole document): never one more string of its size.
+      const failure = writeStreamed(path, rendered)
+      if (failure === null) files.push(path)
+      else failures.push(failure.rendering ? `${path}: the ${what} could not be rendered (${failure.message})` : failure.message)
+      continue
+    }
+    // The transcripts are not returned: they can be many, and no caller prints them.
+    if (what !== 'transcript') texts[what] = rendered
     try {
-      writeFileReplacing(path, text)
+      writeFileReplacing(path, rendered)
       files.push(path)
     } catch (error) {
       failures.push((error as Error).message)
