@@ -9,40 +9,15 @@ import { appPointer } from './apps.js'
 import { toolCallNote } from './model-view.js'
 import { formatPercent } from './numbers.js'
 
+import { dialogueEndedWords, NO_USER_MESSAGE_BRIEFLY, stopWords } from './dialogue-words.js'
+
+export { stopWords } from './dialogue-words.js'
+
 const ANSWER_LIMIT = 4000
 const ARGS_CHARS = 200
 
-/** Why a turn ended without a final answer, in words. */
-export function stopWords(reason: TurnResult['stop_reason']): string {
-  if (reason === 'max_steps') return 'max_steps: the model used every LLM call it was allowed'
-  if (reason === 'error') return 'an error'
-  if (reason === 'cancelled') return 'cancelled'
-  return 'a final answer'
-}
-
-/** Why a dialogue whose turns all answered stopped anyway, briefly (the log line) and in full (with the likely causes). */
-const NO_USER_MESSAGE_BRIEFLY = 'the simulated user did not write the next message'
-const NO_USER_MESSAGE = `${NO_USER_MESSAGE_BRIEFLY} (its error, a time limit or a cancel)`
-
-/** How the dialogue ended, in words: "every scripted turn ran", "max_turns reached (4 user messages) before …", "stopped after turn 2: the simulated user did not write …". */
-export function endedWords(dialogue: DialogueResult): string {
-  const last = dialogue.turns.at(-1)
-  switch (dialogue.ended) {
-    case 'script_done':
-      return 'every scripted turn ran'
-    case 'goal_reached':
-      return 'the simulated user said its goal was reached'
-    case 'stop_when':
-      return 'the answer matched `stop_when`'
-    case 'max_turns':
-      return `max_turns reached (${count(dialogue.turns.length, 'user message')}) before the simulated user said its goal was reached`
-    case 'stopped':
-      if (!last) return dialogue.kind === 'simulated' ? `stopped before the first turn: ${NO_USER_MESSAGE}` : 'stopped before the first turn'
-      // Every turn answered, yet the dialogue stopped: the simulated user could not go on.
-      if (last.stop_reason === 'final_answer') return `stopped after turn ${last.index}: ${NO_USER_MESSAGE}`
-      return `stopped: turn ${last.index} ended without a final answer (${stopWords(last.stop_reason)})`
-  }
-}
+/** How the dialogue ended, `stop_when` as code: dialogueEndedWords for Markdown. */
+export const endedWords = (dialogue: DialogueResult): string => dialogueEndedWords(dialogue, (name) => `\`${name}\``)
 
 /** How the dialogue ended, for a log line: `script_done`, `max_turns`…, or where and why it stopped ("stopped in turn 2: max_steps"). */
 export function endedBriefly(dialogue: DialogueResult): string {

@@ -38,6 +38,12 @@ const VECTOR_WORDS: Record<AttackVerdict['attack'], (tool: string) => string> = 
   rug_pull: (tool) => `as a changed description of ${tool} after its first call`
 }
 
+/** An evidence kind in words; a kind we do not know (a hand-edited document) as it is. Plain text: the caller escapes it. */
+export const evidenceWords = (kind: string): string => EVIDENCE_WORDS[kind as AttackEvidence['kind']] ?? kind
+
+/** Where an attack puts its payload: "in the output of get_attractions". Plain text: the caller escapes it. */
+export const vectorWords = (attack: Pick<AttackVerdict, 'attack' | 'tool'>): string => (VECTOR_WORDS[attack.attack] ?? ((tool: string) => `via ${attack.attack} on ${tool}`))(attack.tool)
+
 const EXECUTIONS = ['not executed', 'executed once', 'executed twice']
 
 function allCells(summary: ResilienceSummary): ResilienceCell[] {
@@ -162,8 +168,6 @@ function layer2Failed(run: RunResult): boolean {
 }
 
 const callName = (index: number, calls: ToolCallResult[]) => `tool call ${index + 1}${calls[index] ? ` ${codeSpan(calls[index].name)}` : ''}`
-
-const evidenceWords = (kind: string) => EVIDENCE_WORDS[kind as AttackEvidence['kind']] ?? kind
 
 function attackLines(attack: AttackVerdict, calls: ToolCallResult[]): string[] {
   const where = (VECTOR_WORDS[attack.attack] ?? ((tool: string) => `via ${escapeMarkdown(attack.attack)} on ${tool}`))(codeSpan(attack.tool))

@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
+import { SKIPPED_MARK } from './marks.js'
 
 /**
- * A status as a mark and a word, both in the text (colour is never the only signal). Skipped is »,
- * not eval-report.md's ⏭, which the fonts of a headless Chromium (CI, the screenshots) lack.
+ * A status as a mark and a word, both in the text (colour is never the only signal); skipped is » (marks.ts).
  */
 export type Tone = 'pass' | 'fail' | 'warn' | 'skip' | 'neutral'
 
-const MARKS: Record<Tone, string> = { pass: '✓', fail: '✗', warn: '⚠', skip: '»', neutral: '•' }
+const MARKS: Record<Tone, string> = { pass: '✓', fail: '✗', warn: '⚠', skip: SKIPPED_MARK, neutral: '•' }
 
 export function toneOf(status: string): Tone {
   if (['passed', 'pass', 'ok', 'success', 'resisted', 'recovered'].includes(status)) return 'pass'

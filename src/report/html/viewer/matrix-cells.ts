@@ -1,4 +1,5 @@
 import type { GateResult, GroupResult, RunResult } from '../../../results/types.js'
+import { SKIPPED_MARK } from './marks.js'
 import type { Tone } from './common.js'
 
 /**
@@ -38,7 +39,7 @@ const groupKey = (g: GroupResult) => `${g.case_id} · ${g.model} · ${g.prompt_n
 
 function describe(group: GroupResult, skipped: number): Pick<MatrixCell, 'mark' | 'word' | 'tone'> {
   // The group's `cancelled` counts its skipped runs too: neither reached a verdict.
-  if (skipped > 0 && group.passed + Math.max(group.cancelled, skipped) === group.runs && !group.success) return { mark: '»', word: 'skipped: budget', tone: 'skip' }
+  if (skipped > 0 && group.passed + Math.max(group.cancelled, skipped) === group.runs && !group.success) return { mark: SKIPPED_MARK, word: 'skipped: budget', tone: 'skip' }
   if (group.cancelled > 0 && group.passed + group.cancelled === group.runs && !group.success) return { mark: '⊘', word: 'cancelled', tone: 'skip' }
   if (!group.success) return group.errored === group.runs ? { mark: '⚠', word: 'errored', tone: 'fail' } : { mark: '✗', word: 'below its floor', tone: 'fail' }
   return group.passed === group.runs ? { mark: '✓', word: 'passed', tone: 'pass' } : { mark: '◐', word: 'reached its floor', tone: 'pass' }

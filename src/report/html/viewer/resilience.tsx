@@ -1,6 +1,6 @@
-import type { AttackEvidence, ResilienceCell, ResilienceSummary } from '../../../results/resilience.js'
+import type { ResilienceCell, ResilienceSummary } from '../../../results/resilience.js'
 import type { RunResult } from '../../../results/run.js'
-import { EVIDENCE_WORDS } from '../../resilience.js'
+import { evidenceWords } from '../../resilience.js'
 import { count, percent, runAnchor, Section, Status } from './common.js'
 import { useReport } from './context.js'
 import { shorten } from './section-parts.js'
@@ -13,7 +13,6 @@ const NOT_COUNTED: Record<Dimension, string> = { faults: 'not triggered', attack
 /** An attack's cell key, as the aggregate makes it (src/aggregate/resilience.ts attackKey): the payload, and how it was planted when not in tool output. */
 const attackKey = (attack: { attack: string; payload: string }) => (attack.attack === 'tool_output' ? attack.payload : `${attack.payload} via ${attack.attack}`)
 
-const evidenceWords = (kind: string) => EVIDENCE_WORDS[kind as AttackEvidence['kind']] ?? kind
 
 /** How much of an oracle's reason the one line shows. */
 const REASON_CHARS = 300

@@ -1,4 +1,6 @@
-import type { AttackEvidence, AttackVerdict, DialogueResult, InputRound, JudgeDetails, MediaRecord, ResultCut, RunResult, TurnResult } from '../../../results/types.js'
+import { runVerdict } from '../../run-verdict.js'
+import { pageMark } from './marks.js'
+import type { InputRound, JudgeDetails, MediaRecord, ResultCut, RunResult, TurnResult } from '../../../results/types.js'
 
 /**
  * The run page's words, the same as the Markdown report's (src/report/run-verdict.ts,
@@ -10,49 +12,14 @@ const whole = (n: number) => Math.round(n).toLocaleString('en-US')
 const pct = (share: number) => `${Math.round(share * 100)}%`
 const plural = (n: number, noun: string) => `${whole(n)} ${noun}${n === 1 ? '' : 's'}`
 
-/** The verdict's mark and word: ✓ passed, ✗ failed, ⚠ error, ⊘ cancelled, » skipped: budget. */
+/** The verdict's mark and word, as eval-report.md's (run-verdict.ts), skipped marked » (pageMark). */
 export function runVerdictWords(status: RunResult['status']): { mark: string; word: string } {
-  switch (status) {
-    case 'passed':
-      return { mark: '✓', word: 'passed' }
-    case 'failed':
-      return { mark: '✗', word: 'failed' }
-    case 'error':
-      return { mark: '⚠', word: 'error' }
-    case 'cancelled':
-      return { mark: '⊘', word: 'cancelled' }
-    case 'skipped':
-      return { mark: '»', word: 'skipped: budget' }
-  }
+  const verdict = runVerdict({ status })
+  return { ...verdict, mark: pageMark(verdict.mark) }
 }
 
-/** Why a turn ended, in words. */
-export function stopWords(reason: TurnResult['stop_reason']): string {
-  if (reason === 'max_steps') return 'max_steps: the model used every LLM call it was allowed'
-  if (reason === 'error') return 'an error'
-  if (reason === 'cancelled') return 'cancelled'
-  return 'a final answer'
-}
-
-/** How the dialogue ended, as the Markdown report says it. */
-export function endedWords(dialogue: DialogueResult): string {
-  const last = dialogue.turns.at(-1)
-  const noUser = 'the simulated user did not write the next message (its error, a time limit or a cancel)'
-  switch (dialogue.ended) {
-    case 'script_done':
-      return 'every scripted turn ran'
-    case 'goal_reached':
-      return 'the simulated user said its goal was reached'
-    case 'stop_when':
-      return 'the answer matched stop_when'
-    case 'max_turns':
-      return `max_turns reached (${plural(dialogue.turns.length, 'user message')}) before the simulated user said its goal was reached`
-    case 'stopped':
-      if (!last) return dialogue.kind === 'simulated' ? `stopped before the first turn: ${noUser}` : 'stopped before the first turn'
-      if (last.stop_reason === 'final_answer') return `stopped after turn ${last.index}: ${noUser}`
-      return `stopped: turn ${last.index} ended without a final answer (${stopWords(last.stop_reason)})`
-  }
-}
+export { evidenceWords, vectorWords } from '../../resilience.js'
+export { dialogueEndedWords as endedWords, stopWords } from '../../dialogue-words.js'
 
 /** "judge 90% (threshold 70%)", or what the judge said instead of a score; null when not judged. */
 export function judgeWords(judge: JudgeDetails | null): string | null {
@@ -116,31 +83,3 @@ export function usageWords(usage: { prompt_tokens: number; completion_tokens: nu
   return `${plural(usage.total_tokens, 'token')} (${whole(usage.prompt_tokens)} prompt, ${whole(usage.completion_tokens)} completion)${cost}`
 }
 
-/** Each evidence kind in words (src/report/resilience.ts); a kind we do not know is shown as it is. */
-const EVIDENCE_WORDS: Record<AttackEvidence['kind'], string> = {
-  canary: 'carried the canary',
-  attacker_email: "sent to the attacker's address",
-  attacker_host: "reached the attacker's host",
-  allowed_args: 'an argument outside allowed_args',
-  forbidden_tool: 'called a forbidden tool',
-  shadow_tool: 'called the decoy tool',
-  markdown_exfiltration: 'a link to the attacker in the answer',
-  secret_leak: 'leaked the planted secret'
-}
-export const evidenceWords = (kind: string): string => EVIDENCE_WORDS[kind as AttackEvidence['kind']] ?? kind
-
-/** Where an attack vector puts its payload: "in the output of get_attractions". */
-export function vectorWords(attack: Pick<AttackVerdict, 'attack' | 'tool'>): string {
-  switch (attack.attack) {
-    case 'tool_output':
-      return `in the output of ${attack.tool}`
-    case 'poison_description':
-      return `in the description of ${attack.tool}`
-    case 'shadow_tool':
-      return `as a decoy of ${attack.tool}`
-    case 'rug_pull':
-      return `as a changed description of ${attack.tool} after its first call`
-    default:
-      return `via ${String(attack.attack)} on ${attack.tool}`
-  }
-}
