@@ -193,7 +193,8 @@ describe('images and audio', () => {
     ])
 
     const run = runOf(evaluation.doc, 'screenshot', VISION)
-    expect(run.tool_calls[0].media).toEqual([{ type: 'image', mime_type: 'image/png', bytes: 75, sent: true, reason: null }])
+    // The record keeps a copy of the small PNG for the HTML report.
+    expect(run.tool_calls[0].media).toEqual([{ type: 'image', mime_type: 'image/png', bytes: 75, sent: true, reason: null, preview: `data:image/png;base64,${PNG_BASE64}` }])
     expect(run.tool_calls[1].media).toBeUndefined()
     expect(run.model_view).toMatchObject({ vision: true, vision_source: 'models', vision_pattern: null, images_sent: 1, images_as_text: 0, audio_as_text: 0 })
     expect(run.model_view!.notes.filter((n) => /image|audio/.test(n))).toEqual([])
@@ -210,7 +211,7 @@ describe('images and audio', () => {
     expect(JSON.stringify(evaluation.llm.requests.filter((r) => r.model === PLAIN))).not.toContain('image_url')
 
     const run = runOf(evaluation.doc, 'screenshot', PLAIN)
-    expect(run.tool_calls[0].media).toEqual([{ type: 'image', mime_type: 'image/png', bytes: 75, sent: false, reason: NOT_VISION(PLAIN) }])
+    expect(run.tool_calls[0].media).toEqual([{ type: 'image', mime_type: 'image/png', bytes: 75, sent: false, reason: NOT_VISION(PLAIN), preview: `data:image/png;base64,${PNG_BASE64}` }])
     expect(run.model_view).toMatchObject({ vision: false, vision_source: 'none', vision_pattern: null, images_sent: 0, images_as_text: 1 })
     expect(run.model_view!.notes).toEqual(expect.arrayContaining([expect.stringContaining(`1 image was shown to the model as a text placeholder: ${NOT_VISION(PLAIN)}`)]))
   })
@@ -225,7 +226,8 @@ describe('images and audio', () => {
 
     const run = runOf(evaluation.doc, 'svg', VISION)
     const [png, svg] = run.tool_calls[0].media!
-    expect(png).toEqual({ type: 'image', mime_type: 'image/png', bytes: 75, sent: true, reason: null })
+    expect(png).toEqual({ type: 'image', mime_type: 'image/png', bytes: 75, sent: true, reason: null, preview: `data:image/png;base64,${PNG_BASE64}` })
+    expect(svg).not.toHaveProperty('preview')
     expect(svg).toMatchObject({ type: 'image', mime_type: 'image/svg+xml', sent: false })
     expect(svg.reason).toEqual(expect.stringMatching(/\S/))
     expect(svg.reason).not.toBe(NOT_VISION(VISION))

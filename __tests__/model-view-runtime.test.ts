@@ -3,7 +3,7 @@ import { answer, startScriptedLlm, toolCalls, type ChatRequestBody, type Respond
 import { boundForModel, boundForRecord, cutText, MODEL_CUT_MARKER, RECORD_CUT_MARKER, RECORD_MIN_CHARS, recordBudget } from '../src/agent/bound.js'
 import { dialogueUpTo } from '../src/agent/conversation.js'
 import { appViewOf, exposeServer, isAppResource } from '../src/agent/exposure.js'
-import { AUDIO_REASON, imagesMessage, markSentImages, MAX_IMAGE_BYTES, MAX_RUN_IMAGE_BYTES, mediaRecordOf, notVisionReason } from '../src/agent/media.js'
+import { AUDIO_REASON, imagesMessage, markSentImages, MAX_IMAGE_BYTES, MAX_PREVIEW_BYTES, MAX_RUN_IMAGE_BYTES, mediaRecordOf, notVisionReason } from '../src/agent/media.js'
 import { isMediaMessage, runAgent, type AgentTask, type Transcript } from '../src/agent/run-agent.js'
 import { userModelMessages } from '../src/agent/simulated-user.js'
 import { KNOWN_VISION_MODELS, visionOf } from '../src/agent/vision.js'
@@ -169,7 +169,7 @@ describe('media blocks', () => {
   })
 
   test('a png, jpeg, gif or webp in valid base64 of at most 20 MiB is sent to a vision model', () => {
-    expect(mediaRecordOf(image(PNG), vision)).toEqual({ type: 'image', mime_type: 'image/png', bytes: PNG_BYTES, sent: true, reason: null })
+    expect(mediaRecordOf(image(PNG), vision)).toEqual({ type: 'image', mime_type: 'image/png', bytes: PNG_BYTES, sent: true, reason: null, preview: `data:image/png;base64,${PNG}` })
     for (const mime of ['image/jpeg', 'image/gif', 'image/webp', 'image/jpg', 'IMAGE/PNG; charset=binary']) expect(mediaRecordOf(image(PNG, mime), vision).sent).toBe(true)
     // Line breaks inside the base64 (MIME-style) are not an error.
     expect(mediaRecordOf(image(PNG.replace(/(.{20})/g, '$1\n')), vision)).toMatchObject({ sent: true, bytes: PNG_BYTES })
@@ -181,7 +181,8 @@ describe('media blocks', () => {
       mime_type: 'image/png',
       bytes: PNG_BYTES,
       sent: false,
-      reason: 'openai/gpt-3.5-turbo is not known to take images: set vision: true on it under models:, or add a pattern to vision_models:'
+      reason: 'openai/gpt-3.5-turbo is not known to take images: set vision: true on it under models:, or add a pattern to vision_models:',
+      preview: `data:image/png;base64,${PNG}`
     })
     expect(mediaRecordOf({ type: 'audio', mime_type: 'audio/wav', data: WAV }, vision)).toEqual({ type: 'audio', mime_type: 'audio/wav', bytes: WAV_BYTES, sent: false, reason: AUDIO_REASON })
     expect(mediaRecordOf(image(PNG, 'image/svg+xml'), vision)).toMatchObject({ sent: false, reason: expect.stringContaining('image/svg+xml is not a format the model can be sent') })
@@ -204,6 +205,16 @@ describe('media blocks', () => {
       reason: "the run's images would pass 20,971,520 bytes (20 MiB) with it, and every later request carries them all again"
     })
     expect(notVisionReason('m')).toBe('m is not known to take images: set vision: true on it under models:, or add a pattern to vision_models:')
+  })
+
+  test('a small raster image keeps a copy for the HTML report (sent or not); audio, other formats, bad base64 and large images do not', () => {
+    const base64Of = (bytes: number) => Buffer.alloc(bytes).toString('base64')
+    expect(mediaRecordOf(image(PNG.replace(/(.{20})/g, '$1\n'), 'IMAGE/JPG'), vision).preview).toBe(`data:image/jpeg;base64,${PNG}`)
+    expect(mediaRecordOf(image(base64Of(MAX_PREVIEW_BYTES)), vision).preview).toBe(`data:image/png;base64,${base64Of(MAX_PREVIEW_BYTES)}`)
+    expect(mediaRecordOf(image(base64Of(MAX_PREVIEW_BYTES + 1)), vision)).not.toHaveProperty('preview')
+    expect(mediaRecordOf(image(PNG, 'image/svg+xml'), vision)).not.toHaveProperty('preview')
+    expect(mediaRecordOf(image('not base64!'), vision)).not.toHaveProperty('preview')
+    expect(mediaRecordOf({ type: 'audio', mime_type: 'audio/wav', data: WAV }, vision)).not.toHaveProperty('preview')
   })
 
   test('the placeholders of sent images say they follow; the user message names and carries them in order', () => {
@@ -380,7 +391,7 @@ describe('the agent loop against a scripted LLM', () => {
         name: 'screenshot',
         result: 'The dashboard:\n[image: image/png, sent in the next message]',
         shown_chars: 'The dashboard:\n[image: image/png, sent in the next message]'.length,
-        media: [{ type: 'image', mime_type: 'image/png', bytes: PNG_BYTES, sent: true, reason: null }]
+        media: [{ type: 'image', mime_type: 'image/png', bytes: PNG_BYTES, sent: true, reason: null, preview: `data:image/png;base64,${PNG}` }]
       }),
       expect.objectContaining({ name: 'voice_memo', result: '[audio: audio/wav]', shown_chars: 18, media: [{ type: 'audio', mime_type: 'audio/wav', bytes: WAV_BYTES, sent: false, reason: AUDIO_REASON }] })
     ])
@@ -394,7 +405,7 @@ describe('the agent loop against a scripted LLM', () => {
     expect(after.map((m) => m.content)).toEqual([LOG, 'The dashboard:\n[image: image/png]', '[audio: audio/wav]'])
     expect(requests[1].messages.every((m) => typeof m.content === 'string' || m.content === null)).toBe(true)
     expect(transcript.tool_calls.map((c) => c.shown_chars)).toEqual([LOG.length, 'The dashboard:\n[image: image/png]'.length, 18])
-    expect(transcript.tool_calls[1].media).toEqual([{ type: 'image', mime_type: 'image/png', bytes: PNG_BYTES, sent: false, reason: notVisionReason('openai/gpt-3.5-turbo') }])
+    expect(transcript.tool_calls[1].media).toEqual([{ type: 'image', mime_type: 'image/png', bytes: PNG_BYTES, sent: false, reason: notVisionReason('openai/gpt-3.5-turbo'), preview: `data:image/png;base64,${PNG}` }])
   })
 
   test('the run\'s images have a budget: a second 12 MiB image is a placeholder, the first is sent', async () => {

@@ -102,6 +102,18 @@ describe('schema/results.schema.json describes what we write', () => {
     expect(valid(JSON.parse(JSON.stringify(doc)))).toEqual([])
   })
 
+  test("a media record's preview is a raster image's data: URL, nothing else", () => {
+    const doc = JSON.parse(JSON.stringify(resilienceShape())) as ResultsDocument
+    const call = doc.runs[0].tool_calls[0]
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+    call.media = [{ type: 'image', mime_type: 'image/png', bytes: 70, sent: false, reason: 'x', preview: `data:image/png;base64,${png}` }]
+    expect(valid(doc)).toEqual([])
+    for (const preview of ['data:image/svg+xml;base64,PHN2Zz4=', 'javascript:alert(1)', `data:image/png;base64,${png}"><img src=x>`]) {
+      call.media = [{ type: 'image', mime_type: 'image/png', bytes: 70, sent: false, reason: 'x', preview }]
+      expect(validate(doc)).toBe(false)
+    }
+  })
+
   test('the fatal document', () => {
     expect(valid(JSON.parse(JSON.stringify(fatalDocument('bad'))))).toEqual([])
   })

@@ -55,14 +55,30 @@ function decodedBytes(data: string): number {
 }
 
 /**
+ * The largest image (decoded) the record keeps a copy of, as `preview`, for the HTML report to
+ * show: enough for a chart or a screenshot, small enough that a run of many images does not
+ * swell the journal and the document.
+ */
+export const MAX_PREVIEW_BYTES = 100 * 1024
+
+/** A copy of an image block for the record (a data: URL), when it is a raster format, valid base64 and at most MAX_PREVIEW_BYTES decoded. */
+function previewOf(media: McpMedia, bytes: number): string | undefined {
+  if (media.type !== 'image' || bytes > MAX_PREVIEW_BYTES || !isValidBase64(media.data)) return undefined
+  const type = imageType(media.mime_type)
+  return SENDABLE_IMAGE_TYPES.includes(type) ? `data:${type};base64,${base64Of(media.data)}` : undefined
+}
+
+/**
  * What becomes of one image or audio block: sent as an image when the model takes images and
  * the image is one it can be sent (a format in SENDABLE_IMAGE_TYPES, valid base64, at most
  * MAX_IMAGE_BYTES decoded, and the run's images so far, `alreadySent` bytes, still within
- * MAX_RUN_IMAGE_BYTES with it), else a text placeholder, with the first reason that applies.
+ * MAX_RUN_IMAGE_BYTES with it), else a text placeholder, with the first reason that applies;
+ * a small raster image keeps a copy (previewOf), sent or not.
  */
 export function mediaRecordOf(media: McpMedia, model: { model: string; vision: boolean }, alreadySent = 0): MediaRecord {
   const bytes = decodedBytes(media.data)
-  const record = (reason: string | null): MediaRecord => ({ type: media.type, mime_type: media.mime_type, bytes, sent: reason === null, reason })
+  const preview = previewOf(media, bytes)
+  const record = (reason: string | null): MediaRecord => ({ type: media.type, mime_type: media.mime_type, bytes, sent: reason === null, reason, ...(preview ? { preview } : {}) })
   if (media.type === 'audio') return record(AUDIO_REASON)
   if (!model.vision) return record(notVisionReason(model.model))
   if (!SENDABLE_IMAGE_TYPES.includes(imageType(media.mime_type))) return record(`${media.mime_type} is not a format the model can be sent as an image (${SENDABLE_IMAGE_TYPES.join(', ')})`)

@@ -16,7 +16,8 @@ import type { ToolTestsSection } from './tool-tests.js'
  * 9: evals/v1 suites — `evals_v1`; tool test step responses of kind `value` and the check
  * names `jsonpath`, `equals`, `resource`, `widget` and `call`; `structured_content` on tool calls;
  * the golden checks `tools`, `result` and `widget` (with `assertions`); the budgets
- * max_tool_error_rate, max_agent_steps_p95 and max_tokens_per_success_p95.
+ * max_tool_error_rate, max_agent_steps_p95 and max_tokens_per_success_p95; later, optional:
+ * `preview` on media records (a small image's copy, for the HTML report).
  * 8: shard — the document of one shard of a suite split across jobs.
  * 7: what the model sees — `cut`, `media` and `error_pattern` on tool calls, `model_view` and
  * `run_dir` on runs.

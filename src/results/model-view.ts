@@ -21,6 +21,8 @@ export interface MediaRecord {
   sent: boolean
   /** Why it was not sent, in a sentence (the model does not take images, audio is never sent, the format, the size); null when sent. */
   reason: string | null
+  /** A copy of the image as a `data:image/…;base64,` URL, for the HTML report: PNG, JPEG, GIF or WebP of at most 100 KiB decoded; absent otherwise (and for audio). */
+  preview?: string
 }
 
 /** An MCP Apps UI resource (ui://, text/html;profile=mcp-app, or linked by a tool and not listed): HTML for a host to render, not offered to the model as a function. */

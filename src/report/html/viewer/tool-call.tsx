@@ -1,10 +1,14 @@
-import type { RunResult, ToolCallResult } from '../../../results/types.js'
+import type { MediaRecord, RunResult, ToolCallResult } from '../../../results/types.js'
 import { JsonText, LongText, ms, Status } from './common.js'
 import { CallAppRender } from './call-app-render.js'
 import { Heading } from './heading.js'
 import { InputRounds } from './input-rounds.js'
 import { callAnchor } from './run-anchors.js'
 import { cutWords, evidenceWords, mediaWords } from './run-words.js'
+
+/** A media record's copy as an image source: only a raster data: URL (what the record keeps), never other text. */
+const RASTER_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/
+const previewSrc = (media: MediaRecord): string | null => (media.preview && RASTER_DATA_URL.test(media.preview) ? media.preview : null)
 
 const EXECUTIONS = ['not executed', 'executed once', 'executed twice']
 
@@ -101,10 +105,19 @@ export function ToolCall({ run, index, level, output }: { run: RunResult; index:
       )}
       {(call.media ?? []).length > 0 && (
         <>
-          <p class="label">Media (the document keeps no bytes of it)</p>
-          <ul>
+          <p class="label">Media</p>
+          <ul class="media-list">
             {call.media!.map((m, k) => (
-              <li key={k}>{mediaWords(m)}</li>
+              <li key={k}>
+                {mediaWords(m)}
+                {previewSrc(m) ? (
+                  <figure class="picture">
+                    <img src={previewSrc(m)!} alt={`image ${k + 1} of the result of ${call.name} (${m.mime_type})`} />
+                  </figure>
+                ) : (
+                  m.type === 'image' && <span class="muted"> (no copy in the document: only raster images of at most 100 KiB are kept)</span>
+                )}
+              </li>
             ))}
           </ul>
         </>
