@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs'
+import { realpathSync } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
+import { readBoundedBytes } from '../util/read-file.js'
 
 /** The largest picture the HTML report inlines: a screenshot is a few hundred KiB; more is not one. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024
@@ -31,33 +32,10 @@ export function imageReaderUnder(root: string): (path: string) => Buffer | null 
     }
     const within = relative(realRoot, real)
     if (within === '' || within.startsWith(`..${sep}`) || within === '..' || isAbsolute(within)) return null
-    return readRegularFile(real)
-  }
-}
-
-/** The file's bytes when it is a regular file within the size limit; else null. */
-function readRegularFile(path: string): Buffer | null {
-  let fd: number
-  try {
-    // O_NONBLOCK: a FIFO planted at the name never blocks the open.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0))
-  } catch {
-    return null
-  }
-  try {
-    const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.size > MAX_IMAGE_BYTES) return null
-    const bytes = Buffer.alloc(stat.size)
-    let at = 0
-    while (at < bytes.length) {
-      const n = readSync(fd, bytes, at, bytes.length - at, at)
-      if (n === 0) break
-      at += n
+    try {
+      return readBoundedBytes(real, MAX_IMAGE_BYTES)
+    } catch {
+      return null // not a regular file, or too large
     }
-    return bytes.subarray(0, at)
-  } catch {
-    return null
-  } finally {
-    closeSync(fd)
   }
 }

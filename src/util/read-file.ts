@@ -31,6 +31,11 @@ export class UnreadableFileError extends Error {
  * file grows while it is read.
  */
 export function readBoundedFile(path: string, maxBytes: number): string {
+  return readBoundedBytes(path, maxBytes).toString('utf8')
+}
+
+/** readBoundedFile's bytes, not decoded (a picture). */
+export function readBoundedBytes(path: string, maxBytes: number): Buffer {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
     const stat = fstatSync(fd)
@@ -47,7 +52,7 @@ export function readBoundedFile(path: string, maxBytes: number): string {
       chunks.push(chunk.subarray(0, n))
       chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - length + 1))
     }
-    return Buffer.concat(chunks, length).toString('utf8')
+    return Buffer.concat(chunks, length)
   } finally {
     closeSync(fd)
   }

@@ -15,7 +15,7 @@ import type { ChangesView, HtmlView, LayerStatus } from './view-types.js'
 export type ImageReader = (path: string) => Buffer | null
 
 /** Each layer's status in the order they run: conformance, tool tests, behaviour, resilience, telemetry, MCP Apps. */
-export function layerStatuses(doc: ResultsDocument): LayerStatus[] {
+function layerStatuses(doc: ResultsDocument): LayerStatus[] {
   const out: LayerStatus[] = []
   const c = doc.conformance
   if (c) {
@@ -62,7 +62,7 @@ export function layerStatuses(doc: ResultsDocument): LayerStatus[] {
 }
 
 /** The paths of the pictures the document names: MCP Apps screenshots, their baselines and diffs. */
-export function imagePaths(doc: ResultsDocument): string[] {
+function imagePaths(doc: ResultsDocument): string[] {
   const paths = appRendersOf(doc).flatMap(({ render: r }) => [r.screenshot, r.visual_diff?.baseline ?? null, r.visual_diff?.diff ?? null])
   return [...new Set(paths.filter((p): p is string => typeof p === 'string' && p !== ''))]
 }
@@ -74,7 +74,7 @@ function metricText(name: string): string {
 }
 
 /** What changed since the baseline, as renderWhatChanged words it: the metrics that moved, the worse first; cost and median run. */
-export function changesView(doc: ResultsDocument): ChangesView | undefined {
+function changesView(doc: ResultsDocument): ChangesView | undefined {
   const { gate, changes } = doc
   if (!gate || !changes) return undefined
   const moved = gate.metrics.map((m) => ({ m, delta: pointsChange(m.baseline, m.current, m.lower_is_better ? 'lower' : 'higher') }))

@@ -13,7 +13,7 @@ import { Apps } from './apps.js'
 const currentRoute = () => decodeURIComponent(location.hash.replace(/^#/, ''))
 
 /** `run-17` → 17, and a part of its page (`run-17-call-2`, `run-17-timeline`) → 17; null for any other anchor. */
-export function runIndexOf(route: string): number | null {
+function runIndexOf(route: string): number | null {
   const m = /^run-(\d+)(?:-[a-z0-9-]+)?$/.exec(route)
   return m ? Number(m[1]) : null
 }

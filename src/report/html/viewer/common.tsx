@@ -9,7 +9,7 @@ export type Tone = 'pass' | 'fail' | 'warn' | 'skip' | 'neutral'
 
 const MARKS: Record<Tone, string> = { pass: '✓', fail: '✗', warn: '⚠', skip: SKIPPED_MARK, neutral: '•' }
 
-export function toneOf(status: string): Tone {
+function toneOf(status: string): Tone {
   if (['passed', 'pass', 'ok', 'success', 'resisted', 'recovered'].includes(status)) return 'pass'
   if (['failed', 'fail', 'stale'].includes(status)) return 'fail'
   // An error is marked ⚠ as in eval-report.md: it did not pass, and it is not the server's answer failing a check.
@@ -42,7 +42,7 @@ export function Section({ id, title, children }: { id: string; title: string; ch
 }
 
 /** How much of a long text is shown before "show all". */
-export const SHOWN_CHARS = 2000
+const SHOWN_CHARS = 2000
 
 /**
  * Text that may be long (a tool result, a prompt): shown up to `max` characters, the cut marked

@@ -15,7 +15,7 @@ export interface FindingKind {
 }
 
 /** In the order of the layers: Layer 2 (faults, attacks, their oracles), the judge, the checks, MCP Apps, observed conformance. */
-export const FINDINGS: FindingKind[] = [
+const FINDINGS: FindingKind[] = [
   { id: 'fault', label: 'fault injected', has: (r) => r.tool_calls.some((c) => c.fault !== undefined) },
   { id: 'attack', label: 'attack planted', has: (r) => r.tool_calls.some((c) => c.injected !== undefined) || (r.security?.attacks.length ?? 0) > 0 },
   { id: 'recovery-failed', label: 'recovery failed', has: (r) => r.recovery !== null && !r.recovery.passed },
@@ -27,7 +27,7 @@ export const FINDINGS: FindingKind[] = [
   { id: 'observed', label: 'observed conformance defect', has: (r) => (r.observed?.findings.length ?? 0) > 0 }
 ]
 
-export const RUN_STATUSES = ['passed', 'failed', 'error', 'cancelled', 'skipped'] as const
+const RUN_STATUSES = ['passed', 'failed', 'error', 'cancelled', 'skipped'] as const
 
 /** The values each filter control offers: only those the document has, in the order they first appear. */
 export interface FilterOptions {

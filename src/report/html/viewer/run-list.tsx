@@ -5,7 +5,7 @@ import { Status, runAnchor, seconds } from './common.js'
 import { useReport } from './context.js'
 
 /** How many rows are rendered at first, and added each time the reader nears the end. */
-export const RUN_PAGE = 100
+const RUN_PAGE = 100
 
 /**
  * The runs the filter kept, each a link to its page. Rendered lazily so a 10,000-run document
