@@ -11,9 +11,9 @@
  *   starts (the rate runs took their slots lately × how long a start takes, Little's law), at
  *   least the free slots, at most one per slot, and never more than the runs left. A server
  *   waiting for a slot costs little, but a cancel or a budget stop ends it unused;
- * - how many may be starting in parallel: one per core, more while the CPU still had a spare core
- *   over the last window, fewer while the event loop is late (starting more servers than cores
- *   at once makes each take longer: the first run waits for all of them).
+ * - how many may be starting in parallel: one per core and one more, more while the CPU still had
+ *   a spare core over the last window, one per core while the event loop is late (starting many
+ *   more servers than cores at once makes each take longer: the first run waits for all of them).
  *
  * Pure: the engine samples the inputs (start-ahead state in run-matrix.ts, util/machine-load.ts).
  */
@@ -55,13 +55,13 @@ export function startsToBegin(view: AheadView): number {
 
 /**
  * How many starts may run in parallel, by what the CPU and the event loop did over the last window:
- * one per core (a start is one process busy on one core: fewer leaves a core idle while the slots
- * wait), one more than now while the CPU still had a spare core (a start that waits on its disk or
- * network leaves one), and no more than now while the event loop was late (the harness itself is
- * short of CPU: its own requests wait), never fewer than one.
+ * one per core and one more (a start is one process busy on one core; the one more is spawning
+ * while another finishes, so no core idles in between), one more than now while the CPU still had
+ * a spare core (a start that waits on its disk or network leaves one), and one per core at most
+ * while the event loop was late (the harness itself is short of CPU: its own requests wait).
  */
 export function startingLimit(view: Pick<AheadView, 'cores' | 'starting' | 'idleCpu' | 'loopDelayMs'>): number {
-  if (view.loopDelayMs !== null && view.loopDelayMs >= LATE_LOOP_MS) return Math.max(1, Math.min(view.starting, view.cores))
+  if (view.loopDelayMs !== null && view.loopDelayMs >= LATE_LOOP_MS) return view.cores
   const spareCore = view.idleCpu !== null && view.idleCpu * view.cores >= 0.5
-  return Math.max(view.cores, spareCore ? view.starting + 1 : 0)
+  return Math.max(view.cores + 1, spareCore ? view.starting + 1 : 0)
 }
