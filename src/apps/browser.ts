@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { chromium, type Browser, type BrowserServer } from 'playwright-core'
+import type { Browser, BrowserServer } from 'playwright-core'
 import { adoptGroup, terminateGroup } from '../mcp/process-group.js'
 
 /**
@@ -45,6 +45,9 @@ export interface LaunchedBrowser {
 export async function launchBrowser(executablePath: string, timeoutMs = 30_000): Promise<LaunchedBrowser> {
   const tag = randomUUID()
   const root = typeof process.getuid === 'function' && process.getuid() === 0
+  // Loaded only when a suite renders an app: playwright-core's own files cost ~0.5 s to load,
+  // which every other run of the action would pay before its first server spawn.
+  const { chromium } = await import('playwright-core')
   const server: BrowserServer = await chromium.launchServer({
     executablePath,
     headless: true,
