@@ -1,3 +1,4 @@
+import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { validate as evalCasesValidator } from '../src/config/eval-cases-validator.generated.js'
