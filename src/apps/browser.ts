@@ -46,8 +46,10 @@ export async function launchBrowser(executablePath: string, timeoutMs = 30_000):
   const tag = randomUUID()
   const root = typeof process.getuid === 'function' && process.getuid() === 0
   // Loaded only when a suite renders an app: playwright-core's own files cost ~0.5 s to load,
-  // which every other run of the action would pay before its first server spawn.
-  const { chromium } = await import('playwright-core')
+  // which every other run of the action would pay before its first server spawn. Left to Node
+  // (webpackIgnore): the bundles keep it external, and webpack hoists an external's import to a
+  // static one at the top of the bundle, which would load it at start all the same.
+  const { chromium } = await import(/* webpackIgnore: true */ 'playwright-core')
   const server: BrowserServer = await chromium.launchServer({
     executablePath,
     headless: true,
