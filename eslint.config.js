@@ -13,7 +13,7 @@ const below = (message, regex) => ({ regex, message })
 const restrictedImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [ACTIONS_ONLY_IN_GLUE, ...patterns] }] })
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/report/html/viewer-assets.generated.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/report/html/viewer-assets.generated.ts', 'src/config/*-validator.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

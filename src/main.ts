@@ -10,16 +10,12 @@ import { ignoredInputsNotice } from './config/options.js'
 import { evaluate, type EvaluateHooks } from './evaluate.js'
 import { journalHash, suiteHash } from './execute/suite-hash.js'
 import { fatalDocument } from './output/documents.js'
-import { describeNotWritten, evalsV1Files, ResultsNotWrittenError, writeResults, type OutputPaths } from './output/write-results.js'
+import type { OutputPaths } from './output/write-results.js'
 import { appFiles, appsRootOf } from './output/app-files.js'
 import { CANCEL_EXIT_CODES, watchSignals } from './execute/cancellation.js'
 import { readActionOptions, readMergeOptions, readPublishOptions, type PublishOptions } from './github/inputs.js'
-import { checkOutputsApart, checkShardSet } from './merge/check-shards.js'
-import { mergeShards } from './merge/merge-document.js'
-import { formatMergeLines } from './merge/merge-lines.js'
 import type { MergeOptions } from './merge/options.js'
-import { MergeError, readShardFiles } from './merge/read-shards.js'
-import { annotateResults, publishComment, setActionOutputs, writeJobSummary, type UploadedArtifacts } from './github/publish.js'
+import type { UploadedArtifacts } from './github/publish.js'
 import { killAllGroupsSync, terminateAllGroups } from './mcp/process-group.js'
 import { removeLiveRunDirsSync } from './mcp/run-dirs.js'
 import { formatPlanLine } from './report/plan-line.js'
@@ -177,6 +173,15 @@ function resultPaths(resultsPath: string, reportPath: string, shard: Shard | nul
 
 /** Loaded when a cache step runs: @actions/cache is a tenth of a second of the start otherwise. */
 const githubCache = () => import('./github/cache.js')
+// Loaded when the step gets there, not before the first server spawn: the merge (with `merge`
+// only), and the writing and publishing of the results (the renderers, @actions/github's client).
+const mergeModules = async () => ({
+  ...(await import('./merge/check-shards.js')),
+  ...(await import('./merge/merge-document.js')),
+  ...(await import('./merge/merge-lines.js')),
+  ...(await import('./merge/read-shards.js'))
+})
+const outputModules = async () => ({ ...(await import('./output/write-results.js')), ...(await import('./github/publish.js')) })
 
 async function runAction(hooks: EvaluateHooks, cancel: AbortSignal): Promise<number> {
   const produced: Produced = { publish: FALLBACK_PUBLISH, secrets: [], saves: [], paths: resultPaths(Defaults.ResultsPath, Defaults.ReportPath, null, ''), updateSnapshots: false }
@@ -257,6 +262,7 @@ async function mergeShardResults(merge: MergeOptions, unused: string[], produced
   // An evals/v1 suite's results.json and metrics.json go in output_dir (eval-results), as an unsharded run's.
   produced.paths = resultPaths(merge.resultsPath, merge.reportPath, null, merge.outputDir)
   produced.publish = readPublishOptions()
+  const { checkOutputsApart, checkShardSet, formatMergeLines, mergeShards, MergeError, readShardFiles } = await mergeModules()
   if (unused.length > 0) core.warning(`${unused.join(', ')}: not used with ${Inputs.Merge}, which merges the suite the shards' results documents hold.`)
   try {
     const shards = checkShardSet(readShardFiles(merge.patterns))
@@ -291,6 +297,7 @@ async function restoredBaseline(baselineKey: string, network: NetworkSteps): Pro
 async function publishResults(document: ResultsDocument, produced: Produced, cancel: AbortSignal, network: NetworkSteps, failure: { annotated: boolean; badConfiguration: boolean }): Promise<number> {
   let doc = document
   const { publish, secrets, saves } = produced
+  const { annotateResults, describeNotWritten, evalsV1Files, publishComment, ResultsNotWrittenError, setActionOutputs, writeJobSummary, writeResults } = await outputModules()
   const paths = { ...produced.paths, htmlPath: publish.htmlReport ? produced.paths.htmlPath : undefined, journalPath: doc.journal?.path || undefined }
   let report = ''
   let files: string[] = []
@@ -319,7 +326,7 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
   }
   // The journal is written as the runs finish: named (and uploaded) whenever it is there, a failure to write the rest included.
   if (paths.journalPath && existsSync(paths.journalPath)) files.push(paths.journalPath)
-  setActionOutputs(doc, writtenPaths(doc, paths, files))
+  setActionOutputs(doc, writtenPaths(doc, paths, files, evalsV1Files))
   annotateResults(doc)
   if (publish.jobSummary && report) await writeJobSummary(report, paths.reportPath)
   // Cancelled: the comment says so first, then what a re-run needs, then the artifact.
@@ -370,7 +377,12 @@ async function publishResults(document: ResultsDocument, produced: Produced, can
  * For an evals/v1 suite `results_json` is its results.json, as eval-action's output is (report_md
  * is already output_dir's report.md).
  */
-function writtenPaths(doc: ResultsDocument, paths: ResultPaths & { journalPath?: string }, files: readonly string[]): ResultPaths & { journalPath?: string } {
+function writtenPaths(
+  doc: ResultsDocument,
+  paths: ResultPaths & { journalPath?: string },
+  files: readonly string[],
+  evalsV1Files: typeof import('./output/write-results.js').evalsV1Files
+): ResultPaths & { journalPath?: string } {
   const written = new Set(files.map((f) => resolve(f)))
   const named = (path: string | undefined) => (path && written.has(resolve(path)) ? path : '')
   const results = evalsV1Files(doc, paths.evalsV1Dir)?.results ?? paths.resultsPath

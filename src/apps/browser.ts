@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { chromium, type Browser, type BrowserServer } from 'playwright-core'
+import type { Browser, BrowserServer } from 'playwright-core'
 import { adoptGroup, terminateGroup } from '../mcp/process-group.js'
 
 /**
@@ -45,6 +45,11 @@ export interface LaunchedBrowser {
 export async function launchBrowser(executablePath: string, timeoutMs = 30_000): Promise<LaunchedBrowser> {
   const tag = randomUUID()
   const root = typeof process.getuid === 'function' && process.getuid() === 0
+  // Loaded only when a suite renders an app: playwright-core's own files cost ~0.5 s to load,
+  // which every other run of the action would pay before its first server spawn. Left to Node
+  // (webpackIgnore): the bundles keep it external, and webpack hoists an external's import to a
+  // static one at the top of the bundle, which would load it at start all the same.
+  const { chromium } = await import(/* webpackIgnore: true */ 'playwright-core')
   const server: BrowserServer = await chromium.launchServer({
     executablePath,
     headless: true,

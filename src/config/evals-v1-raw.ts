@@ -1,5 +1,6 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+import type { ValidateFunction } from 'ajv'
 import schema from '../../schema/evals-v1.schema.json' with { type: 'json' }
+import { validate as generatedValidator } from './evals-v1-validator.generated.js'
 import { ConfigError, ConfigErrors } from './errors.js'
 import { isObject } from '../util/objects.js'
 import type { EvalsV1Context } from '../results/evals-v1.js'
@@ -72,7 +73,8 @@ export interface RawV1Suite {
 }
 
 /** Compiled on first use: a run of eval_cases.yaml never pays for it. */
-let validate: ValidateFunction | undefined
+// Ajv's code for the schema, generated at build time (scripts/build-schema-validators.mjs).
+const validate = generatedValidator as ValidateFunction
 
 /** Parse evals/v1 YAML text and validate it against the schema. Throws ConfigError(s) naming file, line, column and path. */
 export function parseRawV1Suite(text: string, file: string): { raw: RawV1Suite; parsed: ParsedYaml } {
@@ -81,7 +83,6 @@ export function parseRawV1Suite(text: string, file: string): { raw: RawV1Suite; 
   if (isObject(parsed.data) && parsed.data.apiVersion === undefined && parsed.data.kind === undefined) {
     throw new ConfigError(`is not an evals/v1 suite: it has no apiVersion: ${EVALS_V1_API_VERSION} (and no kind: EvalSuite); an eval_cases.yaml is given as eval_cases`, parsed.locate([]))
   }
-  validate ??= new Ajv2020({ allErrors: true, strict: false }).compile(schema)
   if (!validate(parsed.data)) throw new ConfigErrors(schemaErrors(validate.errors ?? [], parsed, EVALS_V1_DIALECT))
   return { raw: parsed.data as RawV1Suite, parsed }
 }

@@ -1,6 +1,7 @@
 import { judgeModelOverride, modelsOverride } from './model-overrides.js'
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import schema from '../../schema/eval-cases.schema.json' with { type: 'json' }
+import { validate as generatedValidator } from './eval-cases-validator.generated.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { Inputs } from '../constants.js'
 import { ConfigError, ConfigErrors } from './errors.js'
@@ -30,7 +31,9 @@ export interface SuiteOverrides {
   appVisualDiff?: 'review' | 'fail'
 }
 
-const validateSuite = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
+// Ajv's code for the schema, generated at build time (scripts/build-schema-validators.mjs): no
+// schema is compiled on the way to the first server spawn.
+const validateSuite = generatedValidator as ValidateFunction
 
 interface RawSuite {
   judge_model?: string

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import * as cache from '@actions/cache'
 // Log lines through the neutraliser; setOutput and the summary as @actions/core has them.
 import * as core from './log.js'
 import * as github from '@actions/github'
@@ -16,15 +15,30 @@ import * as github from '@actions/github'
 const runSuffix = () => `${github.context.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`
 const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 200)
 
-function available(what: string): boolean {
-  if (cache.isFeatureAvailable()) return true
-  core.warning(`The Actions cache is not available here: ${what}.`)
-  return false
+type ActionsCache = typeof import('@actions/cache')
+
+/**
+ * @actions/cache where its service is there, else undefined. Its isFeatureAvailable needs
+ * ACTIONS_CACHE_URL (service v1) or ACTIONS_RESULTS_URL (v2): without either the package is not
+ * even loaded, since loading it is a tenth of a second of the action's start.
+ */
+async function actionsCache(): Promise<ActionsCache | undefined> {
+  if (!process.env.ACTIONS_CACHE_URL && !process.env.ACTIONS_RESULTS_URL) return undefined
+  const cache = await import('@actions/cache')
+  return cache.isFeatureAvailable() ? cache : undefined
+}
+
+/** @actions/cache, or undefined after a warning that says what is not done without it. */
+async function available(what: string): Promise<ActionsCache | undefined> {
+  const cache = await actionsCache()
+  if (!cache) core.warning(`The Actions cache is not available here: ${what}.`)
+  return cache
 }
 
 /** Restore recorded LLM answers for this suite (or, failing that, any suite's) into `dir`. */
 export async function restoreResponses(dir: string, suiteHash: string): Promise<void> {
-  if (!available('no recorded LLM answers are restored')) return
+  const cache = await available('no recorded LLM answers are restored')
+  if (!cache) return
   try {
     const hit = await cache.restoreCache([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`, [`mcp-evals-llm-${suiteHash}-`, 'mcp-evals-llm-'])
     core.info(hit ? `Restored recorded LLM answers (${hit}).` : 'No recorded LLM answers to restore.')
@@ -39,7 +53,9 @@ export async function saveResponses(dir: string, suiteHash: string): Promise<voi
 
 /** Save `path` under `key` where it exists and the service is there; a failure is a warning. */
 async function saveEntry(path: string, key: string, what: string, saved?: string): Promise<void> {
-  if (!existsSync(path) || !cache.isFeatureAvailable()) return
+  if (!existsSync(path)) return
+  const cache = await actionsCache()
+  if (!cache) return
   try {
     await cache.saveCache([path], key)
     if (saved) core.info(saved)
@@ -50,7 +66,8 @@ async function saveEntry(path: string, key: string, what: string, saved?: string
 
 /** The last green results of the default branch, restored into `dir`; its path, or '' when there is none. */
 export async function restoreBaseline(dir: string, key: string): Promise<string> {
-  if (!available('no baseline is restored (the pass floors decide)')) return ''
+  const cache = await available('no baseline is restored (the pass floors decide)')
+  if (!cache) return ''
   try {
     const hit = await cache.restoreCache([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`, [`mcp-evals-baseline-${safe(key)}-`])
     const file = join(dir, 'eval-results.json')
@@ -92,7 +109,8 @@ export function copyBaselineScreenshots(appsDir: string | undefined, dir: string
 export async function saveBaseline(resultsPath: string, dir: string, key: string, when: SaveBaseline, passed: boolean, appsDir?: string): Promise<void> {
   const defaultBranch = (github.context.payload.repository as { default_branch?: string } | undefined)?.default_branch
   if (!shouldSaveBaseline(when, passed, github.context.ref, defaultBranch)) return
-  if (!cache.isFeatureAvailable()) {
+  const cache = await actionsCache()
+  if (!cache) {
     core.warning('The Actions cache is not available here: the results are not saved as the baseline.')
     return
   }
@@ -112,7 +130,8 @@ export async function saveBaseline(resultsPath: string, dir: string, key: string
  * job), restored to `path` so the evaluation can resume from it. Other workflow runs never match.
  */
 export async function restoreJournal(path: string, journalHash: string, jobKey: string): Promise<void> {
-  if (!available('no run journal of an earlier attempt is restored (everything runs)')) return
+  const cache = await available('no run journal of an earlier attempt is restored (everything runs)')
+  if (!cache) return
   try {
     const prefix = journalPrefix(journalHash, jobKey)
     const hit = await cache.restoreCache([path], `${prefix}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, [prefix])
