@@ -46,13 +46,16 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
     startingAhead: createPool(Math.min(settings.concurrency, 2 * availableParallelism()))
   }
   let finished = 0
-  const finish = (result: RunResult, reused = false) => {
+  let notCancelled = 0
+  // A finished run is handed on and not kept: its owner is the journal (deps.record), or whoever
+  // collects them from onRunFinished; the engine holding every record to the end would be a second copy.
+  const finish = (result: RunResult, reused = false): void => {
     if (!reused) deps.record?.(result)
+    if (result.status !== 'cancelled') notCancelled++
     deps.onRunFinished?.(result, ++finished, specs.length)
-    return result
   }
 
-  const results = await Promise.all(
+  await Promise.all(
     specs.map(async (spec) => {
       const reused = deps.reuse?.get(specKey(spec))
       // A directory an earlier attempt kept is named only where it is still there (a re-run is another machine).
@@ -69,7 +72,7 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
   const overhead = emptyUsage()
   addUsage(overhead, deps.judge.stepGenerationUsage)
   addUsage(overhead, deps.semantic.usage)
-  return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, runs: results, overhead }
+  return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, finished: notCancelled, overhead }
 }
 
 /** The run slots, and the slots for starting servers ahead of them. */
