@@ -124,6 +124,7 @@ export const FLOOR_COLUMNS = [
   'harness peak RSS MB',
   'at peak: heap used/total, external MB',
   'main thread busy',
+  'event-loop delay p50/p99/max ms',
   'passed'
 ]
 
@@ -156,6 +157,7 @@ export function floorCells(m: Measured, f: Floor, runs: number, target: string):
     round(main.max_rss_mb, 1),
     main.memory_at_peak ? `${main.memory_at_peak.heap_used}/${main.memory_at_peak.heap_total}, ${main.memory_at_peak.external}` : '',
     `${round((main.event_loop_utilization ?? 0) * 100, 0)} %`,
+    main.event_loop_delay_ms ? `${main.event_loop_delay_ms.p50}/${main.event_loop_delay_ms.p99}/${main.event_loop_delay_ms.max}` : '',
     `${m.doc.summary.passed}/${runs}`
   ]
 }
@@ -170,7 +172,7 @@ export const METHOD =
   "wall: the CLI process, spawn to exit (start-up and writing the files included); from spawn: from the harness's first server spawn to its exit. " +
   'CPU: each process\'s own account as it exits (process.resourceUsage() through bench/probe.mjs; getrusage in bench/minimal_server.py): every server, and the harness with any helper process it starts (its peak RSS is the main process\'s). ' +
   "Model CPU: the scripted model's process (not on the floor: a real model runs elsewhere). Others' CPU: what the machine spent meanwhile (/proc/stat) beyond all of these — other work beside the benchmark skews its figures. " +
-  "Main thread busy: the harness's event loop utilization over its life.\n"
+  "Main thread busy: the harness's event loop utilization over its life; event-loop delay: how late its loop ran from its first server spawn to its exit (perf_hooks.monitorEventLoopDelay, 10 ms resolution).\n"
 
 /** Where the harness's main thread spent a run under --cpu-prof (the profile in `cwd`), as Markdown tables; '' without one. */
 export function mainThreadReport(cwd: string, bundle: Bundle, label: string): string {

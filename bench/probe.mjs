@@ -3,7 +3,7 @@
 //   node --import 'file:///…/bench/probe.mjs?role=server&out=/tmp/…/probe.jsonl' server.js
 // It reports what a process cannot be asked from outside once it has exited: as the process
 // exits it appends one JSON line to `out` with its own CPU (every thread: process.resourceUsage()),
-// its peak RSS, how busy its main thread was and, in the harness, the servers it spawned (how many,
+// its peak RSS, how busy its main thread was and how late its event loop ran from the first server spawn (p50/p99/max) and, in the harness, the servers it spawned (how many,
 // and when the first was, and where its memory was at its highest RSS: process.memoryUsage() every
 // 100 ms). A server also reports when it ends on SIGTERM (the harness's way of ending a server
 // that outstays stdin's end).
@@ -15,7 +15,7 @@
 import childProcess from 'node:child_process'
 import { appendFileSync } from 'node:fs'
 import module from 'node:module'
-import { performance } from 'node:perf_hooks'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 
 const query = new URL(import.meta.url).searchParams
 const out = query.get('out')
@@ -32,6 +32,8 @@ if (out && role === 'harness') {
     spawns.count++
     const opts = Array.isArray(args) ? options : args
     if (opts?.detached) {
+      // The loop's delay counts from here: the runs, not the start-up's module loading.
+      if (servers.first_ms === null) loopDelay?.reset()
       servers.first_ms ??= nowMs()
       servers.count++
     } else if (command === process.execPath && Array.isArray(args)) {
@@ -43,6 +45,13 @@ if (out && role === 'harness') {
   module.syncBuiltinESMExports()
   setInterval(sampleMemory, 100).unref()
 }
+
+// The harness's event-loop delay from its first server spawn (what a timer or an answer waited for the main thread meanwhile).
+const loopDelay = out && role === 'harness' ? monitorEventLoopDelay({ resolution: 10 }) : null
+loopDelay?.enable()
+
+/** A histogram's nanoseconds in ms, to a tenth. */
+const ms = (ns) => Math.round(ns / 1e5) / 10
 
 /** process.memoryUsage() (MB) when the RSS was highest. */
 let atPeak = null
@@ -70,7 +79,8 @@ if (out) {
       spawns: spawns.count,
       servers: servers.count,
       first_server_ms: servers.first_ms,
-      memory_at_peak: atPeak
+      memory_at_peak: atPeak,
+      event_loop_delay_ms: loopDelay ? { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) } : null
     }
     appendFileSync(out, `${JSON.stringify(line)}\n`)
   })

@@ -76,6 +76,8 @@ export interface ProbeLine {
   first_server_ms?: number | null
   /** process.memoryUsage() in MB at the highest RSS sampled (every 100 ms). */
   memory_at_peak?: { rss: number; heap_total: number; heap_used: number; external: number; array_buffers: number } | null
+  /** The event loop's delay over the process's life (monitorEventLoopDelay, 10 ms resolution), ms. */
+  event_loop_delay_ms?: { p50: number; p99: number; max: number } | null
 }
 
 /** The probe as node's --import takes it, reporting as `role` into `out`. */

@@ -59,3 +59,32 @@ export function watchSignals(handlers: { onCancel?: (reason: CancelledError) => 
     }
   }
 }
+
+/** One run's abort: its own time limits, or the job's cancel, whichever comes first. */
+export interface RunAbort {
+  readonly signal: AbortSignal
+  /** Abort with `message` unless done within `ms`; the returned function clears that limit. */
+  limit(ms: number, message: string): () => void
+  /** The run is over: stop listening to the job's cancel. */
+  dispose(): void
+}
+
+/**
+ * One AbortController per run, which the job's cancel aborts with its own reason through one
+ * listener, removed when the run ends: not an AbortSignal.any per phase, which Node keeps alive
+ * with its sources (a known leak) for as long as the job's signal lives.
+ */
+export function runAbort(cancel: AbortSignal | undefined): RunAbort {
+  const controller = new AbortController()
+  const onCancel = () => controller.abort(cancel!.reason)
+  if (cancel?.aborted) onCancel()
+  else cancel?.addEventListener('abort', onCancel, { once: true })
+  return {
+    signal: controller.signal,
+    limit(ms, message) {
+      const timer = setTimeout(() => controller.abort(new Error(message)), ms)
+      return () => clearTimeout(timer)
+    },
+    dispose: () => cancel?.removeEventListener('abort', onCancel)
+  }
+}

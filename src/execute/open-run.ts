@@ -2,7 +2,7 @@ import type { RunError, Transcript } from '../agent/run-agent.js'
 import { mentionsRunDir, runDirSubdirs } from '../config/run-dir.js'
 import { ServerError, type McpSession, type OpenOptions } from '../mcp/session.js'
 import type { RunSpec } from '../plan/expand.js'
-import { cancellationOf } from './cancellation.js'
+import { cancellationOf, type RunAbort } from './cancellation.js'
 import type { EngineDeps, EngineSettings } from './engine-types.js'
 import { makeRunDir, type RunDir } from '../mcp/run-dirs.js'
 
@@ -21,23 +21,20 @@ export type OpenedSession =
   | { session?: undefined; error: RunError; cancelled?: undefined }
   | { session?: undefined; error?: undefined; cancelled: NonNullable<Transcript['cancelled']> }
 
-/** This run's signal: its own time limit, or the job's cancellation, whichever comes first. */
-export function runSignal(controller: AbortController, cancel: AbortSignal | undefined): AbortSignal {
-  return cancel ? AbortSignal.any([controller.signal, cancel]) : controller.signal
-}
-
-/** Start this run's own server (or remote session), within timeout_seconds, opened as its layers ask (its requests carry the run's trace context). Never throws. */
-export async function openForRun(settings: EngineSettings, deps: EngineDeps, openOptions: OpenOptions): Promise<OpenedSession> {
+/**
+ * Start this run's own server (or remote session), within timeout_seconds, opened as its layers
+ * ask (its requests carry the run's trace context), on the run's signal (the session lives on it
+ * until the run ends). Never throws.
+ */
+export async function openForRun(settings: EngineSettings, deps: EngineDeps, run: RunAbort, openOptions: OpenOptions): Promise<OpenedSession> {
   const waiting = (waiting_for: string) => ({ cancelled: { reason: cancellationOf(deps.cancel)!, waiting_for } })
   if (deps.cancel?.aborted) return waiting('a free slot')
-  const controller = new AbortController()
-  const signal = runSignal(controller, deps.cancel)
-  const timer = setTimeout(() => controller.abort(new Error(`the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
+  const clearLimit = run.limit(settings.timeoutSeconds * 1000, `the server did not start within timeout_seconds (${settings.timeoutSeconds}s)`)
   try {
-    return { session: await deps.sessions.open(signal, openOptions) }
+    return { session: await deps.sessions.open(run.signal, openOptions) }
   } catch (error) {
     if (cancellationOf(deps.cancel)) return waiting('the server to start')
-    if (controller.signal.aborted) return { error: { stage: 'timeout', message: (controller.signal.reason as Error).message } }
+    if (run.signal.aborted) return { error: { stage: 'timeout', message: (run.signal.reason as Error).message } }
     return {
       error: {
         stage: 'server',
@@ -46,6 +43,6 @@ export async function openForRun(settings: EngineSettings, deps: EngineDeps, ope
       }
     }
   } finally {
-    clearTimeout(timer)
+    clearLimit()
   }
 }

@@ -4,10 +4,10 @@ import { runTurn, type Transcript } from '../agent/run-agent.js'
 import type { ChatClient } from '../llm/chat.js'
 import type { RunSpec } from '../plan/expand.js'
 import { notRunPhase, type AgentPhase, type RunView } from './agent-phase.js'
-import { cancellationOf } from './cancellation.js'
+import { cancellationOf, type RunAbort } from './cancellation.js'
 import type { LayeredRun } from './compose-layers.js'
 import type { EngineDeps, EngineSettings } from './engine-types.js'
-import { runSignal, type OpenedSession } from './open-run.js'
+import type { OpenedSession } from './open-run.js'
 
 /** What one run carries from before its server starts to its agent loop. */
 export interface RunContext {
@@ -16,6 +16,10 @@ export interface RunContext {
   transcript: Transcript
   /** The model under test's client (traced when the run is). */
   chat: ChatClient
+  /** The run's one abort (its session was opened on it): timeout_seconds, or the job's cancel. */
+  run: RunAbort
+  /** The agent loop is over: its slot may go to the next run while this run's server exits. */
+  leaveSlot: () => void
   inputs: RunInputs
   view: RunView
 }
@@ -32,14 +36,13 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
     await session.close()
     return notRun((t) => ((t.stop_reason = 'cancelled'), (t.cancelled = { reason: cancellationOf(deps.cancel)!, waiting_for: 'a free slot' })))
   }
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(new Error(`the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)), settings.timeoutSeconds * 1000)
+  const clearLimit = context.run.limit(settings.timeoutSeconds * 1000, `the run exceeded timeout_seconds (${settings.timeoutSeconds}s)`)
   // eval-action's clock starts after the session is up and stops after it is closed.
   const agentStarted = performance.now()
   try {
     // The layers in registry order: observed conformance innermost, the trace outermost.
     const agentSession = layers.wrap(session)
-    const signal = runSignal(controller, deps.cancel)
+    const signal = context.run.signal
     const task = {
       model: spec.model,
       max_steps: settings.maxSteps,
@@ -56,6 +59,7 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
     if (!dialogue) await runTurn(transcript, { user: spec.case.prompt, simulated: false }, task, agentSession, chat, signal)
     // What the layers still do on the session (the last call's app render) ends before it closes.
     await agentSession.idle?.()
+    context.leaveSlot()
     await session.close()
     // A hung server says nothing by itself; what it last wrote to stderr often explains why.
     if (transcript.error?.stage === 'timeout' && !transcript.error.stderr_tail && session.stderrTail()) {
@@ -71,7 +75,7 @@ export async function runInSlot(spec: RunSpec, opened: OpenedSession, settings: 
       outsideRounds: session.sessionRounds()
     }
   } finally {
-    clearTimeout(timer)
+    clearLimit()
     await session.close()
   }
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { setImmediate as afterIo } from 'node:timers/promises'
 import { prepareInputs } from '../agent/input-answers.js'
 import { startTranscript, type RunError } from '../agent/run-agent.js'
 import { visionOf } from '../agent/vision.js'
@@ -14,21 +14,23 @@ import { NOTHING_SCORED, rubricsOf, scoreRun, scoringPlan, type Scored } from '.
 import type { RunTrace } from '../telemetry/tracing.js'
 import { createPool, type Pool } from '../util/pool.js'
 import type { AgentPhase, RunView } from './agent-phase.js'
-import { cancellationOf } from './cancellation.js'
+import { cancellationOf, runAbort } from './cancellation.js'
 import { prepareLayers } from './compose-layers.js'
 import type { EngineDeps, EngineSettings, ExecutedRuns } from './engine-types.js'
 import { openForRun, runDirFor, type OpenedSession } from './open-run.js'
 import type { RunDir } from '../mcp/run-dirs.js'
 import { runInSlot } from './run-in-slot.js'
+import { scheduleRuns, type AheadTicket } from './run-schedule.js'
 import { RUN_LAYERS } from './run-layers.js'
 
 /**
  * Run the whole matrix through one bounded pool. A run holds a slot for its agent loop; its
  * judge call queues at the front of the pool as soon as the run ends, so judging overlaps the
- * remaining runs instead of waiting for a separate phase. A few servers (up to twice the number of
- * cores) are started ahead of their slot, so server start-up overlaps model latency instead of
- * adding to it. Every failure stays inside its run; after a cancel every unfinished run is
- * recorded as cancelled, with what it was waiting for.
+ * remaining runs instead of waiting for a separate phase. The next runs start their own servers
+ * ahead of their slot, as many and as early as the machine's CPU and the slots' pace say
+ * (run-schedule.ts, start-ahead.ts), so server start-up is spent while the slots wait for the
+ * model. Every failure stays inside its run; after a cancel every unfinished run is recorded as
+ * cancelled, with what it was waiting for.
  */
 export async function executeRuns(specs: RunSpec[], suite: Suite, settings: EngineSettings, deps: EngineDeps): Promise<ExecutedRuns> {
   const startedAt = new Date()
@@ -40,11 +42,8 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
     deps.cancel,
     settings.concurrency
   )
-  const pools: RunPools = {
-    pool: createPool(settings.concurrency),
-    // Starting many more servers at once than there are cores only makes them fight for the CPU.
-    startingAhead: createPool(Math.min(settings.concurrency, 2 * availableParallelism()))
-  }
+  let slotGivenBack = () => undefined as void
+  const pool = createPool(settings.concurrency, () => slotGivenBack())
   let finished = 0
   let notCancelled = 0
   // A finished run is handed on and not kept: its owner is the journal (deps.record), or whoever
@@ -55,18 +54,25 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
     deps.onRunFinished?.(result, ++finished, specs.length)
   }
 
-  await Promise.all(
-    specs.map(async (spec) => {
-      const reused = deps.reuse?.get(specKey(spec))
-      // A directory an earlier attempt kept is named only where it is still there (a re-run is another machine).
-      if (reused) return finish({ ...reused, index: spec.index, run_dir: reused.run_dir && existsSync(reused.run_dir) ? reused.run_dir : null }, true)
-      // Every failure of a stage is that stage's record; one nothing caught is still this run's alone.
-      const result = await executeRun(spec, suite, settings, deps, pools).catch((error: unknown) =>
-        failedRun(spec, error, settings.maxSteps, prepareLayers(deps.layers ?? RUN_LAYERS, spec, { transport: deps.sessions.transport ?? 'stdio', trace: undefined }))
-      )
-      return finish(result)
-    })
-  )
+  const toRun: number[] = []
+  specs.forEach((spec, i) => {
+    const reused = deps.reuse?.get(specKey(spec))
+    // A directory an earlier attempt kept is named only where it is still there (a re-run is another machine).
+    if (reused) finish({ ...reused, index: spec.index, run_dir: reused.run_dir && existsSync(reused.run_dir) ? reused.run_dir : null }, true)
+    else toRun.push(i)
+  })
+  // After a cancel or at the budget every run left ends at once, starting nothing: all begin.
+  const unbounded = () => Boolean(deps.cancel?.aborted) || deps.budget?.reached() != null
+  const schedule = scheduleRuns(toRun.length, { pool, unbounded }, async (n, ticket) => {
+    const spec = specs[toRun[n]]
+    // Every failure of a stage is that stage's record; one nothing caught is still this run's alone.
+    const result = await executeRun(spec, suite, settings, deps, pool, ticket).catch((error: unknown) =>
+      failedRun(spec, error, settings.maxSteps, prepareLayers(deps.layers ?? RUN_LAYERS, spec, { transport: deps.sessions.transport ?? 'stdio', trace: undefined }))
+    )
+    finish(result)
+  })
+  slotGivenBack = schedule.poke
+  await schedule.done
 
   const duration = round1((performance.now() - started) / 1000)
   const overhead = emptyUsage()
@@ -75,15 +81,12 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
   return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, finished: notCancelled, overhead }
 }
 
-/** The run slots, and the slots for starting servers ahead of them. */
-interface RunPools {
-  pool: Pool
-  startingAhead: Pool
-}
-
-/** One run, from its server's start to its record: its layers composed, its agent loop in a slot, its judge calls urgent. */
-async function executeRun(spec: RunSpec, suite: Suite, settings: EngineSettings, deps: EngineDeps, { pool, startingAhead }: RunPools): Promise<RunResult> {
-  const releaseAhead = await startingAhead.acquire()
+/**
+ * One run, from its server's start to its record: its layers composed, its agent loop in a slot,
+ * its judge calls urgent. Begun by the schedule as its server may start; `ticket` says when the
+ * server is up and when the run has its slot.
+ */
+async function executeRun(spec: RunSpec, suite: Suite, settings: EngineSettings, deps: EngineDeps, pool: Pool, ticket: AheadTicket): Promise<RunResult> {
   const layerList = deps.layers ?? RUN_LAYERS
   const transport = deps.sessions.transport ?? 'stdio'
   const view: RunView = {
@@ -94,10 +97,7 @@ async function executeRun(spec: RunSpec, suite: Suite, settings: EngineSettings,
     structured_content: suite.evals_v1 !== undefined || scriptedTurns(spec.case).some((turn) => turn.evals_v1 !== undefined)
   }
   const overBudget = deps.cancel?.aborted ? null : deps.budget?.reached()
-  if (overBudget) {
-    releaseAhead()
-    return skippedRun(spec, overBudget, settings.maxSteps, prepareLayers(layerList, spec, { transport, trace: undefined }))
-  }
+  if (overBudget) return skippedRun(spec, overBudget, settings.maxSteps, prepareLayers(layerList, spec, { transport, trace: undefined }))
   // Starting the server is part of the run: its requests carry the run's span already. The run's
   // span, its LLM calls and its judge calls are traced here; its session, by the trace layer.
   const runTrace = deps.cancel?.aborted ? undefined : deps.tracing?.startRun({ case_id: spec.case.id, model: spec.model, prompt_name: spec.prompt_name, attempt: spec.attempt, index: spec.index })
@@ -122,41 +122,52 @@ async function executeRun(spec: RunSpec, suite: Suite, settings: EngineSettings,
     attempt: spec.attempt,
     onSamplingCall: (call) => void transcript.llm_calls.push(call)
   })
-  let opened: OpenedSession
-  let releaseSlot: () => void
+  // The run's one abort, for its server's start, its session and its agent loop.
+  const run = runAbort(deps.cancel)
   try {
-    opened = runDirError ? { error: runDirError } : await openForRun(settings, deps, { ...layers.open, inputs: inputs.client, ...(runDir ? { runDir: runDir.path } : {}) })
-    releaseSlot = opened.session ? await pool.acquire() : () => undefined
+    let opened: OpenedSession
+    let releaseSlot: () => void
+    try {
+      opened = runDirError ? { error: runDirError } : await openForRun(settings, deps, run, { ...layers.open, inputs: inputs.client, ...(runDir ? { runDir: runDir.path } : {}) })
+      ticket.opened()
+      releaseSlot = opened.session ? await pool.acquire() : () => undefined
+      ticket.left(Boolean(opened.session))
+    } finally {
+      ticket.left(false)
+    }
+    // The spend may have reached the budget while this run waited for its slot.
+    const overBudgetNow = opened.session && !deps.cancel?.aborted ? deps.budget?.reached() : null
+    if (overBudgetNow) {
+      releaseSlot()
+      await opened.session!.close()
+      await runDir?.dispose(false)
+      runTrace?.end('skipped')
+      // Its server started (and was sent the trace context) before the check: the trace is kept.
+      return skippedRun(spec, overBudgetNow, settings.maxSteps, layers)
+    }
+    if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
+    let agentPhase: AgentPhase
+    try {
+      agentPhase = await runInSlot(spec, opened, settings, deps, { layers, transcript, chat, inputs, view, run, leaveSlot: releaseSlot })
+    } catch (error) {
+      await runDir?.dispose(false)
+      throw error
+    } finally {
+      releaseSlot()
+    }
+    const scored = await judgeInPool(spec, agentPhase, suite, deps, pool, runTrace, view)
+    // The slot this run gave back goes first: the next run's request (and the next server's
+    // start) leave before this run's record is built, redacted and journaled.
+    await afterIo()
+    const built = buildRunResult(spec, agentPhase, scored, settings.maxSteps, deps.redact ?? ((t) => t), layers, view)
+    // A failed run's directory is kept for a look at what the server left in it, when asked.
+    const kept = (await runDir?.dispose(Boolean(settings.runDirs?.keepFailed) && (built.status === 'failed' || built.status === 'error'))) ?? false
+    const result = kept && runDir ? { ...built, run_dir: runDir.path } : built
+    runTrace?.end(result.status)
+    return result
   } finally {
-    releaseAhead()
+    run.dispose()
   }
-  // The spend may have reached the budget while this run waited for its slot.
-  const overBudgetNow = opened.session && !deps.cancel?.aborted ? deps.budget?.reached() : null
-  if (overBudgetNow) {
-    releaseSlot()
-    await opened.session!.close()
-    await runDir?.dispose(false)
-    runTrace?.end('skipped')
-    // Its server started (and was sent the trace context) before the check: the trace is kept.
-    return skippedRun(spec, overBudgetNow, settings.maxSteps, layers)
-  }
-  if (opened.session && !deps.cancel?.aborted) deps.onRunStarted?.(spec)
-  let agentPhase: AgentPhase
-  try {
-    agentPhase = await runInSlot(spec, opened, settings, deps, { layers, transcript, chat, inputs, view })
-  } catch (error) {
-    await runDir?.dispose(false)
-    throw error
-  } finally {
-    releaseSlot()
-  }
-  const scored = await judgeInPool(spec, agentPhase, suite, deps, pool, runTrace, view)
-  const built = buildRunResult(spec, agentPhase, scored, settings.maxSteps, deps.redact ?? ((t) => t), layers, view)
-  // A failed run's directory is kept for a look at what the server left in it, when asked.
-  const kept = (await runDir?.dispose(Boolean(settings.runDirs?.keepFailed) && (built.status === 'failed' || built.status === 'error'))) ?? false
-  const result = kept && runDir ? { ...built, run_dir: runDir.path } : built
-  runTrace?.end(result.status)
-  return result
 }
 
 /** A finished run's judge calls and golden checks, in an urgent pool slot; nothing when there is nothing to score. */

@@ -4,13 +4,16 @@
  */
 export interface Pool {
   readonly concurrency: number
+  /** Slots held now. */
+  readonly active: number
   /** Wait for a slot; call the returned function to give it back. */
   acquire(options?: { urgent?: boolean }): Promise<() => void>
   /** Run a task in a slot. */
   run<T>(task: () => Promise<T>, options?: { urgent?: boolean }): Promise<T>
 }
 
-export function createPool(concurrency: number): Pool {
+/** `onRelease`: called after each slot is given back (whether a waiter took it or not). */
+export function createPool(concurrency: number, onRelease?: () => void): Pool {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`)
   let active = 0
   const urgent: (() => void)[] = []
@@ -30,6 +33,7 @@ export function createPool(concurrency: number): Pool {
           if (released) return
           released = true
           release()
+          onRelease?.()
         })
       if (active < concurrency) {
         active++
@@ -39,6 +43,9 @@ export function createPool(concurrency: number): Pool {
 
   return {
     concurrency,
+    get active() {
+      return active
+    },
     acquire,
     async run(task, options) {
       const done = await acquire(options)
