@@ -41,7 +41,9 @@ async function cancelWhenBusy(options: {
 }): Promise<{ byCase: Record<string, RunResult>; requestsAfterCancel: number; shutdownMs: number }> {
   const llm = await startScriptedLlm(options.responder)
   const controller = new AbortController()
-  let running: Promise<{ runs: RunResult[] }> | undefined
+  let running: Promise<unknown> | undefined
+  // The engine keeps no run: they are collected as they finish.
+  const runs: RunResult[] = []
   try {
     const suite = parseSuite(suiteOf(options.cases), 'test.yaml')
     const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
@@ -59,7 +61,10 @@ async function cancelWhenBusy(options: {
         semantic: createSemanticMatcher(chat, suite.judge_model, controller.signal),
         sessions,
         cancel: controller.signal,
-        onRunFinished: (run) => finished.push(run.case_id)
+        onRunFinished: (run) => {
+          runs.push(run)
+          finished.push(run.case_id)
+        }
       }
     )
     const asked = (kind: string, text: string) => llm.requests.some((r) => kindOf(r) === kind && JSON.stringify(r.messages).includes(text))
@@ -68,7 +73,7 @@ async function cancelWhenBusy(options: {
     const requestsBefore = llm.requests.length
     const cancelledAt = Date.now()
     controller.abort(new CancelledError('SIGINT', new Date().toISOString()))
-    const { runs } = await running
+    await running
     return { byCase: Object.fromEntries(runs.map((r) => [r.case_id, r])), requestsAfterCancel: llm.requests.length - requestsBefore, shutdownMs: Date.now() - cancelledAt }
   } finally {
     if (!controller.signal.aborted) {

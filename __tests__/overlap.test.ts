@@ -18,6 +18,7 @@ import { createChatClient, type ChatClient } from '../src/llm/chat.js'
 import { createSessionFactory } from '../src/mcp/session.js'
 import { expandMatrix } from '../src/plan/expand.js'
 import { shardOf } from '../src/plan/shard.js'
+import type { RunResult } from '../src/results/types.js'
 import { createGEvalJudge } from '../src/scoring/geval.js'
 import { createSemanticMatcher } from '../src/scoring/semantic.js'
 
@@ -261,13 +262,15 @@ describe('evaluation steps at the start', () => {
       }
       const parsed = parseSuite(suiteOf('  - {id: one, prompt: "echo one", rubric: says one}\n'), 'test.yaml')
       const judge = createGEvalJudge(chat, parsed.judge_model)
+      // The engine keeps no run: they are collected as they finish.
+      const runs: RunResult[] = []
       const executed = await executeRuns(
         planOf(parsed, { today: '2026-11-30' }),
         parsed,
         { maxSteps: 5, concurrency: 2, timeoutSeconds: 10, baseUrl: llm.url, today: '2026-11-30' },
-        { llm: chat, judge, semantic: createSemanticMatcher(chat, parsed.judge_model), sessions: createSessionFactory(overlapServer(), { probeTimeoutMs: 3000 }) }
+        { llm: chat, judge, semantic: createSemanticMatcher(chat, parsed.judge_model), sessions: createSessionFactory(overlapServer(), { probeTimeoutMs: 3000 }), onRunFinished: (run) => runs.push(run) }
       )
-      expect(executed.runs.map((r) => [r.status, r.judge?.score])).toEqual([['passed', 0.9]])
+      expect(runs.map((r) => [r.status, r.judge?.score])).toEqual([['passed', 0.9]])
       expect(llm.requests.filter((r) => kindOf(r) === 'steps')).toHaveLength(2)
       // Only the generation that succeeded is counted: 120 tokens.
       expect(executed.overhead.total_tokens).toBe(120)
@@ -296,7 +299,8 @@ describe('evaluation steps at the start', () => {
         }
       }
       const parsed = parseSuite(suiteOf('  - {id: one, prompt: "echo one", rubric: says one}\n'), 'test.yaml')
-      const executed = await executeRuns(
+      const runs: RunResult[] = []
+      await executeRuns(
         planOf(parsed, { today: '2026-11-30' }),
         parsed,
         { maxSteps: 5, concurrency: 2, timeoutSeconds: 5, baseUrl: llm.url, today: '2026-11-30' },
@@ -305,10 +309,11 @@ describe('evaluation steps at the start', () => {
           judge: createGEvalJudge(chat, parsed.judge_model),
           semantic: createSemanticMatcher(chat, parsed.judge_model, controller.signal),
           sessions: createSessionFactory(overlapServer(), { probeTimeoutMs: 3000 }),
-          cancel: controller.signal
+          cancel: controller.signal,
+          onRunFinished: (run) => runs.push(run)
         }
       )
-      expect(executed.runs.map((r) => r.status)).toEqual(['cancelled'])
+      expect(runs.map((r) => r.status)).toEqual(['cancelled'])
       // Aborted, not left to run its 60 s.
       expect(await stepsCall).toBe('aborted')
     } finally {

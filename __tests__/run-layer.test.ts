@@ -57,12 +57,15 @@ async function runWith(layers: readonly RunLayer[] | undefined): Promise<RunResu
   try {
     const suite = parseSuite(SUITE, 'test.yaml')
     const chat = createChatClient({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 })
-    const { runs } = await executeRuns(planOf(suite, { today: '2026-12-01' }), suite, { maxSteps: 5, concurrency: 2, timeoutSeconds: 30, baseUrl: llm.url, today: '2026-12-01' }, {
+    // The engine keeps no run: they are collected as they finish.
+    const runs: RunResult[] = []
+    await executeRuns(planOf(suite, { today: '2026-12-01' }), suite, { maxSteps: 5, concurrency: 2, timeoutSeconds: 30, baseUrl: llm.url, today: '2026-12-01' }, {
       llm: chat,
       judge: createGEvalJudge(chat, suite.judge_model),
       semantic: createSemanticMatcher(chat, suite.judge_model),
       sessions: createSessionFactory(EXAMPLE_SERVER, { probeTimeoutMs: 3000, requestTimeoutMs: 30_000 }),
-      layers
+      layers,
+      onRunFinished: (run) => runs.push(run)
     })
     return runs
   } finally {

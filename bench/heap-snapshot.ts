@@ -20,6 +20,8 @@ export interface RunsInMemory {
   retained_mb: number
   /** Who holds them, from the outermost named holder down to the run's own (`JournalWriter.state → Object.runs → Map.table → (array)[i]`), with how many run objects each path holds, most first. */
   holders: [string, number][]
+  /** The heap by kind of object (a constructor's name, or a string, array, closure, code…): the largest kinds, their count and self size in MB. */
+  kinds: [string, number, number][]
 }
 
 export function runsInMemory(path: string): RunsInMemory {
@@ -116,5 +118,16 @@ export function runsInMemory(path: string): RunsInMemory {
     holders.set(key, (holders.get(key) ?? 0) + 1)
   }
   const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10
-  return { heap_mb: mb(heap), runs, retained_mb: mb(retained), holders: [...holders].sort((a, b) => b[1] - a[1]).slice(0, 12) }
+  // What else the heap is: by constructor for objects and closures, by type for the rest.
+  const kinds = new Map<string, [number, number]>()
+  for (let i = 0; i < count; i++) {
+    const type = typeOf(i)
+    const kind = type === 'object' || type === 'closure' ? `${nameOf(i) || '(anonymous)'} (${type})` : `(${type})`
+    const k = kinds.get(kind) ?? [0, 0]
+    k[0]++
+    k[1] += sizeOf(i)
+    kinds.set(kind, k)
+  }
+  const largest = [...kinds].sort((a, b) => b[1][1] - a[1][1]).slice(0, 20).map(([kind, [n, bytes]]): [string, number, number] => [kind, n, mb(bytes)])
+  return { heap_mb: mb(heap), runs, retained_mb: mb(retained), holders: [...holders].sort((a, b) => b[1] - a[1]).slice(0, 12), kinds: largest }
 }

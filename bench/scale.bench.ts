@@ -108,7 +108,8 @@ for (const { runs, concurrency, delay } of LEVELS) {
     const held = runsInMemory(join(m.cwd, snapshot))
     profiles.push(
       `\n${runs} runs: the heap with 90 % of them journaled: ${held.heap_mb} MB, ${held.runs} run records, ${held.retained_mb} MB kept alive by them alone\n\n` +
-        `held by (outermost named holder → the run's own) | run records\n--- | ---:\n${held.holders.map(([h, n]) => `${h.replaceAll('|', '\\|')} | ${n}`).join('\n')}\n`
+        `held by (outermost named holder → the run's own) | run records\n--- | ---:\n${held.holders.map(([h, n]) => `${h.replaceAll('|', '\\|')} | ${n}`).join('\n')}\n` +
+        `\nthe heap by kind (largest first) | objects | self MB\n--- | ---: | ---:\n${held.kinds.map(([k, n, mb]) => `${k.replaceAll('|', '\\|')} | ${n} | ${mb}`).join('\n')}\n`
     )
   }
   rmSync(m.cwd, { recursive: true, force: true })

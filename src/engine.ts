@@ -5,7 +5,7 @@ import { executeRuns } from './execute/run-matrix.js'
 import { expandMatrix, type RunSpec } from './plan/expand.js'
 import { shardOf } from './plan/shard.js'
 import { cancelledSummary, resultsConfig } from './record/results-config.js'
-import type { ResultsDocument } from './results/types.js'
+import type { ResultsDocument, RunResult } from './results/types.js'
 
 export type { EngineDeps, EngineSettings, ExecutedRuns } from './execute/engine-types.js'
 export { executeRuns } from './execute/run-matrix.js'
@@ -13,7 +13,15 @@ export { cancelledSummary, resultsConfig } from './record/results-config.js'
 
 /** The runs of a suite, assembled into a results document (conformance and the gate come later). */
 export async function runEvaluation(suite: Suite, server: ServerConfig, settings: EngineSettings, deps: EngineDeps): Promise<ResultsDocument> {
-  const executed = await executeRuns(planOf(suite, settings), suite, { serverRoots: server.roots ?? null, ...settings }, deps)
+  // No journal here: the runs are kept as they finish, for the document.
+  const runs: RunResult[] = []
+  const executed = await executeRuns(planOf(suite, settings), suite, { serverRoots: server.roots ?? null, ...settings }, {
+    ...deps,
+    onRunFinished: (run, finished, total) => {
+      runs.push(run)
+      deps.onRunFinished?.(run, finished, total)
+    }
+  })
   return assembleDocument({
     started_at: executed.started_at,
     duration_s: executed.duration_s,
@@ -22,7 +30,7 @@ export async function runEvaluation(suite: Suite, server: ServerConfig, settings
     behaviour: { status: 'ran', reason: null },
     conformance: null,
     tool_tests: null,
-    runs: executed.runs,
+    runs,
     overhead: executed.overhead,
     cache: null,
     cancelled: cancelledSummary(deps.cancel, executed),

@@ -131,7 +131,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     const toolTestsDone = toolTests?.status === 'ran' && !unreachable ? runSuiteToolTests(prepared, toolTests.ids, sessions, journal, hooks, appsLayer) : Promise.resolve()
     let cache: CacheStats | null = null
     let overhead = emptyUsage()
-    let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
+    let cancelled: Cancellation | null = cancelledSummary(hooks.cancel, { planned: header.planned, finished: 0 })
     if (behaviour.status === 'ran' && !unreachable) {
       const base = chatClientOf(prepared, hooks)
       const runDirsRoot = runDirsBase()
@@ -173,7 +173,7 @@ export async function evaluate(prepared: Prepared, hooks: EvaluateHooks = {}): P
     }
     await toolTestsDone
     await conformanceDone
-    cancelled ??= cancelledSummary(hooks.cancel, { planned: header.planned, runs: [] })
+    cancelled ??= cancelledSummary(hooks.cancel, { planned: header.planned, finished: 0 })
     journal.append({ type: 'end', duration_s: Math.round((performance.now() - started) / 100) / 10, overhead, cache, cancelled })
   } finally {
     // Closed before the journal, so how its opening went is journaled even when it ended the evaluation.

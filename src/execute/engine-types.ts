@@ -73,7 +73,8 @@ export interface ExecutedRuns {
   started_at: string
   duration_s: number
   planned: number
-  runs: RunResult[]
+  /** How many runs finished with anything but cancelled (reused ones too); the runs themselves went to `record` and `onRunFinished`, not kept here. */
+  finished: number
   /** Judge work not owned by one run: evaluation steps and semantic matches. */
   overhead: TokenUsage
 }

@@ -1,5 +1,5 @@
 import { noResilience } from '../config/resilience.js'
-import { closeSync, fsyncSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, readSync, writeSync } from 'node:fs'
 import { assembleDocument } from '../aggregate/document.js'
 import type { AppsOpened, AppsSectionSettings } from '../apps/section.js'
 import type { EvalCase } from '../config/types.js'
@@ -11,7 +11,7 @@ import { upgradeConfig, upgradeRun } from '../results/upgrade.js'
 import { FileLimits, readBoundedFile } from '../util/read-file.js'
 import { isObject } from '../util/objects.js'
 import { redactDeep } from '../util/redact.js'
-import { someOf } from '../util/words.js'
+import { count, someOf } from '../util/words.js'
 import { openFileReplacing } from '../util/write-file.js'
 import { shapeProblem } from './record-shapes.js'
 
@@ -81,10 +81,20 @@ export interface JournalState {
   end: JournalEnd | null
 }
 
-/** Appends records to a journal, redacted and flushed; keeps the same records in memory. */
+/**
+ * Appends records to a journal, redacted and flushed, and keeps the same records in `state` — but
+ * for the finished runs, while the file holds them: a run written to the file is only in the file
+ * (where its line is, by runKey), so the harness's memory grows with the runs in flight, not with
+ * the plan. close() reads them back into `state`, for the document. A run the file could not take
+ * (no file, or a disk that failed) stays in memory.
+ */
 export class JournalWriter {
   private fd: number | null
-  readonly state: JournalState
+  /** Bytes in the file: where the next line starts. */
+  private size = 0
+  /** Each run the file holds, by runKey: its line's offset and length (the last line of each run wins). */
+  private readonly onDisk = new Map<string, { at: number; bytes: number }>()
+  private readonly held: JournalState
 
   /**
    * Start a journal at `path` (null: in memory only) with its header and the runs reused from an earlier attempt,
@@ -100,44 +110,93 @@ export class JournalWriter {
   ) {
     const records: JournalRecord[] = [{ ...header, reused: reused.length }, ...reused.map((run) => ({ type: 'run' as const, run }))]
     const safe = records.map((r) => redactDeep(r, secrets))
+    const lines = safe.map((r) => `${JSON.stringify(r)}\n`)
     this.fd = null
     if (path) {
       // A new file renamed over the path (a symlink planted there is replaced, not followed), then appended to.
-      this.fd = openFileReplacing(path, safe.map((r) => `${JSON.stringify(r)}\n`).join(''))
+      this.fd = openFileReplacing(path, lines.join(''))
     }
-    this.state = emptyState(path ?? '', safe[0] as JournalHeader)
-    for (const r of safe.slice(1)) this.remember(r)
+    this.held = emptyState(path ?? '', safe[0] as JournalHeader)
+    if (this.fd !== null) this.size = Buffer.byteLength(lines[0]!)
+    safe.slice(1).forEach((r, i) => this.remember(r, this.fd !== null ? Buffer.byteLength(lines[i + 1]!) : null))
   }
 
   /** Never throws: a disk that fails mid-run (full, gone) costs the journal, not the evaluation. */
   append(record: JournalRecord): void {
     const safe = redactDeep(record, this.secrets)
+    let written: number | null = null
     if (this.fd !== null) {
+      const line = `${JSON.stringify(safe)}\n`
       try {
-        writeSync(this.fd, `${JSON.stringify(safe)}\n`)
+        const bytes = Buffer.byteLength(line)
+        if (writeSync(this.fd, line) !== bytes) throw new Error('a short write')
         fsyncSync(this.fd)
+        written = bytes
       } catch (error) {
         this.close()
-        this.onWriteError(`Cannot append to the run journal ${this.state.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): it stops here; the results are still written.`)
+        this.onWriteError(`Cannot append to the run journal ${this.held.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): it stops here; the results are still written.`)
       }
     }
-    this.remember(safe)
+    this.remember(safe, written)
   }
 
+  /** Every record, the runs the file holds read back first (into memory from then on: ask at the end, for the document). */
+  get state(): JournalState {
+    if (this.fd !== null) this.readBack(this.fd)
+    return this.held
+  }
+
+  /** No more appends; the runs the file holds are read back into `state` (idempotent). */
   close(): void {
     const fd = this.fd
+    if (fd === null) return
+    this.readBack(fd)
     this.fd = null
-    if (fd !== null) {
-      try {
-        closeSync(fd)
-      } catch {
-        // Already reported by append, or nothing left to lose.
-      }
+    try {
+      closeSync(fd)
+    } catch {
+      // Already reported by append, or nothing left to lose.
     }
   }
 
-  private remember(record: JournalRecord): void {
-    applyRecord(this.state, record)
+  /** The runs only the file holds, into `state`: a later run of the same key kept in memory (after a failed write) wins. */
+  private readBack(fd: number): void {
+    const lost: string[] = []
+    for (const [key, { at, bytes }] of this.onDisk) {
+      if (this.held.runs.has(key)) continue
+      try {
+        const line = Buffer.alloc(bytes)
+        for (let got = 0; got < bytes; ) {
+          const n = readSync(fd, line, got, bytes - got, at + got)
+          if (n === 0) throw new Error('the file is shorter than what was written to it')
+          got += n
+        }
+        const record = JSON.parse(line.toString('utf8')) as JournalRecord
+        if (record.type !== 'run') throw new Error('another record where a run was written')
+        applyRecord(this.held, record)
+      } catch (error) {
+        lost.push(`${key} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+      }
+    }
+    this.onDisk.clear()
+    // Missing from the document, so it cannot pass (journal.missing counts them); said once.
+    if (lost.length > 0) this.onWriteError(`Cannot read ${count(lost.length, 'finished run')} back from the run journal ${this.held.path}: ${someOf(lost, 3, '; ')}; the results count them as missing.`)
+  }
+
+  /** A record into `state`; a run the file took (`written` bytes at the end of it), only where it is. */
+  private remember(record: JournalRecord, written: number | null): void {
+    if (written !== null) {
+      const at = this.size
+      this.size += written
+      if (record.type === 'run') {
+        const key = runKey(record.run)
+        this.onDisk.set(key, { at, bytes: written })
+        // A run kept in memory before is superseded by this later line.
+        this.held.runs.delete(key)
+        return
+      }
+    }
+    applyRecord(this.held, record)
   }
 }
 

@@ -45,18 +45,20 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
   let slotGivenBack = () => undefined as void
   const pool = createPool(settings.concurrency, () => slotGivenBack())
   let finished = 0
-  const finish = (result: RunResult, reused = false) => {
+  let notCancelled = 0
+  // A finished run is handed on and not kept: its owner is the journal (deps.record), or whoever
+  // collects them from onRunFinished; the engine holding every record to the end would be a second copy.
+  const finish = (result: RunResult, reused = false): void => {
     if (!reused) deps.record?.(result)
+    if (result.status !== 'cancelled') notCancelled++
     deps.onRunFinished?.(result, ++finished, specs.length)
-    return result
   }
 
-  const results: RunResult[] = new Array<RunResult>(specs.length)
   const toRun: number[] = []
   specs.forEach((spec, i) => {
     const reused = deps.reuse?.get(specKey(spec))
     // A directory an earlier attempt kept is named only where it is still there (a re-run is another machine).
-    if (reused) results[i] = finish({ ...reused, index: spec.index, run_dir: reused.run_dir && existsSync(reused.run_dir) ? reused.run_dir : null }, true)
+    if (reused) finish({ ...reused, index: spec.index, run_dir: reused.run_dir && existsSync(reused.run_dir) ? reused.run_dir : null }, true)
     else toRun.push(i)
   })
   // After a cancel or at the budget every run left ends at once, starting nothing: all begin.
@@ -67,7 +69,7 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
     const result = await executeRun(spec, suite, settings, deps, pool, ticket).catch((error: unknown) =>
       failedRun(spec, error, settings.maxSteps, prepareLayers(deps.layers ?? RUN_LAYERS, spec, { transport: deps.sessions.transport ?? 'stdio', trace: undefined }))
     )
-    results[toRun[n]] = finish(result)
+    finish(result)
   })
   slotGivenBack = schedule.poke
   await schedule.done
@@ -76,7 +78,7 @@ export async function executeRuns(specs: RunSpec[], suite: Suite, settings: Engi
   const overhead = emptyUsage()
   addUsage(overhead, deps.judge.stepGenerationUsage)
   addUsage(overhead, deps.semantic.usage)
-  return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, runs: results, overhead }
+  return { started_at: startedAt.toISOString(), duration_s: duration, planned: specs.length, finished: notCancelled, overhead }
 }
 
 /**

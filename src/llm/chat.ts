@@ -1,5 +1,6 @@
 import type OpenAI from 'openai'
 import { readCompletion, type ChatToolCall, type ReadAnswer } from './answer.js'
+import { linkedSignal } from '../util/linked-signal.js'
 import { providerFetch } from './bounded-fetch.js'
 
 // The answer's shapes live with its reader; the usage shape and its sums with the results schema, which records them.
@@ -87,23 +88,35 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       // The client first: the latency is the request's, not the module's loading.
       const openaiClient = await client()
       const started = performance.now()
-      const completion = await openaiClient.chat.completions.create(
-        {
-          model: request.model,
-          messages: request.messages,
-          ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
-          temperature: request.temperature ?? 0,
-          ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {}),
-          // OpenRouter reports the cost of each call when asked; other endpoints may reject the key.
-          ...(askForCost ? { usage: { include: true } } : {})
-        } as OpenAI.ChatCompletionCreateParamsNonStreaming,
-        { signal }
-      )
-      // Read field by field: an answer in a shape the wire format does not allow is this request's error.
-      return {
-        ...readCompletion(completion),
-        latency_ms: Math.round(performance.now() - started)
+      // The SDK and fetch each hang a listener on the signal they are given, let go of only when a
+      // collection finds their request unreferenced: given the job's or the run's long-lived signal,
+      // every call would leave its own there. This call's own signal, released as it ends, takes them.
+      const call = signal ? linkedSignal([signal]) : null
+      try {
+        return await completeOnce(openaiClient, request, call?.signal, started)
+      } finally {
+        call?.release()
       }
+    }
+  }
+
+  async function completeOnce(openaiClient: OpenAI, request: ChatRequest, signal: AbortSignal | undefined, started: number): Promise<ChatResponse> {
+    const completion = await openaiClient.chat.completions.create(
+      {
+        model: request.model,
+        messages: request.messages,
+        ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
+        temperature: request.temperature ?? 0,
+        ...(request.logprobs ? { logprobs: true, top_logprobs: request.top_logprobs ?? 20 } : {}),
+        // OpenRouter reports the cost of each call when asked; other endpoints may reject the key.
+        ...(askForCost ? { usage: { include: true } } : {})
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming,
+      { signal }
+    )
+    // Read field by field: an answer in a shape the wire format does not allow is this request's error.
+    return {
+      ...readCompletion(completion),
+      latency_ms: Math.round(performance.now() - started)
     }
   }
 }

@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprot
 import { INPUT_KINDS, type InputKind } from '../config/types.js'
 import { isObject, keepLast } from '../util/objects.js'
 import { waitFor } from '../util/delay.js'
+import { linkedSignal } from '../util/linked-signal.js'
 import { INPUT_REQUEST_KINDS, MAX_ROUNDS_REFUSED, type AnsweredInput } from './input-rounds.js'
 import type { ClientInputs, InputAnswer } from './types.js'
 import type { TapWindow, WireTap } from './wire-tap.js'
@@ -62,7 +63,14 @@ export function answerServerInput(client: Client, inputs: ClientInputs, settings
       // The request's own cancel, and the call's end, deadline and cancel (or the session's, outside a call).
       const requestSignal = ctx?.mcpReq?.signal
       const callSignal = call?.signal ?? settings.sessionSignal
-      const answer = await inputs.answer(method, params, requestSignal ? AbortSignal.any([requestSignal, callSignal]) : callSignal)
+      // Linked for this answer only, and let go of when it is given (not AbortSignal.any: util/linked-signal.ts).
+      const answering = requestSignal ? linkedSignal([requestSignal, callSignal]) : null
+      let answer: InputAnswer
+      try {
+        answer = await inputs.answer(method, params, answering?.signal ?? callSignal)
+      } finally {
+        answering?.release()
+      }
       const entry: AnsweredInput = { method, params, answer }
       if (call) call.answers.push(entry)
       else keepLast(ledger.outsideAnswers, entry, OUTSIDE_ANSWERS)

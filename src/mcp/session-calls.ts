@@ -1,6 +1,7 @@
 import { SdkErrorCode, type Client } from '@modelcontextprotocol/client'
 import type { InputKind } from '../config/types.js'
 import type { InputRound } from '../results/types.js'
+import { linkedSignal } from '../util/linked-signal.js'
 import { isObject } from '../util/objects.js'
 import { contentToText } from './content.js'
 import { codeOf, describeError, isPeerError, isTimeout, ServerError } from './errors.js'
@@ -152,20 +153,19 @@ async function guard(ctx: CallContext, what: string, action: () => Promise<CallO
  * `signal` or the session ends.
  */
 async function windowed<T>(ctx: CallContext, signal: AbortSignal, run: () => Promise<T>): Promise<Windowed<T>> {
-  const ended = new AbortController()
-  const deadline = ctx.requestTimeoutMs !== undefined ? AbortSignal.timeout(ctx.requestTimeoutMs) : undefined
-  const ends = [signal, ctx.sessionSignal, ended.signal, ...(deadline ? [deadline] : [])]
-  const call: OpenCall = { window: ctx.tap.open({ keepServerRounds: ctx.maxRounds + 1 }), answers: [], signal: AbortSignal.any(ends) }
+  // One controller for the call, let go of by the caller's and the session's signals when it ends.
+  const handlers = linkedSignal([signal, ctx.sessionSignal], ctx.requestTimeoutMs)
+  const call: OpenCall = { window: ctx.tap.open({ keepServerRounds: ctx.maxRounds + 1 }), answers: [], signal: handlers.signal }
   ctx.ledger.openCall = call
   try {
     const value = await run()
     return { value, frames: call.window.closeFrames(), answers: call.answers, timedOut: false }
   } catch (caught) {
     const thrown = caught ?? new Error('the call failed')
-    return { thrown, frames: call.window.closeFrames(), answers: call.answers, timedOut: deadline?.aborted === true || isTimeout(thrown) }
+    return { thrown, frames: call.window.closeFrames(), answers: call.answers, timedOut: handlers.timedOut || isTimeout(thrown) }
   } finally {
     if (ctx.ledger.openCall === call) ctx.ledger.openCall = null
-    ended.abort(new Error('the call ended'))
+    handlers.abort(new Error('the call ended'))
   }
 }
 

@@ -8,10 +8,11 @@ import { htmlReportChunks } from '../report/html/render.js'
 import { appsRootOf } from './app-files.js'
 import { imageReaderUnder } from './read-image.js'
 import type { ResultsDocument } from '../results/types.js'
-import { redactDeep } from '../util/redact.js'
+import { mapJsonLeaves, redactDeep } from '../util/redact.js'
 import { writeFileReplacing, writeFileReplacingWith } from '../util/write-file.js'
 import { evalsV1Metrics } from '../aggregate/evals-v1-metrics.js'
 import { evalsV1Results } from './evals-v1-results.js'
+import { documentJsonPieces } from './document-json.js'
 
 /**
  * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
@@ -19,13 +20,8 @@ import { evalsV1Results } from './evals-v1-results.js'
  * its digits.
  */
 export function withoutFloatNoise<T>(value: T): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'number') return Number.isInteger(v) || !Number.isFinite(v) ? v : Number(v.toPrecision(12))
-    if (Array.isArray(v)) return v.map(walk)
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
-    return v
-  }
-  return walk(value) as T
+  // Copied only where a number changes: most of a document is strings and whole numbers.
+  return mapJsonLeaves(value, (v) => (typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) ? Number(v.toPrecision(12)) : v)) as T
 }
 
 export interface OutputPaths {
@@ -160,7 +156,8 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
   const safe = redactDeep(withoutFloatNoise(doc), secrets)
   const texts: Record<string, string> = {}
   const outputs: [string | undefined, string, () => string | Iterable<string>][] = [
-    [paths.resultsPath, 'results', () => `${JSON.stringify(safe, null, 2)}\n`],
+    // In pieces, run by run: never one string of the document's size.
+    [paths.resultsPath, 'results', () => documentJsonPieces(safe)],
     // @mcp-use/evals' files, from the document alone (already redacted), right after it.
     ...evalsV1Outputs(safe, paths),
     [paths.reportPath, 'report', () => withNote(renderMarkdownReport(safe), extras.reportNote)],
@@ -206,5 +203,16 @@ export function writeResults(doc: ResultsDocument, paths: OutputPaths, secrets: 
     const message = failures.length === 1 ? failures[0] : `${failures.length} files could not be written: ${failures.join('; ')}`
     throw new ResultsNotWrittenError(message, { document: safe, report, files })
   }
-  return { document: safe, results: texts.results ?? `${JSON.stringify(safe, null, 2)}\n`, report, junit: texts.junit ?? renderJUnit(safe), files }
+  return {
+    document: safe,
+    // Rendered when asked for (a test): at 10,000 runs each is a large string no caller needs.
+    get results() {
+      return `${JSON.stringify(safe, null, 2)}\n`
+    },
+    report,
+    get junit() {
+      return texts.junit ?? renderJUnit(safe)
+    },
+    files
+  }
 }

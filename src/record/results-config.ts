@@ -6,10 +6,10 @@ import type { Cancellation, ResultsConfig } from '../results/types.js'
 import { urlCredentials } from '../util/redact.js'
 
 /** The document's `cancelled` section, when the cancel signal fired. */
-export function cancelledSummary(cancel: AbortSignal | undefined, executed: Pick<ExecutedRuns, 'planned' | 'runs'>): Cancellation | null {
+export function cancelledSummary(cancel: AbortSignal | undefined, executed: Pick<ExecutedRuns, 'planned' | 'finished'>): Cancellation | null {
   const reason = cancellationOf(cancel)
   if (!reason) return null
-  return { signal: reason.signalName, at: reason.at, planned: executed.planned, finished: executed.runs.filter((r) => r.status !== 'cancelled').length }
+  return { signal: reason.signalName, at: reason.at, planned: executed.planned, finished: executed.finished }
 }
 
 /** The configuration as the document shows it: the server as written, its placeholders unexpanded. */

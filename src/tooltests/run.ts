@@ -6,6 +6,7 @@ import { cancellationOf } from '../execute/cancellation.js'
 import { ServerError, type McpSession, type RawToolCall, type SessionFactory } from '../mcp/session.js'
 import { appRenderFailed, type AssertionCheck, type ToolTestAttempt, ToolTestResult, type ToolTestStatus, type ToolTestStepResult } from '../results/types.js'
 import { heldTimer, type HeldTimer } from '../util/held-timer.js'
+import { linkedSignal } from '../util/linked-signal.js'
 import { meaningfulTail } from '../util/stderr-tail.js'
 import { createPool } from '../util/pool.js'
 import { redactDeep, redactText } from '../util/redact.js'
@@ -83,7 +84,9 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
   const timeout = new AbortController()
   // An app render has its own timeout: the attempt's clock is held while it runs.
   const timer = heldTimer(settings.timeoutSeconds * 1000, () => timeout.abort(new Error(`the attempt exceeded timeout_seconds (${settings.timeoutSeconds}s)`)))
-  const signal = deps.cancel ? AbortSignal.any([timeout.signal, deps.cancel]) : timeout.signal
+  // The attempt's one signal, let go of by the job's cancel when the attempt ends (not AbortSignal.any: util/linked-signal.ts).
+  const attemptSignal = deps.cancel ? linkedSignal([timeout.signal, deps.cancel]) : null
+  const signal = attemptSignal?.signal ?? timeout.signal
   const steps: ToolTestStepResult[] = []
   let session: McpSession | undefined
   try {
@@ -109,6 +112,7 @@ async function runAttempt(test: ToolTest, attempt: number, settings: ToolTestSet
     return record('error', steps, reason, stderr ? meaningfulTail(stderr, 20) : null)
   } finally {
     timer.clear()
+    attemptSignal?.release()
     await session?.close()
   }
 }

@@ -55,12 +55,13 @@ export function writeFileReplacingWith(path: string, fill: (write: (chunk: strin
 }
 
 /**
- * A file written like writeFileReplacing (with `initial`, flushed), then opened to append to;
- * the open does not follow a link, so what is appended goes to the file just written.
+ * A file written like writeFileReplacing (with `initial`, flushed), then opened to append to and
+ * read back from (by position); the open does not follow a link, so what is appended goes to the
+ * file just written.
  */
 export function openFileReplacing(path: string, initial: string, options: { root?: string } = {}): number {
   writeFileReplacing(path, initial, { fsync: true, root: options.root })
-  return openSync(path, constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0))
+  return openSync(path, constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0))
 }
 
 /**
