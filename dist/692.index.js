@@ -3258,15 +3258,22 @@ module.exports = { version: packageJson.version }
 /***/ 45692:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  w3: () => (/* binding */ isFeatureAvailable),
-  P3: () => (/* binding */ restoreCache),
-  Io: () => (/* binding */ cache_saveCache)
+  CACHE_READ_DENIED_PREFIX: () => (/* binding */ CACHE_READ_DENIED_PREFIX),
+  CACHE_WRITE_DENIED_PREFIX: () => (/* binding */ CACHE_WRITE_DENIED_PREFIX),
+  CacheReadDeniedError: () => (/* binding */ CacheReadDeniedError),
+  CacheWriteDeniedError: () => (/* binding */ CacheWriteDeniedError),
+  FinalizeCacheError: () => (/* binding */ FinalizeCacheError),
+  ReserveCacheError: () => (/* binding */ ReserveCacheError),
+  ValidationError: () => (/* binding */ ValidationError),
+  isFeatureAvailable: () => (/* binding */ isFeatureAvailable),
+  restoreCache: () => (/* binding */ restoreCache),
+  saveCache: () => (/* binding */ cache_saveCache)
 });
-
-// UNUSED EXPORTS: CACHE_READ_DENIED_PREFIX, CACHE_WRITE_DENIED_PREFIX, CacheReadDeniedError, CacheWriteDeniedError, FinalizeCacheError, ReserveCacheError, ValidationError
 
 // NAMESPACE OBJECT: ./node_modules/@actions/cache/node_modules/@azure/storage-blob/dist/esm/generated/src/models/mappers.js
 var mappers_namespaceObject = {};
@@ -3457,8 +3464,8 @@ __webpack_require__.d(mappers_namespaceObject, {
 var lib_core = __webpack_require__(33838);
 // EXTERNAL MODULE: external "path"
 var external_path_ = __webpack_require__(16928);
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
-var exec = __webpack_require__(75260);
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 1 modules
+var exec = __webpack_require__(41955);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __webpack_require__(79896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js

@@ -17,12 +17,9 @@ var util_pool = __webpack_require__(40704);
 var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: external "playwright-core"
-var external_playwright_core_ = __webpack_require__(26915);
 // EXTERNAL MODULE: ./src/mcp/process-group.ts
 var process_group = __webpack_require__(55887);
 ;// CONCATENATED MODULE: ./src/apps/browser.ts
-
 
 
 
@@ -56,7 +53,12 @@ const BROWSER_ARGS = [
 async function launchBrowser(executablePath, timeoutMs = 30_000) {
     const tag = (0,external_node_crypto_.randomUUID)();
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const server = await external_playwright_core_.chromium.launchServer({
+    // Loaded only when a suite renders an app: playwright-core's own files cost ~0.5 s to load,
+    // which every other run of the action would pay before its first server spawn. Left to Node
+    // (webpackIgnore): the bundles keep it external, and webpack hoists an external's import to a
+    // static one at the top of the bundle, which would load it at start all the same.
+    const { chromium } = await import(/* webpackIgnore: true */ 'playwright-core');
+    const server = await chromium.launchServer({
         executablePath,
         headless: true,
         args: [...(root ? ['--no-sandbox'] : []), ...BROWSER_ARGS],
@@ -75,7 +77,7 @@ async function launchBrowser(executablePath, timeoutMs = 30_000) {
         (0,process_group/* adoptGroup */.SA)(pid, child);
     let browser;
     try {
-        browser = await external_playwright_core_.chromium.connect(server.wsEndpoint(), { timeout: timeoutMs });
+        browser = await chromium.connect(server.wsEndpoint(), { timeout: timeoutMs });
     }
     catch (error) {
         await killTree(pid, server);

@@ -22,10 +22,8 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _actions_cache__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(45692);
-/* harmony import */ var _log_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(90787);
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(61351);
-
+/* harmony import */ var _log_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(90787);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(61351);
 
 
 
@@ -38,24 +36,37 @@ __webpack_require__.r(__webpack_exports__);
  * (the baseline, with its MCP Apps screenshots in `apps/`). Cache keys are immutable, so each run
  * saves under a new key and restores by prefix. Where the cache service is unavailable, warn and go on without.
  */
-const runSuffix = () => `${_actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`;
+const runSuffix = () => `${_actions_github__WEBPACK_IMPORTED_MODULE_4__/* .context */ ._.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`;
 const safe = (text) => text.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 200);
-function available(what) {
-    if (_actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .isFeatureAvailable */ .w3())
-        return true;
-    _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`The Actions cache is not available here: ${what}.`);
-    return false;
+/**
+ * @actions/cache where its service is there, else undefined. Its isFeatureAvailable needs
+ * ACTIONS_CACHE_URL (service v1) or ACTIONS_RESULTS_URL (v2): without either the package is not
+ * even loaded, since loading it is a tenth of a second of the action's start.
+ */
+async function actionsCache() {
+    if (!process.env.ACTIONS_CACHE_URL && !process.env.ACTIONS_RESULTS_URL)
+        return undefined;
+    const cache = await Promise.all(/* import() */[__webpack_require__.e(30), __webpack_require__.e(692)]).then(__webpack_require__.bind(__webpack_require__, 45692));
+    return cache.isFeatureAvailable() ? cache : undefined;
+}
+/** @actions/cache, or undefined after a warning that says what is not done without it. */
+async function available(what) {
+    const cache = await actionsCache();
+    if (!cache)
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e(`The Actions cache is not available here: ${what}.`);
+    return cache;
 }
 /** Restore recorded LLM answers for this suite (or, failing that, any suite's) into `dir`. */
 async function restoreResponses(dir, suiteHash) {
-    if (!available('no recorded LLM answers are restored'))
+    const cache = await available('no recorded LLM answers are restored');
+    if (!cache)
         return;
     try {
-        const hit = await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .restoreCache */ .P3([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`, [`mcp-evals-llm-${suiteHash}-`, 'mcp-evals-llm-']);
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(hit ? `Restored recorded LLM answers (${hit}).` : 'No recorded LLM answers to restore.');
+        const hit = await cache.restoreCache([dir], `mcp-evals-llm-${suiteHash}-${runSuffix()}`, [`mcp-evals-llm-${suiteHash}-`, 'mcp-evals-llm-']);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .info */ .pq(hit ? `Restored recorded LLM answers (${hit}).` : 'No recorded LLM answers to restore.');
     }
     catch (error) {
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore recorded LLM answers: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e(`Could not restore recorded LLM answers: ${error.message}`);
     }
 }
 async function saveResponses(dir, suiteHash) {
@@ -63,32 +74,36 @@ async function saveResponses(dir, suiteHash) {
 }
 /** Save `path` under `key` where it exists and the service is there; a failure is a warning. */
 async function saveEntry(path, key, what, saved) {
-    if (!(0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(path) || !_actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .isFeatureAvailable */ .w3())
+    if (!(0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(path))
+        return;
+    const cache = await actionsCache();
+    if (!cache)
         return;
     try {
-        await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .saveCache */ .Io([path], key);
+        await cache.saveCache([path], key);
         if (saved)
-            _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(saved);
+            _log_js__WEBPACK_IMPORTED_MODULE_3__/* .info */ .pq(saved);
     }
     catch (error) {
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the ${what}: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e(`Could not save the ${what}: ${error.message}`);
     }
 }
 /** The last green results of the default branch, restored into `dir`; its path, or '' when there is none. */
 async function restoreBaseline(dir, key) {
-    if (!available('no baseline is restored (the pass floors decide)'))
+    const cache = await available('no baseline is restored (the pass floors decide)');
+    if (!cache)
         return '';
     try {
-        const hit = await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .restoreCache */ .P3([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`, [`mcp-evals-baseline-${safe(key)}-`]);
+        const hit = await cache.restoreCache([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`, [`mcp-evals-baseline-${safe(key)}-`]);
         const file = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, 'eval-results.json');
         if (hit && (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(file)) {
-            _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(`Restored the baseline (${hit}).`);
+            _log_js__WEBPACK_IMPORTED_MODULE_3__/* .info */ .pq(`Restored the baseline (${hit}).`);
             return file;
         }
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e('No baseline in the Actions cache yet (it is saved after a green run on the default branch): the pass floors decide.');
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e('No baseline in the Actions cache yet (it is saved after a green run on the default branch): the pass floors decide.');
     }
     catch (error) {
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore the baseline: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e(`Could not restore the baseline: ${error.message}`);
     }
     return '';
 }
@@ -117,22 +132,23 @@ function copyBaselineScreenshots(appsDir, dir) {
     return names.length;
 }
 async function saveBaseline(resultsPath, dir, key, when, passed, appsDir) {
-    const defaultBranch = _actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.payload.repository?.default_branch;
-    if (!shouldSaveBaseline(when, passed, _actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.ref, defaultBranch))
+    const defaultBranch = _actions_github__WEBPACK_IMPORTED_MODULE_4__/* .context */ ._.payload.repository?.default_branch;
+    if (!shouldSaveBaseline(when, passed, _actions_github__WEBPACK_IMPORTED_MODULE_4__/* .context */ ._.ref, defaultBranch))
         return;
-    if (!_actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .isFeatureAvailable */ .w3()) {
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e('The Actions cache is not available here: the results are not saved as the baseline.');
+    const cache = await actionsCache();
+    if (!cache) {
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e('The Actions cache is not available here: the results are not saved as the baseline.');
         return;
     }
     try {
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.copyFileSync)(resultsPath, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, 'eval-results.json'));
         const screenshots = copyBaselineScreenshots(appsDir, dir);
-        await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .saveCache */ .Io([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`);
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(`Saved these results as the new baseline${screenshots > 0 ? ` (with ${screenshots} MCP Apps screenshot${screenshots === 1 ? '' : 's'})` : ''}.`);
+        await cache.saveCache([dir], `mcp-evals-baseline-${safe(key)}-${runSuffix()}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .info */ .pq(`Saved these results as the new baseline${screenshots > 0 ? ` (with ${screenshots} MCP Apps screenshot${screenshots === 1 ? '' : 's'})` : ''}.`);
     }
     catch (error) {
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not save the baseline: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e(`Could not save the baseline: ${error.message}`);
     }
 }
 /**
@@ -140,15 +156,16 @@ async function saveBaseline(resultsPath, dir, key, when, passed, appsDir) {
  * job), restored to `path` so the evaluation can resume from it. Other workflow runs never match.
  */
 async function restoreJournal(path, journalHash, jobKey) {
-    if (!available('no run journal of an earlier attempt is restored (everything runs)'))
+    const cache = await available('no run journal of an earlier attempt is restored (everything runs)');
+    if (!cache)
         return;
     try {
         const prefix = journalPrefix(journalHash, jobKey);
-        const hit = await _actions_cache__WEBPACK_IMPORTED_MODULE_3__/* .restoreCache */ .P3([path], `${prefix}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, [prefix]);
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .info */ .pq(hit ? `Restored the run journal of an earlier attempt (${hit}).` : 'No run journal of an earlier attempt to resume from.');
+        const hit = await cache.restoreCache([path], `${prefix}${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`, [prefix]);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .info */ .pq(hit ? `Restored the run journal of an earlier attempt (${hit}).` : 'No run journal of an earlier attempt to resume from.');
     }
     catch (error) {
-        _log_js__WEBPACK_IMPORTED_MODULE_4__/* .warning */ .$e(`Could not restore the run journal: ${error.message}`);
+        _log_js__WEBPACK_IMPORTED_MODULE_3__/* .warning */ .$e(`Could not restore the run journal: ${error.message}`);
     }
 }
 async function saveJournal(path, journalHash, jobKey) {
@@ -162,7 +179,7 @@ async function saveJournal(path, journalHash, jobKey) {
 function journalPrefix(journalHash, jobKey) {
     const job = [process.env.GITHUB_JOB ?? '', process.env.RUNNER_OS ?? '', process.env.RUNNER_ARCH ?? '', jobKey].join('/');
     const jobHash = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(job).digest('hex').slice(0, 12);
-    return `mcp-evals-journal-${journalHash}-${jobHash}-${_actions_github__WEBPACK_IMPORTED_MODULE_5__/* .context */ ._.runId}-`;
+    return `mcp-evals-journal-${journalHash}-${jobHash}-${_actions_github__WEBPACK_IMPORTED_MODULE_4__/* .context */ ._.runId}-`;
 }
 
 
