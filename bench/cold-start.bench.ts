@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util'
 import { parse } from 'yaml'
 import { bundleOf } from './bundle.js'
 import { startUpOf, type CpuProfile } from './cpu-profile.js'
-import { API_KEY, here, machineLine, round, runHarness, serverCommand, startLlmProcess, tail, type HarnessProcess } from './processes.js'
+import { API_KEY, cpuOf, here, machineLine, round, runHarness, serverCommand, startLlmProcess, tail, type HarnessProcess } from './processes.js'
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +44,7 @@ const llm = await startLlmProcess(0, { name: 'lookup', args: { key: 'k' } })
 // A runner's RUNNER_TEMP is new in every job: each run's own (a cold compile cache), unless asked.
 const sharedRunnerTemp = values['warm-compile-cache'] ? mkdtempSync(join(tmpdir(), 'bench-cold-runner-temp-')) : null
 
-async function once(nodeArgs: string[] = []): Promise<{ harness: HarnessProcess; cwd: string }> {
+async function once(nodeArgs: string[] = [], model = llm): Promise<{ harness: HarnessProcess; cwd: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'bench-cold-'))
   const probeFile = join(cwd, 'probe.jsonl')
   writeFileSync(join(cwd, 'evals.yaml'), 'models: [m/a]\nsystem_prompts: {d: "Be brief."}\ncases:\n  - {id: one, prompt: "Look up k.", rubric: "answers"}\n')
@@ -54,7 +54,7 @@ async function once(nodeArgs: string[] = []): Promise<{ harness: HarnessProcess;
     INPUT_SERVER_CONFIG: JSON.stringify(server),
     INPUT_EVAL_CASES: 'evals.yaml',
     INPUT_API_KEY: API_KEY,
-    INPUT_BASE_URL: llm.url,
+    INPUT_BASE_URL: model.url,
     // The files a runner gives every step.
     RUNNER_TEMP: sharedRunnerTemp ?? cwd,
     GITHUB_WORKSPACE: cwd,
@@ -69,14 +69,20 @@ async function once(nodeArgs: string[] = []): Promise<{ harness: HarnessProcess;
 try {
   rmSync((await once()).cwd, { recursive: true, force: true }) // warm the page cache: a runner's first step reads the bundle from disk too, but once
   const samples: { first: number; node: number; exec: number }[] = []
+  // What the rest of the machine spent while the timed runs ran: the machine's CPU (/proc/stat)
+  // less the harness's and its servers' (and, below, the scripted model's, which serves only these runs).
+  const timedLlm = await startLlmProcess(0, { name: 'lookup', args: { key: 'k' } })
+  let othersMs = 0
   for (let i = 0; i < REPEATS; i++) {
-    const { harness, cwd } = await once()
+    const { harness, cwd } = await once([], timedLlm)
+    othersMs += harness.machine_cpu_ms - cpuOf(harness.harness) - cpuOf(harness.servers)
     rmSync(cwd, { recursive: true, force: true })
     const first = harness.first_server_ms! - harness.spawned_ms
     const node = harness.harness[0].started_ms - harness.spawned_ms
     const server = harness.servers.find((s) => s.started_ms >= harness.first_server_ms!)
     samples.push({ first, node, exec: server ? server.started_ms - harness.first_server_ms! : NaN })
   }
+  othersMs = Math.max(0, othersMs - (await timedLlm.close()).cpu_ms)
   const stats = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b)
     return { min: sorted[0], median: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] }
@@ -91,7 +97,8 @@ try {
       'from spawn | min ms | median ms | max ms | target\n--- | ---: | ---: | ---: | ---\n' +
       row('to the first server spawn', first, `< ${TARGET_MS} (median/target ${round(stats(first).median / TARGET_MS, 2)})`) +
       row("to Node's own time origin (exec, Node's bootstrap)", samples.map((s) => s.node)) +
-      row("first spawn to the server's own start (fork, exec, interpreter)", samples.map((s) => s.exec))
+      row("first spawn to the server's own start (fork, exec, interpreter)", samples.map((s) => s.exec)) +
+      `\nothers' CPU during the ${REPEATS} timed runs: ${round(othersMs / 1000, 2)} s (what the rest of the machine spent meanwhile: other work beside the benchmark skews its figures)\n`
   )
 
   // Where the main thread's time goes until the first spawn (the profiler's own cost inflates it a little).
