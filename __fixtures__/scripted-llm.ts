@@ -218,3 +218,18 @@ function between(text: string, start: string, end: string): string {
   const b = text.indexOf(end, a + start.length)
   return text.slice(a + start.length, b < 0 ? undefined : b)
 }
+
+/**
+ * A model that asks for one call of `tool`, then takes `hangMs` to answer (the evaluation steps
+ * and the judge answer at once): every run holds its server, waiting for the model, when a
+ * cancel comes.
+ */
+export function callsThenHangs(tool: string, hangMs = 60_000): Responder {
+  return (request) => {
+    const kind = kindOf(request)
+    if (kind === 'steps') return steps(request.model)
+    if (kind === 'score') return verdict(request.model, 9, 'good')
+    if (toolResults(request).length === 0) return toolCalls(request.model, [{ name: tool, args: {} }])
+    return { ...answer(request.model, 'late'), delayMs: hangMs }
+  }
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { runOptions } from '../__fixtures__/options.js'
-import { answer, kindOf, scriptedBrain, startScriptedLlm, steps, toolCalls, toolResults, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { callsThenHangs, scriptedBrain, startScriptedLlm, toolResults, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { ConfigError } from '../src/config/errors.js'
 import { prepare } from '../src/config/prepare.js'
 import { evaluate } from '../src/evaluate.js'
@@ -107,13 +107,7 @@ describe('server_reuse: worker, real processes', () => {
 
   test('a cancel mid-run: the runs holding a server and those waiting for one are cancelled, and no server is left', async () => {
     // The model asks for whoami, then takes a minute to answer: both slots hold a server when the cancel comes.
-    const slow = await startScriptedLlm((request) => {
-      const kind = kindOf(request)
-      if (kind === 'steps') return steps(request.model)
-      if (kind === 'score') return verdict(request.model, 9, 'good')
-      if (toolResults(request).length === 0) return toolCalls(request.model, [{ name: 'whoami', args: {} }])
-      return { ...answer(request.model, 'late'), delayMs: 60_000 }
-    })
+    const slow = await startScriptedLlm(callsThenHangs('whoami'))
     const controller = new AbortController()
     let startsFile = ''
     try {

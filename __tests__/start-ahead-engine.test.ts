@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fixturePath } from '../__fixtures__/harness.js'
 import { runOptions } from '../__fixtures__/options.js'
 import { isRunning } from '../__fixtures__/processes.js'
-import { answer, kindOf, scriptedBrain, startScriptedLlm, steps, toolCalls, toolResults, verdict, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
+import { callsThenHangs, scriptedBrain, startScriptedLlm, toolResults, type ScriptedLlm } from '../__fixtures__/scripted-llm.js'
 import { prepare } from '../src/config/prepare.js'
 import { evaluate } from '../src/evaluate.js'
 import { CancelledError } from '../src/execute/cancellation.js'
@@ -66,13 +66,7 @@ describe('servers started ahead of their slot', () => {
 
   test('a cancel while servers wait for their slot ends them unused: every run cancelled, no server left', async () => {
     // The one slot's run waits a minute for the model after its call; the next runs' servers start meanwhile.
-    const slow = await startScriptedLlm((request) => {
-      const kind = kindOf(request)
-      if (kind === 'steps') return steps(request.model)
-      if (kind === 'score') return verdict(request.model, 9, 'good')
-      if (toolResults(request).length === 0) return toolCalls(request.model, [{ name: 'whoami', args: {} }])
-      return { ...answer(request.model, 'late'), delayMs: 60_000 }
-    })
+    const slow = await startScriptedLlm(callsThenHangs('whoami'))
     const controller = new AbortController()
     const { done, pids } = evaluateWho(6, 1, slow, controller.signal)
     try {
