@@ -10348,6 +10348,8 @@ function loadBaseline(path, warn = () => undefined) {
 /* harmony export */ });
 /* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(78474);
 /* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_events__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _util_linked_signal_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(97180);
+
 
 /** The reason an evaluation's cancel signal carries: which signal, and when it came. */
 class CancelledError extends Error {
@@ -10399,24 +10401,19 @@ function watchSignals(handlers = {}) {
     };
 }
 /**
- * One AbortController per run, which the job's cancel aborts with its own reason through one
- * listener, removed when the run ends: not an AbortSignal.any per phase, which Node keeps alive
- * with its sources (a known leak) for as long as the job's signal lives.
+ * One signal per run (util/linked-signal.ts), which the job's cancel aborts with its own reason
+ * through one listener, removed when the run ends: not an AbortSignal.any per phase, which Node
+ * keeps alive with its sources (a known leak) for as long as the job's signal lives.
  */
 function runAbort(cancel) {
-    const controller = new AbortController();
-    const onCancel = () => controller.abort(cancel.reason);
-    if (cancel?.aborted)
-        onCancel();
-    else
-        cancel?.addEventListener('abort', onCancel, { once: true });
+    const linked = (0,_util_linked_signal_js__WEBPACK_IMPORTED_MODULE_1__/* .linkedSignal */ .u)([cancel]);
     return {
-        signal: controller.signal,
+        signal: linked.signal,
         limit(ms, message) {
-            const timer = setTimeout(() => controller.abort(new Error(message)), ms);
+            const timer = setTimeout(() => linked.abort(new Error(message)), ms);
             return () => clearTimeout(timer);
         },
-        dispose: () => cancel?.removeEventListener('abort', onCancel)
+        dispose: linked.release
     };
 }
 
@@ -38198,6 +38195,57 @@ function passesSafely(validate, value) {
 
 /***/ }),
 
+/***/ 74976:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   l: () => (/* binding */ mapJsonLeaves)
+/* harmony export */ });
+/**
+ * A JSON-like value with `leaf` applied to every string, number and other leaf and `key` to every
+ * object key, as plain arrays and objects; a part where nothing changed is the part itself, not a
+ * copy.
+ */
+function mapJsonLeaves(value, leaf, key = (k) => k) {
+    const walk = (v) => {
+        if (Array.isArray(v)) {
+            let copy = null;
+            for (let i = 0; i < v.length; i++) {
+                const x = v[i];
+                const mapped = walk(x);
+                if (copy === null && mapped !== x)
+                    copy = v.slice(0, i);
+                copy?.push(mapped);
+            }
+            return copy ?? v;
+        }
+        if (v && typeof v === 'object') {
+            const keys = Object.keys(v);
+            let copy = isPlain(v) ? null : [];
+            for (let i = 0; i < keys.length; i++) {
+                const k = keys[i];
+                const x = v[k];
+                const k2 = key(k);
+                const x2 = walk(x);
+                if (copy === null && (k2 !== k || x2 !== x))
+                    copy = keys.slice(0, i).map((same) => [same, v[same]]);
+                copy?.push([k2, x2]);
+            }
+            return copy ? Object.fromEntries(copy) : v;
+        }
+        return leaf(v);
+    };
+    return walk(value);
+}
+/** An object whose copy by its entries would be the same object again (no prototype of its own, nothing but enumerable own string keys). */
+function isPlain(v) {
+    const proto = Object.getPrototypeOf(v);
+    return (proto === Object.prototype || proto === null) && Object.getOwnPropertySymbols(v).length === 0 && Object.getOwnPropertyNames(v).length === Object.keys(v).length;
+}
+
+
+/***/ }),
+
 /***/ 6331:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -38789,10 +38837,11 @@ class FrameLines {
 /* harmony export */   O4: () => (/* binding */ urlCredentials),
 /* harmony export */   Rd: () => (/* binding */ redactText),
 /* harmony export */   eo: () => (/* binding */ secretForms),
-/* harmony export */   lX: () => (/* binding */ mapJsonLeaves),
 /* harmony export */   vb: () => (/* binding */ MIN_SECRET_LENGTH)
 /* harmony export */ });
 /* unused harmony export REDACTED */
+/* harmony import */ var _json_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(74976);
+
 const REDACTED = '***';
 /** Shorter values would mangle every report they touch ("k" is in every word); they are not redacted. */
 const MIN_SECRET_LENGTH = 4;
@@ -38805,48 +38854,7 @@ function redactDeep(value, secrets) {
     const active = usable(secrets);
     if (active.length === 0)
         return value;
-    return mapJsonLeaves(value, (v) => (typeof v === 'string' ? replaceAll(v, active) : v), (k) => replaceAll(k, active));
-}
-/**
- * A JSON-like value with `leaf` applied to every string, number and other leaf and `key` to every
- * object key, as plain arrays and objects; a part where nothing changed is the part itself, not a
- * copy.
- */
-function mapJsonLeaves(value, leaf, key = (k) => k) {
-    const walk = (v) => {
-        if (Array.isArray(v)) {
-            let copy = null;
-            for (let i = 0; i < v.length; i++) {
-                const x = v[i];
-                const mapped = walk(x);
-                if (copy === null && mapped !== x)
-                    copy = v.slice(0, i);
-                copy?.push(mapped);
-            }
-            return copy ?? v;
-        }
-        if (v && typeof v === 'object') {
-            const keys = Object.keys(v);
-            let copy = isPlain(v) ? null : [];
-            for (let i = 0; i < keys.length; i++) {
-                const k = keys[i];
-                const x = v[k];
-                const k2 = key(k);
-                const x2 = walk(x);
-                if (copy === null && (k2 !== k || x2 !== x))
-                    copy = keys.slice(0, i).map((same) => [same, v[same]]);
-                copy?.push([k2, x2]);
-            }
-            return copy ? Object.fromEntries(copy) : v;
-        }
-        return leaf(v);
-    };
-    return walk(value);
-}
-/** An object whose copy by its entries would be the same object again (no prototype of its own, nothing but enumerable own string keys). */
-function isPlain(v) {
-    const proto = Object.getPrototypeOf(v);
-    return (proto === Object.prototype || proto === null) && Object.getOwnPropertySymbols(v).length === 0 && Object.getOwnPropertyNames(v).length === Object.keys(v).length;
+    return (0,_json_js__WEBPACK_IMPORTED_MODULE_0__/* .mapJsonLeaves */ .l)(value, (v) => (typeof v === 'string' ? replaceAll(v, active) : v), (k) => replaceAll(k, active));
 }
 function redactText(text, secrets) {
     return replaceAll(text, usable(secrets));

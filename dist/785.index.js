@@ -961,6 +961,8 @@ function imageReaderUnder(root) {
     };
 }
 
+// EXTERNAL MODULE: ./src/util/json.ts
+var json = __webpack_require__(74976);
 // EXTERNAL MODULE: ./src/util/redact.ts
 var redact = __webpack_require__(50767);
 // EXTERNAL MODULE: ./src/util/write-file.ts
@@ -1124,6 +1126,7 @@ function nested(v, indent) {
 
 
 
+
 /**
  * Every fraction to 12 significant digits, where the document is written: 8.7 / 10 is
  * 0.8700000000000001 in floating point and 0.87 in the document, while a cost of $0.0000012 keeps
@@ -1131,7 +1134,7 @@ function nested(v, indent) {
  */
 function withoutFloatNoise(value) {
     // Copied only where a number changes: most of a document is strings and whole numbers.
-    return (0,redact/* mapJsonLeaves */.lX)(value, (v) => (typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) ? Number(v.toPrecision(12)) : v));
+    return (0,json/* mapJsonLeaves */.l)(value, (v) => (typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) ? Number(v.toPrecision(12)) : v));
 }
 /** The report with `note` as a paragraph after its first line (the heading), or as it is without one. */
 function withNote(report, note) {

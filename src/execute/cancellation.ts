@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import type { CancelSignal } from '../results/types.js'
+import { linkedSignal } from '../util/linked-signal.js'
 
 /** The reason an evaluation's cancel signal carries: which signal, and when it came. */
 export class CancelledError extends Error {
@@ -70,21 +71,18 @@ export interface RunAbort {
 }
 
 /**
- * One AbortController per run, which the job's cancel aborts with its own reason through one
- * listener, removed when the run ends: not an AbortSignal.any per phase, which Node keeps alive
- * with its sources (a known leak) for as long as the job's signal lives.
+ * One signal per run (util/linked-signal.ts), which the job's cancel aborts with its own reason
+ * through one listener, removed when the run ends: not an AbortSignal.any per phase, which Node
+ * keeps alive with its sources (a known leak) for as long as the job's signal lives.
  */
 export function runAbort(cancel: AbortSignal | undefined): RunAbort {
-  const controller = new AbortController()
-  const onCancel = () => controller.abort(cancel!.reason)
-  if (cancel?.aborted) onCancel()
-  else cancel?.addEventListener('abort', onCancel, { once: true })
+  const linked = linkedSignal([cancel])
   return {
-    signal: controller.signal,
+    signal: linked.signal,
     limit(ms, message) {
-      const timer = setTimeout(() => controller.abort(new Error(message)), ms)
+      const timer = setTimeout(() => linked.abort(new Error(message)), ms)
       return () => clearTimeout(timer)
     },
-    dispose: () => cancel?.removeEventListener('abort', onCancel)
+    dispose: linked.release
   }
 }
